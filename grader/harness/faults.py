@@ -1,0 +1,167 @@
+"""What can go wrong on the far side of the door, as exceptions with plain-words messages.
+
+Two families, because hypothesis must treat them differently:
+
+* ``Exception`` subclasses (``Mismatch``, ``StudentRaised``) mean "this input
+  exposes a bug": hypothesis shrinks them to the smallest failing input.
+* ``Fault`` subclasses derive from ``BaseException`` so that hypothesis lets them
+  through at once instead of shrinking: a stub raises on every input, and a
+  worker that timed out or crashed should not be asked again hundreds of times.
+
+Every one of them carries what the report needs (function, inputs, what came
+back, what was expected) and renders itself with ``describe()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.harness.show import show, show_inputs
+
+
+class Fault(BaseException):
+    """The implementation could not be asked: stop this test now, score it 0."""
+
+    kind = "fault"
+
+    def __init__(self, function: str, detail: str = "", inputs: str = "") -> None:
+        super().__init__(function, detail)
+        self.function = function
+        self.detail = detail
+        self.inputs = inputs
+
+    def describe(self) -> str:
+        lines = [self.headline()]
+        if self.inputs:
+            lines.append(f"  input:    {self.inputs}")
+        if self.detail:
+            lines.extend("  " + line for line in self.detail.splitlines())
+        return "\n".join(lines)
+
+    def headline(self) -> str:
+        return f"{self.kind}: {self.function}"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+class NotImplementedFault(Fault):
+    """The function still raises NotImplementedError (a stub not yet written)."""
+
+    kind = "not implemented"
+
+
+class ImportFault(Fault):
+    """The implementation's module does not import."""
+
+    kind = "does not import"
+
+
+class MissingFault(Fault):
+    """The module imports but does not define the function the spec names."""
+
+    kind = "missing"
+
+
+class TimeoutFault(Fault):
+    kind = "timed out"
+
+    def __init__(self, function: str, seconds: float, inputs: str = "") -> None:
+        super().__init__(function, "", inputs)
+        self.seconds = seconds
+
+    def headline(self) -> str:
+        return f"timed out after {self.seconds:g} s in {self.function}"
+
+
+class CrashFault(Fault):
+    """The process running the implementation died (segfault, exit, memory or CPU limit)."""
+
+    kind = "crashed"
+
+    def headline(self) -> str:
+        return f"crashed in {self.function}"
+
+
+class BudgetFault(Fault):
+    """This test has used up its time budget across many calls."""
+
+    kind = "too slow"
+
+    def headline(self) -> str:
+        return f"too slow: {self.function}"
+
+
+class HarnessFault(Fault):
+    """The harness itself failed. Not the student's fault: staff must look."""
+
+    kind = "harness error"
+
+
+class StudentRaised(Exception):
+    """The implementation raised an exception on a valid input."""
+
+    def __init__(self, function: str, exc_type: str, message: str, where: str, inputs: str) -> None:
+        super().__init__(function, exc_type, message)
+        self.function = function
+        self.exc_type = exc_type
+        self.message = message
+        self.where = where
+        self.inputs = inputs
+
+    def describe(self) -> str:
+        lines = [f"{self.function} raised {self.exc_type}: {self.message}".rstrip(": ")]
+        if self.inputs:
+            lines.append(f"  input:    {self.inputs}")
+        if self.where:
+            lines.append(f"  at        {self.where}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+class Mismatch(AssertionError):
+    """The implementation answered, and the answer is wrong (type or value)."""
+
+    def __init__(
+        self,
+        function: str,
+        problem: str,
+        *,
+        inputs: str = "",
+        got: Any = None,
+        expected: Any = None,
+        how: str = "",
+        show_values: bool = True,
+    ) -> None:
+        super().__init__(function, problem)
+        self.function = function
+        self.problem = problem
+        self.inputs = inputs
+        self.got = got
+        self.expected = expected
+        self.how = how
+        self.show_values = show_values
+
+    def describe(self) -> str:
+        lines = [f"{self.function}: {self.problem}"]
+        if self.inputs:
+            lines.append(f"  input:    {self.inputs}")
+        if self.show_values:
+            lines.append(f"  returned: {show(self.got)}")
+            lines.append(f"  expected: {show(self.expected)}")
+        if self.how:
+            lines.append(f"  ({self.how})")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+def named_inputs(function: str, args: tuple, kwargs: dict | None = None) -> str:
+    """Render a call's arguments with the parameter names the spec gives them."""
+    from grader.harness.signatures import parameter_names
+
+    names = parameter_names(function)
+    return show_inputs(names, args, kwargs or {})

@@ -1,0 +1,158 @@
+"""The implementation under test, as probes see it: modules looked up by short name.
+
+An implementation is a package (``assignment`` from a student's folder, or the
+staff ``reference``) that holds the spec's modules: ``strides``, ``dtypes``, ...
+It is loaded by path, so a submission's ``assignment`` never mixes with another.
+Module files placed directly in a folder (no ``assignment/`` package) are wrapped
+into one by ``stage_submission``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import shutil
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+MODULES = (
+    "strides", "dtypes", "memory", "flops", "roofline",
+    "named", "gradients", "model", "training", "mixed_precision",
+)
+
+
+class LoadError(Exception):
+    """A module of the implementation does not import, or a name is missing."""
+
+    def __init__(self, kind: str, function: str, detail: str) -> None:
+        super().__init__(kind, function, detail)
+        self.kind = kind  # "import" or "missing"
+        self.function = function
+        self.detail = detail
+
+
+class Implementation:
+    """Modules of one implementation, imported on first use."""
+
+    def __init__(self, package: str, root: Path) -> None:
+        self.package = package
+        self.root = Path(root).resolve()  # folder holding the package folder
+        self.package_dir = self.root / package
+        self._modules: dict[str, ModuleType] = {}
+        self._errors: dict[str, LoadError] = {}
+
+    # -- loading ---------------------------------------------------------------
+    def module(self, short: str) -> ModuleType:
+        if short in self._modules:
+            return self._modules[short]
+        if short in self._errors:
+            raise self._errors[short]
+        try:
+            self._ensure_package()
+            mod = importlib.import_module(f"{self.package}.{short}")
+        except BaseException as exc:  # SyntaxError, SystemExit at import, anything
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            error = LoadError("import", short, self._import_error_text(short, exc))
+            self._errors[short] = error
+            raise error from None
+        self._modules[short] = mod
+        return mod
+
+    def function(self, qualname: str) -> Callable[..., Any]:
+        short, _, name = qualname.partition(".")
+        mod = self.module(short)
+        try:
+            value = getattr(mod, name)
+        except AttributeError:
+            raise LoadError(
+                "missing", qualname, f"{self.package}/{short}.py defines no `{name}`"
+            ) from None
+        return value
+
+    def _ensure_package(self) -> None:
+        existing = sys.modules.get(self.package)
+        if existing is not None:
+            where = Path(getattr(existing, "__file__", "") or "").resolve().parent
+            if where == self.package_dir:
+                return
+            # a different package of the same name: forget it and its modules
+            for name in [n for n in sys.modules if n == self.package or n.startswith(self.package + ".")]:
+                del sys.modules[name]
+        init = self.package_dir / "__init__.py"
+        if not init.exists():
+            init.write_text("")
+        spec = importlib.util.spec_from_file_location(
+            self.package, init, submodule_search_locations=[str(self.package_dir)]
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[self.package] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[self.package]
+            raise
+        # flat-file submissions may import their siblings by bare name (`import dtypes`)
+        if str(self.package_dir) not in sys.path:
+            sys.path.append(str(self.package_dir))
+
+    def _import_error_text(self, short: str, exc: BaseException) -> str:
+        frames = [
+            f for f in traceback.extract_tb(exc.__traceback__)
+            if self.owns(f.filename)
+        ]
+        where = ""
+        if isinstance(exc, SyntaxError) and exc.filename:
+            where = f" ({self.relative(exc.filename)}, line {exc.lineno})"
+        elif frames:
+            where = f" ({self.relative(frames[-1].filename)}, line {frames[-1].lineno})"
+        message = _safe_str(exc)
+        return f"{self.package}/{short}.py does not import: {type(exc).__name__}: {message}{where}"
+
+    # -- telling its code from ours ---------------------------------------------
+    def owns(self, filename: str) -> bool:
+        try:
+            return Path(filename).resolve().is_relative_to(self.package_dir)
+        except (OSError, ValueError):
+            return False
+
+    def relative(self, filename: str) -> str:
+        try:
+            return str(Path(filename).resolve().relative_to(self.root))
+        except ValueError:
+            return filename
+
+
+def _safe_str(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except BaseException:  # a hostile __str__
+        text = "<unprintable>"
+    return text[:500]
+
+
+def stage_submission(source: Path, into: Path | None = None) -> Path:
+    """Copy a submission's code into a fresh folder as an ``assignment`` package.
+
+    ``source`` may hold an ``assignment/`` package, or the module files directly.
+    Only ``.py`` files are copied (no bytecode, no data, no nested packages other
+    than ``assignment``), so nothing else in the student's folder can shadow the
+    harness. Returns the folder that contains ``assignment/``.
+    """
+    source = Path(source)
+    root = Path(into) if into is not None else Path(tempfile.mkdtemp(prefix="submission-"))
+    package = root / "assignment"
+    package.mkdir(parents=True, exist_ok=True)
+    inner = source / "assignment"
+    origin = inner if inner.is_dir() else source
+    for path in sorted(origin.glob("*.py")):
+        if path.is_file() and not path.is_symlink():
+            shutil.copyfile(path, package / path.name)
+    if not (package / "__init__.py").exists():
+        (package / "__init__.py").write_text("")
+    return root

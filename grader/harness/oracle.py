@@ -1,0 +1,173 @@
+"""The oracle: where expected values come from, behind the same kind of door.
+
+* live      the staff ``reference`` package, run in this (trusted) process.
+* record    live, and every case drawn and every answer given is written down.
+* recorded  the student handout: no reference, only those recordings. Tests draw
+            their inputs from the recorded cases, so every question has an answer.
+
+Tests name their inputs with ``cases(name, strategy)``; what that strategy draws
+depends on the mode, so one test source serves all three.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from hypothesis import strategies as st
+
+from grader.harness import faults, wire
+from grader.harness.door import Door, InProcessDoor, describe_call, function_of
+from grader.harness.impl import Implementation
+
+MEMO_LIMIT = 20_000
+
+
+class LiveOracle(InProcessDoor):
+    """The reference, trusted, memoised: the same question is answered once."""
+
+    def __init__(self, impl: Implementation) -> None:
+        super().__init__(impl, label="reference", trusted=True)
+        self._memo: dict[str, str] = {}
+
+    def _ask(self, probe: str, args: tuple) -> dict:
+        key = wire.canonical_key(probe, args)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return wire.decode(hit)  # decoded afresh: callers may mutate tensors
+        answer = super()._ask(probe, args)
+        if len(self._memo) < MEMO_LIMIT:
+            self._memo[key] = wire.encode(answer)
+        return answer
+
+
+class RecordingOracle(LiveOracle):
+    """Live, and writes down each answer for the handout's recordings."""
+
+    def __init__(self, impl: Implementation, recorder: "Recorder") -> None:
+        super().__init__(impl)
+        self.recorder = recorder
+
+    def _ask(self, probe: str, args: tuple) -> dict:
+        answer = super()._ask(probe, args)
+        if answer.get("status") == "ok":
+            self.recorder.answers[wire.canonical_key(probe, args)] = wire.encode(answer)
+        return answer
+
+
+class RecordedOracle(Door):
+    """Answers from recordings: the handout's oracle, with no reference anywhere."""
+
+    label = "recorded"
+    trusted = True
+
+    def __init__(self, recordings: "Recordings") -> None:
+        super().__init__()
+        self.recordings = recordings
+
+    def _ask(self, probe: str, args: tuple) -> dict:
+        text = self.recordings.answers.get(wire.canonical_key(probe, args))
+        if text is None:
+            raise faults.HarnessFault(
+                function_of(probe, args),
+                "no recorded answer for this input; rebuild the handout's recordings",
+                describe_call(probe, args),
+            )
+        return wire.decode(text)
+
+
+# --------------------------------------------------------------------------- recordings
+class Recordings:
+    """Recorded cases (per name) and answers (per question), as wire text."""
+
+    def __init__(self) -> None:
+        self.cases: dict[str, list[str]] = {}
+        self.answers: dict[str, str] = {}
+
+    @classmethod
+    def load_dir(cls, folder: Path) -> "Recordings":
+        rec = cls()
+        for path in sorted(Path(folder).glob("*.json.gz")):
+            with gzip.open(path, "rt", encoding="utf-8") as handle:
+                data = json.load(handle)
+            for name, values in data.get("cases", {}).items():
+                rec.cases.setdefault(name, []).extend(values)
+            rec.answers.update(data.get("answers", {}))
+        return rec
+
+    def strategy(self, name: str) -> st.SearchStrategy:
+        values = self.cases.get(name)
+        if not values:
+            raise faults.HarnessFault(name, f"no recorded cases named {name!r} in the handout")
+        # simplest first, so that shrinking ends on the simplest recorded failure
+        ordered = sorted(set(values), key=lambda text: (len(text), text))
+        return st.sampled_from(ordered).map(wire.decode)
+
+
+class Recorder:
+    """Collects cases and answers while the reference runs, grouped by part."""
+
+    def __init__(self) -> None:
+        self.cases: dict[str, list[str]] = {}
+        self.answers: dict[str, str] = {}
+
+    def record_case(self, name: str, value: Any) -> None:
+        text = wire.encode(value)
+        bucket = self.cases.setdefault(name, [])
+        if text not in bucket:
+            bucket.append(text)
+
+    def write(self, folder: Path, group_of: Callable[[str], str]) -> list[Path]:
+        """Write one gzip file per group (part); answers go with every group's cases."""
+        folder.mkdir(parents=True, exist_ok=True)
+        groups: dict[str, dict[str, list[str]]] = {}
+        for name, values in self.cases.items():
+            groups.setdefault(group_of(name), {})[name] = values
+        written = []
+        for group, cases in sorted(groups.items()):
+            path = folder / f"{group}.json.gz"
+            payload = {"cases": cases, "answers": {}}
+            with gzip.open(path, "wt", encoding="utf-8", compresslevel=9, mtime=0) as handle:
+                json.dump(payload, handle, sort_keys=True, separators=(",", ":"))
+            written.append(path)
+        answers_path = folder / "answers.json.gz"
+        with gzip.open(answers_path, "wt", encoding="utf-8", compresslevel=9, mtime=0) as handle:
+            json.dump({"answers": self.answers}, handle, sort_keys=True, separators=(",", ":"))
+        written.append(answers_path)
+        return written
+
+
+# --------------------------------------------------------------------------- cases
+class _Mode:
+    """How ``cases`` draws: set once per session by the pytest plugin."""
+
+    kind = "live"  # live | record | recorded
+    recorder: Recorder | None = None
+    recordings: Recordings | None = None
+
+
+MODE = _Mode()
+
+
+def set_mode(kind: str, *, recorder: Recorder | None = None, recordings: Recordings | None = None) -> None:
+    MODE.kind = kind
+    MODE.recorder = recorder
+    MODE.recordings = recordings
+
+
+def cases(name: str, strategy: st.SearchStrategy) -> st.SearchStrategy:
+    """The inputs of a graded test: ``strategy`` live, the recordings in the handout."""
+
+    @st.composite
+    def draw_case(draw):
+        if MODE.kind == "recorded":
+            assert MODE.recordings is not None
+            return draw(MODE.recordings.strategy(name))
+        value = draw(strategy)
+        if MODE.kind == "record" and MODE.recorder is not None:
+            MODE.recorder.record_case(name, value)
+        return value
+
+    return draw_case()

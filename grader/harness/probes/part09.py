@@ -1,0 +1,1 @@
+"""Probes for Part 9."""

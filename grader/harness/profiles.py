@@ -1,0 +1,48 @@
+"""Hypothesis profiles.
+
+student   the default: quick, random, remembers failures in .hypothesis/ so that a
+          failing input is tried first on the next run.
+ci        hypothesis's built-in ``ci`` profile (derandomized, no database),
+          extended; loaded when the CI environment variable is set.
+grading   more examples, no database (a submission must not see another's
+          failures), seeded by the grader's own seed.
+record    what the handout builder runs the reference under to record cases.
+mutants   the self-test that runs every mutant: derandomized, fewer examples.
+
+``deadline=None`` everywhere: torch calls vary in time on shared machines.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, Phase, settings
+
+QUIET_CHECKS = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+# explain costs time and its notes are replaced by our own message anyway
+PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
+
+COMMON = dict(
+    deadline=None,
+    report_multiple_bugs=False,
+    suppress_health_check=QUIET_CHECKS,
+    phases=PHASES,
+    print_blob=False,
+)
+
+STUDENT_EXAMPLES = 40
+GRADING_EXAMPLES = 120
+
+
+def register() -> None:
+    settings.register_profile("student", max_examples=STUDENT_EXAMPLES, **COMMON)
+    settings.register_profile(
+        "ci", parent=settings.get_profile("ci"), max_examples=STUDENT_EXAMPLES, **COMMON
+    )
+    settings.register_profile("grading", max_examples=GRADING_EXAMPLES, database=None, **COMMON)
+    settings.register_profile("record", max_examples=30, database=None, derandomize=True, **COMMON)
+    settings.register_profile("mutants", max_examples=25, database=None, derandomize=True, **COMMON)
+
+
+def default_profile() -> str:
+    return "ci" if os.environ.get("CI") else "student"

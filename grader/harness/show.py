@@ -1,0 +1,72 @@
+"""Short, readable renderings of plain values for failure messages."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+MAX_ELEMENTS = 12
+MAX_TEXT = 400
+
+
+def show(value: Any) -> str:
+    text = _show(value)
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3] + "..."
+
+
+def _num(x: float) -> str:
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e16:
+        return repr(x)
+    return repr(x) if not isinstance(x, float) else f"{x:.10g}" if math.isfinite(x) else repr(x)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, torch.Tensor):
+        return show_tensor(value)
+    if isinstance(value, np.ndarray):
+        return f"numpy array(shape={tuple(value.shape)}, dtype={value.dtype})"
+    if isinstance(value, torch.dtype):
+        return str(value)
+    if type(value) is float:
+        return _num(value)
+    if type(value) is tuple:
+        inner = ", ".join(_show(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if type(value) is list:
+        if len(value) > MAX_ELEMENTS:
+            head = ", ".join(_show(v) for v in value[:MAX_ELEMENTS])
+            return f"[{head}, ... ({len(value)} items)]"
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if type(value) is dict:
+        return "{" + ", ".join(f"{_show(k)}: {_show(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def show_tensor(t: torch.Tensor) -> str:
+    dtype = str(t.dtype).removeprefix("torch.")
+    head = f"tensor(shape={tuple(t.shape)}, dtype={dtype}"
+    device = getattr(t, "wire_device", t.device.type)
+    if device != "cpu":
+        head += f", device={device}"
+    if getattr(t, "wire_requires_grad", False):
+        head += ", requires_grad=True"
+    if t.numel() == 0:
+        return head + ")"
+    flat = t.detach().reshape(-1)
+    if t.dtype.is_floating_point or t.dtype.is_complex:
+        flat = flat.to(torch.float64 if not t.dtype.is_complex else torch.complex128)
+    values = [_num(v) if isinstance(v, float) else repr(v) for v in flat[:MAX_ELEMENTS].tolist()]
+    more = f", ... {t.numel()} values" if t.numel() > MAX_ELEMENTS else ""
+    return f"{head}, values=[{', '.join(values)}{more}])"
+
+
+def show_inputs(names: Sequence[str], args: tuple, kwargs: dict) -> str:
+    parts = []
+    for i, value in enumerate(args):
+        name = names[i] if i < len(names) else f"arg{i}"
+        parts.append(f"{name}={show(value)}")
+    parts.extend(f"{k}={show(v)}" for k, v in kwargs.items())
+    return ", ".join(parts)

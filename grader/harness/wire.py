@@ -1,0 +1,299 @@
+"""The wire: the only format in which values cross the door.
+
+Everything a test sends to an implementation, and everything it gets back, is
+encoded here into JSON text and decoded on the other side. The decoder builds
+nothing but plain values:
+
+    None, bool, int, float, str, list, tuple, dict,
+    torch.dtype, torch.Tensor (exact class, CPU, no autograd history),
+    numpy.ndarray (numeric dtypes only),
+    Record (a dataclass or named tuple, as name + fields),
+    Opaque (anything else, kept only as the name of its type).
+
+So a value that arrives can never run code: no ``__eq__`` that lies, no tensor
+subclass with a ``__torch_function__``, no pickle. The encoder runs on the
+implementation's side and is lenient about harmless look-alikes (``torch.Size``
+becomes a tuple, numpy scalars become Python scalars, an ``nn.Parameter`` its
+data); the decoder runs on the trusted side and is strict about structure.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+MAX_DEPTH = 32
+MAX_BYTES = 64 * 2**20
+
+# dtypes that may cross as tensors: name -> dtype (looked up, never eval'd)
+TENSOR_DTYPES: dict[str, torch.dtype] = {
+    str(d).removeprefix("torch."): d
+    for d in (
+        torch.float64, torch.float32, torch.float16, torch.bfloat16,
+        torch.float8_e4m3fn, torch.float8_e5m2,
+        torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool,
+        torch.complex64, torch.complex128,
+    )
+}
+# any torch.dtype may cross as a value (an argument such as ``torch.float16``)
+ALL_DTYPES: dict[str, torch.dtype] = {
+    name: value for name, value in vars(torch).items() if isinstance(value, torch.dtype)
+}
+NUMPY_DTYPES = frozenset(
+    ["float64", "float32", "float16", "int64", "int32", "int16", "int8",
+     "uint64", "uint32", "uint16", "uint8", "bool"]
+)
+
+
+class WireError(ValueError):
+    """The bytes are not a well-formed message of this format."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """A dataclass instance or named tuple that crossed the wire: its class name and fields."""
+
+    kind: str  # "dataclass" or "namedtuple"
+    name: str
+    fields: tuple[tuple[str, Any], ...]
+
+    def get(self, field: str) -> Any:
+        for key, value in self.fields:
+            if key == field:
+                return value
+        raise KeyError(field)
+
+    def field_names(self) -> tuple[str, ...]:
+        return tuple(k for k, _ in self.fields)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.fields)
+        return f"{self.name}({inner})"
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A value the wire does not carry; only the name of its type survives."""
+
+    type_name: str
+    why: str = ""
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} object>"
+
+
+# --------------------------------------------------------------------------- encode
+def encode(value: Any) -> str:
+    """Plain data -> JSON text. Never raises for odd values: they become Opaque."""
+    return json.dumps(_enc(value, 0), separators=(",", ":"), allow_nan=False)
+
+
+def _float(x: float) -> Any:
+    if math.isfinite(x):
+        return x
+    return {"$f": "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")}
+
+
+def _type_name(value: Any) -> str:
+    cls = type(value)
+    module = getattr(cls, "__module__", "") or ""
+    qual = getattr(cls, "__qualname__", cls.__name__)
+    return qual if module in ("builtins", "") else f"{module}.{qual}"
+
+
+def _enc(value: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        return {"$opaque": "too deeply nested"}
+    t = type(value)
+    if value is None or t is bool or t is str:
+        return value
+    if t is int:
+        return value
+    if t is float:
+        return _float(value)
+    # harmless look-alikes, converted by exact type
+    if isinstance(value, np.generic) and t.__module__ == "numpy":
+        if isinstance(value, np.bool_):
+            return bool(value)
+        if isinstance(value, np.integer):
+            return int(value)
+        if isinstance(value, np.floating):
+            return _float(float(value))
+    if t is torch.Size:
+        return {"$t": [int(v) for v in tuple.__iter__(value)]}
+    if t is tuple:
+        return {"$t": [_enc(v, depth + 1) for v in value]}
+    if t is list:
+        return [_enc(v, depth + 1) for v in value]
+    if t is dict:
+        return {"$d": [[_enc(k, depth + 1), _enc(v, depth + 1)] for k, v in value.items()]}
+    if t is torch.dtype:
+        return {"$dtype": str(value).removeprefix("torch.")}
+    if t is torch.Tensor or t is torch.nn.Parameter:
+        return _enc_tensor(value)
+    if t is np.ndarray or t is np.memmap:
+        return _enc_ndarray(value)
+    if isinstance(value, tuple) and hasattr(t, "_fields") and t.__bases__ == (tuple,):
+        fields = [[str(k), _enc(v, depth + 1)] for k, v in zip(t._fields, tuple.__iter__(value))]
+        return {"$nt": t.__name__, "fields": fields}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = [[f.name, _enc(getattr(value, f.name), depth + 1)] for f in dataclasses.fields(value)]
+        return {"$dc": t.__name__, "fields": fields}
+    if isinstance(value, torch.Tensor):
+        return {"$opaque": _type_name(value), "why": "a tensor subclass"}
+    return {"$opaque": _type_name(value)}
+
+
+def _enc_tensor(t: torch.Tensor) -> Any:
+    name = str(t.dtype).removeprefix("torch.")
+    if name not in TENSOR_DTYPES:
+        return {"$opaque": f"tensor of dtype {name}"}
+    data = torch.Tensor.detach(t)
+    if data.device.type != "cpu":
+        data = data.cpu()
+    data = data.contiguous().reshape(-1)
+    raw = data.view(torch.uint8).numpy().tobytes() if data.numel() else b""
+    return {
+        "$tensor": name,
+        "shape": [int(s) for s in t.shape],
+        "device": t.device.type,
+        "requires_grad": bool(t.requires_grad),
+        "data": base64.b64encode(raw).decode("ascii"),
+    }
+
+
+def _enc_ndarray(a: np.ndarray) -> Any:
+    name = str(a.dtype)
+    if name not in NUMPY_DTYPES:
+        return {"$opaque": f"numpy array of dtype {name}"}
+    raw = np.ascontiguousarray(a).tobytes()
+    return {
+        "$ndarray": name,
+        "shape": [int(s) for s in a.shape],
+        "data": base64.b64encode(raw).decode("ascii"),
+    }
+
+
+# --------------------------------------------------------------------------- decode
+def decode(text: str | bytes) -> Any:
+    """JSON text -> plain data. Strict: anything not of this format is a WireError."""
+    if len(text) > MAX_BYTES:
+        raise WireError(f"message of {len(text)} bytes exceeds {MAX_BYTES}")
+    try:
+        obj = json.loads(text, parse_constant=_no_constants)
+    except (ValueError, RecursionError) as exc:
+        raise WireError(f"not JSON: {exc}") from None
+    return _dec(obj, 0)
+
+
+def _no_constants(name: str) -> Any:
+    raise WireError(f"bare {name} is not allowed")
+
+
+def _dec(obj: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH + 2:
+        raise WireError("nested too deeply")
+    t = type(obj)
+    if obj is None or t in (bool, int, float, str):
+        return obj
+    if t is list:
+        return [_dec(v, depth + 1) for v in obj]
+    if t is not dict or len(obj) == 0:
+        raise WireError(f"unexpected JSON value {obj!r:.60}")
+    tag = next(iter(obj))
+    if tag == "$f":
+        return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}[_str(obj["$f"])]
+    if tag == "$t":
+        return tuple(_dec(v, depth + 1) for v in _list(obj["$t"]))
+    if tag == "$d":
+        out = {}
+        for pair in _list(obj["$d"]):
+            key, value = _list(pair)
+            key = _dec(key, depth + 1)
+            if type(key) not in (str, int, float, bool, type(None), tuple, torch.dtype):
+                raise WireError("dict key of unhashable type")
+            out[key] = _dec(value, depth + 1)
+        return out
+    if tag == "$dtype":
+        name = _str(obj["$dtype"])
+        if name not in ALL_DTYPES:
+            raise WireError(f"unknown dtype {name!r}")
+        return ALL_DTYPES[name]
+    if tag == "$tensor":
+        return _dec_tensor(obj)
+    if tag == "$ndarray":
+        return _dec_ndarray(obj)
+    if tag in ("$nt", "$dc"):
+        fields = tuple((_str(k), _dec(v, depth + 1)) for k, v in map(_list, _list(obj["fields"])))
+        return Record("namedtuple" if tag == "$nt" else "dataclass", _str(obj[tag]), fields)
+    if tag == "$opaque":
+        return Opaque(_str(obj["$opaque"])[:200], _str(obj.get("why", ""))[:200])
+    raise WireError(f"unknown tag {tag!r:.40}")
+
+
+def _list(v: Any) -> list:
+    if type(v) is not list:
+        raise WireError("expected a list")
+    return v
+
+
+def _str(v: Any) -> str:
+    if type(v) is not str:
+        raise WireError("expected a string")
+    return v
+
+
+def _shape(v: Any) -> tuple[int, ...]:
+    shape = tuple(_list(v))
+    if not all(type(s) is int and s >= 0 for s in shape) or len(shape) > 64:
+        raise WireError("bad shape")
+    return shape
+
+
+def _dec_tensor(obj: dict) -> torch.Tensor:
+    name = _str(obj["$tensor"])
+    if name not in TENSOR_DTYPES:
+        raise WireError(f"tensor dtype {name!r} not allowed")
+    dtype = TENSOR_DTYPES[name]
+    shape = _shape(obj["shape"])
+    raw = base64.b64decode(_str(obj["data"]), validate=True)
+    numel = math.prod(shape)
+    if len(raw) != numel * dtype.itemsize:
+        raise WireError("tensor data does not match its shape")
+    if numel == 0:
+        tensor = torch.empty(shape, dtype=dtype)
+    else:
+        tensor = torch.frombuffer(bytearray(raw), dtype=torch.uint8).view(dtype).reshape(shape)
+    # what the tensor was on the implementation's side, kept as plain attributes
+    tensor.wire_device = _str(obj.get("device", "cpu"))
+    tensor.wire_requires_grad = obj.get("requires_grad") is True
+    return tensor
+
+
+def _dec_ndarray(obj: dict) -> np.ndarray:
+    name = _str(obj["$ndarray"])
+    if name not in NUMPY_DTYPES:
+        raise WireError(f"numpy dtype {name!r} not allowed")
+    shape = _shape(obj["shape"])
+    raw = base64.b64decode(_str(obj["data"]), validate=True)
+    dtype = np.dtype(name)
+    if len(raw) != math.prod(shape) * dtype.itemsize:
+        raise WireError("array data does not match its shape")
+    return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+
+
+def roundtrip(value: Any) -> Any:
+    """Encode then decode: what the other side of the door would see."""
+    return decode(encode(value))
+
+
+def canonical_key(*parts: Any) -> str:
+    """A stable text key for plain data (used to look recorded answers up)."""
+    return json.dumps(_enc(parts, 0), separators=(",", ":"), sort_keys=True, allow_nan=False)

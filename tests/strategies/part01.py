@@ -1,0 +1,135 @@
+"""Inputs for Part 1: shapes and strided layouts, biased towards the awkward ones.
+
+Layouts come in five flavours, because each exercises different code paths:
+contiguous, contiguous with free strides on size-1 dims (as ``x[:, 2:3]``
+makes), permuted (a chain of transposes), sliced (strides multiplied by a step,
+as ``x[::k]`` makes) and arbitrary (including stride 0: overlapping elements, as
+``expand`` makes). Sizes run 0..5 with 0 and 1 drawn often.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import strategies as st
+
+MAX_DIMS = 4
+
+sizes = st.one_of(st.sampled_from([0, 1, 1, 2]), st.integers(0, 5))
+
+
+def shapes(min_dims: int = 0, max_dims: int = MAX_DIMS, nonempty: bool = False) -> st.SearchStrategy:
+    size = st.integers(1, 5) if nonempty else sizes
+    return st.lists(size, min_size=min_dims, max_size=max_dims).map(tuple)
+
+
+def _row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+@st.composite
+def strides_for(draw, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Strides for ``shape`` of one of the four flavours."""
+    flavour = draw(st.sampled_from(["contiguous", "free_ones", "permuted", "sliced", "arbitrary"]))
+    if flavour == "contiguous" or not shape:
+        return _row_major(shape)
+    if flavour == "free_ones":
+        # row-major, except that size-1 dims get any stride (x[:, 2:3] makes such)
+        return tuple(
+            draw(st.integers(0, 24)) if size == 1 else stride
+            for size, stride in zip(shape, _row_major(shape))
+        )
+    if flavour == "permuted":
+        order = draw(st.permutations(range(len(shape))))
+        permuted_shape = tuple(shape[i] for i in order)
+        base = _row_major(permuted_shape)
+        strides = [0] * len(shape)
+        for position, dim in enumerate(order):
+            strides[dim] = base[position]
+        return tuple(strides)
+    if flavour == "sliced":
+        steps = draw(st.lists(st.integers(1, 3), min_size=len(shape), max_size=len(shape)))
+        return tuple(s * k for s, k in zip(_row_major(shape), steps))
+    return tuple(draw(st.lists(st.integers(0, 24), min_size=len(shape), max_size=len(shape))))
+
+
+@st.composite
+def layouts(draw, min_dims: int = 0, max_dims: int = MAX_DIMS, nonempty: bool = False):
+    """(shape, strides)."""
+    shape = draw(shapes(min_dims, max_dims, nonempty))
+    return shape, draw(strides_for(shape))
+
+
+def _factors(n: int) -> list[int]:
+    out, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            out.append(p)
+            n //= p
+        p += 1
+    if n > 1:
+        out.append(n)
+    return out
+
+
+@st.composite
+def same_numel_shape(draw, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Another shape with as many elements: regroup, split, or scatter the prime factors."""
+    numel = math.prod(shape)
+    ndims = draw(st.integers(0 if numel == 1 else 1, MAX_DIMS))
+    if numel == 0:
+        new = draw(st.lists(sizes, min_size=max(ndims, 1), max_size=max(ndims, 1)))
+        new[draw(st.integers(0, len(new) - 1))] = 0
+        return tuple(new)
+    how = draw(st.sampled_from(["regroup", "scatter"]))
+    if how == "regroup" and shape:
+        # merge runs of neighbouring dims: the views torch can usually make
+        cuts = sorted(draw(st.sets(st.integers(1, len(shape) - 1), max_size=len(shape) - 1))) if len(shape) > 1 else []
+        bounds = [0, *cuts, len(shape)]
+        new = [math.prod(shape[a:b]) for a, b in zip(bounds, bounds[1:])]
+    else:
+        new = [1] * max(ndims, 1)
+        for factor in _factors(numel):
+            new[draw(st.integers(0, len(new) - 1))] *= factor
+    # sprinkle size-1 dims, which never matter to a view
+    while len(new) < MAX_DIMS and draw(st.booleans()):
+        new.insert(draw(st.integers(0, len(new))), 1)
+    return tuple(new)
+
+
+@st.composite
+def view_cases(draw):
+    """(shape, strides, new_shape) with equal element counts."""
+    shape, strides = draw(layouts())
+    return shape, strides, draw(same_numel_shape(shape))
+
+
+@st.composite
+def flat_index_cases(draw):
+    """(index, strides, offset)."""
+    ndim = draw(st.integers(0, MAX_DIMS))
+    index = tuple(draw(st.lists(st.integers(0, 9), min_size=ndim, max_size=ndim)))
+    strides = tuple(draw(st.lists(st.integers(0, 60), min_size=ndim, max_size=ndim)))
+    return index, strides, draw(st.integers(0, 100))
+
+
+@st.composite
+def transpose_cases(draw):
+    """(shape, strides, dim0, dim1), dims possibly negative."""
+    shape, strides = draw(layouts(min_dims=1))
+    dim = st.integers(-len(shape), len(shape) - 1)
+    return shape, strides, draw(dim), draw(dim)
+
+
+@st.composite
+def slice_cases(draw):
+    """(shape, strides, offset, dim, start, stop, step), bounds possibly out of range."""
+    shape, strides = draw(layouts(min_dims=1))
+    dim = draw(st.integers(-len(shape), len(shape) - 1))
+    size = shape[dim]
+    bound = st.integers(-2 * size - 2, 2 * size + 2)
+    return shape, strides, draw(st.integers(0, 50)), dim, draw(bound), draw(bound), draw(st.integers(1, 4))
