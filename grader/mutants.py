@@ -73,3 +73,12 @@ def materialize(mutant: Mutant, into: Path, reference: Path = REFERENCE_DIR) -> 
     target = package / f"{mutant.target}.py"
     target.write_text(target.read_text() + f"\n\n# ---- mutant {mutant.name} ----\n" + mutant.source)
     return Path(into)
+
+
+def materialize_reference(into: Path, reference: Path = REFERENCE_DIR) -> Path:
+    """The reference itself as a submission folder (what an honest, perfect student hands in)."""
+    package = Path(into) / "assignment"
+    package.mkdir(parents=True, exist_ok=True)
+    for path in reference.glob("*.py"):
+        shutil.copyfile(path, package / path.name)
+    return Path(into)

@@ -37,7 +37,7 @@ class TestOutcome:
         )
 
 
-@dataclass
+@dataclass(eq=False)  # pytest registers plugins in sets: keep identity hashing
 class Collector:
     """Gathers one ``TestOutcome`` per test from pytest's reports."""
 

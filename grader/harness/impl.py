@@ -51,6 +51,10 @@ class Implementation:
             return self._modules[short]
         if short in self._errors:
             raise self._errors[short]
+        if not (self.package_dir / f"{short}.py").exists():
+            error = LoadError("missing", short, f"{self.package}/{short}.py is missing")
+            self._errors[short] = error
+            raise error
         try:
             self._ensure_package()
             mod = importlib.import_module(f"{self.package}.{short}")

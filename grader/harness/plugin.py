@@ -83,7 +83,7 @@ def _build_impl(config: pytest.Config) -> Door:
             from grader.isolation.door import WorkerDoor
         except ImportError:
             raise pytest.UsageError("--isolate needs the staff grader (grader/isolation)") from None
-        return WorkerDoor(impl.package_dir, label=label, test_budget=budget)
+        return WorkerDoor.from_context(impl.package_dir, label=label, test_budget=budget)
     return InProcessDoor(impl, label=label, test_budget=budget)
 
 

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Gradescope image setup: runs once when the autograder image is built.
+# The autograder zip (made by `make gradescope`) unpacks into /autograder/source.
+set -euo pipefail
+SOURCE=/autograder/source
+
+apt-get update -qq
+apt-get install -y -qq python3 python3-venv python3-pip >/dev/null
+
+python3 -m venv /autograder/venv
+# Gradescope has no GPU: take torch's CPU build (a few hundred MB instead of several GB).
+/autograder/venv/bin/pip install -q --upgrade pip
+/autograder/venv/bin/pip install -q -r "$SOURCE/requirements.txt" \
+    --index-url https://download.pytorch.org/whl/cpu --extra-index-url https://pypi.org/simple
+
+# Warm the bytecode cache so that the first submission does not pay for it.
+/autograder/venv/bin/python -c "import torch, hypothesis, pytest, einops, jaxtyping, beartype"

@@ -1,0 +1,308 @@
+"""The fork server: a warm, clean process that forks sandboxed workers on request.
+
+Started once per grading batch as a fresh interpreter (never forked from the
+grader, so it holds nothing of the reference or the tests in memory). It imports
+torch and everything a submission may reasonably use, exercises the lazy paths
+(FlopCounterMode, autocast, optimizers, serialization) so that workers never
+need to import after dropping privileges, then serves on a Unix socket:
+
+    spawn   {"op": "spawn", "spec": {...}} + two fds (channel, output pipe)
+            -> {"pid": <worker pid>}
+    status  {"op": "status", "pid": p}  -> {"status": <wait status or None>}
+    sweep   {"op": "sweep", "uid": u}   kill every process of that user id
+    kill    {"op": "kill", "pid": p}    kill one worker (and its namespace/group)
+
+It is a child subreaper, so descendants a worker leaves behind (double forks,
+daemons) come back to it and are killed when their worker is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import socket
+import sys
+import time
+
+PR_SET_CHILD_SUBREAPER = 36
+MAX_REQUEST = 65536
+
+PRELOAD_STDLIB = (
+    "abc array bisect collections collections.abc contextlib copy dataclasses decimal enum "
+    "fractions functools gc gzip hashlib heapq inspect io itertools json logging math numbers "
+    "operator os pathlib pickle random re shutil statistics string struct tempfile textwrap time "
+    "timeit types typing typing_extensions uuid warnings weakref zipfile"
+).split()
+PRELOAD_LIBRARIES = (
+    "numpy numpy.random numpy.lib.format torch torch.nn torch.nn.functional torch.nn.init "
+    "torch.optim torch.optim.lr_scheduler torch.autograd torch.autograd.graph torch.func torch.amp "
+    "torch.utils.data torch.utils.flop_counter torch.utils._python_dispatch torch.overrides "
+    "torch.testing einops einops.layers.torch jaxtyping beartype"
+).split()
+
+
+def prewarm() -> list[str]:
+    """Import and exercise what submissions use; returns modules that failed to import."""
+    import importlib
+
+    missing = []
+    for name in PRELOAD_STDLIB + PRELOAD_LIBRARIES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - optional extras
+            missing.append(name)
+    import torch
+
+    torch.set_num_threads(1)  # a forking process must not own a thread pool
+    _exercise(torch)
+    from grader.harness.probes import load_all
+
+    load_all()
+    import grader.harness.calls  # noqa: F401
+    import grader.isolation.worker  # noqa: F401
+
+    return missing
+
+
+def _exercise(torch) -> None:
+    """Run each lazily-initialised path once (imports happen on first use)."""
+    import io
+    import tempfile
+
+    import einops
+    import numpy as np
+    from torch import nn
+    from torch.nn import functional as F
+    from torch.utils.flop_counter import FlopCounterMode
+
+    model = nn.Sequential(nn.Linear(4, 4, bias=False), nn.Linear(4, 1, bias=False))
+    x, y = torch.randn(3, 4), torch.randn(3)
+    for optimizer in (torch.optim.AdamW(model.parameters()), torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)):
+        with FlopCounterMode(display=False):
+            loss = F.mse_loss(model(x).squeeze(-1), y)
+            loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    for dtype in (torch.bfloat16, torch.float16):
+        with torch.autocast("cpu", dtype=dtype):
+            loss = F.mse_loss(model(x).squeeze(-1), y)
+        scaler = torch.amp.GradScaler("cpu")
+        scaler.scale(loss).backward()
+        scaler.step(torch.optim.AdamW(model.parameters()))
+        scaler.update()
+    buffer = io.BytesIO()
+    torch.save({"model": model.state_dict(), "step": 1}, buffer)
+    buffer.seek(0)
+    torch.load(buffer, weights_only=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        np.save(f"{tmp}/d.npy", np.zeros((2, 3), np.float32))
+        np.load(f"{tmp}/d.npy", mmap_mode="r")
+    t = torch.randn(2, 3, 4, 8)
+    einops.einsum(t, t, "b s h d, b t h d -> b h s t")
+    einops.rearrange(einops.rearrange(t, "b s h d -> b s (h d)"), "b s (h d) -> b h s d", h=4)
+    einops.reduce(t, "b s h d -> b h", "sum")
+    einops.repeat(t[0, 0, 0], "d -> n d", n=2)
+    try:
+        import beartype
+        from jaxtyping import Float, jaxtyped
+
+        @jaxtyped(typechecker=beartype.beartype)
+        def f(a: Float[torch.Tensor, "n m"]) -> Float[torch.Tensor, "n"]:
+            return a.sum(-1)
+
+        f(torch.randn(2, 3))
+        try:
+            f(torch.randn(2))
+        except Exception:  # noqa: BLE001 - the point: a wrong shape raises
+            pass
+    except ImportError:
+        pass
+    torch.nn.init.trunc_normal_(torch.empty(3, 3), std=0.5, a=-1.5, b=1.5)
+    torch.testing.assert_close(torch.ones(2), torch.ones(2))
+    torch.tensor([1e-8], dtype=torch.float16).to(torch.float8_e4m3fn)
+
+
+class ForkServer:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.listener.bind(path)
+        os.chmod(path, 0o600)
+        self.listener.listen(64)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.listener, selectors.EVENT_READ)
+        self.statuses: dict[int, int] = {}
+        self.workers: set[int] = set()
+
+    def run(self) -> None:
+        while True:
+            for key, _ in self.selector.select(timeout=0.2):
+                if key.fileobj is self.listener:
+                    conn, _ = self.listener.accept()
+                    self.selector.register(conn, selectors.EVENT_READ)
+                else:
+                    self._handle(key.fileobj)
+            self._reap()
+
+    def _handle(self, conn: socket.socket) -> None:
+        try:
+            data, fds, _, _ = socket.recv_fds(conn, MAX_REQUEST, 4)
+        except OSError:
+            data, fds = b"", []
+        if not data:
+            self.selector.unregister(conn)
+            conn.close()
+            return
+        try:
+            request = json.loads(data)
+            reply = self._dispatch(request, fds)
+        except Exception as exc:  # noqa: BLE001 - answer, never die
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
+        finally:
+            for fd in fds:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        try:
+            conn.send(json.dumps(reply).encode())
+        except OSError:
+            pass
+
+    def _dispatch(self, request: dict, fds: list[int]) -> dict:
+        op = request.get("op")
+        if op == "ping":
+            return {"pid": os.getpid()}
+        if op == "spawn":
+            return {"pid": self._spawn(request["spec"], fds)}
+        if op == "status":
+            return {"status": self._status(int(request["pid"]))}
+        if op == "kill":
+            self._kill(int(request["pid"]))
+            return {"ok": True}
+        if op == "sweep":
+            self._sweep(int(request["uid"]))
+            return {"ok": True}
+        raise ValueError(f"unknown op {op!r}")
+
+    def _spawn(self, spec: dict, fds: list[int]) -> int:
+        channel_fd, output_fd = fds[0], fds[1]
+        report_r, report_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker-to-be
+            try:
+                os.close(report_r)
+                self.listener.close()
+                for key in list(self.selector.get_map().values()):
+                    if key.fileobj is not self.listener:
+                        key.fileobj.close()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                from grader.isolation.worker import become_worker
+
+                channel = socket.socket(fileno=os.dup(channel_fd))
+                become_worker(spec, channel, os.dup(output_fd), report_w)
+            finally:
+                os._exit(71)
+        os.close(report_w)
+        worker = self._read_pid(report_r, default=pid)
+        os.close(report_r)
+        self.workers.add(worker)
+        return worker
+
+    @staticmethod
+    def _read_pid(fd: int, default: int) -> int:
+        """The first line the child reports: its own pid, or its namespace's pid 1."""
+        data = b""
+        deadline = time.monotonic() + 30
+        while b"\n" not in data and time.monotonic() < deadline:
+            chunk = os.read(fd, 64)
+            if not chunk:
+                break
+            data += chunk
+        try:
+            pid = int(data.split(b"\n", 1)[0])
+        except ValueError:
+            return default
+        return pid if pid > 1 else default
+
+    def _reap(self) -> None:
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            self.statuses[pid] = status
+            self.workers.discard(pid)
+
+    def _status(self, pid: int) -> int | None:
+        deadline = time.monotonic() + 1.0
+        while pid not in self.statuses and time.monotonic() < deadline:
+            self._reap()
+            time.sleep(0.01)
+        return self.statuses.get(pid)
+
+    def _kill(self, pid: int) -> None:
+        if pid <= 1 or pid == os.getpid():  # never kill(-1) or kill(0): that is everyone
+            return
+        for target in (-pid, pid):  # its process group, then itself (pid 1 of its namespace)
+            try:
+                os.kill(target, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.workers.discard(pid)
+        self._kill_strays()
+
+    def _kill_strays(self) -> None:
+        """Children of ours that are not live workers: what a dead worker left behind."""
+        me = os.getpid()
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == me and int(entry) not in self.workers and int(entry) > 1:
+                try:
+                    os.kill(int(entry), signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+
+    def _sweep(self, uid: int) -> None:
+        """Kill every process of a worker user id (run as that user: kill(-1) then means 'all mine')."""
+        if os.geteuid() != 0 or uid == 0:
+            return
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                if os.getresuid() == (uid, uid, uid):  # kill(-1) as root would be everyone
+                    os.kill(-1, signal.SIGKILL)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+
+
+def main() -> None:
+    path = sys.argv[2]  # sys.argv[1], the harness copy, is already on sys.path
+    missing = prewarm()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except OSError:
+        pass
+    server = ForkServer(path)
+    sys.stdout.write(json.dumps({"ready": True, "pid": os.getpid(), "missing": missing}) + "\n")
+    sys.stdout.flush()
+    server.run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""What grading writes: Gradescope's results.json per student, a CSV gradebook, a table.
+
+Layout of an output folder:
+    DIR/<student>/results.json   Gradescope's format
+    DIR/<student>/grading.json   the full result, for ``python -m grader merge``
+    DIR/grades.csv               one row per student
+    DIR/report.html              plots and tables for staff
+    DIR/batch.json               how the batch was run (seed, options, isolation)
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Iterable
+
+from grader.harness.parts import PARTS
+from grader.rubric import Rubric
+from grader.scoring import PENDING, SubmissionResult
+
+OUTPUT_LIMIT = 8000  # characters of output shown per test on Gradescope
+
+
+def gradescope(result: SubmissionResult) -> dict:
+    tests = []
+    for t in result.tests:
+        name = f"Part {t.part} · {t.name}"
+        entry = {
+            "name": name,
+            "number": f"{t.part}.{len([x for x in tests if x['_part'] == t.part]) + 1}",
+            "score": t.points,
+            "max_score": t.max_points,
+            "visibility": "after_published" if t.hidden else "visible",
+            "tags": [f"part{t.part}"] + (["hidden"] if t.hidden else []),
+            "_part": t.part,
+        }
+        if t.status == PENDING:
+            entry["name"] = f"{name} [pending: needs a GPU]"
+            entry["max_score"] = 0.0
+            entry["output"] = (f"Not graded yet: this test needs a CUDA GPU. Its {t.max_points:g} points "
+                               "are left out of this score and added by a later GPU pass.")
+        else:
+            entry["status"] = "passed" if t.status == "passed" else "failed"
+            if t.message:
+                entry["output"] = t.message[:OUTPUT_LIMIT]
+        tests.append(entry)
+    for entry in tests:
+        del entry["_part"]
+    summary = [f"Score: {result.score:g} / {result.max_score:g}"]
+    if result.pending_points:
+        summary.append(f"{result.pending_points:g} points pending a GPU run (not counted yet).")
+    if result.error:
+        summary.append(result.error)
+    if result.output.strip():
+        summary.append("What your code printed (first part):\n" + result.output[:4000])
+    return {
+        "score": result.score,
+        "execution_time": round(result.seconds, 1),
+        "output": "\n".join(summary),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+
+
+def write_student(out: Path, result: SubmissionResult) -> Path:
+    folder = out / result.student
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "results.json").write_text(json.dumps(gradescope(result), indent=1))
+    (folder / "grading.json").write_text(json.dumps(result.to_dict(), indent=1))
+    return folder
+
+
+def read_results(folder: Path) -> list[SubmissionResult]:
+    out = []
+    for path in sorted(Path(folder).glob("*/grading.json")):
+        out.append(SubmissionResult.from_dict(json.loads(path.read_text())))
+    return out
+
+
+def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -> None:
+    results = list(results)
+    parts = list(PARTS)
+    header = ["student", "total", "max", "pending"] + [f"part{n}" for n in parts] \
+        + [item.test for item in rubric.items] + ["error"]
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        for r in results:
+            scores = r.part_scores()
+            by_test = {t.test: t for t in r.tests}
+            row = [r.student, _num(r.score), _num(r.max_score), _num(r.pending_points)]
+            row += [_num(scores.get(n, (0.0, 0.0))[0]) for n in parts]
+            for item in rubric.items:
+                t = by_test.get(item.test)
+                row.append("pending" if t is not None and t.status == PENDING else _num(t.points if t else 0.0))
+            row.append(r.error.splitlines()[0] if r.error else "")
+            writer.writerow(row)
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def table(results: Iterable[SubmissionResult]) -> str:
+    """The per-part score table printed at the end of a run."""
+    results = list(results)
+    parts = list(PARTS)
+    width = max([len("student")] + [len(r.student) for r in results])
+    head = f"{'student':<{width}}  {'total':>9}  " + " ".join(f"{'P' + str(n):>4}" for n in parts) + "   time  note"
+    lines = [head, "-" * len(head)]
+    for r in results:
+        scores = r.part_scores()
+        cells = " ".join(f"{_num(scores.get(n, (0, 0))[0]):>4}" for n in parts)
+        total = f"{_num(r.score)}/{_num(r.max_score)}"
+        note = r.error.splitlines()[0][:60] if r.error else (
+            f"{_num(r.pending_points)} pts pending GPU" if r.pending_points else "")
+        lines.append(f"{r.student:<{width}}  {total:>9}  {cells}  {r.seconds:5.1f}s  {note}")
+    if results:  # every submission is graded against the same rubric: the first one's maxima
+        most = results[0].part_scores()
+        lines.append(f"{'(out of)':<{width}}  {'':>9}  "
+                     + " ".join(f"{_num(most.get(n, (0, 0))[1]):>4}" for n in parts))
+    return "\n".join(lines)

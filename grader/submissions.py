@@ -1,0 +1,147 @@
+"""Finding submissions: folders, zips, and folders of them; sharding a batch.
+
+A submission is a folder that holds an ``assignment/`` package or the module
+files directly, or a ``.zip`` of such a folder (possibly wrapped in one more
+folder, as zipping a folder makes). A folder that is not a submission itself is
+a batch: each entry in it is one student's submission, named by student id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import stat
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.harness.impl import MODULES, stage_submission
+
+MAX_ZIP_BYTES = 32 * 2**20
+MAX_ZIP_FILES = 500
+_SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
+
+
+@dataclass(frozen=True)
+class Submission:
+    student: str
+    source: Path  # folder or zip as given
+
+
+class BadSubmission(Exception):
+    pass
+
+
+def student_id(name: str) -> str:
+    return _SAFE_ID.sub("_", name.removesuffix(".zip")).strip("._") or "unnamed"
+
+
+def looks_like_submission(folder: Path) -> bool:
+    if (folder / "assignment").is_dir():
+        return True
+    return any((folder / f"{m}.py").is_file() for m in MODULES)
+
+
+def expand(paths: list[Path]) -> list[Submission]:
+    """Every submission named by ``paths``, sorted by student id; duplicate ids are an error."""
+    found: list[Submission] = []
+    for path in map(Path, paths):
+        if path.is_file() and path.suffix == ".zip":
+            found.append(Submission(student_id(path.name), path))
+        elif path.is_dir() and looks_like_submission(path):
+            found.append(Submission(student_id(path.name), path))
+        elif path.is_dir():
+            for entry in sorted(path.iterdir()):
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir() or entry.suffix == ".zip":
+                    found.append(Submission(student_id(entry.name), entry))
+        else:
+            raise BadSubmission(f"{path}: not a folder or a .zip")
+    ids = [s.student for s in found]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise BadSubmission(f"two submissions share the student id(s): {', '.join(dupes)}")
+    return sorted(found, key=lambda s: s.student)
+
+
+def in_shard(student: str, shard: tuple[int, int] | None) -> bool:
+    """Shard K/N (1-based) holds the ids whose hash is K-1 modulo N: stable, whatever the batch."""
+    if shard is None:
+        return True
+    k, n = shard
+    digest = int.from_bytes(hashlib.sha256(student.encode()).digest()[:8], "big")
+    return digest % n == k - 1
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"(\d+)/(\d+)", text.strip())
+    if not match:
+        raise ValueError(f"--shard takes K/N, e.g. 2/8, not {text!r}")
+    k, n = int(match.group(1)), int(match.group(2))
+    if not 1 <= k <= n:
+        raise ValueError(f"--shard {text}: K must be between 1 and N")
+    return k, n
+
+
+def stage(sub: Submission, into: Path) -> Path:
+    """Copy the submission's code into ``into`` as ``assignment/``; returns ``into``."""
+    source = sub.source
+    if source.is_file():
+        unpacked = Path(tempfile.mkdtemp(prefix="unzip-"))
+        try:
+            _safe_extract(source, unpacked)
+            folder = _find_code(unpacked)
+            if folder is None:
+                raise BadSubmission("the zip holds no assignment/ folder and none of the module files")
+            return stage_submission(folder, into)
+        finally:
+            shutil.rmtree(unpacked, ignore_errors=True)
+    folder = _find_code(source)
+    if folder is None:
+        raise BadSubmission("the folder holds no assignment/ folder and none of the module files")
+    return stage_submission(folder, into)
+
+
+def _find_code(root: Path, depth: int = 3) -> Path | None:
+    if looks_like_submission(root):
+        return root
+    if depth == 0:
+        return None
+    for entry in sorted(root.iterdir()):
+        if entry.is_dir() and not entry.is_symlink() and entry.name not in ("__MACOSX", ".git"):
+            found = _find_code(entry, depth - 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _safe_extract(archive: Path, into: Path) -> None:
+    """Extract only regular files, inside ``into``, within size and count limits."""
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            infos = zf.infolist()
+            if len(infos) > MAX_ZIP_FILES:
+                raise BadSubmission(f"the zip holds more than {MAX_ZIP_FILES} entries")
+            if sum(i.file_size for i in infos) > MAX_ZIP_BYTES:
+                raise BadSubmission(f"the zip unpacks to more than {MAX_ZIP_BYTES // 2**20} MB")
+            base = into.resolve()
+            budget = MAX_ZIP_BYTES  # headers can lie about sizes: count what really comes out
+            for info in infos:
+                mode = info.external_attr >> 16
+                if info.is_dir() or stat.S_ISLNK(mode):
+                    continue
+                target = (into / info.filename).resolve()
+                if not target.is_relative_to(base):
+                    raise BadSubmission(f"the zip entry {info.filename!r} points outside the archive")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with zf.open(info) as src, open(target, "wb") as dst:
+                    while chunk := src.read(1 << 16):
+                        budget -= len(chunk)
+                        if budget < 0:
+                            raise BadSubmission(f"the zip unpacks to more than {MAX_ZIP_BYTES // 2**20} MB")
+                        dst.write(chunk)
+    except zipfile.BadZipFile as exc:
+        raise BadSubmission(f"not a valid zip: {exc}") from None
