@@ -1,0 +1,4 @@
+"""training_ledger gives bf16_mixed_adamw bf16 gradients (the weights' dtype) instead of fp32."""
+TARGET = "memory"
+
+_RECIPES = {**_RECIPES, "bf16_mixed_adamw": _Recipe(torch.bfloat16, torch.float32, torch.bfloat16, states=2)}
