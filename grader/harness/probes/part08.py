@@ -1,1 +1,179 @@
-"""Probes for Part 8."""
+"""Probes for Part 8: the implementation's ``Linear``, ``Cruncher`` and ``num_parameters``.
+
+Modules are built here, on the implementation's side, from seeds; only numbers,
+shapes and tensors go back. When the implementation's objects do not have the
+shape the spec promises (not an ``nn.Module``, no ``weight``, a state dict that
+does not load), the probe cannot go on: it answers ``{"problem": "..."}`` in
+plain words instead of failing inside harness code, and the test reports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import nn
+
+from grader.harness.impl import Implementation
+from grader.harness.probes import probe
+
+MODEL_PROBE_TIMEOUT = 20.0
+
+
+class DeepLinear(nn.Module):
+    """The harness's own deep linear model: ``num_layers`` dim×dim matmuls, then dim×1."""
+
+    def __init__(self, dim: int, num_layers: int) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(dim, dim, bias=False) for _ in range(num_layers))
+        self.final = nn.Linear(dim, 1, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for layer in self.layers:
+            x = layer(x)
+        return self.final(x).squeeze(-1)
+
+
+class TiedEmbedding(nn.Module):
+    """An embedding whose table is also the output projection: one parameter, used twice."""
+
+    def __init__(self, vocab: int, dim: int) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.unembed = nn.Linear(dim, vocab, bias=False)
+        self.unembed.weight = self.embed.weight
+
+
+def harness_module(kind: str, *sizes: Any) -> nn.Module:
+    """A module of the harness's own, described by plain data (see ``harness_modules``)."""
+    if kind == "mlp":  # sizes: (dims, bias)
+        dims, bias = sizes
+        layers: list[nn.Module] = []
+        for d_in, d_out in zip(dims, dims[1:]):
+            layers += [nn.Linear(d_in, d_out, bias=bias), nn.ReLU()]
+        return nn.Sequential(*layers[:-1])
+    if kind == "deep_linear":  # sizes: (dim, num_layers)
+        return DeepLinear(*sizes)
+    if kind == "linear_batchnorm":  # sizes: (dim,); BatchNorm1d adds 3 buffers, not parameters
+        (dim,) = sizes
+        return nn.Sequential(nn.Linear(dim, dim), nn.BatchNorm1d(dim))
+    if kind == "tied_embedding":  # sizes: (vocab, dim)
+        return TiedEmbedding(*sizes)
+    raise ValueError(f"unknown harness module {kind!r}")
+
+
+def _seed(seed: int) -> None:
+    # the CPU generator only, as grader.harness.torchstate.pristine does
+    torch.default_generator.manual_seed(seed)
+
+
+def _module_problem(what: str, value: Any) -> str | None:
+    if isinstance(value, nn.Module):
+        return None
+    return f"{what} built an object of type {type(value).__name__}; expected a torch.nn.Module subclass"
+
+
+# --------------------------------------------------------------------------- num_parameters
+@probe("model.num_parameters", subject="model.num_parameters")
+def num_parameters_of(impl: Implementation, module: tuple) -> Any:
+    """``num_parameters`` of a harness-built module: no student class takes part."""
+    return impl.function("model.num_parameters")(harness_module(*module))
+
+
+@probe("model.num_parameters_of_cruncher", subject="model.num_parameters")
+def num_parameters_of_cruncher(impl: Implementation, dim: int, num_layers: int) -> Any:
+    """``num_parameters(Cruncher(dim, num_layers))``, both the implementation's."""
+    model = impl.function("model.Cruncher")(dim, num_layers)
+    return impl.function("model.num_parameters")(model)
+
+
+# --------------------------------------------------------------------------- Cruncher
+@probe("model.cruncher_layout", subject="model.Cruncher")
+def cruncher_layout(impl: Implementation, dim: int, num_layers: int) -> dict:
+    """Keys, shapes and dtypes of ``Cruncher(dim, num_layers).state_dict()``, and which are parameters."""
+    model = impl.function("model.Cruncher")(dim, num_layers)
+    problem = _module_problem(f"Cruncher({dim}, {num_layers})", model)
+    if problem:
+        return {"problem": problem}
+    state = {key: (tuple(value.shape), value.dtype) for key, value in model.state_dict().items()}
+    return {"problem": None, "state_dict": state,
+            "parameters": tuple(sorted(name for name, _ in model.named_parameters()))}
+
+
+def spec_weights(dim: int, num_layers: int, seed: int) -> dict[str, torch.Tensor]:
+    """A state dict in the spec's layout, (input_dim, output_dim) per layer, from a seed.
+
+    Scaled by 1/sqrt(dim) so every activation stays ~1 and float32 rounding stays tiny.
+    """
+    gen = torch.Generator().manual_seed(seed)
+    state = {f"layers.{i}.weight": torch.randn(dim, dim, generator=gen) / dim**0.5 for i in range(num_layers)}
+    state["final.weight"] = torch.randn(dim, 1, generator=gen) / dim**0.5
+    return state
+
+
+@probe("model.cruncher_forward", subject="model.Cruncher")
+def cruncher_forward(impl: Implementation, dim: int, num_layers: int, batch: int, seed: int) -> dict:
+    """Load ``spec_weights`` into the implementation's ``Cruncher`` and run it on x (batch, dim)."""
+    model = impl.function("model.Cruncher")(dim, num_layers)
+    problem = _module_problem(f"Cruncher({dim}, {num_layers})", model)
+    if problem:
+        return {"problem": problem}
+    try:
+        model.load_state_dict(spec_weights(dim, num_layers, seed))
+    except RuntimeError as error:  # torch's own words on the keys or shapes that do not fit
+        return {"problem": f"load_state_dict with the spec's keys and shapes failed: {error}"}
+    x = torch.randn(batch, dim, generator=torch.Generator().manual_seed(seed + 1))
+    with torch.no_grad():
+        out = model(x)
+    if type(out) in (torch.Tensor, nn.Parameter):  # a view may have any strides: send a plain copy
+        out = out.detach().clone(memory_format=torch.contiguous_format)
+    return {"problem": None, "output": out}
+
+
+# --------------------------------------------------------------------------- initialisation
+def _linear(impl: Implementation, input_dim: int, output_dim: int, seed: int) -> tuple[Any, str | None]:
+    """The implementation's ``Linear`` built after seeding torch, or a problem."""
+    _seed(seed)
+    layer = impl.function("model.Linear")(input_dim, output_dim)
+    problem = _module_problem(f"Linear({input_dim}, {output_dim})", layer)
+    if problem:
+        return None, problem
+    weight = getattr(layer, "weight", None)
+    if not isinstance(weight, torch.Tensor):
+        return None, (f"Linear({input_dim}, {output_dim}).weight is {type(weight).__name__}; "
+                      "expected an nn.Parameter of shape (input_dim, output_dim)")
+    return layer, None
+
+
+@probe("model.linear_init_stats", subject="model.Linear", timeout=MODEL_PROBE_TIMEOUT)
+def linear_init_stats(impl: Implementation, input_dim: int, output_dim: int, seed: int) -> dict:
+    """Shape, dtype and moments (in float64) of a fresh ``Linear(input_dim, output_dim).weight``."""
+    layer, problem = _linear(impl, input_dim, output_dim, seed)
+    if problem:
+        return {"problem": problem}
+    w = layer.weight.detach()
+    w64 = w.to(torch.float64)
+    return {
+        "problem": None,
+        "shape": tuple(w.shape),
+        "dtype": w.dtype,
+        "count": w.numel(),
+        "sum": w64.sum().item(),
+        "sum_squares": w64.square().sum().item(),
+        "max_abs": w64.abs().max().item() if w.numel() else 0.0,
+    }
+
+
+@probe("model.linear_output_scale", subject="model.Linear", timeout=MODEL_PROBE_TIMEOUT)
+def linear_output_scale(impl: Implementation, input_dim: int, output_dim: int, batch: int, seed: int) -> dict:
+    """Mean square of ``Linear(input_dim, output_dim)(x)`` for x (batch, input_dim) ~ N(0, 1)."""
+    layer, problem = _linear(impl, input_dim, output_dim, seed)
+    if problem:
+        return {"problem": problem}
+    x = torch.randn(batch, input_dim, generator=torch.Generator().manual_seed(seed + 1))
+    with torch.no_grad():
+        y = layer(x)
+    if not isinstance(y, torch.Tensor):
+        return {"problem": f"Linear.forward returned {type(y).__name__}; expected a tensor"}
+    return {"problem": None, "shape": tuple(y.shape), "dtype": y.dtype,
+            "mean_square": y.to(torch.float64).square().mean().item()}

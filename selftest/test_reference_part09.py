@@ -1,0 +1,114 @@
+"""Staff check: the Part 9 reference against numpy, torch and an independent training loop.
+
+The harness's own loop (``grader.harness.probes.part09.harness_steps``) is the
+lecture's loop written separately; the reference's ``train`` must follow it bit
+for bit, and the reference's checkpoint round trip (the probe the graded test
+runs) must end exactly where 2n steps straight end.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+
+from grader.harness.impl import Implementation
+from grader.harness.probes import part09 as P
+from reference import training as R
+from tests.strategies import part09 as S
+
+REFERENCE = Implementation("reference", Path(__file__).resolve().parent.parent)
+
+
+def test_open_dataset_is_a_read_only_memmap(tmp_path):
+    data = np.random.default_rng(0).standard_normal((7, 3)).astype(np.float32)
+    np.save(tmp_path / "data.npy", data)
+    opened = R.open_dataset(tmp_path / "data.npy")
+    assert type(opened) is np.memmap and opened.mode == "r" and not opened.flags.writeable
+    assert np.array_equal(opened, data)
+
+
+@given(S.batch_cases)
+def test_get_batch_is_one_integers_draw(case):
+    rows, dim, batch_size, seed, _ = case
+    data = P.make_data(rows, dim, seed)
+    rng, twin = np.random.default_rng(seed), np.random.default_rng(seed)
+    x, y = R.get_batch(data, batch_size, rng)
+    picked = data[twin.integers(0, rows, size=batch_size)]
+    assert x.dtype == y.dtype == torch.float32 and x.shape == (batch_size, dim) and y.shape == (batch_size,)
+    assert np.array_equal(x.numpy(), picked[:, :-1]) and np.array_equal(y.numpy(), picked[:, -1])
+    assert rng.integers(0, 2**62) == twin.integers(0, 2**62)
+
+
+@settings(max_examples=20)
+@given(S.train_cases)
+def test_train_follows_the_harness_loop(case):
+    dim, num_layers, rows, batch_size, num_steps, seed = case
+    model, optimizer, data, rng = P.make_run(dim, num_layers, rows, seed)
+    twin, twin_optimizer, _, twin_rng = P.make_run(dim, num_layers, rows, seed)
+    first = twin_rng.bit_generator.state
+    losses = R.train(model, optimizer, data, num_steps, batch_size, rng)
+    P.harness_steps(twin, twin_optimizer, data, twin_rng, num_steps, batch_size)
+    assert type(losses) is list and len(losses) == num_steps and all(type(v) is float for v in losses)
+    assert P._same(P.parameters(model), P.parameters(twin))
+    assert all(p.grad is None for p in model.parameters())
+    # the first loss is the fresh model's on the first batch
+    fresh, _, _, _ = P.make_run(dim, num_layers, rows, seed)
+    replay = np.random.default_rng()
+    replay.bit_generator.state = first
+    picked = data[replay.integers(0, rows, size=batch_size)]
+    loss = F.mse_loss(fresh(torch.from_numpy(picked[:, :-1])), torch.from_numpy(picked[:, -1]))
+    assert losses[0] == pytest.approx(loss.item(), rel=1e-6)  # the same batch, up to the kernel's rounding
+
+
+@settings(max_examples=20)
+@given(S.checkpoint_cases)
+def test_checkpoint_round_trip_equals_training_straight(case):
+    dim, num_layers, rows, batch_size, num_steps, seed = case
+    resumed = P.checkpoint(REFERENCE, *case)
+    model, optimizer, data, rng = P.make_run(dim, num_layers, rows, seed)
+    P.harness_steps(model, optimizer, data, rng, 2 * num_steps, batch_size)
+    assert resumed["step"] == num_steps and resumed["restored_model"] and resumed["restored_optimizer"]
+    assert P._same(resumed["params"], P.parameters(model))
+    assert P._same(resumed["optimizer"], P.adam_state(model, optimizer))
+
+
+def test_checkpoint_is_a_plain_weights_only_file(tmp_path):
+    model, optimizer, data, rng = P.make_run(3, 1, 8, 0)
+    P.harness_steps(model, optimizer, data, rng, 2, 4)
+    R.save_checkpoint(tmp_path / "c.pt", model, optimizer, 2)
+    checkpoint = torch.load(tmp_path / "c.pt", weights_only=True)
+    assert set(checkpoint) == {"model", "optimizer", "step"} and checkpoint["step"] == 2
+
+
+def test_docstring_examples(tmp_path):
+    data = np.arange(12, dtype=np.float32).reshape(4, 3)
+    x, y = R.get_batch(data, 2, np.random.default_rng(0))
+    assert torch.equal(x, torch.tensor([[9.0, 10.0], [6.0, 7.0]])) and torch.equal(y, torch.tensor([11.0, 8.0]))
+    np.save(tmp_path / "data.npy", np.zeros((1000, 5), dtype=np.float32))
+    opened = R.open_dataset(str(tmp_path / "data.npy"))
+    assert isinstance(opened, np.memmap) and opened.shape == (1000, 5) and not opened.flags.writeable
+    model, optimizer, data, rng = P.make_run(2, 1, 10, 0)
+    losses = R.train(model, optimizer, data, 3, 8, rng)
+    assert len(losses) == 3 and all(type(v) is float for v in losses)
+
+
+def _run():
+    return P.make_run(2, 1, 10, 0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: R.get_batch(np.zeros((4, 3), np.float32), 0, np.random.default_rng(0)),
+    lambda: R.get_batch(np.zeros((0, 3), np.float32), 2, np.random.default_rng(0)),
+    lambda: R.get_batch(np.zeros((4, 1), np.float32), 2, np.random.default_rng(0)),
+    lambda: R.get_batch(np.zeros(4, np.float32), 2, np.random.default_rng(0)),
+    lambda: R.train(*_run()[:3], -1, 2, np.random.default_rng(0)),
+    lambda: R.train(*_run()[:3], 2, 0, np.random.default_rng(0)),
+    lambda: R.save_checkpoint("unused.pt", *_run()[:2], -1),
+], ids=["batch_size 0", "no rows", "no inputs", "1-D data", "num_steps negative", "train batch_size 0",
+        "step negative"])
+def test_bad_arguments_raise_value_error(call):
+    with pytest.raises(ValueError, match=r"\w"):
+        call()

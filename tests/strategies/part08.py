@@ -1,0 +1,48 @@
+"""Inputs for Part 8: harness modules to count, Cruncher sizes, and initialisation shapes.
+
+Small sizes for everything compared with the reference (any bug shows at once).
+The statistical tests use big weight matrices instead, so that a wrong
+initialisation stands many standard errors away from the right one; their
+sizes are fixed by the error budgets in the tests.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import strategies as st
+
+seeds = st.integers(0, 2**32 - 1)
+dims = st.integers(1, 12)
+
+# a module the harness builds (grader.harness.probes.part08.harness_module), as plain data
+harness_modules = st.one_of(
+    st.tuples(st.just("mlp"), st.lists(dims, min_size=2, max_size=4).map(tuple), st.booleans()),
+    st.tuples(st.just("deep_linear"), dims, st.integers(0, 4)),
+    st.tuples(st.just("linear_batchnorm"), dims),
+    st.tuples(st.just("tied_embedding"), st.integers(1, 20), dims),
+)
+
+# (dim, num_layers) of a Cruncher; no hidden layers at all is allowed
+cruncher_sizes = st.tuples(st.integers(1, 16), st.integers(0, 4))
+
+# (dim, num_layers, batch, seed)
+forward_cases = st.tuples(st.integers(1, 16), st.integers(0, 4), st.integers(1, 8), seeds)
+
+# weight matrices of at least INIT_COUNT elements, input_dim both smaller and larger than output_dim
+INIT_COUNT = 2**19
+
+
+@st.composite
+def init_cases(draw):
+    """(input_dim, output_dim, seed) with input_dim * output_dim >= INIT_COUNT."""
+    input_dim = draw(st.integers(128, 4096))
+    return input_dim, math.ceil(INIT_COUNT / input_dim), draw(seeds)
+
+
+# (input_dim, output_dim): 2**16 weights each, widths from 64 to 1024 in both directions
+SCALE_SHAPES = ((64, 1024), (128, 512), (512, 128), (1024, 64))
+SCALE_BATCH = 4096
+
+# (input_dim, output_dim, batch, seed)
+scale_cases = st.tuples(st.sampled_from(SCALE_SHAPES), seeds).map(lambda c: (*c[0], SCALE_BATCH, c[1]))

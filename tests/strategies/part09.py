@@ -1,0 +1,28 @@
+"""Inputs for Part 9: dataset sizes, batches and short training runs, all from seeds.
+
+Every scenario is small (a few rows, a few features, a few steps): the loop's
+bugs show from the second step on, and the whole part must stay fast. One row
+and batches bigger than the dataset are drawn too: sampling is with replacement.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+seeds = st.integers(0, 2**32 - 1)
+
+# (rows, cols, seed) of a .npy file
+dataset_cases = st.tuples(st.integers(1, 20), st.integers(1, 6), seeds)
+
+# (rows, dim, batch_size, seed, memmap): data of shape (rows, dim + 1), in memory or memory-mapped
+batch_cases = st.tuples(st.integers(1, 40), st.integers(1, 6), st.integers(1, 16), seeds, st.booleans())
+
+# (dim, num_layers, rows, batch_size, num_steps, seed) of a training run on the harness's model
+train_cases = st.tuples(
+    st.integers(1, 6), st.integers(0, 2), st.integers(1, 32), st.integers(1, 8), st.integers(1, 6), seeds
+)
+
+# the same, num_steps being the steps before the checkpoint and again after it
+checkpoint_cases = st.tuples(
+    st.integers(1, 6), st.integers(0, 2), st.integers(1, 32), st.integers(1, 8), st.integers(1, 4), seeds
+)
