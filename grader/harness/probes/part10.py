@@ -1,1 +1,152 @@
-"""Probes for Part 10."""
+"""Probes for Part 10: one mixed-precision training step, watched from outside.
+
+The model, optimizer, data and GradScaler are the harness's own, built from the
+arguments, so a bug in Part 8 (``Cruncher``) or Part 9 (``train``) cannot reach
+Part 10: only ``autocast_train_step`` is the implementation's. Hooks record what
+mixed precision is about: the dtype each matmul produced, the dtype of each
+gradient as it reached its parameter, the dtype of the loss that backward
+started from (or that the scaler was asked to scale), how often the optimizer
+stepped, and the parameters, gradients and scale left afterwards.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+from torch import nn
+from torch.overrides import TorchFunctionMode
+
+from grader.harness.impl import Implementation
+from grader.harness.probes import probe
+
+
+class Matmul(nn.Module):
+    """``x @ weight``, as the lecture's ``Linear``."""
+
+    def __init__(self, weight: torch.Tensor) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(weight)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x @ self.weight  # (batch, d_in) @ (d_in, d_out) -> (batch, d_out)
+
+
+class DeepLinear(nn.Module):
+    """The lecture's ``Cruncher``: ``num_layers`` dim×dim matmuls, then dim×1, output (batch,).
+
+    ``shrink`` scales the final layer by 2**-shrink: every gradient below it then
+    shrinks too, far enough (shrink 12) for float16 to flush them to zero unless
+    a GradScaler scales the loss up first.
+    """
+
+    def __init__(self, dim: int, num_layers: int, shrink: int, generator: torch.Generator) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(Matmul(_weight(dim, dim, generator)) for _ in range(num_layers))
+        self.final = Matmul(_weight(dim, 1, generator) * 2.0**-shrink)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for layer in self.layers:
+            x = layer(x)  # (batch, dim)
+        return self.final(x).squeeze(-1)  # (batch,)
+
+
+def _weight(d_in: int, d_out: int, generator: torch.Generator) -> torch.Tensor:
+    # normal, cut at 3 std, std 1/sqrt(d_in): activations keep their size through the layers
+    return torch.randn(d_in, d_out, generator=generator).clamp_(-3, 3) / math.sqrt(d_in)
+
+
+class WatchedScaler(torch.amp.GradScaler):
+    """A GradScaler that notes the dtype of each loss it is asked to scale.
+
+    ``growth_interval=1`` makes one clean step double the scale (and an overflow
+    halves it), so the scale after the step shows whether ``update()`` ran.
+    """
+
+    def __init__(self, device_type: str, init_scale: float) -> None:
+        super().__init__(device_type, init_scale=init_scale, growth_interval=1)
+        self.scaled: list[torch.dtype] = []
+
+    def scale(self, outputs):
+        if isinstance(outputs, torch.Tensor):
+            self.scaled.append(outputs.dtype)
+        return super().scale(outputs)
+
+
+class BackwardWatch(TorchFunctionMode):
+    """Notes the dtype of every tensor that a backward pass starts from."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.roots: list[torch.dtype] = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func is torch.Tensor.backward and args:
+            self.roots.append(args[0].dtype)
+        elif func is torch.autograd.backward:
+            tensors = args[0] if args else kwargs.get("tensors")
+            for t in [tensors] if isinstance(tensors, torch.Tensor) else list(tensors or ()):
+                self.roots.append(t.dtype)
+        return func(*args, **kwargs)
+
+
+def _optimizer(name: str, params, lr: float) -> torch.optim.Optimizer:
+    if name == "sgd":  # an update that is exactly -lr * grad: shows every gradient error
+        return torch.optim.SGD(params, lr=lr)
+    if name == "adamw":
+        return torch.optim.AdamW(params, lr=lr)
+    raise ValueError(f"unknown optimizer {name!r}")
+
+
+@probe("mixed_precision.train_step", subject="mixed_precision.autocast_train_step", timeout=30)
+def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers: int,
+               optimizer: str, lr: float, dtype: torch.dtype, device_type: str,
+               init_scale: float | None, shrink: int) -> dict[str, Any]:
+    """One ``autocast_train_step`` on a fresh DeepLinear model; what the hooks saw.
+
+    With ``init_scale`` a GradScaler(init_scale, growth_interval=1) is passed,
+    else ``scaler=None``. Targets are scaled by 2**-shrink like the final layer.
+    """
+    step = impl.function("mixed_precision.autocast_train_step")
+    generator = torch.Generator().manual_seed(seed)
+    model = DeepLinear(dim, num_layers, shrink, generator).to(device_type)
+    x = torch.randn(batch, dim, generator=generator).to(device_type)  # (batch, dim)
+    y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(device_type)  # (batch,)
+    opt = _optimizer(optimizer, model.parameters(), lr)
+    scaler = None if init_scale is None else WatchedScaler(device_type, init_scale)
+
+    matmul_dtypes: list[torch.dtype] = []
+    grad_dtypes: dict[str, list[torch.dtype]] = {name: [] for name, _ in model.named_parameters()}
+    steps: list[int] = []
+    for module in model.modules():
+        if isinstance(module, Matmul):
+            module.register_forward_hook(lambda m, args, out: matmul_dtypes.append(out.dtype))
+    for name, param in model.named_parameters():
+        param.register_post_accumulate_grad_hook(lambda p, name=name: grad_dtypes[name].append(p.grad.dtype))
+    opt.register_step_post_hook(lambda *_: steps.append(1))
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # the ops are tiny: waking a thread pool costs more than they do
+    try:
+        with BackwardWatch() as watch:
+            loss = step(model, opt, x, y, dtype, device_type, scaler)
+    finally:
+        torch.set_num_threads(threads)
+
+    params = dict(model.named_parameters())
+    return {
+        "loss": loss,  # as the implementation returned it
+        "matmul_dtypes": matmul_dtypes,  # one per layer call, in call order
+        "backward_from": watch.roots,  # dtypes of the tensors backward started from
+        "scaled": None if scaler is None else scaler.scaled,  # dtypes of the losses given to scaler.scale
+        "grad_dtypes": grad_dtypes,  # per parameter, each time a gradient was accumulated into it
+        "param_dtypes": {name: p.dtype for name, p in params.items()},
+        "params": {name: p.detach().cpu().clone() for name, p in params.items()},
+        "grads_left": sorted(name for name, p in params.items()
+                             if p.grad is not None and bool(p.grad.ne(0).any())),
+        "steps": len(steps),
+        "scale": None if scaler is None else scaler.get_scale(),
+    }
+
