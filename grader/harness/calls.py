@@ -57,17 +57,22 @@ def run_probe(impl: Implementation, name: str, args: tuple) -> dict[str, Any]:
 
 
 def _innermost(impl: Implementation, exc: BaseException):
-    """The deepest traceback frame in the implementation's own files, or None."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    for index in range(len(frames) - 1, -1, -1):
-        if impl.owns(frames[index].filename):
-            return frames[index], index
-    return None
+    """The deepest traceback frame in the implementation's own files, as (summary, qualname)."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if impl.owns(code.co_filename):
+            summary = traceback.FrameSummary(code.co_filename, tb.tb_lineno, code.co_name, lookup_line=False)
+            found = (summary, getattr(code, "co_qualname", code.co_name))
+        tb = tb.tb_next
+    return found
 
 
 def _function_at(impl: Implementation, where) -> str:
-    frame, _ = where
-    return f"{Path(frame.filename).stem}.{frame.name}"
+    """``module.function``, or ``module.Class.method`` for a method or property."""
+    frame, qualname = where
+    return f"{Path(frame.filename).stem}.{qualname}"
 
 
 def raise_for(outcome: Any, describe_inputs: Callable[[], str]) -> Any:

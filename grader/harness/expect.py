@@ -305,6 +305,12 @@ def _differs(got: Any, expected: Any, how: Compare, path: str) -> str | None:
             if why:
                 return why
         return None
+    if isinstance(expected, np.ndarray):
+        if not isinstance(got, np.ndarray) or got.dtype != expected.dtype or got.shape != expected.shape:
+            return f"different type, dtype or shape{_at(path)}"
+        same = np.array_equal(got, expected) if how.exact else np.allclose(
+            got, expected, rtol=how.rel, atol=how.abs, equal_nan=True)
+        return None if same else f"different values{_at(path)}"
     if isinstance(expected, Record):
         if not isinstance(got, Record) or got.name != expected.name:
             return f"different type{_at(path)}"

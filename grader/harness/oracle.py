@@ -120,23 +120,23 @@ class Recorder:
             bucket.append(text)
 
     def write(self, folder: Path, group_of: Callable[[str], str]) -> list[Path]:
-        """Write one gzip file per group (part); answers go with every group's cases."""
+        """One gzip file of cases per group (part), and one of all the answers."""
         folder.mkdir(parents=True, exist_ok=True)
         groups: dict[str, dict[str, list[str]]] = {}
         for name, values in self.cases.items():
             groups.setdefault(group_of(name), {})[name] = values
         written = []
         for group, cases in sorted(groups.items()):
-            path = folder / f"{group}.json.gz"
-            payload = {"cases": cases, "answers": {}}
-            with gzip.open(path, "wt", encoding="utf-8", compresslevel=9, mtime=0) as handle:
-                json.dump(payload, handle, sort_keys=True, separators=(",", ":"))
-            written.append(path)
-        answers_path = folder / "answers.json.gz"
-        with gzip.open(answers_path, "wt", encoding="utf-8", compresslevel=9, mtime=0) as handle:
-            json.dump({"answers": self.answers}, handle, sort_keys=True, separators=(",", ":"))
-        written.append(answers_path)
+            written.append(_write_gz(folder / f"{group}.json.gz", {"cases": cases}))
+        written.append(_write_gz(folder / "answers.json.gz", {"answers": self.answers}))
         return written
+
+
+def _write_gz(path: Path, payload: dict) -> Path:
+    """Deterministic bytes for the same content (sorted keys, no timestamp)."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    return path
 
 
 # --------------------------------------------------------------------------- cases
@@ -146,6 +146,7 @@ class _Mode:
     kind = "live"  # live | record | recorded
     recorder: Recorder | None = None
     recordings: Recordings | None = None
+    test = ""  # the running test: recordings are kept per test, so a case always has its answers
 
 
 MODE = _Mode()
@@ -162,12 +163,13 @@ def cases(name: str, strategy: st.SearchStrategy) -> st.SearchStrategy:
 
     @st.composite
     def draw_case(draw):
+        key = f"{MODE.test}|{name}"
         if MODE.kind == "recorded":
             assert MODE.recordings is not None
-            return draw(MODE.recordings.strategy(name))
+            return draw(MODE.recordings.strategy(key))
         value = draw(strategy)
         if MODE.kind == "record" and MODE.recorder is not None:
-            MODE.recorder.record_case(name, value)
+            MODE.recorder.record_case(key, value)
         return value
 
     return draw_case()

@@ -74,6 +74,8 @@ def _build_impl(config: pytest.Config) -> Door:
         impl = Implementation("assignment", staged)
         label = f"submission {submission}"
     elif config.getoption("impl") == "reference":
+        if not (root / "reference" / "__init__.py").exists():
+            raise pytest.UsageError("--impl reference: there is no reference/ here (this is the student handout)")
         impl, label = Implementation("reference", root), "reference"
     else:
         impl, label = Implementation("assignment", root), "assignment"
@@ -141,13 +143,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         config.stash[RECORDER_KEY].write(Path(record_to), group_of_case)
 
 
-def group_of_case(name: str) -> str:
-    """Recordings are filed by part: case ``strides.view_strides`` goes to ``part01``."""
-    module = name.split(".", 1)[0]
-    for part in PARTS.values():
-        if part.module == module:
-            return f"part{part.number:02d}"
-    return "misc"
+def group_of_case(key: str) -> str:
+    """Recordings are filed by part: cases of ``test_part01_strides.py::...`` go to ``part01``."""
+    part = part_of_path(key.split("::", 1)[0])
+    return f"part{part.number:02d}" if part else "misc"
 
 
 # --------------------------------------------------------------------------- collection
@@ -171,6 +170,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    oracle_mod.MODE.test = item.nodeid.split("[", 1)[0].replace("\\", "/").removeprefix("tests/")
     for key in (IMPL_KEY, ORACLE_KEY):
         if key in item.config.stash:
             item.config.stash[key].begin_test(item.nodeid)

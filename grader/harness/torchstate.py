@@ -33,6 +33,8 @@ def pristine(seed: int = 0) -> Iterator[None]:
     dispatch_depth = _dispatch_depth()
     function_depth = _function_depth()
     torch.set_default_dtype(DEFAULT_DTYPE)
+    if threads != 1:  # the tests' tensors are tiny: a thread pool only adds overhead and noise
+        torch.set_num_threads(1)
     # the CPU generator only: torch.manual_seed also queues CUDA seeding and formats a stack
     torch.default_generator.manual_seed(seed)
     try:

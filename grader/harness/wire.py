@@ -140,6 +140,11 @@ def _enc(value: Any, depth: int) -> Any:
         return _enc_tensor(value)
     if t is np.ndarray or t is np.memmap:
         return _enc_ndarray(value)
+    if t is Record:  # already decoded (a memoised answer): encode it as it first came
+        fields = [[k, _enc(v, depth + 1)] for k, v in value.fields]
+        return {"$nt" if value.kind == "namedtuple" else "$dc": value.name, "fields": fields}
+    if t is Opaque:
+        return {"$opaque": value.type_name, "why": value.why}
     if isinstance(value, tuple) and hasattr(t, "_fields") and t.__bases__ == (tuple,):
         fields = [[str(k), _enc(v, depth + 1)] for k, v in zip(t._fields, tuple.__iter__(value))]
         return {"$nt": t.__name__, "fields": fields}
@@ -155,16 +160,21 @@ def _enc_tensor(t: torch.Tensor) -> Any:
     name = str(t.dtype).removeprefix("torch.")
     if name not in TENSOR_DTYPES:
         return {"$opaque": f"tensor of dtype {name}"}
-    data = torch.Tensor.detach(t)
-    if data.device.type != "cpu":
-        data = data.cpu()
-    data = data.contiguous().reshape(-1)
-    raw = data.view(torch.uint8).numpy().tobytes() if data.numel() else b""
+    try:
+        data = torch.Tensor.detach(t)
+        if data.device.type != "cpu":
+            data = data.cpu()
+        # a fresh row-major copy: .contiguous() keeps odd strides on size-1 dims
+        flat = torch.empty(data.shape, dtype=data.dtype).copy_(data).reshape(-1)
+        raw = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
+    except Exception as exc:  # noqa: BLE001 - whatever the tensor is, encoding must not fail
+        return {"$opaque": "tensor", "why": f"could not be read: {type(exc).__name__}"}
     return {
         "$tensor": name,
         "shape": [int(s) for s in t.shape],
-        "device": t.device.type,
-        "requires_grad": bool(t.requires_grad),
+        # a tensor that already crossed keeps what it was on the other side
+        "device": str(getattr(t, "wire_device", t.device.type)),
+        "requires_grad": bool(getattr(t, "wire_requires_grad", t.requires_grad)),
         "data": base64.b64encode(raw).decode("ascii"),
     }
 
@@ -188,9 +198,17 @@ def decode(text: str | bytes) -> Any:
         raise WireError(f"message of {len(text)} bytes exceeds {MAX_BYTES}")
     try:
         obj = json.loads(text, parse_constant=_no_constants)
+    except WireError:
+        raise
     except (ValueError, RecursionError) as exc:
         raise WireError(f"not JSON: {exc}") from None
-    return _dec(obj, 0)
+    try:
+        return _dec(obj, 0)
+    except WireError:
+        raise
+    except (KeyError, ValueError, TypeError, IndexError, RecursionError, OverflowError, RuntimeError) as exc:
+        # whatever the bytes, the caller sees one kind of refusal
+        raise WireError(f"malformed message ({type(exc).__name__}: {exc})"[:200]) from None
 
 
 def _no_constants(name: str) -> Any:

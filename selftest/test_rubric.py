@@ -1,0 +1,54 @@
+"""Staff check: the rubric is the one place points live, and it matches the tests."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from grader import rubric as R
+from grader.harness.parts import PARTS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def collected_tests() -> set[str]:
+    run = subprocess.run([sys.executable, "-m", "pytest", "tests", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-2000:]
+    return {R.test_id(line) for line in run.stdout.splitlines() if "::" in line}
+
+
+def test_the_assignment_is_worth_100_split_50_50():
+    rubric = R.load()
+    assert rubric.total == R.TOTAL_POINTS == 100
+    assert sum(rubric.part_total(n) for n in range(1, 6)) == 50
+    assert sum(rubric.part_total(n) for n in range(6, 11)) == 50
+    assert all(rubric.part_total(n) > 0 for n in PARTS)
+
+
+def test_harder_functions_are_worth_more():
+    rubric = R.load()
+    points = {i.name: i.points for i in rubric.items}
+    assert points["test_view_strides"] > points["test_contiguous_strides"]
+    assert points["test_count_matmul_flops_forward"] + points["test_count_matmul_flops_backward"] > points["test_matmul_flops"]
+
+
+def test_every_graded_test_has_points_and_every_entry_a_test():
+    rubric = R.load()
+    assert collected_tests() == {i.test for i in rubric.items}
+
+
+def test_hidden_tests_live_under_tests_hidden():
+    rubric = R.load()
+    for item in rubric.items:
+        assert item.hidden == item.test.startswith("hidden/")
+        assert (ROOT / "tests" / item.test.split("::")[0]).exists()
+    assert any(i.hidden for i in rubric.items)
+
+
+def test_bad_rubrics_are_refused():
+    import pytest
+
+    with pytest.raises(ValueError, match="test_partNN_"):
+        R.parse('[tests]\n"test_strides.py::test_x" = 1\n')
+    with pytest.raises(ValueError, match="non-negative"):
+        R.parse('[tests]\n"test_part01_strides.py::test_x" = -1\n')

@@ -1,0 +1,180 @@
+"""Staff check: the wire carries plain data faithfully and nothing else, and its decoder never breaks."""
+
+import dataclasses
+import json
+import math
+import pickle
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader.harness import wire
+from grader.harness.expect import INT, FLOAT, TupleOf, check
+from grader.harness.faults import Mismatch
+
+plain = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.lists(inner, max_size=4).map(tuple)
+    | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(plain)
+def test_plain_values_round_trip_with_their_exact_types(value):
+    back = wire.roundtrip(value)
+    assert back == value
+    assert _types(back) == _types(value)
+
+
+def _types(v):
+    if isinstance(v, (list, tuple)):
+        return type(v), tuple(_types(x) for x in v)
+    if isinstance(v, dict):
+        return dict, tuple((k, _types(x)) for k, x in v.items())
+    return type(v)
+
+
+@pytest.mark.parametrize("dtype", list(wire.TENSOR_DTYPES.values()), ids=str)
+@pytest.mark.parametrize("shape", [(), (0,), (3,), (2, 3, 1)])
+def test_tensors_round_trip_bit_for_bit(dtype, shape):
+    source = (torch.randn(shape) * 10).to(dtype) if dtype.is_floating_point or dtype.is_complex \
+        else torch.randint(0, 2 if dtype == torch.bool else 100, shape).to(dtype)
+    back = wire.roundtrip(source.t() if source.dim() == 2 else source)
+    assert type(back) is torch.Tensor and back.dtype == dtype and back.shape == source.shape
+    assert torch.equal(back.view(torch.uint8) if dtype.itemsize == 1 and dtype.is_floating_point else back,
+                       (source.view(torch.uint8) if dtype.itemsize == 1 and dtype.is_floating_point else source))
+
+
+def test_nan_and_infinities_survive_and_are_marked():
+    back = wire.roundtrip((math.nan, math.inf, -math.inf))
+    assert math.isnan(back[0]) and back[1:] == (math.inf, -math.inf)
+    assert "NaN" not in wire.encode(math.nan)
+
+
+def test_look_alikes_become_plain_values():
+    assert wire.roundtrip(torch.Size([2, 3])) == (2, 3) and type(wire.roundtrip(torch.Size([2]))) is tuple
+    assert type(wire.roundtrip(np.int64(5))) is int and type(wire.roundtrip(np.float32(0.5))) is float
+    assert type(wire.roundtrip(np.bool_(True))) is bool
+    p = torch.nn.Parameter(torch.ones(2))
+    assert type(wire.roundtrip(p)) is torch.Tensor and wire.roundtrip(p).wire_requires_grad
+
+
+def test_dataclasses_and_named_tuples_become_records():
+    @dataclasses.dataclass
+    class Ledger:
+        parameters: int
+        total: float
+
+    class Pair(NamedTuple):
+        forward: int
+        backward: int
+
+    record = wire.roundtrip(Ledger(3, 1.5))
+    assert isinstance(record, wire.Record) and record.name == "Ledger" and record.get("parameters") == 3
+    pair = wire.roundtrip(Pair(1, 2))
+    assert pair.kind == "namedtuple" and pair.fields == (("forward", 1), ("backward", 2))
+
+
+class Liar:
+    def __eq__(self, other):
+        return True
+
+
+class LyingTuple(tuple):
+    def __eq__(self, other):
+        return True
+
+
+class LyingTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return True
+
+
+class Payload:
+    def __reduce__(self):
+        return (print, ("unpickled!",))
+
+
+@pytest.mark.parametrize("value", [Liar(), LyingTuple((1,)), torch.ones(2).as_subclass(LyingTensor),
+                                   Payload(), pickle.dumps([1]), lambda: 1, object()],
+                         ids=["eq", "tuple-subclass", "tensor-subclass", "reduce", "pickle-bytes", "lambda", "object"])
+def test_anything_else_crosses_as_an_opaque_name_and_fails_type_checks(value):
+    back = wire.roundtrip(value)
+    assert isinstance(back, wire.Opaque)
+    with pytest.raises(Mismatch, match="wrong type"):
+        check(back, TupleOf(INT), "f")
+    with pytest.raises(Mismatch, match="wrong type"):
+        check(back, FLOAT, "f")
+
+
+@given(st.binary(max_size=200) | st.text(max_size=200))
+def test_the_decoder_refuses_garbage_with_a_wire_error_only(raw):
+    try:
+        wire.decode(raw)
+    except wire.WireError:
+        pass
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["$t", "$d", "$f", "$tensor", "$dtype", "$nt", "$dc", "$opaque", "shape", "data",
+                         "fields", "x"]), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(json_values)
+def test_hostile_json_structures_decode_or_raise_a_wire_error(obj):
+    try:
+        value = wire.decode(json.dumps(obj))
+    except wire.WireError:
+        return
+    assert not isinstance(value, torch.Tensor) or type(value) is torch.Tensor
+
+
+def test_a_tensor_whose_bytes_lie_about_its_shape_is_refused():
+    good = json.loads(wire.encode(torch.ones(4)))
+    good["shape"] = [5]
+    with pytest.raises(wire.WireError):
+        wire.decode(json.dumps(good))
+    good["shape"] = [4]
+    good["$tensor"] = "object"
+    with pytest.raises(wire.WireError):
+        wire.decode(json.dumps(good))
+
+
+def test_oversized_messages_are_refused():
+    with pytest.raises(wire.WireError):
+        wire.decode(b"[" * (wire.MAX_BYTES + 1))
+
+
+def test_decoding_then_encoding_again_changes_nothing():
+    """Memoised oracle answers are decoded values encoded again: that must be the identity."""
+    @dataclasses.dataclass
+    class Limits:
+        max: float
+
+    class Pair(NamedTuple):
+        a: int
+
+    value = {"r": Limits(1.5), "p": Pair(2), "o": object(), "t": torch.ones(2, requires_grad=True)}
+    once = wire.roundtrip(value)
+    twice = wire.roundtrip(once)
+    assert wire.encode(once) == wire.encode(twice)
+    assert twice["r"] == once["r"] and twice["p"].kind == "namedtuple" and twice["o"] == once["o"]
+    assert twice["t"].wire_requires_grad
+
+
+def test_tensors_with_odd_strides_on_size_one_dims_encode():
+    batch = torch.arange(12.0).reshape(1, 12)
+    column = batch[:, -1]  # shape (1,), stride (12,): "contiguous" to torch, not to .view
+    assert column.stride() == (12,)
+    assert torch.equal(wire.roundtrip(column), column)
+    assert torch.equal(wire.roundtrip(torch.arange(6.0).reshape(2, 3).t()), torch.arange(6.0).reshape(2, 3).t())
