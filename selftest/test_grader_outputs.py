@@ -1,0 +1,187 @@
+"""Staff check: the grader's outputs (Gradescope, CSV, report), merging, shards, zips, determinism."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader import mutants, outputs, scoring
+from grader import rubric as R
+from grader.outcomes import TestOutcome
+from grader.submissions import BadSubmission, Submission, expand, in_shard, parse_shard, stage
+
+ROOT = Path(__file__).resolve().parent.parent
+CUDA = {i.test for i in R.load().items if "cuda" in i.name}
+
+
+def grade(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    run = subprocess.run([sys.executable, "-m", "grader", "grade", *args, "--quiet"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run
+
+
+def synthetic(student: str, passed: set[str], pending: set[str] = frozenset()) -> scoring.SubmissionResult:
+    rubric = R.load()
+    outs = [TestOutcome(i.test, "pending" if i.test in pending else "passed" if i.test in passed else "failed",
+                        "pending" if i.test in pending else "" if i.test in passed else "wrong", "msg")
+            for i in rubric.items]
+    return scoring.score(student, outs, rubric, seconds=1.0)
+
+
+# --------------------------------------------------------------------------- formats
+def test_results_json_is_gradescopes_format():
+    rubric = R.load()
+    everything = {i.test for i in rubric.items}
+    result = synthetic("ada", everything - {"test_part01_strides.py::test_view_strides"}, pending=CUDA)
+    data = outputs.gradescope(result)
+    assert set(data) >= {"score", "execution_time", "output", "tests"}
+    assert data["score"] == 100 - 4 - sum(i.points for i in rubric.items if i.test in CUDA)
+    for test in data["tests"]:
+        assert set(test) >= {"name", "score", "max_score", "visibility"}
+        assert test["visibility"] in ("visible", "after_published")
+        assert test.get("status", "passed") in ("passed", "failed")
+    hidden = [t for t in data["tests"] if "hidden" in t["tags"]]
+    assert hidden and all(t["visibility"] == "after_published" for t in hidden)
+    pending = [t for t in data["tests"] if "[pending" in t["name"]]
+    assert len(pending) == len(CUDA) and all(t["max_score"] == 0 and "status" not in t for t in pending)
+    assert "pending a GPU" in data["output"]
+    assert sum(t["score"] for t in data["tests"]) == data["score"]
+
+
+def test_csv_has_a_row_per_student_and_a_column_per_part_and_test(tmp_path):
+    rubric = R.load()
+    results = [synthetic("ada", {i.test for i in rubric.items}), synthetic("bob", set(), pending=CUDA)]
+    outputs.write_csv(results, rubric, tmp_path / "grades.csv")
+    rows = list(csv.DictReader(open(tmp_path / "grades.csv")))
+    assert [r["student"] for r in rows] == ["ada", "bob"]
+    assert rows[0]["total"] == "100" and rows[1]["total"] == "0"
+    assert all(f"part{n}" in rows[0] for n in range(1, 11))
+    assert all(i.test in rows[0] for i in rubric.items)
+    assert all(rows[1][t] == "pending" for t in CUDA)
+
+
+def test_a_score_never_counts_a_test_that_did_not_run():
+    rubric = R.load()
+    result = scoring.score("x", [], rubric, seconds=0.0)
+    assert result.score == 0 and result.max_score == 100
+    assert all(t.kind == "did not run" for t in result.tests)
+
+
+# --------------------------------------------------------------------------- merge
+def test_a_gpu_pass_fills_in_the_pending_tests(tmp_path):
+    rubric = R.load()
+    cpu_passed = {i.test for i in rubric.items} - CUDA
+    cpu = synthetic("ada", cpu_passed, pending=CUDA)
+    gpu = synthetic("ada", CUDA)  # a GPU pass that ran only the cuda tests, all passed
+    assert cpu.score == 100 - len(CUDA) and cpu.max_score == cpu.score
+    merged = scoring.merge(cpu, gpu)
+    assert merged.score == merged.max_score == 100 and merged.pending_points == 0
+
+    for name, result in (("cpu", cpu), ("gpu", gpu)):
+        outputs.write_student(tmp_path / name, result)
+    run = subprocess.run([sys.executable, "-m", "grader", "merge", str(tmp_path / "cpu"), str(tmp_path / "gpu"),
+                          "--out", str(tmp_path / "all")], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert json.loads((tmp_path / "all" / "ada" / "results.json").read_text())["score"] == 100
+
+
+def test_shards_split_a_batch_exactly_once_and_stably():
+    ids = [f"student{i:04d}" for i in range(997)]
+    shards = [[s for s in ids if in_shard(s, (k, 4))] for k in range(1, 5)]
+    assert sorted(sum(shards, [])) == ids
+    assert all(150 < len(s) < 350 for s in shards)
+    assert [s for s in ids if in_shard(s, (2, 4))] == shards[1]  # same answer every time
+    with pytest.raises(ValueError):
+        parse_shard("5/4")
+
+
+# --------------------------------------------------------------------------- submissions
+def test_zip_submissions_unpack_safely(tmp_path):
+    package = mutants.materialize_reference(tmp_path / "alice")
+    archive = tmp_path / "batch" / "alice.zip"
+    archive.parent.mkdir()
+    with zipfile.ZipFile(archive, "w") as zf:
+        for path in (package / "assignment").glob("*.py"):
+            zf.write(path, f"alice-work/assignment/{path.name}")  # wrapped in a folder
+    subs = expand([archive.parent])
+    assert [s.student for s in subs] == ["alice"]
+    staged = stage(subs[0], tmp_path / "staged")
+    assert (staged / "assignment" / "strides.py").exists()
+
+    evil = tmp_path / "evil.zip"
+    with zipfile.ZipFile(evil, "w") as zf:
+        zf.writestr("../../escaped.py", "x = 1")
+    with pytest.raises(BadSubmission, match="outside"):
+        stage(Submission("evil", evil), tmp_path / "staged2")
+    assert not (tmp_path / "escaped.py").exists()
+
+
+def test_flat_files_and_packages_are_both_submissions(tmp_path):
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    shutil.copy(ROOT / "reference" / "strides.py", flat / "strides.py")
+    packaged = mutants.materialize_reference(tmp_path / "packaged")
+    assert [s.student for s in expand([flat, packaged])] == ["flat", "packaged"]
+    assert (stage(Submission("flat", flat), tmp_path / "s") / "assignment" / "strides.py").exists()
+
+
+# --------------------------------------------------------------------------- end to end
+@pytest.fixture(scope="module")
+def partial_graded_twice(tmp_path_factory):
+    out1, out2 = tmp_path_factory.mktemp("g1"), tmp_path_factory.mktemp("g2")
+    subs = ROOT / "examples" / "submissions" / "student_partial"
+    for out in (out1, out2):
+        grade(str(subs), "--out", str(out), "-j", "1", "-m", "part1 or part2", "--seed", "11", "--single")
+    return [json.loads((o / "student_partial" / "grading.json").read_text()) for o in (out1, out2)]
+
+
+def test_same_seed_same_result_test_by_test(partial_graded_twice):
+    first, second = partial_graded_twice
+    strip = lambda r: [(t["test"], t["status"], t["message"]) for t in r["tests"]]  # noqa: E731
+    assert strip(first) == strip(second)
+
+
+def test_the_planted_bug_costs_its_test_only(partial_graded_twice):
+    tests = {t["test"].split("::")[1]: t for t in partial_graded_twice[0]["tests"] if t["part"] == 1}
+    assert tests["test_is_contiguous"]["status"] == "failed"
+    assert tests["test_view_strides"]["status"] == "passed"
+
+
+@pytest.fixture(scope="module")
+def gradescope_run(tmp_path_factory):
+    """run_autograder in a fake /autograder layout, for a good and an empty submission."""
+    runs = {}
+    for name in ("good", "empty"):
+        fake = tmp_path_factory.mktemp(f"autograder-{name}")
+        (fake / "source").symlink_to(ROOT)
+        (fake / "submission").mkdir()
+        if name == "good":
+            for path in (ROOT / "reference").glob("*.py"):  # as a student uploads them: loose files
+                shutil.copy(path, fake / "submission" / path.name)
+        env = dict(os.environ, AUTOGRADER_ROOT=str(fake), GRADER_PYTHON=sys.executable)
+        subprocess.run([str(ROOT / "grader" / "gradescope" / "run_autograder")], env=env,
+                       capture_output=True, text=True, timeout=900)
+        runs[name] = json.loads((fake / "results" / "results.json").read_text())
+    return runs
+
+
+def test_run_autograder_writes_gradescope_results(gradescope_run):
+    good = gradescope_run["good"]
+    pending = sum(i.points for i in R.load().items if i.test in CUDA)
+    assert good["score"] == 100 - pending
+    assert len(good["tests"]) == len(R.load().items)
+
+
+def test_run_autograder_scores_an_empty_upload_zero_with_a_reason(gradescope_run):
+    empty = gradescope_run["empty"]
+    assert empty["score"] == 0
+    assert "could not read the submission" in empty["output"]
