@@ -19,7 +19,7 @@ from typing import Any, Callable
 from hypothesis import strategies as st
 
 from grader.harness import faults, wire
-from grader.harness.door import Door, InProcessDoor, describe_call, function_of
+from grader.harness.door import CALL_HOOKS, Door, InProcessDoor, describe_call, function_of
 from grader.harness.impl import Implementation
 
 MEMO_LIMIT = 20_000
@@ -147,6 +147,16 @@ class _Mode:
     recorder: Recorder | None = None
     recordings: Recordings | None = None
     test = ""  # the running test: recordings are kept per test, so a case always has its answers
+    # Cases drawn for the example being generated, kept until its test body runs:
+    # hypothesis may abandon an example half-drawn, and such a case has no answers.
+    pending: list = []
+    pending_owner: object = None
+
+    def commit(self) -> None:
+        if self.recorder is not None:
+            for key, value in self.pending:
+                self.recorder.record_case(key, value)
+        self.pending = []
 
 
 MODE = _Mode()
@@ -156,6 +166,11 @@ def set_mode(kind: str, *, recorder: Recorder | None = None, recordings: Recordi
     MODE.kind = kind
     MODE.recorder = recorder
     MODE.recordings = recordings
+    MODE.pending, MODE.pending_owner = [], None
+    if MODE.commit in CALL_HOOKS:
+        CALL_HOOKS.remove(MODE.commit)
+    if kind == "record":
+        CALL_HOOKS.append(MODE.commit)  # a call through a door: the test body runs
 
 
 def cases(name: str, strategy: st.SearchStrategy) -> st.SearchStrategy:
@@ -168,8 +183,11 @@ def cases(name: str, strategy: st.SearchStrategy) -> st.SearchStrategy:
             assert MODE.recordings is not None
             return draw(MODE.recordings.strategy(key))
         value = draw(strategy)
-        if MODE.kind == "record" and MODE.recorder is not None:
-            MODE.recorder.record_case(key, value)
+        if MODE.kind == "record":
+            owner = getattr(draw, "__self__", None)  # hypothesis's data for this one example
+            if owner is not MODE.pending_owner:
+                MODE.pending, MODE.pending_owner = [], owner
+            MODE.pending.append((key, value))
         return value
 
     return draw_case()

@@ -40,7 +40,7 @@ def register() -> None:
         "ci", parent=settings.get_profile("ci"), max_examples=STUDENT_EXAMPLES, **COMMON
     )
     settings.register_profile("grading", max_examples=GRADING_EXAMPLES, database=None, **COMMON)
-    settings.register_profile("record", max_examples=30, database=None, derandomize=True, **COMMON)
+    settings.register_profile("record", max_examples=60, database=None, derandomize=True, **COMMON)
     settings.register_profile("mutants", max_examples=25, database=None, derandomize=True, **COMMON)
 
 
