@@ -1,1 +1,74 @@
 """Probes for Part 4."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from grader.harness.impl import Implementation
+from grader.harness.probes import probe
+
+
+# kind -> shapes of its operands from its dims: a, b, then the added term or bias if any
+OPERANDS = {
+    "mm": lambda m, k, n: [(m, k), (k, n)],
+    "addmm": lambda m, k, n: [(m, k), (k, n), (n,)],
+    "bmm": lambda B, m, k, n: [(B, m, k), (B, k, n)],
+    "baddbmm": lambda B, m, k, n: [(B, m, k), (B, k, n), (B, m, n)],
+    "matmul3d": lambda B, m, k, n: [(B, m, k), (k, n)],
+    "matmul4d": lambda B1, B2, m, k, n: [(B1, B2, m, k), (B1, B2, k, n)],
+    "einsum bmk,bkn->bmn": lambda B, m, k, n: [(B, m, k), (B, k, n)],
+    "einsum bsd,df->bsf": lambda B, s, d, f: [(B, s, d), (d, f)],
+    "einsum bqhd,bkhd->bhqk": lambda B, q, k, h, d: [(B, q, h, d), (B, k, h, d)],
+    # F.linear takes the weight as [d_out, d_in]
+    "linear": lambda t, d_in, d_out: [(t, d_in), (d_out, d_in), (d_out,)],
+    "linear_nobias": lambda t, d_in, d_out: [(t, d_in), (d_out, d_in)],
+    "linear3d": lambda B, s, d_in, d_out: [(B, s, d_in), (d_out, d_in), (d_out,)],
+}
+
+
+def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
+    if kind == "mm":
+        return torch.mm(t[0], t[1])
+    if kind == "addmm":
+        return torch.addmm(t[2], t[0], t[1])
+    if kind == "bmm":
+        return torch.bmm(t[0], t[1])
+    if kind == "baddbmm":
+        return torch.baddbmm(t[2], t[0], t[1])
+    if kind in ("matmul3d", "matmul4d"):
+        return t[0] @ t[1]
+    if kind.startswith("einsum "):
+        return torch.einsum(kind.removeprefix("einsum "), t[0], t[1])
+    return F.linear(*t)  # linear, linear_nobias, linear3d
+
+
+def build_scenario(ops: list, backward: bool, seed: int):
+    """The function a scenario describes, over fresh seeded inputs made here (outside it)."""
+    generator = torch.Generator().manual_seed(seed)
+    inputs = []
+    for kind, dims, grads in ops:
+        shapes = OPERANDS[kind](*dims)
+        inputs.append([
+            torch.randn(shape, generator=generator).requires_grad_(bool(grad))
+            for shape, grad in zip(shapes, grads)
+        ])
+
+    def fn() -> None:
+        outputs = [_apply(kind, tensors) for (kind, _, _), tensors in zip(ops, inputs)]
+        if backward:
+            # a scalar loss over every output that has a graph; sum adds no matmuls
+            graphed = [out.sum() for out in outputs if out.requires_grad]
+            if not graphed:
+                raise RuntimeError("fn() could not run backward: its outputs have no autograd graph "
+                                   "(was it called under torch.no_grad() or torch.inference_mode()?)")
+            sum(graphed).backward()
+
+    return fn
+
+
+@probe("flops.count_scenario", subject="flops.count_matmul_flops")
+def count_scenario(impl: Implementation, ops: list, backward: bool, seed: int):
+    """The implementation's count_matmul_flops on the function the scenario describes."""
+    fn = build_scenario(ops, backward, seed)
+    return impl.function("flops.count_matmul_flops")(fn)

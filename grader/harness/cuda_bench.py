@@ -1,0 +1,120 @@
+"""The harness's own, honest timing of a matmul on a CUDA device.
+
+The GPU tests compare a student's ``time_matmul`` and ``measure_matmul_mfu``
+with this measurement, so it has to be what a careful benchmark does:
+
+* CUDA events recorded on the stream around each product: they time the
+  kernel on the device, not the Python that queued it;
+* warm-up first, so that library loading and kernel selection stay out;
+* the L2 cache flushed before every rep (a 256 MB buffer zeroed), so that each
+  product reads its operands from HBM, as in real training;
+* random operands (zeros run measurably faster), the median of many reps.
+
+``do_bench_reference`` times the same product with ``triton.testing.do_bench``
+(or ``torch.utils.benchmark`` where triton is absent): the staff check that the
+two agree. Run ``python -m grader.harness.cuda_bench`` on a GPU machine for a
+table of both, next to the lecture's plain wall-clock loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+import time
+from typing import Iterator
+
+import torch
+
+L2_FLUSH_BYTES = 256 * 2**20  # more than any current GPU's L2 (H100: 50 MB, H200: 60 MB)
+
+
+def _operands(m: int, k: int, n: int, dtype: torch.dtype, device: torch.device):
+    generator = torch.Generator(device=device).manual_seed(0)
+    a = torch.randn(m, k, generator=generator, device=device, dtype=dtype)
+    b = torch.randn(k, n, generator=generator, device=device, dtype=dtype)
+    return a, b
+
+
+@contextlib.contextmanager
+def highest_fp32_precision() -> Iterator[None]:
+    """Plain fp32 matmuls (no TF32) inside, whatever the process had set; restored after."""
+    previous = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("highest")
+    try:
+        yield
+    finally:
+        torch.set_float32_matmul_precision(previous)
+
+
+def time_matmul_events(m: int, k: int, n: int, dtype: torch.dtype, *, device: str = "cuda",
+                       warmup: int = 5, reps: int = 25) -> float:
+    """Median seconds of one [m, k] @ [k, n] product, timed with CUDA events, L2 flushed."""
+    device = torch.device(device)
+    a, b = _operands(m, k, n, dtype, device)
+    out = torch.empty(m, n, device=device, dtype=dtype)
+    flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.int8, device=device)
+    torch.cuda.synchronize(device)  # work someone else left queued must not land in our reps
+    for _ in range(warmup):
+        torch.matmul(a, b, out=out)
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for start, end in zip(starts, ends):
+        flush.zero_()  # evicts a and b from L2; outside the events, so not timed
+        start.record()
+        torch.matmul(a, b, out=out)
+        end.record()
+    torch.cuda.synchronize(device)
+    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends)) / 1e3  # ms -> s
+
+
+def do_bench_reference(m: int, k: int, n: int, dtype: torch.dtype, *, device: str = "cuda") -> float:
+    """Median seconds of the same product by a standard benchmark tool."""
+    device = torch.device(device)
+    a, b = _operands(m, k, n, dtype, device)
+    try:
+        from triton.testing import do_bench
+    except ImportError:
+        from torch.utils.benchmark import Timer
+
+        timer = Timer(stmt="a @ b", globals={"a": a, "b": b})
+        return timer.blocked_autorange(min_run_time=0.5).median
+    # do_bench flushes L2 itself; warmup and rep are in milliseconds
+    return do_bench(lambda: a @ b, warmup=50, rep=200, return_mode="median") / 1e3
+
+
+def time_matmul_wall(m: int, k: int, n: int, dtype: torch.dtype, *, device: str = "cuda",
+                     warmup: int = 3, trials: int = 10) -> float:
+    """The lecture's loop: synchronise, wall clock around ``trials`` products, synchronise."""
+    device = torch.device(device)
+    a, b = _operands(m, k, n, dtype, device)
+    for _ in range(warmup):
+        a @ b
+    torch.cuda.synchronize(device)
+    start = time.perf_counter()
+    for _ in range(trials):
+        a @ b
+    torch.cuda.synchronize(device)
+    return (time.perf_counter() - start) / trials
+
+
+SIZES = ((8192, 8192, 8192, torch.bfloat16), (4096, 8192, 2048, torch.bfloat16),
+         (4096, 4096, 4096, torch.float32))
+
+
+def main() -> None:
+    if not torch.cuda.is_available():
+        raise SystemExit("needs a CUDA device")
+    print(torch.cuda.get_device_name())
+    print(f"{'m':>6} {'k':>6} {'n':>6} {'dtype':>9} {'events ms':>10} {'bench ms':>9} {'wall ms':>8} {'TFLOP/s':>8}")
+    with highest_fp32_precision():
+        for m, k, n, dtype in SIZES:
+            events = time_matmul_events(m, k, n, dtype)
+            bench = do_bench_reference(m, k, n, dtype)
+            wall = time_matmul_wall(m, k, n, dtype)
+            name = str(dtype).removeprefix("torch.")
+            print(f"{m:>6} {k:>6} {n:>6} {name:>9} {events * 1e3:>10.3f} {bench * 1e3:>9.3f} "
+                  f"{wall * 1e3:>8.3f} {2 * m * k * n / events / 1e12:>8.1f}")
+
+
+if __name__ == "__main__":
+    main()

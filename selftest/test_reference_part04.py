@@ -1,0 +1,149 @@
+"""Staff check: the Part 4 reference agrees with torch's own FLOP counter, and rejects bad arguments.
+
+``torch.utils.flop_counter.FlopCounterMode`` is the oracle of the oracle. Sizes
+up to model scale are counted on the meta device: shapes only, no arithmetic.
+"""
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, strategies as st
+from torch import nn
+from torch.utils.flop_counter import FlopCounterMode
+
+from grader.harness.probes.part04 import OPERANDS, build_scenario
+from reference import flops as R
+from tests.strategies import part04 as S
+
+
+def counted(fn) -> int:
+    mode = FlopCounterMode(display=False)
+    with mode:
+        fn()
+    return mode.get_total_flops()
+
+
+def meta(*shape, requires_grad=False):
+    return torch.empty(shape, device="meta", requires_grad=requires_grad)
+
+
+@given(S.matmul_sizes())
+def test_matmul_flops_is_torchs(sizes):
+    m, k, n = sizes
+    assert R.matmul_flops(m, k, n) == counted(lambda: meta(m, k) @ meta(k, n))
+
+
+@given(S.matmul_sizes())
+def test_linear_flops_are_the_three_matmuls(sizes):
+    tokens, d_in, d_out = sizes
+    x, w = meta(tokens, d_in, requires_grad=True), meta(d_in, d_out, requires_grad=True)
+    y = x @ w
+    grad_y = meta(tokens, d_out)
+    expected = R.LinearFlops(
+        forward=counted(lambda: x @ w),
+        backward_input=counted(lambda: torch.autograd.grad(y, x, grad_y, retain_graph=True)),
+        backward_weight=counted(lambda: torch.autograd.grad(y, w, grad_y, retain_graph=True)),
+    )
+    assert R.linear_flops(tokens, d_in, d_out) == expected
+
+
+class DeepLinear(nn.Module):
+    """A Cruncher built here, not taken from reference/model.py: layers of x @ W, then a [dim, 1] one."""
+
+    def __init__(self, dim: int, num_layers: int) -> None:
+        super().__init__()
+        self.weights = nn.ParameterList(
+            [nn.Parameter(torch.empty(dim, dim, device="meta")) for _ in range(num_layers)]
+            + [nn.Parameter(torch.empty(dim, 1, device="meta"))]
+        )
+
+    def forward(self, x):
+        for w in self.weights:
+            x = x @ w
+        return x.squeeze(-1)
+
+
+@given(S.cruncher_cases())
+def test_cruncher_flops_is_torchs(case):
+    batch, dim, layers = case[:3]
+    input_requires_grad = bool(case[3:] and case[3])
+    model = DeepLinear(dim, layers)
+    x = meta(batch, dim, requires_grad=input_requires_grad)
+    mode = FlopCounterMode(display=False)
+    with mode:
+        loss = model(x).sum()
+    forward = mode.get_total_flops()
+    backward = counted(loss.backward)
+    assert R.cruncher_flops(*case) == (forward, backward)
+
+
+@given(st.integers(1, 64), st.lists(st.integers(1, 64), min_size=1, max_size=4))
+def test_training_flops_is_6pd_for_a_deep_linear_model(tokens, widths):
+    """With bias-free layers and an input that requires grad, 6PD is exact, not an estimate."""
+    dims = [widths[0], *widths]
+    layers = [meta(a, b, requires_grad=True) for a, b in zip(dims, dims[1:])]
+    x = meta(tokens, dims[0], requires_grad=True)
+
+    def step():
+        y = x
+        for w in layers:
+            y = y @ w
+        y.sum().backward()
+
+    params = sum(w.numel() for w in layers)
+    assert R.training_flops(params, tokens) == counted(step)
+
+
+@given(S.training_time_cases())
+def test_training_seconds_delivers_the_flops(case):
+    total, gpus, peak, mfu = case
+    assert math.isclose(R.training_seconds(*case) * gpus * peak * mfu, total, rel_tol=1e-12)
+
+
+@given(S.forward_scenarios())
+def test_count_matmul_flops_is_torchs_forward(scenario):
+    assert R.count_matmul_flops(build_scenario(*scenario)) == counted(build_scenario(*scenario))
+
+
+@given(S.backward_scenarios())
+def test_count_matmul_flops_is_torchs_backward(scenario):
+    assert R.count_matmul_flops(build_scenario(*scenario)) == counted(build_scenario(*scenario))
+
+
+def test_scenarios_cover_every_op_kind():
+    """Each op kind of the probe runs and, at sizes 2, counts some matmul."""
+    for kind in sorted(OPERANDS):
+        num_dims, num_operands = S._arity(kind)
+        fn = build_scenario([(kind, (2,) * num_dims, (True,) * num_operands)], True, 0)
+        assert R.count_matmul_flops(fn) > 0, kind
+
+
+def test_docstring_examples():
+    assert R.matmul_flops(100, 256, 512) == 26_214_400
+    assert R.linear_flops(100, 256, 512) == (26214400, 26214400, 26214400)
+    assert R.training_flops(70e9, 15e12) == pytest.approx(6.3e24, rel=1e-12)
+    assert R.training_seconds(6.3e24, 1024, 989.5e12, 0.5) == pytest.approx(1.2435e7, rel=1e-4)
+    assert R.training_seconds(6.3e24, 1024, 989.5e12, 0.5) / 86400 == pytest.approx(144, abs=0.5)
+    assert R.cruncher_flops(100, 256, 1) == (13158400, 13209600)
+    assert R.cruncher_flops(100, 256, 1, True) == (13158400, 26316800)
+    assert R.cruncher_flops(8, 4, 0) == (64, 64)
+    x, w = torch.randn(3, 4, requires_grad=True), torch.randn(4, 5)
+    assert R.count_matmul_flops(lambda: (x @ w).sum().backward()) == 240
+
+
+@pytest.mark.parametrize("call", [
+    lambda: R.matmul_flops(-1, 2, 3),
+    lambda: R.linear_flops(4, -2, 3),
+    lambda: R.training_flops(-1, 10),
+    lambda: R.training_seconds(1e20, 0, 1e15, 0.5),
+    lambda: R.training_seconds(1e20, 8, 0, 0.5),
+    lambda: R.training_seconds(1e20, 8, 1e15, 0),
+    lambda: R.training_seconds(1e20, 8, 1e15, 1.5),
+    lambda: R.training_seconds(-1, 8, 1e15, 0.5),
+    lambda: R.cruncher_flops(4, 8, -1),
+], ids=["negative m", "negative d_in", "negative params", "no gpus", "zero peak", "mfu 0", "mfu above 1",
+        "negative flops", "negative layers"])
+def test_bad_arguments_raise_value_error(call):
+    with pytest.raises(ValueError, match=r"\w"):
+        call()

@@ -1,0 +1,150 @@
+"""Staff check: the Part 5 reference against the datasheets, torch, and the harness's own GPU timing.
+
+The tables are checked against the figures the spec states. Arithmetic
+intensity is recomputed from real tensors (FLOPs from ``FlopCounterMode``,
+bytes from ``element_size()``). The roofline strategy is checked to keep its
+promise: on every drawn case both ways of testing "compute-bound" agree.
+"""
+
+import math
+import re
+import time
+
+import pytest
+import torch
+from hypothesis import given, strategies as st
+from torch.utils.flop_counter import FlopCounterMode
+
+from grader.harness import cuda_bench
+from reference import roofline as R
+from tests.strategies import part05 as S
+
+DENSE_BF16 = {"A100": 312e12, "H100": 1979e12 / 2, "H200": 1979e12 / 2}
+
+
+def test_tables_hold_the_datasheet_figures():
+    for chip, bf16 in DENSE_BF16.items():
+        peaks = R.PEAK_FLOPS_PER_SEC[chip]
+        assert peaks[torch.bfloat16] == peaks[torch.float16] == pytest.approx(bf16, rel=1e-3)
+    assert R.PEAK_FLOPS_PER_SEC["A100"][torch.float32] == 19.5e12
+    assert R.PEAK_FLOPS_PER_SEC["H100"][torch.float32] == R.PEAK_FLOPS_PER_SEC["H200"][torch.float32] == 67e12
+    assert R.PEAK_FLOPS_PER_SEC["H100"][torch.float8_e4m3fn] == 2 * R.PEAK_FLOPS_PER_SEC["H100"][torch.bfloat16]
+    assert torch.float8_e4m3fn not in R.PEAK_FLOPS_PER_SEC["A100"]
+    assert R.HBM_BYTES_PER_SEC == {"A100": 2.039e12, "H100": 3.35e12, "H200": 4.8e12}
+
+
+def test_known_and_unknown_device_names():
+    for name, chip in S.KNOWN_NAMES.items():
+        assert R.promised_flops_per_sec(name, torch.bfloat16) == R.PEAK_FLOPS_PER_SEC[chip][torch.bfloat16]
+    for name in S.UNKNOWN_NAMES:
+        with pytest.raises(ValueError, match="unknown device"):
+            R.promised_flops_per_sec(name, torch.bfloat16)
+
+
+def test_strategy_asks_for_exactly_the_required_dtypes():
+    assert {chip: set(peaks) for chip, peaks in R.PEAK_FLOPS_PER_SEC.items()} == {
+        chip: set(dtypes) for chip, dtypes in S.TABLE_DTYPES.items()}
+
+
+@given(S.chip_names(), st.sampled_from(S.TABLE_DTYPES["H100"] + S.NO_FP8 + (torch.float64,)))
+def test_promised_reads_the_chips_table(named, dtype):
+    name, chip = named
+    peaks = R.PEAK_FLOPS_PER_SEC[chip]
+    if dtype in peaks:
+        assert R.promised_flops_per_sec(name, dtype) == peaks[dtype]
+    else:
+        with pytest.raises(ValueError, match=f"no {dtype} peak"):
+            R.promised_flops_per_sec(name, dtype)
+
+
+@given(S.mfu_cases())
+def test_mfu_times_peak_is_achieved_rate(case):
+    flops, seconds, peak = case
+    assert math.isclose(R.mfu(*case) * peak * seconds, flops, rel_tol=1e-12, abs_tol=1e-300)
+
+
+@given(S.intensity_cases())
+def test_intensity_from_real_tensors(case):
+    b, d, f = case[:3]
+    nbytes = case[3] if len(case) > 3 else 2
+    x, w = torch.empty(b, d, device="meta"), torch.empty(d, f, device="meta")
+    mode = FlopCounterMode(display=False)
+    with mode:
+        y = x @ w
+    moved = nbytes * (x.numel() + w.numel() + y.numel())
+    assert math.isclose(R.matmul_arithmetic_intensity(*case), mode.get_total_flops() / moved, rel_tol=1e-12)
+
+
+@given(S.roofline_cases())
+def test_roofline_cases_never_tie_inexactly(case):
+    intensity, peak, bandwidth = case
+    by_ratio = intensity >= peak / bandwidth
+    by_product = intensity * bandwidth >= peak
+    assert by_ratio == by_product == R.is_compute_bound(*case)
+    assert R.attainable_flops_per_sec(*case) == (peak if by_product else intensity * bandwidth)
+    assert R.ridge_point(peak, bandwidth) == peak / bandwidth
+
+
+def test_time_matmul_on_cpu():
+    start = time.perf_counter()
+    seconds = R.time_matmul(256, 256, 256, torch.float32, "cpu", 2, 5)
+    assert 0 < seconds * 5 < time.perf_counter() - start
+
+
+def test_docstring_examples():
+    assert R.promised_flops_per_sec("NVIDIA H100 80GB HBM3", torch.bfloat16) == 989.5e12
+    assert R.promised_flops_per_sec("NVIDIA A100-SXM4-80GB", torch.float32) == 19.5e12
+    assert R.promised_flops_per_sec("NVIDIA H200", torch.float8_e4m3fn) == 1979e12
+    assert R.mfu(989.5e12, 2.0, 989.5e12) == 0.5
+    assert R.mfu(2 * 16384 * 32768 * 8192, 0.0178, 989.5e12) == pytest.approx(0.4994, abs=1e-4)
+    assert R.matmul_arithmetic_intensity(1024, 8192, 8192) == pytest.approx(819.2, rel=1e-12)
+    assert R.matmul_arithmetic_intensity(1, 8192, 8192) == pytest.approx(0.99976, abs=1e-5)
+    assert R.ridge_point(989.5e12, 3.35e12) == pytest.approx(295.37, abs=0.01)
+    assert R.ridge_point(989.5e12, 4.8e12) == pytest.approx(206, abs=0.5)
+    assert R.attainable_flops_per_sec(1.0, 989.5e12, 3.35e12) == 3.35e12
+    assert R.attainable_flops_per_sec(819.2, 989.5e12, 3.35e12) == 989.5e12
+    assert R.is_compute_bound(819.2, 989.5e12, 3.35e12) and not R.is_compute_bound(1.0, 989.5e12, 3.35e12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: R.promised_flops_per_sec("NVIDIA GH200 480GB", torch.bfloat16),
+    lambda: R.promised_flops_per_sec("NVIDIA A100-SXM4-80GB", torch.float8_e4m3fn),
+    lambda: R.mfu(1e12, 0, 1e15),
+    lambda: R.mfu(1e12, 1.0, 0),
+    lambda: R.mfu(-1, 1.0, 1e15),
+    lambda: R.matmul_arithmetic_intensity(0, 8, 8),
+    lambda: R.matmul_arithmetic_intensity(8, 8, 8, 0),
+    lambda: R.ridge_point(0, 1e12),
+    lambda: R.attainable_flops_per_sec(-1, 1e15, 1e12),
+    lambda: R.is_compute_bound(10, 1e15, 0),
+    lambda: R.time_matmul(0, 8, 8, torch.float32, "cpu"),
+    lambda: R.time_matmul(8, 8, 8, torch.float32, "cpu", 3, 0),
+    lambda: R.measure_matmul_mfu(8, 8, 8, torch.float32, "cpu"),
+], ids=["GH200", "fp8 on A100", "zero seconds", "zero peak", "negative flops", "zero size", "zero bytes",
+        "zero ridge peak", "negative intensity", "zero bandwidth", "zero matmul size", "zero trials", "mfu on cpu"])
+def test_bad_arguments_raise_value_error(call):
+    with pytest.raises(ValueError, match=r"\w"):
+        call()
+
+
+# --------------------------------------------------------------------------- GPU
+@pytest.mark.cuda
+@pytest.mark.parametrize("m, k, n, dtype", cuda_bench.SIZES)
+def test_harness_timing_matches_a_standard_benchmark(m, k, n, dtype):
+    """The harness's events-and-flush measurement is what do_bench (or torch's Timer) finds."""
+    with cuda_bench.highest_fp32_precision():
+        ours = cuda_bench.time_matmul_events(m, k, n, dtype)
+        theirs = cuda_bench.do_bench_reference(m, k, n, dtype)
+    assert ours == pytest.approx(theirs, rel=0.1)
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("m, k, n, dtype", cuda_bench.SIZES)
+def test_reference_timing_on_gpu(m, k, n, dtype):
+    with cuda_bench.highest_fp32_precision():
+        seconds = R.time_matmul(m, k, n, dtype, "cuda")
+        harness = cuda_bench.time_matmul_events(m, k, n, dtype)
+    assert 0.7 * harness <= seconds <= 1.5 * harness  # a plain wall-clock loop, clocks still ramping
+    if set(re.split(r"[^A-Z0-9]+", torch.cuda.get_device_name().upper())) & set(S.CHIPS):
+        with cuda_bench.highest_fp32_precision():
+            assert 0.3 < R.measure_matmul_mfu(m, k, n, dtype, "cuda") <= 1.0
