@@ -44,11 +44,22 @@ class _Running:
 
 def prewarm(options: Options) -> None:
     """Import and run, once, everything a grading process needs (it inherits it all)."""
+    # Ask NVML, not the CUDA runtime, whether there is a GPU: a process that has
+    # initialised CUDA cannot fork children that use it.
+    os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
     import torch
 
     torch.set_num_threads(1)  # forked children of a process with a thread pool deadlock
-    import hypothesis  # noqa: F401
+    import torch._dynamo  # noqa: F401 - what optimizers and dispatch modes import on first use
     import pytest  # noqa: F401
+    from hypothesis import settings
+
+    from grader.harness import profiles
+
+    # Tests with their own @settings take every other setting from the profile loaded
+    # when their module is imported: load the grading profile before importing them.
+    profiles.register()
+    settings.load_profile(options.profile)
 
     import grader.harness.plugin  # noqa: F401
     from grader.harness.impl import MODULES, Implementation

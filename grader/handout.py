@@ -36,7 +36,7 @@ STUDENT_README = Path(__file__).with_name("handout_README.md")
 
 # Everything the handout contains, relative to the staff repo (directories are copied whole, .py only).
 PUBLIC_DIRS = ("assignment", "grader/harness", "tests/strategies")
-PUBLIC_FILES = ("conftest.py", "requirements.txt", "grader/__init__.py", "tests/__init__.py")
+PUBLIC_FILES = ("SPEC.md", "conftest.py", "requirements.txt", "grader/__init__.py", "tests/__init__.py")
 
 
 def public_test_files(root: Path = ROOT) -> list[Path]:

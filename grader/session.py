@@ -75,10 +75,9 @@ class _CudaLock:
     def pytest_runtest_call(self, item: pytest.Item):
         if item.get_closest_marker("cuda") is None:
             return (yield)
-        import torch
-
-        device = torch.cuda.current_device() if torch.cuda.is_available() else 0
-        with open(self.lock_dir / f"cuda-{device}.lock", "w") as handle:
+        # which device, without touching CUDA here: this process was forked, the worker runs the kernels
+        device = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0].strip() or "0"
+        with open(self.lock_dir / f"grader-cuda-{device}.lock", "w") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 return (yield)

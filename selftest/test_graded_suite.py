@@ -27,8 +27,8 @@ MUTANTS = mutants.discover()
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
     subs = tmp_path_factory.mktemp("subs")
-    mutants.materialize_reference(subs / "_reference")
-    shutil.copytree(ROOT / "assignment", subs / "_stubs" / "assignment",
+    mutants.materialize_reference(subs / "the_reference")
+    shutil.copytree(ROOT / "assignment", subs / "the_stubs" / "assignment",
                     ignore=shutil.ignore_patterns("__pycache__"))
     for mutant in MUTANTS:
         mutants.materialize(mutant, subs / mutant.name)
@@ -47,14 +47,14 @@ def failed(result: dict) -> list[dict]:
 
 
 def test_the_reference_passes_every_graded_test(batch):
-    result = batch["_reference"]
+    result = batch["the_reference"]
     assert failed(result) == [], "\n\n".join(t["message"] for t in failed(result))
     assert result["error"] == ""
     assert all(t["status"] in ("passed", "pending") for t in result["tests"])
 
 
 def test_the_stubs_fail_every_test_as_not_implemented(batch):
-    result = batch["_stubs"]
+    result = batch["the_stubs"]
     problems = [f"{t['test']}: {t['kind']}: {t['message'][:300]}" for t in result["tests"]
                 if t["status"] != "pending" and (t["status"] != "failed" or t["kind"] != "not implemented")]
     assert problems == []

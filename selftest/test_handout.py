@@ -28,7 +28,7 @@ from grader.harness.impl import MODULES
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED_TOP = {"assignment", "grader", "tests", "conftest.py", "pyproject.toml", "requirements.txt",
-               "README.md", ".gitignore"}
+               "README.md", "SPEC.md", ".gitignore"}
 
 
 @pytest.fixture(scope="module")

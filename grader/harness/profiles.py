@@ -41,7 +41,7 @@ def register() -> None:
     )
     settings.register_profile("grading", max_examples=GRADING_EXAMPLES, database=None, **COMMON)
     settings.register_profile("record", max_examples=60, database=None, derandomize=True, **COMMON)
-    settings.register_profile("mutants", max_examples=25, database=None, derandomize=True, **COMMON)
+    settings.register_profile("mutants", max_examples=15, database=None, derandomize=True, **COMMON)
 
 
 def default_profile() -> str:

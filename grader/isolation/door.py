@@ -64,6 +64,7 @@ class ForkServerHandle:
         self.path = str(private / "forkserver.sock")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST", "HYPOTHESIS"))}
         env["OMP_NUM_THREADS"] = "1"
+        env["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"  # the fork server must never initialise CUDA
         # -I: no PYTHONPATH, no user site, no working folder on sys.path; the bootstrap
         # puts the harness copy (and nothing of the staff repository) on it
         bootstrap = "import sys; sys.path.insert(0, sys.argv[1]); from grader.isolation.forkserver import main; main()"

@@ -1,0 +1,115 @@
+"""The GPU checks in one short run (under 5 minutes on one GPU), with the figures printed.
+
+    python scripts/gpu_check.py            # or: make gpu-check
+
+1. The harness's own matmul timing (CUDA events, warm-up, L2 flushed) next to
+   triton's do_bench (or torch.utils.benchmark) and the lecture's wall-clock
+   loop, with TFLOP/s and MFU against the datasheet peak.
+2. The reference's time_matmul / measure_matmul_mfu against that measurement.
+3. The memory ledger against the CUDA allocator for a real training step.
+4. autocast_train_step on CUDA: bfloat16, and float16 with a GradScaler.
+5. ``pytest -m cuda --impl reference``: the GPU tests themselves.
+Exits non-zero if any check fails. Without a GPU it says so and exits 2.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402
+
+from grader.harness import cuda_bench  # noqa: E402
+from grader.harness.door import InProcessDoor  # noqa: E402
+from grader.harness.impl import Implementation  # noqa: E402
+from reference import roofline  # noqa: E402
+
+SIZES = [(4096, 4096, 4096, torch.bfloat16), (8192, 8192, 8192, torch.bfloat16), (4096, 4096, 4096, torch.float32)]
+
+
+def section(title: str) -> None:
+    print(f"\n== {title}")
+
+
+def timing(failures: list[str]) -> None:
+    section("matmul timing: harness (events, L2 flushed) vs do_bench vs wall clock; reference vs harness")
+    name = torch.cuda.get_device_name()
+    print(f"{'size':>16} {'dtype':>9} {'events ms':>10} {'do_bench':>9} {'wall ms':>8} {'TFLOP/s':>8} "
+          f"{'MFU':>6} {'ref time_matmul':>15} {'ref/harness':>11} {'ref MFU':>8}")
+    for m, k, n, dtype in SIZES:
+        with cuda_bench.highest_fp32_precision():
+            events = cuda_bench.time_matmul_events(m, k, n, dtype)
+            bench = cuda_bench.do_bench_reference(m, k, n, dtype)
+            wall = cuda_bench.time_matmul_wall(m, k, n, dtype)
+            ours = roofline.time_matmul(m, k, n, dtype, "cuda")
+            try:
+                ref_mfu = roofline.measure_matmul_mfu(m, k, n, dtype, "cuda")
+            except ValueError:
+                ref_mfu = float("nan")
+        flops = 2 * m * k * n
+        try:
+            peak = roofline.promised_flops_per_sec(name, dtype)
+            mfu = flops / events / peak
+        except ValueError:
+            mfu = float("nan")
+        ratio = ours / events
+        print(f"{f'{m}x{k}x{n}':>16} {str(dtype).removeprefix('torch.'):>9} {events * 1e3:10.3f} "
+              f"{bench * 1e3:9.3f} {wall * 1e3:8.3f} {flops / events / 1e12:8.1f} {mfu:6.1%} "
+              f"{ours * 1e3:13.3f}ms {ratio:11.2f} {ref_mfu:8.1%}")
+        if not 0.6 <= ratio <= 2.5:
+            failures.append(f"reference time_matmul {m}x{k}x{n} {dtype} is {ratio:.2f}x the harness's")
+        if mfu == mfu and not 0.05 < mfu <= 1.0:
+            failures.append(f"harness MFU {mfu:.2f} out of (0.05, 1] for {m}x{k}x{n} {dtype}")
+
+
+def ledger(failures: list[str]) -> None:
+    section("memory ledger vs the CUDA allocator (one fp32 AdamW training step)")
+    door = InProcessDoor(Implementation("reference", ROOT), label="reference", trusted=True)
+    report = door.run("memory.cuda_step_ledger", 128, 256, 4)
+    ledger = dict(report["ledger"].fields)
+    lines = [("parameters", ledger["parameters"]), ("gradients", ledger["gradients"]),
+             ("optimizer_state", ledger["optimizer_state"]), ("activations", report["activations"])]
+    print(f"{'line':>16} {'ledger B':>12} {'allocator B':>12} {'diff':>8} {'allowed':>8}")
+    for line, predicted in lines:
+        measured = report["measured"][line]
+        allowed = 512 * report["tensors"][line]
+        print(f"{line:>16} {predicted:12d} {measured:12d} {measured - predicted:8d} {allowed:8d}")
+        if abs(measured - predicted) > allowed and line != "activations":
+            failures.append(f"ledger line {line}: {predicted} vs allocator {measured}")
+
+
+def autocast(failures: list[str]) -> None:
+    section("autocast_train_step on CUDA (reference)")
+    failed = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests", "-m", "cuda", "--impl", "reference", "-q", "-rA",
+         "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
+    print(failed.stdout[-3000:])
+    if failed.returncode != 0:
+        failures.append("pytest -m cuda --impl reference failed")
+
+
+def main() -> int:
+    if not torch.cuda.is_available():
+        print("no CUDA device: nothing to check here (the GPU run is still owed)")
+        return 2
+    started = time.monotonic()
+    print(f"device: {torch.cuda.get_device_name()} · torch {torch.__version__} · CUDA {torch.version.cuda}")
+    failures: list[str] = []
+    timing(failures)
+    ledger(failures)
+    autocast(failures)
+    print(f"\n{time.monotonic() - started:.0f} s; " + ("all checks passed" if not failures else "FAILED:"))
+    for failure in failures:
+        print(f"  - {failure}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    raise SystemExit(main())
