@@ -14,9 +14,12 @@ submission scored from what it reported (nothing: every test "did not run").
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import selectors
+import shutil
+import tempfile
 import signal
 import sys
 import time
@@ -78,6 +81,34 @@ def prewarm(options: Options) -> None:
             pass
 
 
+def record_reference(options: Options, into: Path, log: Path | None = None) -> bool:
+    """Run the graded tests once against the reference under the grading seed and profile,
+    recording every case drawn and every answer (in this trusted process).
+
+    Every submission of the batch then replays exactly those cases, with the answers
+    at hand: the inputs cost nothing to generate again, the reference is not asked
+    twice, and every submission is graded on the same inputs. Returns False if the
+    reference failed its own tests (the batch then grades live).
+    """
+    import pytest
+
+    from grader.harness.oracle import Recordings
+    from grader.session import ROOT, _output_to
+
+    select = "not cuda" + (f" and ({options.select})" if options.select else "")
+    args = [str(options.tests), "--impl", "reference", "--oracle", "live", "--record-to", str(into),
+            "--record-examples", "-p", "no:unraisableexception", "-p", "no:threadexception",
+            "-p", "no:cacheprovider", "-q", "--no-header", "-o", "addopts=",
+            f"--rootdir={ROOT}", "-c", str(ROOT / "pyproject.toml"), "-m", select,
+            f"--hypothesis-profile={options.profile}", f"--hypothesis-seed={options.seed}"]
+    with _output_to(log):
+        code = pytest.main(args)
+    if code != pytest.ExitCode.OK:
+        return False
+    Recordings.load_dir(into)  # parsed once here; every grading process inherits it
+    return True
+
+
 class Progress:
     """One line on stderr: done/total, errors, elapsed and time left."""
 
@@ -120,9 +151,17 @@ def grade_all(
     log_dir: Path | None = None,
     on_result: Callable[[scoring.SubmissionResult], None] | None = None,
     progress: bool = True,
+    replay: bool = True,
 ) -> list[scoring.SubmissionResult]:
     """Grade every submission; returns results in the order of ``subs``."""
     prewarm(options)
+    notes: list[str] = []
+    if replay and len(subs) > 1:
+        recordings = Path(tempfile.mkdtemp(prefix="grading-recordings-"))
+        if record_reference(options, recordings, log=(log_dir / "reference-run.log") if log_dir else None):
+            options = dataclasses.replace(options, recordings=recordings)
+        else:
+            notes.append("the reference failed its own tests in the recording run: graded live")
     server = None
     if options.isolate:
         from grader.isolation.door import ForkServerHandle
@@ -170,6 +209,10 @@ def grade_all(
             _kill(job.pid)
         if server is not None:
             server.close()
+        if options.recordings is not None:
+            shutil.rmtree(options.recordings, ignore_errors=True)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     return [results[s.student] for s in subs]
 
 

@@ -94,7 +94,8 @@ def _grade(args: argparse.Namespace) -> int:
           + (f", shard {shard[0]}/{shard[1]}" if shard else "") + f", isolation {'on' if isolate else 'off'}",
           file=sys.stderr)
     results = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
-                        on_result=lambda r: outputs.write_student(out, r), progress=not args.quiet)
+                        on_result=lambda r: outputs.write_student(out, r), progress=not args.quiet,
+                        replay=not args.live)
     # written again at the end, after every worker is gone: the last word is the grader's
     for result in results:
         outputs.write_student(out, result)
@@ -208,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="each path is one submission, whatever its layout (Gradescope's /autograder/submission)")
     g.add_argument("--same-user", action="store_true",
                    help="as root, do not drop workers to unprivileged users (how a non-root grader runs)")
+    g.add_argument("--live", action="store_true",
+                   help="draw every submission's inputs afresh (default for a batch: record one "
+                        "reference run with the grading seed and replay its inputs for everyone)")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_grade)
 

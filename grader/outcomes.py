@@ -20,6 +20,8 @@ PASSED, FAILED, PENDING = "passed", "failed", "pending"
 
 @dataclass(frozen=True)
 class TestOutcome:
+    __test__ = False  # a record, not a test class for pytest to collect
+
     test: str  # rubric key, e.g. "test_part01_strides.py::test_view_strides"
     status: str  # passed | failed | pending
     kind: str = ""  # failure kind: wrong, raised, not implemented, timed out, crashed, harness error...

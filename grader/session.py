@@ -42,6 +42,7 @@ class Options:
     test_budget: float = 120.0
     rubric: Path = rubric_mod.RUBRIC_FILE
     drop_privileges: bool = True  # as root: workers run as unprivileged users
+    recordings: Path | None = None  # a batch's own reference run: replay its cases (see batch.py)
 
 
 class _DoorReport:
@@ -89,12 +90,16 @@ def pytest_args(staged: Path, options: Options) -> list[str]:
     args = [
         str(options.tests), "--submission", str(staged),
         "-p", "no:cacheprovider", "-q", "--no-header", "-o", "addopts=",
+        # these two collect garbage several times at exit: a second per submission, for nothing
+        "-p", "no:unraisableexception", "-p", "no:threadexception",
         f"--rootdir={ROOT}", "-c", str(ROOT / "pyproject.toml"),
         f"--hypothesis-profile={options.profile}", f"--hypothesis-seed={options.seed}",
         f"--test-budget={options.test_budget}",
     ]
     if options.isolate:
         args.append("--isolate")
+    if options.recordings is not None:
+        args += ["--oracle", "replay", "--recordings", str(options.recordings)]
     if options.select:
         args += ["-m", options.select]
     return args
@@ -119,6 +124,11 @@ def grade_here(sub: Submission, options: Options, *, server=None, uid: int | Non
         plugins: list[object] = [collector, report]
         if lock_dir is not None:
             plugins.append(_CudaLock(lock_dir))
+        if options.recordings is not None:
+            from grader.harness.oracle import Recordings
+            from grader.replay import DirectReplay
+
+            plugins.append(DirectReplay(Recordings.load_dir(options.recordings)))
         with _output_to(log):
             code = pytest.main(pytest_args(staged, options), plugins=plugins)
         error = ""

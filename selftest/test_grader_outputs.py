@@ -185,3 +185,21 @@ def test_run_autograder_scores_an_empty_upload_zero_with_a_reason(gradescope_run
     empty = gradescope_run["empty"]
     assert empty["score"] == 0
     assert "could not read the submission" in empty["output"]
+
+
+def test_replaying_a_recorded_reference_run_grades_like_live_hypothesis(tmp_path):
+    """A batch replays one recorded reference run; the verdicts must be those of drawing afresh."""
+    subs = tmp_path / "subs"
+    shutil.copytree(ROOT / "examples" / "submissions" / "student_partial", subs / "partial")
+    for name in ("part01_view_refuses_noncontiguous", "part07_grad_w_transposed", "part09_train_no_zero_grad"):
+        mutants.materialize(mutants.load(ROOT / "mutants" / f"{name}.py"), subs / name)
+    verdicts = {}
+    for mode in ("replay", "live"):
+        out = tmp_path / mode
+        grade(str(subs), "--out", str(out), "-j", "2", "--seed", "5", "--no-isolate",
+              *(["--live"] if mode == "live" else []))
+        verdicts[mode] = {p.parent.name: sorted(t["test"] for t in json.loads(p.read_text())["tests"]
+                                                if t["status"] == "failed")
+                          for p in out.glob("*/grading.json")}
+    assert verdicts["replay"] == verdicts["live"]
+    assert all(verdicts["replay"].values())

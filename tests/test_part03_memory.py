@@ -21,7 +21,10 @@ LEDGER = RecordOf("MemoryLedger", "dataclass", parameters=INT, master_parameters
 @example(case=(175_000_000_000, "fp32_adamw"))
 @example(case=(1000, "bf16_mixed_adamw"))
 def test_training_ledger(impl, oracle, case):
-    agree(impl, oracle, "memory.training_ledger", *case, returns=LEDGER)
+    """The drawn recipe first, then every other recipe at the same size: none can hide."""
+    num_params, recipe = case
+    for name in [recipe, *(r for r in S.RECIPES if r != recipe)]:
+        agree(impl, oracle, "memory.training_ledger", num_params, name, returns=LEDGER)
 
 
 @given(fields=cases("memory.ledger_total", S.ledger_fields))

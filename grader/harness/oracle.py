@@ -4,6 +4,9 @@
 * record    live, and every case drawn and every answer given is written down.
 * recorded  the student handout: no reference, only those recordings. Tests draw
             their inputs from the recorded cases, so every question has an answer.
+* replay    batch grading: the grader records one reference run under its own seed,
+            then every submission replays those cases, with the answers at hand and
+            no input generation to pay for again (the live reference answers the rest).
 
 Tests name their inputs with ``cases(name, strategy)``; what that strategy draws
 depends on the mode, so one test source serves all three.
@@ -57,6 +60,15 @@ class RecordingOracle(LiveOracle):
         return answer
 
 
+class ReplayOracle(LiveOracle):
+    """Grading many submissions: the answers recorded in this batch's reference run first,
+    the live reference for anything else (a question the recording run never asked)."""
+
+    def __init__(self, impl: Implementation, recordings: "Recordings") -> None:
+        super().__init__(impl)
+        self._memo.update(recordings.answers)
+
+
 class RecordedOracle(Door):
     """Answers from recordings: the handout's oracle, with no reference anywhere."""
 
@@ -85,9 +97,19 @@ class Recordings:
     def __init__(self) -> None:
         self.cases: dict[str, list[str]] = {}
         self.answers: dict[str, str] = {}
+        self.examples: dict[str, list[dict[str, str]]] = {}
+        self._strategies: dict[str, st.SearchStrategy] = {}
 
     @classmethod
     def load_dir(cls, folder: Path) -> "Recordings":
+        """Read a folder of recordings (once per process: grading processes inherit them)."""
+        key = str(Path(folder).resolve())
+        if key not in _LOADED:
+            _LOADED[key] = cls._read(Path(folder))
+        return _LOADED[key]
+
+    @classmethod
+    def _read(cls, folder: Path) -> "Recordings":
         rec = cls()
         for path in sorted(Path(folder).glob("*.json.gz")):
             with gzip.open(path, "rt", encoding="utf-8") as handle:
@@ -95,15 +117,24 @@ class Recordings:
             for name, values in data.get("cases", {}).items():
                 rec.cases.setdefault(name, []).extend(values)
             rec.answers.update(data.get("answers", {}))
+            for test, examples in data.get("examples", {}).items():
+                rec.examples.setdefault(test, []).extend(examples)
         return rec
 
     def strategy(self, name: str) -> st.SearchStrategy:
+        cached = self._strategies.get(name)
+        if cached is not None:
+            return cached
         values = self.cases.get(name)
         if not values:
             raise faults.HarnessFault(name, f"no recorded cases named {name!r} in the handout")
         # simplest first, so that shrinking ends on the simplest recorded failure
         ordered = sorted(set(values), key=lambda text: (len(text), text))
-        return st.sampled_from(ordered).map(wire.decode)
+        self._strategies[name] = strategy = st.sampled_from(ordered).map(wire.decode)
+        return strategy
+
+
+_LOADED: dict[str, Recordings] = {}
 
 
 class Recorder:
@@ -112,12 +143,17 @@ class Recorder:
     def __init__(self) -> None:
         self.cases: dict[str, list[str]] = {}
         self.answers: dict[str, str] = {}
+        self.examples: dict[str, list[dict[str, str]]] = {}
 
     def record_case(self, name: str, value: Any) -> None:
         text = wire.encode(value)
         bucket = self.cases.setdefault(name, [])
         if text not in bucket:
             bucket.append(text)
+
+    def record_example(self, test: str, values: dict[str, Any]) -> None:
+        """One example of a test: every case it drew, by case name."""
+        self.examples.setdefault(test, []).append({k: wire.encode(v) for k, v in values.items()})
 
     def write(self, folder: Path, group_of: Callable[[str], str]) -> list[Path]:
         """One gzip file of cases per group (part), and one of all the answers."""
@@ -130,6 +166,10 @@ class Recorder:
             written.append(_write_gz(folder / f"{group}.json.gz", {"cases": cases}))
         written.append(_write_gz(folder / "answers.json.gz", {"answers": self.answers}))
         return written
+
+    def write_examples(self, folder: Path) -> Path:
+        """Whole examples per test: only the grader's own recordings need them."""
+        return _write_gz(folder / "examples.json.gz", {"examples": self.examples})
 
 
 def _write_gz(path: Path, payload: dict) -> Path:
@@ -156,6 +196,8 @@ class _Mode:
         if self.recorder is not None:
             for key, value in self.pending:
                 self.recorder.record_case(key, value)
+            if self.pending:  # the whole example too, for grading's direct replay
+                self.recorder.record_example(self.test, {key.split("|", 1)[1]: value for key, value in self.pending})
         self.pending = []
 
 
@@ -182,6 +224,8 @@ def cases(name: str, strategy: st.SearchStrategy) -> st.SearchStrategy:
         if MODE.kind == "recorded":
             assert MODE.recordings is not None
             return draw(MODE.recordings.strategy(key))
+        if MODE.kind == "replay" and MODE.recordings is not None and key in MODE.recordings.cases:
+            return draw(MODE.recordings.strategy(key))
         value = draw(strategy)
         if MODE.kind == "record":
             owner = getattr(draw, "__self__", None)  # hypothesis's data for this one example
@@ -190,4 +234,6 @@ def cases(name: str, strategy: st.SearchStrategy) -> st.SearchStrategy:
             MODE.pending.append((key, value))
         return value
 
-    return draw_case()
+    strategy_of_cases = draw_case()
+    strategy_of_cases.case_name = name  # how grading's direct replay matches recorded examples
+    return strategy_of_cases

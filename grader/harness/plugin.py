@@ -42,11 +42,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="package of this folder under test (default: assignment)")
     group.addoption("--submission", metavar="DIR", default=None,
                     help="grade a submission folder: an assignment/ package inside, or the module files")
-    group.addoption("--oracle", choices=["live", "recorded"], default=None,
-                    help="expected values from the reference (live) or the recordings (default: "
-                         "live when reference/ exists)")
+    group.addoption("--oracle", choices=["live", "recorded", "replay"], default=None,
+                    help="expected values from the reference (live), the handout's recordings "
+                         "(recorded), or a grading batch's own recordings, live for the rest (replay); "
+                         "default: live when reference/ exists")
+    group.addoption("--recordings", metavar="DIR", default=None,
+                    help="recordings to read (default: tests/recorded)")
     group.addoption("--record-to", metavar="DIR", default=None,
                     help="record every case and answer into DIR (builds the handout's recordings)")
+    group.addoption("--record-examples", action="store_true", default=False,
+                    help="with --record-to: also record whole examples (the grader's replay)")
     group.addoption("--isolate", action="store_true", default=False,
                     help="run the implementation in a sandboxed worker process (staff only)")
     group.addoption("--test-budget", type=float, default=120.0,
@@ -94,13 +99,18 @@ def _build_oracle(config: pytest.Config) -> Door:
     has_reference = (root / "reference" / "__init__.py").exists()
     mode = config.getoption("oracle") or ("live" if has_reference else "recorded")
     record_to = config.getoption("record_to")
+    folder = Path(config.getoption("recordings") or root / "tests" / "recorded")
     if mode == "recorded":
-        recordings = oracle_mod.Recordings.load_dir(root / "tests" / "recorded")
+        recordings = oracle_mod.Recordings.load_dir(folder)
         oracle_mod.set_mode("recorded", recordings=recordings)
         return oracle_mod.RecordedOracle(recordings)
     if not has_reference:
-        raise pytest.UsageError("--oracle live needs the reference/ package")
+        raise pytest.UsageError(f"--oracle {mode} needs the reference/ package")
     reference = Implementation("reference", root)
+    if mode == "replay":
+        recordings = oracle_mod.Recordings.load_dir(folder)
+        oracle_mod.set_mode("replay", recordings=recordings)
+        return oracle_mod.ReplayOracle(reference, recordings)
     if record_to:
         recorder = oracle_mod.Recorder()
         config.stash[RECORDER_KEY] = recorder
@@ -141,6 +151,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     record_to = config.getoption("record_to")
     if record_to and RECORDER_KEY in config.stash:
         config.stash[RECORDER_KEY].write(Path(record_to), group_of_case)
+        if config.getoption("record_examples"):
+            config.stash[RECORDER_KEY].write_examples(Path(record_to))
 
 
 def group_of_case(key: str) -> str:

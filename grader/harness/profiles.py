@@ -41,7 +41,9 @@ def register() -> None:
     )
     settings.register_profile("grading", max_examples=GRADING_EXAMPLES, database=None, **COMMON)
     settings.register_profile("record", max_examples=60, database=None, derandomize=True, **COMMON)
-    settings.register_profile("mutants", max_examples=15, database=None, derandomize=True, **COMMON)
+    # a mutant only has to fail: no need to shrink its failure to the smallest input
+    settings.register_profile("mutants", max_examples=15, database=None, derandomize=True,
+                              **{**COMMON, "phases": (Phase.explicit, Phase.reuse, Phase.generate)})
 
 
 def default_profile() -> str:
