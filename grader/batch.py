@@ -30,10 +30,8 @@ from typing import Callable
 from grader import rubric as rubric_mod
 from grader import scoring
 from grader.session import Options, grade_here
+from grader.isolation.sandbox import fresh_uid_base
 from grader.submissions import Submission
-
-WORKER_UID_BASE = 61000
-
 
 @dataclass
 class _Running:
@@ -152,6 +150,7 @@ def grade_all(
     on_result: Callable[[scoring.SubmissionResult], None] | None = None,
     progress: bool = True,
     replay: bool = True,
+    uid_base: int | None = None,
 ) -> list[scoring.SubmissionResult]:
     """Grade every submission; returns results in the order of ``subs``."""
     prewarm(options)
@@ -175,13 +174,14 @@ def grade_all(
     queue = list(subs)
     running: dict[int, _Running] = {}  # by pipe fd
     free_slots = list(range(jobs))
+    uid_base = uid_base if uid_base is not None else fresh_uid_base(jobs)
     selector = selectors.DefaultSelector()
     try:
         while queue or running:
             while queue and free_slots:
                 sub = queue.pop(0)
                 slot = free_slots.pop(0)
-                uid = WORKER_UID_BASE + slot if (options.isolate and root_mode and options.drop_privileges) else None
+                uid = uid_base + slot if (options.isolate and root_mode and options.drop_privileges) else None
                 log = (log_dir / f"{sub.student}.log") if log_dir else None
                 job = _fork(sub, options, server, uid, log, lock_dir, slot)
                 running[job.fd] = job

@@ -83,7 +83,8 @@ def _grade(args: argparse.Namespace) -> int:
     seed = _seed(args)
     options = Options(
         seed=seed, profile=args.profile, isolate=isolate, select=args.select,
-        limits=Limits(memory_mb=args.memory_mb), timeout_scale=args.timeout_scale,
+        limits=Limits(memory_mb=args.memory_mb, watch_memory=args.watch_memory or _has_cuda()),
+        timeout_scale=args.timeout_scale,
         drop_privileges=not args.same_user,
     )
     rubric = rubric_mod.load()
@@ -95,7 +96,7 @@ def _grade(args: argparse.Namespace) -> int:
           file=sys.stderr)
     results = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
                         on_result=lambda r: outputs.write_student(out, r), progress=not args.quiet,
-                        replay=not args.live)
+                        replay=not args.live, uid_base=args.worker_uid_base)
     # written again at the end, after every worker is gone: the last word is the grader's
     for result in results:
         outputs.write_student(out, result)
@@ -119,6 +120,8 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _has_cuda() -> bool:
+    """Whether a CUDA GPU is visible, asked of NVML: this process forks and must not start CUDA."""
+    os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
     try:
         import torch
 
@@ -203,7 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--profile", default="grading", help="hypothesis profile (default: grading)")
     g.add_argument("-m", dest="select", default=None, help="only tests matching this marker expression")
     g.add_argument("--no-isolate", action="store_true", help="run submissions in the grading processes (trusted code only)")
-    g.add_argument("--memory-mb", type=int, default=3072, help="address space a worker may add")
+    g.add_argument("--memory-mb", type=int, default=3072, help="memory a worker may add to its start")
+    g.add_argument("--watch-memory", action="store_true",
+                   help="limit memory by watching each worker's RSS instead of an address-space limit "
+                        "(automatic on a GPU machine, where CUDA needs unlimited address space)")
     g.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every call's time limit")
     g.add_argument("--single", action="store_true",
                    help="each path is one submission, whatever its layout (Gradescope's /autograder/submission)")
@@ -212,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--live", action="store_true",
                    help="draw every submission's inputs afresh (default for a batch: record one "
                         "reference run with the grading seed and replay its inputs for everyone)")
+    g.add_argument("--worker-uid-base", type=int, default=None,
+                   help="as root, workers run as user ids BASE+slot (default: a fresh range per batch)")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_grade)
 

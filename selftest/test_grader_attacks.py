@@ -24,6 +24,7 @@ HOSTILE = Path(__file__).with_name("hostile")
 PART1 = ["test_contiguous_strides", "test_flat_index", "test_is_contiguous", "test_transpose",
          "test_slice_view", "test_view_strides", "test_chained_views"]
 ROOT_MODE = os.geteuid() == 0
+UID_BASE = 62_000  # this batch's own worker ids: other batches running meanwhile use others
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,8 @@ def graded(tmp_path_factory):
     before = _worker_processes()
     run = subprocess.run(
         [sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "-j", "2",
-         "-m", "part1", "--seed", "7", "--timeout-scale", "0.3", "--quiet"],
+         "-m", "part1", "--seed", "7", "--timeout-scale", "0.3", "--quiet",
+         "--worker-uid-base", str(UID_BASE)],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )
     assert run.returncode == 0, run.stderr[-3000:]
@@ -47,7 +49,7 @@ def graded(tmp_path_factory):
 
 
 def _worker_processes() -> set[int]:
-    """Processes of the workers' user ids (61000+), as seen from here."""
+    """Processes of this batch's worker user ids, as seen from here."""
     found = set()
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -55,7 +57,7 @@ def _worker_processes() -> set[int]:
                 uid = os.stat(f"/proc/{entry}").st_uid
             except OSError:
                 continue
-            if 61000 <= uid < 61100:
+            if UID_BASE <= uid < UID_BASE + 64:
                 found.add(int(entry))
     return found
 
@@ -144,3 +146,21 @@ def test_workers_ran_sandboxed(graded):
     notes = " ".join(graded["results"]["honest"]["notes"])
     assert "unprivileged user" in notes and "limit: memory" in notes
     assert "reads_reference" in graded["results"]  # and it got nothing (above)
+
+
+def test_on_a_gpu_machine_memory_is_watched_instead_of_capped(tmp_path):
+    """CUDA needs unlimited address space, so with a GPU the grader kills a worker by its RSS."""
+    subs = tmp_path / "subs"
+    mutants.materialize(mutants.load(HOSTILE / "part01_memory_bomb.py"), subs / "memory_bomb")
+    mutants.materialize_reference(subs / "honest")
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "-j", "1", "-m", "part1",
+         "--seed", "7", "--watch-memory", "--memory-mb", "1024", "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    bomb = json.loads((out / "memory_bomb" / "grading.json").read_text())
+    view = next(t for t in bomb["tests"] if t["test"].endswith("::test_view_strides"))
+    assert view["status"] == "failed" and "more than 1024 MB of memory" in view["message"]
+    honest = json.loads((out / "honest" / "grading.json").read_text())
+    assert all(t["status"] == "passed" for t in honest["tests"] if t["part"] == 1)

@@ -29,12 +29,11 @@ from grader.harness import faults, wire
 from grader.harness.door import Door, function_of
 from grader.harness.probes import DEFAULT_TIMEOUT, PROBES
 from grader.isolation import framing
-from grader.isolation.sandbox import Limits
+from grader.isolation.sandbox import Limits, fresh_uid_base
 
 HERE = Path(__file__).resolve().parent
 GRADER_DIR = HERE.parent
 IMPORT_TIMEOUT = 30.0
-DEFAULT_UID = 61000
 WORKER_FILES = ("__init__.py", "framing.py", "sandbox.py", "worker.py", "forkserver.py")
 
 
@@ -133,6 +132,18 @@ class ForkServerHandle:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+def _rss_mb(pid: int) -> float:
+    """Resident memory of a process, in MB (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
 def describe_status(status: int | None) -> str:
     if status is None:
         return "the process running it stopped answering"
@@ -166,6 +177,7 @@ class _Worker:
         self.reader = threading.Thread(target=self._drain, daemon=True)
         self.reader.start()
         self.next_id = 1
+        self.base_mb = _rss_mb(pid)  # the warm worker's own size, torch included
 
     def _drain(self) -> None:
         keep = self.limits.output_kb * 1024
@@ -233,7 +245,7 @@ class WorkerDoor(Door):
         self._own_server = server is None
         self.server = server or ForkServerHandle()
         # as root, workers drop to an unprivileged user: this slot's, or the default one
-        self.uid = uid if uid is not None else (DEFAULT_UID if os.geteuid() == 0 and server is None else None)
+        self.uid = uid if uid is not None else (fresh_uid_base(1) if os.geteuid() == 0 and server is None else None)
         self.limits = limits
         self.timeout_scale = timeout_scale
         self.worker: _Worker | None = None
@@ -307,12 +319,15 @@ class WorkerDoor(Door):
             if left <= 0:
                 self._kill(worker)
                 raise faults.TimeoutFault(subject, round(seconds, 1))
-            ready, _, _ = select.select([worker.channel], [], [], min(left, 0.5))
+            ready, _, _ = select.select([worker.channel], [], [], min(left, 0.25))
             if worker.flooded:
                 self._kill(worker)
                 raise faults.CrashFault(subject, f"it printed more than {self.limits.flood_mb} MB of output")
             if ready:
                 break
+            if self.limits.watch_memory and _rss_mb(worker.pid) > worker.base_mb + self.limits.memory_mb:
+                self._kill(worker)
+                raise faults.CrashFault(subject, f"it used more than {self.limits.memory_mb} MB of memory")
         try:
             worker.channel.settimeout(max(deadline - time.monotonic(), 1.0))
             raw = framing.recv(worker.channel)

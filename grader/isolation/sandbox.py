@@ -41,6 +41,9 @@ class Limits:
     open_files: int = 256
     output_kb: int = 64  # captured stdout/stderr kept per submission
     flood_mb: int = 32  # more output than this kills the worker
+    # CUDA reserves far more address space than it uses, so with a GPU an address-space
+    # limit would break every kernel launch: the grader watches the worker's RSS instead
+    watch_memory: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -93,7 +96,8 @@ def apply_limits(limits: Limits, root_mode: bool) -> list[str]:
         except (ValueError, OSError):
             pass
 
-    setlimit("memory", resource.RLIMIT_AS, _vm_size() + limits.memory_mb * 2**20)
+    if not limits.watch_memory:
+        setlimit("memory", resource.RLIMIT_AS, _vm_size() + limits.memory_mb * 2**20)
     setlimit("cpu", resource.RLIMIT_CPU, limits.cpu_seconds)
     setlimit("file size", resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
     setlimit("open files", resource.RLIMIT_NOFILE, limits.open_files)
@@ -109,3 +113,16 @@ def drop_privileges(uid: int) -> None:
     os.setresuid(uid, uid, uid)
     if os.getuid() != uid or os.geteuid() != uid:
         raise OSError("could not drop privileges")
+
+
+def fresh_uid_base(slots: int) -> int:
+    """User ids for this batch's workers, unlikely to be anyone else's.
+
+    Each grading slot's worker runs as base + slot, and when a worker is replaced every
+    process of its user id is killed: two batches on one machine (two Slurm tasks on a
+    node) must not share ids, so each batch picks its own from a large range.
+    """
+    import secrets
+
+    block = max(64, slots)
+    return 200_000 + secrets.randbelow(1_000_000_000 // block) * block
