@@ -101,6 +101,8 @@ def test_the_honest_submission_is_untouched(graded):
     ("global_state", set()),
 ])
 def test_an_attack_earns_nothing_and_costs_only_what_it_touched(graded, student, lost):
+    if student == "reads_reference" and not ROOT_MODE:
+        pytest.skip("not as root, a worker can read files its user can: the documented difference")
     assert passed(graded, student) == set(PART1) - lost
 
 

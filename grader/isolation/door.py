@@ -120,6 +120,14 @@ class ForkServerHandle:
         self.request({"op": "sweep", "uid": uid})
 
     def close(self) -> None:
+        if self.process.poll() is None and self._conn_pid in (-1, os.getpid()):
+            try:  # first every worker and whatever they left running, wherever it went
+                conn = self._connection()
+                conn.settimeout(10)
+                conn.send(json.dumps({"op": "shutdown"}).encode())
+                conn.recv(16)
+            except OSError:
+                pass
         if self._conn is not None and self._conn_pid == os.getpid():
             self._conn.close()
             self._conn = None

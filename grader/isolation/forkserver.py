@@ -11,6 +11,7 @@ need to import after dropping privileges, then serves on a Unix socket:
     status  {"op": "status", "pid": p}  -> {"status": <wait status or None>}
     sweep   {"op": "sweep", "uid": u}   kill every process of that user id
     kill    {"op": "kill", "pid": p}    kill one worker (and its namespace/group)
+    shutdown                            kill every worker and stray, then exit
 
 It is a child subreaper, so descendants a worker leaves behind (double forks,
 daemons) come back to it and are killed when their worker is.
@@ -158,6 +159,8 @@ class ForkServer:
         try:
             request = json.loads(data)
             reply = self._dispatch(request, fds)
+        except SystemExit:
+            raise
         except Exception as exc:  # noqa: BLE001 - answer, never die
             reply = {"error": f"{type(exc).__name__}: {exc}"}
         finally:
@@ -185,6 +188,10 @@ class ForkServer:
         if op == "sweep":
             self._sweep(int(request["uid"]))
             return {"ok": True}
+        if op == "shutdown":  # every worker and everything they left behind, then this server
+            self.workers.clear()
+            self._kill_strays()
+            raise SystemExit(0)
         raise ValueError(f"unknown op {op!r}")
 
     def _spawn(self, spec: dict, fds: list[int]) -> int:
