@@ -19,23 +19,10 @@ import torch
 from hypothesis import example, given
 
 from grader.harness.door import describe_call
-from grader.harness.expect import BOOL, INT, Anything, Dict, Schema, Tensor, Tuple, check, require
+from grader.harness.expect import BOOL, INT, Anything, Dict, Schema, Tensor, Tuple, beyond, check, require
 from grader.harness.faults import Mismatch
 from grader.harness.oracle import cases
 from tests.strategies import part07 as S
-
-
-def beyond(got: torch.Tensor, expected: torch.Tensor, tolerance: torch.Tensor) -> str | None:
-    """None if every value is within its tolerance, else where the worst one is."""
-    error = (got.double() - expected.double()).abs()
-    bad = error > tolerance
-    if not bool(bad.any()):
-        return None
-    worst = int(((error - tolerance) * bad).reshape(-1).argmax())
-    index = tuple(int(i) for i in torch.unravel_index(torch.tensor(worst), got.shape))
-    digits = 17 if expected.dtype == torch.float64 else 9  # enough to tell the two apart
-    return (f"{int(bad.sum())} of {got.numel()} values differ; worst at {index}: "
-            f"{got.reshape(-1)[worst].item():.{digits}g} vs {expected.reshape(-1)[worst].item():.{digits}g}")
 
 
 class Gradients(Schema):

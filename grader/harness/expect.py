@@ -361,6 +361,20 @@ def _tensor_differs(got: Any, expected: torch.Tensor, how: Compare) -> str | Non
             f"worst at {index}: {g.reshape(-1)[worst].item():.8g} vs {e.reshape(-1)[worst].item():.8g}")
 
 
+def beyond(got: torch.Tensor, expected: torch.Tensor, tolerance: torch.Tensor) -> str | None:
+    """Elementwise tolerances (one per value, e.g. an error bound that grows with the
+    inputs): None if every value is within its own, else where the worst one is."""
+    error = (got.double() - expected.double()).abs()
+    bad = error > tolerance
+    if not bool(bad.any()):
+        return None
+    worst = int(((error - tolerance) * bad).reshape(-1).argmax())
+    index = tuple(int(i) for i in torch.unravel_index(torch.tensor(worst), got.shape))
+    digits = 17 if expected.dtype == torch.float64 else 9  # enough to tell the two apart
+    return (f"{int(bad.sum())} of {got.numel()} values differ; worst at {index}: "
+            f"{got.reshape(-1)[worst].item():.{digits}g} vs {expected.reshape(-1)[worst].item():.{digits}g}")
+
+
 # --------------------------------------------------------------------------- asserting
 def check(value: Any, schema: Schema, function: str, inputs: str = "") -> Any:
     """Raise ``Mismatch`` if ``value`` does not fit ``schema``; else return it."""
