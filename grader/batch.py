@@ -91,14 +91,11 @@ def record_reference(options: Options, into: Path, log: Path | None = None) -> b
     import pytest
 
     from grader.harness.oracle import Recordings
-    from grader.session import ROOT, _output_to
+    from grader.session import _output_to, run_args
 
     select = "not cuda" + (f" and ({options.select})" if options.select else "")
-    args = [str(options.tests), "--impl", "reference", "--oracle", "live", "--record-to", str(into),
-            "--record-examples", "-p", "no:unraisableexception", "-p", "no:threadexception",
-            "-p", "no:cacheprovider", "-q", "--no-header", "-o", "addopts=",
-            f"--rootdir={ROOT}", "-c", str(ROOT / "pyproject.toml"), "-m", select,
-            f"--hypothesis-profile={options.profile}", f"--hypothesis-seed={options.seed}"]
+    args = run_args([options.tests], profile=options.profile, seed=options.seed) + [
+        "--impl", "reference", "--oracle", "live", "--record-to", str(into), "--record-examples", "-m", select]
     with _output_to(log):
         code = pytest.main(args)
     if code != pytest.ExitCode.OK:
@@ -166,6 +163,8 @@ def grade_all(
         from grader.isolation.door import ForkServerHandle
 
         server = ForkServerHandle()
+        if server.missing:  # a worker cannot import these after dropping privileges
+            notes.append("the fork server could not preload: " + ", ".join(server.missing))
     lock_dir = Path(os.environ.get("TMPDIR", "/tmp"))
     root_mode = os.geteuid() == 0
     bar = Progress(len(subs), enabled=progress)

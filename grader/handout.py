@@ -70,13 +70,15 @@ def _copy(src: Path, dst: Path) -> None:
 
 def record_oracle(into: Path, *, seed: int, root: Path = ROOT) -> None:
     """Run the public tests against the reference, recording cases and answers."""
+    from grader.session import run_args
+
     into.mkdir(parents=True, exist_ok=True)
+    # a process of its own: a recording run loads its own hypothesis profile, globally
     with tempfile.TemporaryDirectory() as scratch:
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", *map(str, public_test_files(root)),
-             "--impl", "reference", "--oracle", "live", "--record-to", str(into),
-             "--hypothesis-profile=record", f"--hypothesis-seed={seed}",
-             "-p", "no:cacheprovider", "-q", "-m", "not cuda", "-o", "addopts=",
+            [sys.executable, "-m", "pytest",
+             *run_args(public_test_files(root), profile="record", seed=seed),
+             "--impl", "reference", "--oracle", "live", "--record-to", str(into), "-m", "not cuda",
              f"--basetemp={scratch}"],
             cwd=root, capture_output=True, text=True,
         )

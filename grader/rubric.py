@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from grader.harness.parts import PARTS, part_of_path
+from grader.harness.parts import PARTS, part_of_path, test_id  # noqa: F401 - rubric keys are test ids
 
 RUBRIC_FILE = Path(__file__).with_name("rubric.toml")
 TOTAL_POINTS = 100.0
@@ -68,10 +68,3 @@ def parse(text: str) -> Rubric:
 def load(path: Path = RUBRIC_FILE) -> Rubric:
     return parse(Path(path).read_text())
 
-
-def test_id(nodeid: str) -> str:
-    """pytest node id -> rubric key: strip the leading ``tests/`` and any parameters."""
-    nodeid = nodeid.replace("\\", "/")
-    if nodeid.startswith("tests/"):
-        nodeid = nodeid[len("tests/"):]
-    return nodeid.split("[", 1)[0]

@@ -86,15 +86,21 @@ class _CudaLock:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def pytest_args(staged: Path, options: Options) -> list[str]:
-    args = [
-        str(options.tests), "--submission", str(staged),
+def run_args(paths: list[Path], *, profile: str, seed: int) -> list[str]:
+    """What every grading-side pytest run starts with: this repo's config, quiet, seeded."""
+    return [
+        *map(str, paths),
         "-p", "no:cacheprovider", "-q", "--no-header", "-o", "addopts=",
         # these two collect garbage several times at exit: a second per submission, for nothing
         "-p", "no:unraisableexception", "-p", "no:threadexception",
         f"--rootdir={ROOT}", "-c", str(ROOT / "pyproject.toml"),
-        f"--hypothesis-profile={options.profile}", f"--hypothesis-seed={options.seed}",
-        f"--test-budget={options.test_budget}",
+        f"--hypothesis-profile={profile}", f"--hypothesis-seed={seed}",
+    ]
+
+
+def pytest_args(staged: Path, options: Options) -> list[str]:
+    args = run_args([options.tests], profile=options.profile, seed=options.seed) + [
+        "--submission", str(staged), f"--test-budget={options.test_budget}",
     ]
     if options.isolate:
         args.append("--isolate")

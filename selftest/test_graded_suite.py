@@ -10,15 +10,13 @@ mutant of ``mutants/``. Then:
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from grader import mutants
+from selftest.grading import grade, written
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = mutants.discover()
@@ -33,13 +31,9 @@ def batch(tmp_path_factory):
     for mutant in MUTANTS:
         mutants.materialize(mutant, subs / mutant.name)
     out = tmp_path_factory.mktemp("out")
-    run = subprocess.run(
-        [sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "-j", "2",
-         "--no-isolate", "--profile", "mutants", "--seed", "0", "--quiet"],
-        cwd=ROOT, capture_output=True, text=True, timeout=1800,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    return {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/grading.json")}
+    grade(str(subs), "--out", str(out), "-j", "2", "--no-isolate", "--profile", "mutants", "--seed", "0",
+          timeout=1800)
+    return written(out)
 
 
 def failed(result: dict) -> list[dict]:

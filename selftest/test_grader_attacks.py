@@ -9,17 +9,14 @@ attack was stopped, and the tests it did not touch must still pass.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from grader import mutants
+from selftest.grading import grade, written
 
-ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).with_name("hostile")
 PART1 = ["test_contiguous_strides", "test_flat_index", "test_is_contiguous", "test_transpose",
          "test_slice_view", "test_view_strides", "test_chained_views"]
@@ -35,17 +32,10 @@ def graded(tmp_path_factory):
     mutants.materialize_reference(subs / "honest")
     out = tmp_path_factory.mktemp("out")
     before = _worker_processes()
-    run = subprocess.run(
-        [sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "-j", "2",
-         "-m", "part1", "--seed", "7", "--timeout-scale", "0.3", "--quiet",
-         "--worker-uid-base", str(UID_BASE)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    results = {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/grading.json")}
-    gradescope = {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/results.json")}
-    return {"results": results, "gradescope": gradescope, "out": out, "stdout": run.stdout,
-            "leftover": _worker_processes() - before}
+    run = grade(str(subs), "--out", str(out), "-j", "2", "-m", "part1", "--seed", "7", "--timeout-scale", "0.3",
+                "--worker-uid-base", str(UID_BASE), timeout=600)
+    return {"results": written(out), "gradescope": written(out, "results.json"), "out": out,
+            "stdout": run.stdout, "leftover": _worker_processes() - before}
 
 
 def _worker_processes() -> set[int]:
@@ -156,13 +146,10 @@ def test_on_a_gpu_machine_memory_is_watched_instead_of_capped(tmp_path):
     mutants.materialize(mutants.load(HOSTILE / "part01_memory_bomb.py"), subs / "memory_bomb")
     mutants.materialize_reference(subs / "honest")
     out = tmp_path / "out"
-    run = subprocess.run(
-        [sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "-j", "1", "-m", "part1",
-         "--seed", "7", "--watch-memory", "--memory-mb", "1024", "--quiet"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-3000:]
-    bomb = json.loads((out / "memory_bomb" / "grading.json").read_text())
+    grade(str(subs), "--out", str(out), "-j", "1", "-m", "part1", "--seed", "7", "--watch-memory",
+          "--memory-mb", "1024", timeout=600)
+    bomb = written(out)["memory_bomb"]
     view = next(t for t in bomb["tests"] if t["test"].endswith("::test_view_strides"))
     assert view["status"] == "failed" and "more than 1024 MB of memory" in view["message"]
-    honest = json.loads((out / "honest" / "grading.json").read_text())
+    honest = written(out)["honest"]
     assert all(t["status"] == "passed" for t in honest["tests"] if t["part"] == 1)

@@ -17,16 +17,10 @@ from grader import mutants, outputs, scoring
 from grader import rubric as R
 from grader.outcomes import TestOutcome
 from grader.submissions import BadSubmission, Submission, expand, in_shard, parse_shard, stage
+from selftest.grading import grade, written
 
 ROOT = Path(__file__).resolve().parent.parent
 CUDA = {i.test for i in R.load().items if "cuda" in i.name}
-
-
-def grade(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
-    run = subprocess.run([sys.executable, "-m", "grader", "grade", *args, "--quiet"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=timeout)
-    assert run.returncode == 0, run.stderr[-3000:]
-    return run
 
 
 def synthetic(student: str, passed: set[str], pending: set[str] = frozenset()) -> scoring.SubmissionResult:
@@ -141,7 +135,7 @@ def partial_graded_twice(tmp_path_factory):
     subs = ROOT / "examples" / "submissions" / "student_partial"
     for out in (out1, out2):
         grade(str(subs), "--out", str(out), "-j", "1", "-m", "part1 or part2", "--seed", "11", "--single")
-    return [json.loads((o / "student_partial" / "grading.json").read_text()) for o in (out1, out2)]
+    return [written(o)["student_partial"] for o in (out1, out2)]
 
 
 def test_same_seed_same_result_test_by_test(partial_graded_twice):
@@ -198,8 +192,7 @@ def test_replaying_a_recorded_reference_run_grades_like_live_hypothesis(tmp_path
         out = tmp_path / mode
         grade(str(subs), "--out", str(out), "-j", "2", "--seed", "5", "--no-isolate",
               *(["--live"] if mode == "live" else []))
-        verdicts[mode] = {p.parent.name: sorted(t["test"] for t in json.loads(p.read_text())["tests"]
-                                                if t["status"] == "failed")
-                          for p in out.glob("*/grading.json")}
+        verdicts[mode] = {student: sorted(t["test"] for t in result["tests"] if t["status"] == "failed")
+                          for student, result in written(out).items()}
     assert verdicts["replay"] == verdicts["live"]
     assert all(verdicts["replay"].values())

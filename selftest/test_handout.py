@@ -25,6 +25,7 @@ import pytest
 
 from grader.handout import build
 from grader.harness.impl import MODULES
+from selftest.grading import grade, written
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED_TOP = {"assignment", "grader", "tests", "conftest.py", "pyproject.toml", "requirements.txt",
@@ -183,9 +184,7 @@ def test_a_lookup_table_passes_the_handout_but_fails_grading(handout, python, tm
     assert public and all(v[0] == "passed" for v in public.values()), public
 
     out = tmp_path / "graded"
-    subprocess.run([sys.executable, "-m", "grader", "grade", str(tmp_path / "lookup"), "--single", "--out",
-                    str(out), "-m", "part1", "-j", "1", "--seed", "99", "--quiet"],
-                   cwd=ROOT, check=True, capture_output=True, timeout=900)
-    graded = json.loads((out / "lookup" / "grading.json").read_text())
+    grade(str(tmp_path / "lookup"), "--single", "--out", str(out), "-m", "part1", "-j", "1", "--seed", "99")
+    graded = written(out)["lookup"]
     part1 = [t for t in graded["tests"] if t["part"] == 1]
     assert [t["test"] for t in part1 if t["status"] == "passed"] == []

@@ -16,7 +16,7 @@ import torch
 from hypothesis import example, given, settings
 
 from grader.harness.door import describe_call
-from grader.harness.expect import EXACT, INT, STR, Dict, Tensor, Tuple, beyond, check, differs, require
+from grader.harness.expect import EXACT, INT, STR, Dict, Tensor, Tuple, ask, beyond, check, differs, require
 from grader.harness.faults import Mismatch
 from grader.harness.oracle import cases
 from tests.strategies import part06 as S
@@ -28,9 +28,7 @@ ATTENTION_TOLERANCE = "compared elementwise within 4·(dim+2)·eps·sum(|q|·|k|
 def ask_checked(impl, oracle, probe, function, *args, returns):
     """(returned, expected, inputs) of a checked call; the returned value must pass the
     jaxtyping check and fit ``returns``."""
-    expected = oracle.run(probe, *args)
-    got = impl.run(probe, *args)
-    inputs = describe_call(probe, args)
+    got, expected, inputs = ask(impl, oracle, probe, *args)
     if isinstance(got, str):
         raise Mismatch(function, f"failed its jaxtyping check: {got}", inputs=inputs, show_values=False)
     check(got, returns, function, inputs)

@@ -20,7 +20,8 @@ import torch
 from hypothesis import example, given, settings
 
 from grader.harness.door import describe_call
-from grader.harness.expect import INT, Tensor, agree_run, check, close, differs, require
+from grader.harness import expect
+from grader.harness.expect import INT, Tensor, agree_run, check, close, differs, fail, require
 from grader.harness.faults import Mismatch
 from grader.harness.oracle import cases
 from tests.strategies import part08 as S
@@ -50,15 +51,9 @@ def bernstein(n: int, variance: float, bound: float, p: float = FALSE_ALARM) -> 
 # --------------------------------------------------------------------------- helpers
 def ask(impl, oracle, probe, *args, subject):
     """The implementation's answer (and the oracle's, if given); a problem the probe met fails at once."""
-    expected = oracle.run(probe, *args) if oracle is not None else None
-    got = impl.run(probe, *args)
-    inputs = describe_call(probe, args)
+    got, expected, inputs = expect.ask(impl, oracle, probe, *args)
     require(got.get("problem") is None, subject, str(got.get("problem")), inputs=inputs, show_values=False)
     return got, expected, inputs
-
-
-def fail(subject, problem, inputs):
-    raise Mismatch(subject, problem, inputs=inputs, show_values=False)
 
 
 def weight_stats(impl, case):

@@ -19,8 +19,7 @@ import torch
 from hypothesis import example, given, settings
 
 from grader.harness.door import describe_call
-from grader.harness.expect import EXACT, FLOAT, INT, Compare, Dict, ListOf, Tensor, Tuple, check, close, differs
-from grader.harness.faults import Mismatch
+from grader.harness.expect import FLOAT, INT, Dict, ListOf, Tensor, Tuple, ask, check, close, fail, same
 from grader.harness.oracle import cases
 from tests.strategies import part09 as S
 
@@ -28,31 +27,11 @@ TRAINED = close(rel=1e-4, abs=1e-6)
 FEW = settings(max_examples=10)  # training runs cost the most, and a loop's bugs show on any run
 
 
-# --------------------------------------------------------------------------- helpers
-def both(impl, oracle, probe, *args):
-    """The implementation's and the oracle's answers to one probe, and the inputs as a message shows them."""
-    expected = oracle.run(probe, *args)
-    got = impl.run(probe, *args)
-    return got, expected, describe_call(probe, args)
-
-
-def fail(subject, problem, inputs):
-    raise Mismatch(subject, problem, inputs=inputs, show_values=False)
-
-
-def same(subject, got, expected, problem, inputs, how: Compare = EXACT) -> None:
-    why = differs(got, expected, how)
-    if why:
-        detail = "" if why.startswith("different value") else f" ({why})"
-        raise Mismatch(subject, problem + detail, inputs=inputs, got=got, expected=expected,
-                       how="" if how.exact else how.describe())
-
-
 # --------------------------------------------------------------------------- data
 @given(case=cases("training.open_dataset", S.dataset_cases))
 def test_open_dataset(impl, oracle, case):
     """A read-only numpy.memmap over the file, holding the saved values."""
-    got, expected, inputs = both(impl, oracle, "training.open_dataset", *case)
+    got, expected, inputs = ask(impl, oracle, "training.open_dataset", *case)
     subject = "training.open_dataset"
     if got["type"] != expected["type"]:
         if got["type"] == "numpy.ndarray":
@@ -72,7 +51,7 @@ def test_get_batch(impl, oracle, case):
     """x = data[rows, :-1], y = data[rows, -1] for rows = rng.integers(0, len(data), size=batch_size),
     float32 on the CPU, and nothing else taken from ``rng`` (its next draw must agree)."""
     _, dim, batch_size, _, _ = case
-    got, expected, inputs = both(impl, oracle, "training.get_batch", *case)
+    got, expected, inputs = ask(impl, oracle, "training.get_batch", *case)
     subject = "training.get_batch"
     shapes = Tuple(Tensor(torch.float32, (batch_size, dim), "cpu"), Tensor(torch.float32, (batch_size,), "cpu"))
     check(got, Dict(batch=shapes, next_draw=INT), subject, inputs)
@@ -92,7 +71,7 @@ def test_get_batch(impl, oracle, case):
 def test_train_trajectory(impl, oracle, case):
     """Each step's loss (a Python float), then the parameters after the last step, as the reference's."""
     num_steps = case[4]
-    got, expected, inputs = both(impl, oracle, "training.train", *case)
+    got, expected, inputs = ask(impl, oracle, "training.train", *case)
     subject = "training.train"
     losses = got["losses"]
     if type(losses) is list and any(isinstance(loss, torch.Tensor) for loss in losses):
@@ -123,7 +102,7 @@ def test_train_clears_gradients(impl, case):
 def test_checkpoint_round_trip(impl, oracle, case):
     """num_steps steps, save_checkpoint, load_checkpoint into a fresh model and AdamW, num_steps more:
     the result must be bit for bit the reference's, which is 2 * num_steps steps straight."""
-    got, expected, inputs = both(impl, oracle, "training.checkpoint", *case)
+    got, expected, inputs = ask(impl, oracle, "training.checkpoint", *case)
     subject = "training.load_checkpoint"
     check(got["step"], INT, subject, inputs)
     if got["step"] != expected["step"]:

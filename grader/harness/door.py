@@ -107,11 +107,11 @@ class InProcessDoor(Door):
         self.timeouts = timeouts and not trusted
 
     def _ask(self, probe: str, args: tuple) -> dict:
-        sent = wire.decode(wire.encode(args))  # fresh copies: the callee cannot alias ours
+        sent = wire.roundtrip(args)  # fresh copies: the callee cannot alias ours
         seconds = PROBES[probe].timeout if probe in PROBES else DEFAULT_TIMEOUT
         with _alarm(seconds if self.timeouts else None, function_of(probe, args), args):
             outcome = run_probe(self.impl, probe, sent)
-        answer = wire.decode(wire.encode(outcome))
+        answer = wire.roundtrip(outcome)
         if type(answer) is not dict:
             raise faults.HarnessFault(probe, "the implementation's side answered with a non-dict")
         return answer

@@ -408,6 +408,28 @@ def agree_run(impl: Door, oracle: Door, probe: str, *args: Any, returns: Schema,
     return got
 
 
+def ask(impl: Door, oracle: Door | None, probe: str, *args: Any) -> tuple[Any, Any, str]:
+    """Both answers to one probe (the oracle's None if there is no oracle to ask), and the
+    inputs as a failure message shows them: for tests that check a probe's report field by field."""
+    expected = oracle.run(probe, *args) if oracle is not None else None
+    got = impl.run(probe, *args)
+    return got, expected, describe_call(probe, args)
+
+
+def same(function: str, got: Any, expected: Any, problem: str, inputs: str, how: Compare = EXACT) -> None:
+    """``got`` must equal ``expected`` under ``how``; else ``problem``, with both values."""
+    why = differs(got, expected, how)
+    if why:
+        detail = "" if why.startswith("different value") else f" ({why})"
+        raise Mismatch(function, problem + detail, inputs=inputs, got=got, expected=expected,
+                       how="" if how.exact else how.describe())
+
+
+def fail(function: str, problem: str, inputs: str = "") -> None:
+    """A problem that needs no values shown (a missing key, a wrong structure)."""
+    raise Mismatch(function, problem, inputs=inputs, show_values=False)
+
+
 def require(condition: bool, function: str, problem: str, *, inputs: str = "",
             got: Any = None, expected: Any = None, show_values: bool = True) -> None:
     """A property check in the same message format as ``agree``."""

@@ -44,3 +44,10 @@ def part_of_path(path: str) -> Part | None:
     """The part a test file belongs to, from its name: ``test_part01_strides.py`` -> Part 1."""
     match = _FILE.search(path.replace("\\", "/").rsplit("/", 1)[-1])
     return PARTS.get(int(match.group(1))) if match else None
+
+
+def test_id(nodeid: str) -> str:
+    """pytest node id -> the test's id everywhere else (rubric keys, recordings):
+    relative to ``tests/``, without parameters."""
+    nodeid = nodeid.replace("\\", "/").split("[", 1)[0]
+    return nodeid.removeprefix("tests/")

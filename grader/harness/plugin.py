@@ -27,7 +27,7 @@ from hypothesis import settings
 from grader.harness import faults, oracle as oracle_mod, profiles
 from grader.harness.door import Door, InProcessDoor
 from grader.harness.impl import Implementation, stage_submission
-from grader.harness.parts import PARTS, part_of_path
+from grader.harness.parts import PARTS, part_of_path, test_id
 
 IMPL_KEY = pytest.StashKey[Door]()
 ORACLE_KEY = pytest.StashKey[Door]()
@@ -186,7 +186,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    oracle_mod.MODE.test = item.nodeid.split("[", 1)[0].replace("\\", "/").removeprefix("tests/")
+    oracle_mod.MODE.test = test_id(item.nodeid)
     for key in (IMPL_KEY, ORACLE_KEY):
         if key in item.config.stash:
             item.config.stash[key].begin_test(item.nodeid)
