@@ -135,7 +135,8 @@ def _merge(args: argparse.Namespace) -> int:
     from grader import outputs, report, scoring
     from grader import rubric as rubric_mod
 
-    merged: dict[str, scoring.SubmissionResult] = {}
+    # every run of a student, from every folder, merged at once: scoring.merge does not depend on their order
+    runs: dict[str, list[scoring.SubmissionResult]] = {}
     notes = []
     for folder in map(Path, args.folders):
         batch = folder / "batch.json"
@@ -144,14 +145,9 @@ def _merge(args: argparse.Namespace) -> int:
             notes.append(f"{folder.name}: seed {info.get('seed')}, shard {info.get('shard') or 'all'}, "
                          f"gpu {'yes' if info.get('gpu') else 'no'}")
         for result in outputs.read_results(folder):
-            if result.student in merged:
-                first, second = merged[result.student], result
-                # the pass with pending tests takes the other's results for them
-                merged[result.student] = scoring.merge(first, second) if first.pending_points \
-                    else scoring.merge(second, first) if second.pending_points else first
-            else:
-                merged[result.student] = result
-    results = [merged[k] for k in sorted(merged)]
+            runs.setdefault(result.student, []).append(result)
+    results = [scoring.merge(*runs[k]) for k in sorted(runs)]
+    notes.sort()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rubric = rubric_mod.load()

@@ -1,17 +1,33 @@
 """Mutants: plausible student bugs, as small edits of the reference (staff side).
 
-A mutant is a file ``mutants/partNN_<what>.py``: a docstring that says which
-bug it models, ``TARGET = "<module>"``, and replacement definitions. It is
-materialised as a submission by copying the reference package and appending the
-mutant's source to the target module, so later definitions win:
+A mutant is a file ``mutants/partNN_<what>.py`` that states the one change it
+makes against the reference module it targets, ``reference/<TARGET>.py``:
 
-    '''Column-major strides: the first dim gets stride 1.'''
+    '''Column-major strides: the first dim gets stride 1 (Fortran order), as if counting from the left.'''
     TARGET = "strides"
+    REPLACE = [
+        ("for d in range(len(shape) - 1, -1, -1):", "for d in range(len(shape)):"),
+    ]
 
-    def contiguous_strides(shape): ...
+* The docstring's first line says which bug it models (messages quote it).
+* ``REPLACE`` lists ``(old, new)`` exact-text replacements, applied in order.
+  Each ``old`` must occur exactly once in the module when it is applied: an
+  edit of the reference that moves or duplicates it then stops materialising
+  with an error, instead of patching the wrong place or nothing.
+* ``APPEND`` is code appended to the module after the replacements (later
+  definitions win), for a bug that needs code the reference has no place for:
+  a new helper, a different algorithm. Prefer ``REPLACE``.
 
-The self-test (selftest/test_mutants.py) grades every mutant and requires it to
-fail at least one test of its own part and no test of any other part.
+A mutant has ``REPLACE``, ``APPEND`` or both. These names and ``TARGET`` are
+read with ``ast.literal_eval``: the file is never imported.
+
+A file with neither is appended whole, as all mutants once were; only the
+hostile submissions of ``selftest/hostile/`` (attack code appended to
+``strides.py``) still use that form.
+
+The self-test ``selftest/test_mutant_patches.py`` checks every patch applies;
+``selftest/test_graded_suite.py`` grades every mutant and requires it to fail at
+least one test of its own part and no test of any other part.
 """
 
 from __future__ import annotations
@@ -38,40 +54,84 @@ class Mutant:
     part: int
     target: str
     description: str
-    source: str
+    source: str  # code appended to the target module: APPEND, or a legacy file's whole text ("" if none)
+    replace: tuple[tuple[str, str], ...] = ()  # (old, new) exact-text replacements, applied first
+
+
+def _literals(path: Path, tree: ast.Module) -> dict[str, object]:
+    """The module-level ``TARGET``, ``REPLACE`` and ``APPEND``, as Python values."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name) and t.id in ("TARGET", "REPLACE", "APPEND"):
+                    try:
+                        found[t.id] = ast.literal_eval(node.value)
+                    except (ValueError, TypeError, SyntaxError):
+                        raise ValueError(f"{path.name}: {t.id} must be a literal") from None
+    return found
+
+
+def _replacements(path: Path, value: object) -> tuple[tuple[str, str], ...]:
+    pairs = tuple(value) if isinstance(value, (list, tuple)) else None
+    if not pairs or not all(isinstance(p, tuple) and len(p) == 2 and all(isinstance(s, str) for s in p)
+                            for p in pairs):
+        raise ValueError(f"{path.name}: REPLACE must be a non-empty list of (old, new) string pairs")
+    for old, new in pairs:
+        if not old or old == new:
+            raise ValueError(f"{path.name}: REPLACE pair {old!r} changes nothing")
+    return pairs
 
 
 def load(path: Path) -> Mutant:
+    path = Path(path)
     match = _NAME.match(path.stem)
     if not match:
         raise ValueError(f"{path.name}: mutant files are named partNN_<what>.py")
     source = path.read_text()
     tree = ast.parse(source)
-    description = (ast.get_docstring(tree) or "").strip().splitlines()[0] if ast.get_docstring(tree) else ""
-    target = None
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "TARGET" for t in node.targets):
-            target = ast.literal_eval(node.value)
+    docstring = (ast.get_docstring(tree) or "").strip()
+    description = docstring.splitlines()[0] if docstring else ""
+    values = _literals(path, tree)
+    target = values.get("TARGET")
     part = int(match.group(1))
     if target not in MODULES or PARTS[part].module != target:
         raise ValueError(f"{path.name}: TARGET must be {PARTS[part].module!r}, the module of part {part}")
     if not description:
         raise ValueError(f"{path.name}: start with a docstring saying which bug this is")
-    return Mutant(path.stem, part, target, description, source)
+    if "REPLACE" not in values and "APPEND" not in values:
+        return Mutant(path.stem, part, target, description, source)  # legacy: the whole file is appended
+    replace = _replacements(path, values["REPLACE"]) if "REPLACE" in values else ()
+    append = values.get("APPEND", "")
+    if not isinstance(append, str) or ("REPLACE" not in values and not append.strip()):
+        raise ValueError(f"{path.name}: APPEND must be a string of code")
+    return Mutant(path.stem, part, target, description, append, replace)
 
 
 def discover(folder: Path = MUTANTS_DIR) -> list[Mutant]:
     return [load(p) for p in sorted(Path(folder).glob("part*.py"))]
 
 
+def patched(mutant: Mutant, reference: Path = REFERENCE_DIR) -> str:
+    """The text of the mutant's target module: the reference's, replaced, then appended to."""
+    text = (Path(reference) / f"{mutant.target}.py").read_text()
+    for old, new in mutant.replace:
+        count = text.count(old)
+        if count != 1:
+            where = "is not" if count == 0 else f"occurs {count} times"
+            raise ValueError(f"mutant {mutant.name}: REPLACE text {where} in {mutant.target}.py "
+                             f"(it must occur exactly once): {old!r}")
+        text = text.replace(old, new)
+    if mutant.source:
+        text += f"\n\n# ---- mutant {mutant.name} ----\n" + mutant.source
+    return text
+
+
 def materialize(mutant: Mutant, into: Path, reference: Path = REFERENCE_DIR) -> Path:
     """Write the mutant as a submission folder ``into/assignment/``; returns ``into``."""
-    package = Path(into) / "assignment"
-    package.mkdir(parents=True, exist_ok=True)
-    for path in reference.glob("*.py"):
-        shutil.copyfile(path, package / path.name)
-    target = package / f"{mutant.target}.py"
-    target.write_text(target.read_text() + f"\n\n# ---- mutant {mutant.name} ----\n" + mutant.source)
+    text = patched(mutant, reference)  # first, so a bad patch leaves no half-written folder
+    materialize_reference(into, reference)
+    (Path(into) / "assignment" / f"{mutant.target}.py").write_text(text)
     return Path(into)
 
 
@@ -79,6 +139,6 @@ def materialize_reference(into: Path, reference: Path = REFERENCE_DIR) -> Path:
     """The reference itself as a submission folder (what an honest, perfect student hands in)."""
     package = Path(into) / "assignment"
     package.mkdir(parents=True, exist_ok=True)
-    for path in reference.glob("*.py"):
+    for path in Path(reference).glob("*.py"):
         shutil.copyfile(path, package / path.name)
     return Path(into)

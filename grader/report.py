@@ -1,123 +1,335 @@
-"""report.html: the batch at a glance for staff, with inline SVG plots (no dependencies).
+"""report.html: the batch at a glance for staff, and what the students got wrong.
 
-Plots: the score histogram, the pass rate of every test and of every part, the
-grading time of every submission. Tests that nobody passes, or that failed with
-a harness error for anyone, are flagged at the top: those are the ones to look
-at before publishing grades.
+Python gathers the figures; the markup is a Jinja2 template (``templates/report.html.j2``,
+with the SVG plots as macros in ``templates/plots.html.j2``). Autoescape is on
+everywhere: student ids, failure messages and plot labels are student-controlled
+text and must never become markup.
+
+What the page shows:
+* the score histogram, the pass rate of every part and every test, the grading time
+  of every submission, one row per submission;
+* per test, the most common kinds of failure: failures are grouped by their kind and
+  their problem line with the values taken out, so one bug shows once with the number
+  of students who have it and the smallest input that shows it;
+* first, the tests to look at before publishing grades: a test nobody passed, or one
+  with a harness error for anyone.
+
+Pending tests (cuda tests on a machine without a GPU) are not failures: they are left
+out of pass rates and flags, and listed as pending a GPU pass.
 """
 
 from __future__ import annotations
 
-import html
+import re
 import statistics
-from collections import Counter
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Iterable
 
+import jinja2
+
 from grader.harness.parts import PARTS
-from grader.rubric import Rubric
-from grader.scoring import PASSED, PENDING, SubmissionResult
+from grader.rubric import Item, Rubric
+from grader.scoring import PASSED, PENDING, ScoredTest, SubmissionResult
 
-BAR = "#4a7bd0"
-WARN = "#d0594a"
+TEMPLATES = Path(__file__).with_name("templates")
+DID_NOT_RUN = "did not run"  # the kind scoring gives a test that its run never reached
+GROUPS_SHOWN = 3  # kinds of failure shown per test; the rest are summed up in one line
+TIMES_SHOWN = 60  # submissions in the grading-time plot: beyond that, the slowest
 
 
-def _svg_bars(labels: list[str], values: list[float], *, max_value: float, unit: str = "",
-              width: int = 720, bar_height: int = 16, warn: set[int] = frozenset()) -> str:
-    label_width = min(360, max([len(x) for x in labels] + [4]) * 7 + 10)
-    plot = width - label_width - 70
-    height = bar_height * len(values) + 10
+# --------------------------------------------------------------------------- failures
+@dataclass(frozen=True)
+class Failure:
+    student: str
+    kind: str
+    problem: str  # the message's problem line, e.g. "strides.view_strides: wrong value"
+    input: str  # what the "input:" line shows, "" when there is none
+    message: str
+
+
+@dataclass(frozen=True)
+class FailureGroup:
+    """Students whose failures of one test read the same once the values are taken out."""
+
+    kind: str
+    problem: str  # the problem line of the example
+    input: str  # the smallest input seen in the group
+    example: str  # the whole message whose input that is
+    students: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.students)
+
+
+_HEADER = re.compile(r"^\[[^\]\n]*\]\s+\S+$")  # "[Part 1 (strides)] test_view_strides"
+_INPUT = re.compile(r"^\s*input:\s*(.*)$", re.M)
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+_DIMENSIONS = re.compile(r"\b\d+(?:x\d+)+\b")  # "6x16", as torch's shape errors write them
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?![\w])", re.I)
+_SEQUENCE = re.compile(r"([(\[])\s*#(?:\s*,\s*#)*\s*,?\s*([)\]])")  # (#, #, #) -> (…), whatever its length
+
+
+def problem_line(message: str, test_name: str = "") -> str:
+    """The line that says what went wrong: the first after the header, or pytest's "E" line."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if lines and (_HEADER.match(lines[0]) or lines[0] == test_name):
+        lines = lines[1:]
+    raised = [line for line in lines if line.startswith("E ")]  # a raw pytest traceback
+    return (raised[0][1:].strip() if raised else lines[0]) if lines else ""
+
+
+def input_line(message: str) -> str:
+    match = _INPUT.search(message)
+    return match.group(1).strip() if match else ""
+
+
+def failure_key(kind: str, problem: str) -> tuple[str, str]:
+    """The same bug reads the same for every student once numbers and quoted values are gone:
+    "timed out after 10 s in f" and "... 20 s in f" group together, so do two shapes."""
+    text = _QUOTED.sub("'…'", problem)
+    text = _DIMENSIONS.sub("#x#", text)
+    text = _NUMBER.sub("#", text)
+    text = _SEQUENCE.sub(r"\1…\2", text)
+    return kind, " ".join(text.split())[:200]
+
+
+def _smallest(failures: list[Failure]) -> Failure:
+    """The failure to show for a group: the one with the shortest input (ids break ties)."""
+    return min(failures, key=lambda f: (f.input == "", len(f.input), f.input, f.student))
+
+
+def group_failures(failures: Iterable[Failure]) -> list[FailureGroup]:
+    """Most common first; a student counts once per group."""
+    groups: dict[tuple[str, str], list[Failure]] = defaultdict(list)
+    for failure in failures:
+        groups[failure_key(failure.kind, failure.problem)].append(failure)
+    out = []
+    for members in groups.values():
+        example = _smallest(members)
+        out.append(FailureGroup(example.kind, example.problem, example.input, example.message,
+                                tuple(sorted({f.student for f in members}))))
+    return sorted(out, key=lambda g: (-g.count, g.kind, g.problem))
+
+
+# --------------------------------------------------------------------------- per test
+@dataclass(frozen=True)
+class TestSummary:
+    __test__ = False  # a record, not a test class for pytest to collect
+
+    item: Item
+    passed: int
+    graded: int  # outcomes that are not pending
+    ran: int  # graded outcomes that are verdicts: neither pending nor "did not run"
+    pending: int
+    harness_errors: int  # submissions for which the test itself failed
+    groups: tuple[FailureGroup, ...]
+
+    @property
+    def label(self) -> str:
+        return f"P{self.item.part} {self.item.name}" + (" (hidden)" if self.item.hidden else "")
+
+    @property
+    def rate(self) -> float | None:
+        """Percent of graded submissions that passed; None for a test waiting for a GPU pass."""
+        if self.waiting:
+            return None
+        return 100.0 * self.passed / self.graded if self.graded else 0.0
+
+    @property
+    def waiting(self) -> bool:
+        """Pending for every submission whose run reached it (a run that crashed never got to skip it)."""
+        return self.ran == 0 and self.pending > 0
+
+    @property
+    def never_passed(self) -> bool:
+        """Verdicts, and not one pass: a test to look at (a harness error, if any, says more)."""
+        return self.ran > 0 and self.passed == 0
+
+    @property
+    def never_ran(self) -> bool:
+        """Every run stopped before this test, and it was pending nowhere: a test to look at too."""
+        return self.graded > 0 and self.ran == 0 and self.pending == 0
+
+    @property
+    def failed(self) -> int:
+        return self.graded - self.passed
+
+    @property
+    def has_verdict_failures(self) -> bool:
+        """Failed for some reason of the test's own, not only because runs stopped before it."""
+        return self.ran > self.passed
+
+    @property
+    def stopped(self) -> tuple[str, ...]:
+        """Students whose run stopped before this test."""
+        return tuple(s for g in self.groups if g.kind == DID_NOT_RUN for s in g.students)
+
+    @property
+    def shown(self) -> tuple[FailureGroup, ...]:
+        return self.groups[:GROUPS_SHOWN]
+
+    @property
+    def rest(self) -> tuple[FailureGroup, ...]:
+        return self.groups[GROUPS_SHOWN:]
+
+
+def summarise(results: Iterable[SubmissionResult], rubric: Rubric) -> list[TestSummary]:
+    """One summary per rubric test, in rubric order."""
+    by_test: dict[str, list[tuple[str, ScoredTest]]] = defaultdict(list)
+    for result in results:
+        for t in result.tests:
+            by_test[t.test].append((result.student, t))
+    return [_summary(item, by_test.get(item.test, [])) for item in rubric.items]
+
+
+def _summary(item: Item, seen: list[tuple[str, ScoredTest]]) -> TestSummary:
+    graded = [t for _, t in seen if t.status != PENDING]
+    failed = [Failure(student, t.kind, problem_line(t.message, item.name), input_line(t.message), t.message)
+              for student, t in seen if t.status not in (PASSED, PENDING)]
+    return TestSummary(
+        item=item,
+        passed=sum(t.status == PASSED for t in graded),
+        graded=len(graded),
+        ran=sum(t.kind != DID_NOT_RUN for t in graded),
+        pending=len(seen) - len(graded),
+        harness_errors=sum(t.kind == "harness error" for t in graded),
+        groups=tuple(group_failures(failed)),
+    )
+
+
+# --------------------------------------------------------------------------- plots
+@dataclass(frozen=True)
+class BarRow:
+    label: str
+    y: float
+    length: float
+    text: str  # the value as shown at the bar's end
+    look: str  # CSS class: "" | "warn" (a test to look at) | "pending" (no bar to draw)
+
+
+@dataclass(frozen=True)
+class BarChart:
+    width: int
+    height: int
+    label_width: int
+    row_height: int
+    rows: tuple[BarRow, ...]
+
+
+def bar_chart(bars: list[tuple[str, float | None]], *, max_value: float, unit: str = "", digits: str = ".3g",
+              warn: Iterable[int] = (), width: int = 760, row_height: int = 16) -> BarChart:
+    """Horizontal bars; a value of None draws no bar and reads "pending"."""
+    warn = set(warn)
+    label_width = min(380, max([len(label) for label, _ in bars] + [4]) * 7 + 10)
+    plot = width - label_width - 110
     rows = []
-    for i, (label, value) in enumerate(zip(labels, values)):
-        y = 5 + i * bar_height
-        length = 0 if max_value <= 0 else plot * value / max_value
-        colour = WARN if i in warn else BAR
-        rows.append(
-            f'<text x="{label_width - 6}" y="{y + bar_height - 5}" text-anchor="end">{html.escape(label)}</text>'
-            f'<rect x="{label_width}" y="{y + 2}" width="{length:.1f}" height="{bar_height - 4}" fill="{colour}"/>'
-            f'<text x="{label_width + length + 4:.1f}" y="{y + bar_height - 5}">{value:.3g}{unit}</text>'
-        )
-    return (f'<svg width="{width}" height="{height}" font-size="11" font-family="sans-serif">'
-            + "".join(rows) + "</svg>")
+    for i, (label, value) in enumerate(bars):
+        length = 0.0 if value is None or max_value <= 0 else plot * min(value, max_value) / max_value
+        text = "pending a GPU pass" if value is None else f"{value:{digits}}{unit}"
+        look = "pending" if value is None else "warn" if i in warn else ""
+        rows.append(BarRow(label, 5 + i * row_height, round(length, 1), text, look))
+    return BarChart(width, row_height * len(rows) + 10, label_width, row_height, tuple(rows))
 
 
-def _svg_histogram(scores: list[float], top: float, bins: int = 10, width: int = 520, height: int = 180) -> str:
+@dataclass(frozen=True)
+class Column:
+    x: float
+    width: float
+    height: float
+    count: int
+    tick: str  # the score at the column's left edge
+
+
+@dataclass(frozen=True)
+class Histogram:
+    width: int
+    height: int
+    base: int  # y of the axis
+    columns: tuple[Column, ...]
+    top: str
+
+
+def histogram(scores: list[float], top: float, *, bins: int = 10, width: int = 540, height: int = 180) -> Histogram:
     counts = Counter(min(int(s / top * bins), bins - 1) if top > 0 else 0 for s in scores)
     most = max(counts.values(), default=1)
-    bar_w = (width - 40) / bins
-    parts = []
-    for b in range(bins):
-        h = (height - 40) * counts.get(b, 0) / most
-        x = 30 + b * bar_w
-        parts.append(f'<rect x="{x:.1f}" y="{height - 25 - h:.1f}" width="{bar_w - 2:.1f}" height="{h:.1f}" fill="{BAR}"/>')
-        if counts.get(b):
-            parts.append(f'<text x="{x + bar_w / 2:.1f}" y="{height - 28 - h:.1f}" text-anchor="middle">{counts[b]}</text>')
-        parts.append(f'<text x="{x:.1f}" y="{height - 10}">{top * b / bins:g}</text>')
-    parts.append(f'<text x="{width - 20}" y="{height - 10}">{top:g}</text>')
-    return f'<svg width="{width}" height="{height}" font-size="11" font-family="sans-serif">{"".join(parts)}</svg>'
+    column = (width - 50) / bins
+    base = height - 25
+    columns = tuple(
+        Column(round(30 + b * column, 1), round(column - 2, 1), round((height - 45) * counts.get(b, 0) / most, 1),
+               counts.get(b, 0), f"{top * b / bins:g}")
+        for b in range(bins)
+    )
+    return Histogram(width, height, base, columns, f"{top:g}")
+
+
+# --------------------------------------------------------------------------- page
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["g"] = lambda x: f"{x:g}"
+    return env
+
+
+def _part_rates(results: list[SubmissionResult]) -> list[tuple[str, float | None]]:
+    """Percent of points earned per part; None for a part whose graded points are all pending."""
+    bars = []
+    for number, part in PARTS.items():
+        got = sum(r.part_scores().get(number, (0.0, 0.0))[0] for r in results)
+        most = sum(r.part_scores().get(number, (0.0, 0.0))[1] for r in results)
+        pending = any(t.part == number and t.status == PENDING for r in results for t in r.tests)
+        if most:
+            bars.append((f"Part {number} · {part.title}", 100.0 * got / most))
+        else:
+            bars.append((f"Part {number} · {part.title}", None if pending else 0.0))
+    return bars
+
+
+def _times(results: list[SubmissionResult]) -> tuple[BarChart, int]:
+    """The grading time of each submission, slowest first; beyond TIMES_SHOWN, only the slowest."""
+    shown = sorted(results, key=lambda r: (-r.seconds, r.student))[:TIMES_SHOWN]
+    most = max([r.seconds for r in results] + [1.0])
+    chart = bar_chart([(r.student, r.seconds) for r in shown], max_value=most, unit=" s", digits=".1f")
+    return chart, len(results) - len(shown)
 
 
 def render(results: Iterable[SubmissionResult], rubric: Rubric, *, title: str = "Grading report",
-           notes: list[str] = ()) -> str:
-    results = list(results)
-    n = len(results)
+           notes: Iterable[str] = ()) -> str:
+    results = sorted(results, key=lambda r: r.student)
     scores = [r.score for r in results]
     top = max([r.max_score for r in results] + [1.0])
-    # pass rate per test, harness errors per test
-    rates, harness, labels = [], set(), []
-    for i, item in enumerate(rubric.items):
-        outcomes = [t for r in results for t in r.tests if t.test == item.test and t.status != PENDING]
-        rates.append(100.0 * sum(t.status == PASSED for t in outcomes) / len(outcomes) if outcomes else 0.0)
-        if any(t.kind == "harness error" for t in outcomes):
-            harness.add(i)
-        labels.append(f"P{item.part} {item.name}" + (" (hidden)" if item.hidden else ""))
-    never = {i for i, rate in enumerate(rates) if rate == 0.0 and n > 0}
-    part_rates = []
-    for number in PARTS:
-        got = sum(r.part_scores().get(number, (0, 0))[0] for r in results)
-        most = sum(r.part_scores().get(number, (0, 0))[1] for r in results)
-        part_rates.append(100.0 * got / most if most else 0.0)
-
-    flags = []
-    for i in sorted(harness):
-        flags.append(f"<li><b>{html.escape(labels[i])}</b>: a harness error for at least one submission "
-                     "(a bug in the test, not in the students' code?)</li>")
-    for i in sorted(never - harness):
-        flags.append(f"<li><b>{html.escape(labels[i])}</b>: passed by no submission</li>")
-    errors = [r for r in results if r.error]
-
-    rows = []
-    for r in sorted(results, key=lambda r: r.student):
-        ps = r.part_scores()
-        cells = "".join(f"<td>{ps.get(k, (0, 0))[0]:g}</td>" for k in PARTS)
-        rows.append(f"<tr><td>{html.escape(r.student)}</td><td><b>{r.score:g}</b>/{r.max_score:g}</td>{cells}"
-                    f"<td>{r.seconds:.1f}s</td><td>{html.escape(r.error.splitlines()[0]) if r.error else ''}</td></tr>")
-    mean = statistics.fmean(scores) if scores else 0.0
-    median = statistics.median(scores) if scores else 0.0
-    body = f"""
-<h1>{html.escape(title)}</h1>
-<p>{n} submissions · mean {mean:.1f} · median {median:.1f} · out of {top:g}
- · {len(errors)} could not be graded fully</p>
-{''.join(f'<p class="note">{html.escape(x)}</p>' for x in notes)}
-<h2>Look at these first</h2>
-<ul>{''.join(flags) or '<li>nothing unusual: every test was passed by someone, no harness errors</li>'}</ul>
-<h2>Scores</h2>{_svg_histogram(scores, top)}
-<h2>Pass rate per part (% of points)</h2>
-{_svg_bars([f"Part {k} · {PARTS[k].title}" for k in PARTS], part_rates, max_value=100, unit="%")}
-<h2>Pass rate per test (%)</h2>
-{_svg_bars(labels, rates, max_value=100, unit="%", warn=never | harness)}
-<h2>Grading time per submission (s)</h2>
-{_svg_bars([r.student for r in results], [r.seconds for r in results], max_value=max([r.seconds for r in results] + [1]), unit="s")}
-<h2>Submissions</h2>
-<table><tr><th>student</th><th>total</th>{''.join(f'<th>P{k}</th>' for k in PARTS)}<th>time</th><th>problem</th></tr>
-{''.join(rows)}</table>
-"""
-    style = ("body{font-family:sans-serif;margin:2em;max-width:1000px}table{border-collapse:collapse}"
-             "td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px}h2{margin-top:1.5em}"
-             ".note{color:#555;font-size:12px}")
-    return f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>" \
-           f"<style>{style}</style></head><body>{body}</body></html>"
+    tests = summarise(results, rubric)
+    flagged = [i for i, t in enumerate(tests) if t.never_passed or t.never_ran or t.harness_errors]
+    times, times_left_out = _times(results)
+    return _environment().get_template("report.html.j2").render(
+        title=title,
+        notes=list(notes),
+        results=results,
+        parts=PARTS,
+        top=top,
+        mean=statistics.fmean(scores) if scores else 0.0,
+        median=statistics.median(scores) if scores else 0.0,
+        errors=[r for r in results if r.error],
+        pending_points=max([r.pending_points for r in results] + [0.0]),
+        harness=[t for t in tests if t.harness_errors],
+        never=[t for t in tests if t.never_passed and not t.harness_errors],
+        unreached=[t for t in tests if t.never_ran],
+        pending=[t for t in tests if t.pending],
+        failing=[t for t in tests if t.has_verdict_failures],
+        # one line for the tests that failed only because runs stopped (a crash repeats in every later test)
+        stopped_only=[t for t in tests if t.groups and not t.has_verdict_failures],
+        stopped_students=sorted({s for t in tests if not t.has_verdict_failures for s in t.stopped}),
+        histogram=histogram(scores, top),
+        part_chart=bar_chart(_part_rates(results), max_value=100, unit="%"),
+        test_chart=bar_chart([(t.label, t.rate) for t in tests], max_value=100, unit="%", warn=flagged),
+        time_chart=times,
+        times_left_out=times_left_out,
+    )
 
 
 def write(results: Iterable[SubmissionResult], rubric: Rubric, path: Path, **kwargs) -> None:
-    Path(path).write_text(render(results, rubric, **kwargs))
+    Path(path).write_text(render(results, rubric, **kwargs), encoding="utf-8")

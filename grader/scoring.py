@@ -11,7 +11,8 @@ Rules:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import asdict, astuple, dataclass, field
 from typing import Any, Iterable
 
 from grader.outcomes import FAILED, PASSED, PENDING, TestOutcome
@@ -101,16 +102,73 @@ def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seco
     return SubmissionResult(student, tuple(tests), round(seconds, 3), error, output, notes)
 
 
-def merge(cpu: SubmissionResult, gpu: SubmissionResult) -> SubmissionResult:
-    """A CPU pass with a later GPU pass: each pending test takes the GPU pass's result."""
-    gpu_tests = {t.test: t for t in gpu.tests}
-    tests = []
-    for t in cpu.tests:
-        other = gpu_tests.get(t.test)
-        tests.append(other if t.status == PENDING and other is not None and other.status != PENDING else t)
+# --------------------------------------------------------------------------- merging runs
+# How much a test's result says about the student's code, lowest first. Merging keeps, per test, the
+# result that says the most, so the order of the runs cannot matter: a CPU pass has the cuda tests
+# pending and a GPU pass (``-m cuda``) has every other test "did not run" (or absent); each fills in
+# the other. A "did not run" beats a pending: a run meant to run the test stopped before it.
+# A harness error is the grader's fault: any verdict from another run is better.
+PENDING_RANK, DID_NOT_RUN_RANK, HARNESS_RANK, VERDICT_RANK = range(4)
+
+
+def _rank(t: ScoredTest) -> int:
+    if t.status == PENDING:
+        return PENDING_RANK
+    if t.kind == "did not run":
+        return DID_NOT_RUN_RANK
+    return HARNESS_RANK if t.kind == "harness error" else VERDICT_RANK
+
+
+def _best(tests: list[ScoredTest]) -> ScoredTest:
+    """The result that says the most. Two verdicts only overlap when a submission was graded twice
+    (same seed, same inputs): they differ only where the machine did (a timeout under load), so the
+    better one counts. Last, a fixed order on the records, so that no tie depends on the runs' order."""
+    return max(tests, key=lambda t: (_rank(t), t.points, t.status == PASSED, astuple(t)))
+
+
+def _disagreement(tests: list[ScoredTest], kept: ScoredTest) -> str:
+    """A note for staff when two runs gave different verdicts on one test."""
+    verdicts = {t.status for t in tests if _rank(t) == VERDICT_RANK}
+    return f"test {kept.test}: runs disagree (passed and failed); kept {kept.status}" if len(verdicts) > 1 else ""
+
+
+def _test_order(runs: tuple[SubmissionResult, ...]) -> list[str]:
+    """Every test of every run, in the order of the fullest run (rubric order), then any others by name."""
+    fullest = max(runs, key=lambda r: (len(r.tests), [t.test for t in r.tests]))
+    order = [t.test for t in fullest.tests]
+    return order + sorted({t.test for r in runs for t in r.tests} - set(order))
+
+
+def merge(*runs: SubmissionResult) -> SubmissionResult:
+    """One submission's runs (a CPU and a GPU pass, a re-run) as one result, whatever their order.
+
+    Per test, the result that says the most wins (see ``_rank``): a verdict beats a harness error,
+    which beats "did not run", which beats pending; of two verdicts, the better. Seconds add up,
+    notes are joined, and a whole-submission error stays only if every run had one: a run that
+    got through shows the submission can be graded. What the submission printed comes from the
+    run with the most verdicts.
+    """
+    if not runs:
+        raise ValueError("merge needs at least one run")
+    if len({r.student for r in runs}) > 1:
+        raise ValueError(f"cannot merge different students: {sorted({r.student for r in runs})}")
+    if len(runs) == 1:
+        return runs[0]
+    by_test: dict[str, list[ScoredTest]] = {}
+    for run in runs:
+        for t in run.tests:
+            by_test.setdefault(t.test, []).append(t)
+    tests = [_best(by_test[name]) for name in _test_order(runs)]
+    disagreements = {_disagreement(by_test[t.test], t) for t in tests} - {""}
+    errors = sorted({r.error for r in runs})
+    printed = max(runs, key=lambda r: (sum(_rank(t) == VERDICT_RANK for t in r.tests), r.output)).output
     return SubmissionResult(
-        cpu.student, tuple(tests), cpu.seconds + gpu.seconds, cpu.error or gpu.error,
-        cpu.output, cpu.notes + tuple(n for n in gpu.notes if n not in cpu.notes),
+        student=runs[0].student,
+        tests=tuple(tests),
+        seconds=round(math.fsum(r.seconds for r in runs), 3),  # fsum: exact, so the same in any order
+        error="\n".join(errors) if all(r.error for r in runs) else "",
+        output=printed,
+        notes=tuple(sorted({n for r in runs for n in r.notes} | disagreements)),
     )
 
 

@@ -1,9 +1,8 @@
 """nvfp4_quantize quantizes only whole blocks and copies a short last block through unchanged."""
 TARGET = "dtypes"
 
-_reference_nvfp4_quantize = nvfp4_quantize
-
-
-def nvfp4_quantize(x, block_size=16):
-    whole = x.numel() - x.numel() % block_size
-    return torch.cat([_reference_nvfp4_quantize(x[:whole].contiguous(), block_size), x[whole:]])
+REPLACE = [
+    ("    return (_round_to_e2m1(scaled) * scale).reshape(-1)[:n]", """\
+    whole = n - n % block_size
+    return torch.cat([(_round_to_e2m1(scaled) * scale).reshape(-1)[:whole], x[whole:]])"""),
+]

@@ -1,6 +1,6 @@
 """max_trainable_params uses floor division: a whole number of parameters, no longer the quotient."""
 TARGET = "memory"
 
-
-def max_trainable_params(hbm_bytes, bytes_per_param):
-    return hbm_bytes // bytes_per_param
+REPLACE = [
+    ("return hbm_bytes / bytes_per_param", "return hbm_bytes // bytes_per_param"),
+]

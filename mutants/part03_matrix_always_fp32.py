@@ -1,6 +1,6 @@
 """matrix_bytes assumes 4 bytes per element whatever the dtype."""
 TARGET = "memory"
 
-
-def matrix_bytes(rows, cols, dtype):
-    return rows * cols * 4
+REPLACE = [
+    ("return rows * cols * _bytes(dtype)", "return rows * cols * 4"),
+]

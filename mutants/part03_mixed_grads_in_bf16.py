@@ -1,4 +1,7 @@
 """training_ledger gives bf16_mixed_adamw bf16 gradients (the weights' dtype) instead of fp32."""
 TARGET = "memory"
 
-_RECIPES = {**_RECIPES, "bf16_mixed_adamw": _Recipe(torch.bfloat16, torch.float32, torch.bfloat16, states=2)}
+REPLACE = [
+    ('"bf16_mixed_adamw": _Recipe(torch.bfloat16, torch.float32, torch.float32,',
+     '"bf16_mixed_adamw": _Recipe(torch.bfloat16, torch.float32, torch.bfloat16,'),
+]

@@ -1,7 +1,9 @@
 """count_matmul_flops counts mm and addmm only: batched matmuls (bmm, baddbmm) are missed."""
 TARGET = "flops"
 
-_FORMULAS = {
-    aten.mm: lambda args: _mm(args[0], args[1]),
-    aten.addmm: lambda args: _mm(args[1], args[2]),
-}
+REPLACE = [
+    ("""\
+    aten.bmm: lambda args: _bmm(args[0], args[1]),
+    aten.baddbmm: lambda args: _bmm(args[1], args[2]),
+""", ""),
+]

@@ -1,9 +1,6 @@
 """attention_scores forgets the 1/sqrt(dim) scale."""
 TARGET = "named"
 
-
-def attention_scores(
-    q: Float[torch.Tensor, "batch seq_q heads dim"],
-    k: Float[torch.Tensor, "batch seq_k heads dim"],
-) -> Float[torch.Tensor, "batch heads seq_q seq_k"]:
-    return einops.einsum(q, k, "batch seq_q heads dim, batch seq_k heads dim -> batch heads seq_q seq_k")
+REPLACE = [
+    ("return scores / math.sqrt(q.shape[-1])", "return scores"),
+]

@@ -1,6 +1,6 @@
 """squared_error_grad returns the residual x·w - target for every weight, without the factor x."""
 TARGET = "gradients"
 
-
-def squared_error_grad(x, w, target):
-    return (x @ w - target) * torch.ones_like(w)
+REPLACE = [
+    ("return x * residual", "return residual * torch.ones_like(w)"),
+]

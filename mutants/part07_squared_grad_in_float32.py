@@ -1,7 +1,7 @@
 """squared_error_grad computes in float32 whatever the input dtype, then casts back."""
 TARGET = "gradients"
 
-
-def squared_error_grad(x, w, target):
-    x32 = x.float()
-    return (x32 * (x32 @ w.float() - target)).to(x.dtype)
+REPLACE = [
+    ("residual = x @ w - target", "residual = x.float() @ w.float() - target"),
+    ("return x * residual", "return (x.float() * residual).to(x.dtype)"),
+]

@@ -1,6 +1,6 @@
 """num_parameters sums the state dict: buffers count, and a tied weight counts twice."""
 TARGET = "model"
 
-
-def num_parameters(model):
-    return sum(value.numel() for value in model.state_dict().values())
+REPLACE = [
+    ("sum(p.numel() for p in model.parameters())", "sum(value.numel() for value in model.state_dict().values())"),
+]

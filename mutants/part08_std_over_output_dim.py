@@ -1,13 +1,6 @@
 """Linear scales by 1/sqrt(output_dim) (the wrong fan), right only for square layers."""
 TARGET = "model"
 
-
-class Linear(nn.Module):
-    def __init__(self, input_dim, output_dim):
-        super().__init__()
-        std = 1 / math.sqrt(output_dim)
-        self.weight = nn.Parameter(torch.empty(input_dim, output_dim))
-        nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std)
-
-    def forward(self, x):
-        return x @ self.weight
+REPLACE = [
+    ("std = 1 / math.sqrt(input_dim)", "std = 1 / math.sqrt(output_dim)"),
+]

@@ -1,15 +1,6 @@
 """Forgets optimizer.zero_grad(): the gradients stay on the parameters after the step."""
 TARGET = "mixed_precision"
 
-
-def autocast_train_step(model, optimizer, x, y, dtype=torch.bfloat16, device_type="cpu", scaler=None):
-    with torch.autocast(device_type=device_type, dtype=dtype):
-        loss = F.mse_loss(model(x).float(), y)
-    if scaler is None:
-        loss.backward()
-        optimizer.step()
-    else:
-        scaler.scale(loss).backward()
-        scaler.step(optimizer)
-        scaler.update()
-    return loss.item()
+REPLACE = [
+    ("    optimizer.zero_grad()\n", ""),
+]

@@ -1,47 +1,65 @@
 """Part 1 — storage, strides, views (assignment/strides.py).
 
-Every answer here is integers, so every comparison is exact.
+Every answer here is integers, so every comparison is exact. Each worked example
+of a docstring is an explicit example of its test.
 """
 
-from hypothesis import example, given
-
-from grader.harness.expect import BOOL, INT, Optional, Tuple, TupleOf, agree
-from grader.harness.oracle import cases
+from grader.harness import spec
+from grader.harness.ask import ask
+from grader.harness.cases import example, given
 from tests.strategies import part01 as S
 
-SHAPE = TupleOf(INT)
-STRIDES = TupleOf(INT)
+contiguous_strides = spec.function("strides.contiguous_strides")
+flat_index = spec.function("strides.flat_index")
+is_contiguous = spec.function("strides.is_contiguous")
+transpose = spec.function("strides.transpose")
+slice_view = spec.function("strides.slice_view")
+view_strides = spec.function("strides.view_strides")
 
 
-@given(shape=cases("strides.contiguous_strides", S.shapes()))
+@given(shape=S.shapes())
 @example(shape=(3, 4))
+@example(shape=(2, 3, 4))
+@example(shape=())
+@example(shape=(2, 0, 3))
 def test_contiguous_strides(impl, oracle, shape):
-    agree(impl, oracle, "strides.contiguous_strides", shape, returns=STRIDES)
+    ask(impl, oracle, contiguous_strides, shape).same()
 
 
-@given(case=cases("strides.flat_index", S.flat_index_cases()))
+@given(case=S.flat_index_cases())
 @example(case=((1, 2), (4, 1), 0))
+@example(case=((1, 2), (4, 1), 10))
 def test_flat_index(impl, oracle, case):
-    agree(impl, oracle, "strides.flat_index", *case, returns=INT)
+    ask(impl, oracle, flat_index, *case).same()
 
 
-@given(case=cases("strides.is_contiguous", S.layouts()))
+@given(case=S.layouts())
+@example(case=((3, 4), (4, 1)))
+@example(case=((4, 3), (1, 4)))
+@example(case=((3, 1), (1, 99)))
+@example(case=((0, 5), (7, 7)))
 def test_is_contiguous(impl, oracle, case):
-    agree(impl, oracle, "strides.is_contiguous", *case, returns=BOOL)
+    ask(impl, oracle, is_contiguous, *case).same()
 
 
-@given(case=cases("strides.transpose", S.transpose_cases()))
+@given(case=S.transpose_cases())
+@example(case=((2, 3), (3, 1), 0, 1))
 def test_transpose(impl, oracle, case):
-    agree(impl, oracle, "strides.transpose", *case, returns=Tuple(SHAPE, STRIDES))
+    ask(impl, oracle, transpose, *case).same()
 
 
-@given(case=cases("strides.slice_view", S.slice_cases()))
-@example(case=((10,), (1,), 0, 0, 2, 8, 3))
+@given(case=S.slice_cases())
+@example(case=((10,), (1,), 0, 0, 2, 8, 3))  # x[2:8:3]
+@example(case=((10,), (1,), 0, 0, -3, 100, 1))  # x[-3:100]
+@example(case=((10,), (1,), 0, 0, 12, 15, 1))  # x[12:15]: empty, start clamped to 10
 def test_slice_view(impl, oracle, case):
-    agree(impl, oracle, "strides.slice_view", *case, returns=Tuple(SHAPE, STRIDES, INT))
+    ask(impl, oracle, slice_view, *case).same()
 
 
-@given(case=cases("strides.view_strides", S.view_cases()))
+@given(case=S.view_cases())
+@example(case=((2, 3), (3, 1), (3, 2)))
+@example(case=((2, 3), (3, 1), (6,)))
 @example(case=((3, 2), (1, 3), (6,)))
+@example(case=((3, 2), (1, 3), (3, 2, 1)))
 def test_view_strides(impl, oracle, case):
-    agree(impl, oracle, "strides.view_strides", *case, returns=Optional(STRIDES))
+    ask(impl, oracle, view_strides, *case).same()

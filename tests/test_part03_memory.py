@@ -2,62 +2,69 @@
 
 Byte counts are exact integers, compared exactly; only ``max_trainable_params``
 is a quotient (a float, to 1e-12 relative). On a CUDA device the ledger is
-also held against what the allocator really hands out for a training step.
+also held against what the allocator really hands out for a training step,
+as the harness measures it in a process where no submission ever ran.
 """
 
 import pytest
 import torch
-from hypothesis import example, given
 
-from grader.harness.expect import FLOAT, INT, RecordOf, agree, agree_run, check, close, require
-from grader.harness.oracle import cases
+from grader.harness import spec
+from grader.harness.ask import ask, check, require
+from grader.harness.cases import example, given
+from grader.harness.faults import named_inputs
+from grader.harness.probes.part03 import cuda_step_allocations, ledger_total
+from grader.harness.schema import INT
 from tests.strategies import part03 as S
 
-LEDGER = RecordOf("MemoryLedger", "dataclass", parameters=INT, master_parameters=INT,
-                  gradients=INT, optimizer_state=INT, activations=INT)
+training_ledger = spec.function("memory.training_ledger")
+max_trainable_params = spec.function("memory.max_trainable_params")
+matrix_bytes = spec.function("memory.matrix_bytes")
+kv_cache_bytes = spec.function("memory.kv_cache_bytes")
+cruncher_activation_bytes = spec.function("memory.cruncher_activation_bytes")
+LEDGER = spec.record_schema("memory", "MemoryLedger")
 
 
-@given(case=cases("memory.training_ledger", S.ledger_cases))
+@given(case=S.ledger_cases)
 @example(case=(175_000_000_000, "fp32_adamw"))
+@example(case=(1000, "fp32_adamw"))
 @example(case=(1000, "bf16_mixed_adamw"))
 def test_training_ledger(impl, oracle, case):
     """The drawn recipe first, then every other recipe at the same size: none can hide."""
     num_params, recipe = case
     for name in [recipe, *(r for r in S.RECIPES if r != recipe)]:
-        agree(impl, oracle, "memory.training_ledger", num_params, name, returns=LEDGER)
+        ask(impl, oracle, training_ledger, num_params, name).same()
 
 
-@given(fields=cases("memory.ledger_total", S.ledger_fields))
-@example(fields={"parameters": 4, "master_parameters": 0, "gradients": 4,
-                 "optimizer_state": 8, "activations": 0})
+@given(fields=S.ledger_fields)
+@example(fields={"parameters": 4, "master_parameters": 0, "gradients": 4, "optimizer_state": 8, "activations": 0})
 def test_ledger_total(impl, oracle, fields):
     """``MemoryLedger(**fields).total``, built from your own MemoryLedger."""
-    agree_run(impl, oracle, "memory.ledger_total", fields, returns=INT,
-              subject="memory.MemoryLedger.total")
+    ask(impl, oracle, ledger_total, fields, returns=INT).same()
 
 
-@given(case=cases("memory.max_trainable_params", S.capacity_cases))
+@given(case=S.capacity_cases)
 @example(case=(8 * 80 * 10**9, 18))
 def test_max_trainable_params(impl, oracle, case):
-    agree(impl, oracle, "memory.max_trainable_params", *case, returns=FLOAT, compare=close(rel=1e-12))
+    ask(impl, oracle, max_trainable_params, *case).within(rel=1e-12)
 
 
-@given(case=cases("memory.matrix_bytes", S.matrix_cases))
+@given(case=S.matrix_cases)
 @example(case=(12288, 49152, torch.float32))
 def test_matrix_bytes(impl, oracle, case):
-    agree(impl, oracle, "memory.matrix_bytes", *case, returns=INT)
+    ask(impl, oracle, matrix_bytes, *case).same()
 
 
-@given(case=cases("memory.kv_cache_bytes", S.kv_cache_cases()))
+@given(case=S.kv_cache_cases())
 @example(case=(80, 1, 4096, 8, 128, torch.bfloat16))
 def test_kv_cache_bytes(impl, oracle, case):
-    agree(impl, oracle, "memory.kv_cache_bytes", *case, returns=INT)
+    ask(impl, oracle, kv_cache_bytes, *case).same()
 
 
-@given(case=cases("memory.cruncher_activation_bytes", S.activation_cases))
+@given(case=S.activation_cases)
 @example(case=(32, 64, 2, torch.float32))
 def test_cruncher_activation_bytes(impl, oracle, case):
-    agree(impl, oracle, "memory.cruncher_activation_bytes", *case, returns=INT)
+    ask(impl, oracle, cruncher_activation_bytes, *case).same()
 
 
 # --------------------------------------------------------------------------- CUDA
@@ -66,21 +73,26 @@ BLOCK = 512  # the CUDA caching allocator rounds every allocation up to a multip
 
 
 @pytest.mark.cuda
-def test_ledger_matches_cuda_allocator(impl):
+def test_ledger_matches_cuda_allocator(impl, oracle):
     """One fp32 AdamW step of a Cruncher-shaped model on CUDA, phase by phase: your
     ``training_ledger(P, "fp32_adamw")`` and ``cruncher_activation_bytes`` against the
     bytes ``torch.cuda.memory_allocated`` gained. Each line may differ by 512 bytes per
     tensor allocated in that phase (the allocator's rounding; the forward phase also
     holds the model's output and the loss)."""
-    report = impl.run("memory.cuda_step_ledger", BATCH, DIM, LAYERS)
-    if report is None:
-        pytest.skip("needs a CUDA device")
+    if not oracle.available(cuda_step_allocations):
+        pytest.skip("the allocator is measured when your submission is graded on a GPU")
+    step = oracle.run(cuda_step_allocations, BATCH, DIM, LAYERS)
+    num_params = LAYERS * DIM * DIM + DIM
     inputs = f"batch={BATCH}, dim={DIM}, num_layers={LAYERS}, one fp32 AdamW step on CUDA"
-    ledger = check(report["ledger"], LEDGER, "memory.training_ledger", inputs)
+    ledger = check(impl.call(training_ledger, num_params, "fp32_adamw"), LEDGER, "memory.training_ledger",
+                   named_inputs("memory.training_ledger", (num_params, "fp32_adamw")))
     predicted = {line: ledger.get(line) for line in ("parameters", "gradients", "optimizer_state")}
-    predicted["activations"] = check(report["activations"], INT, "memory.cruncher_activation_bytes", inputs)
+    activation_args = (BATCH, DIM, LAYERS, torch.float32)
+    predicted["activations"] = check(impl.call(cruncher_activation_bytes, *activation_args), INT,
+                                     "memory.cruncher_activation_bytes",
+                                     named_inputs("memory.cruncher_activation_bytes", activation_args))
     for line, bytes_predicted in predicted.items():
-        measured, tensors = report["measured"][line], report["tensors"][line]
+        measured, tensors = step.measured[line], step.tensors[line]
         function = "memory.cruncher_activation_bytes" if line == "activations" else "memory.training_ledger"
         require(
             abs(bytes_predicted - measured) <= tensors * BLOCK, function,

@@ -5,47 +5,57 @@ sparse 1979e12 does not). Formulas are compared to 1e-12 relative: any correct
 arrangement of the same few operations agrees that closely; the compute-bound
 verdict is compared exactly, on cases built so that it is never a rounding call.
 
-Timings cannot be compared with a reference: machines differ and are noisy. On
-the CPU the test checks what the timing did (how many products, of what shape
-and dtype) and holds the figure between bounds taken from the products the
-probe saw run in the same call. On a GPU it compares with the harness's own
-measurement (``grader/harness/cuda_bench.py``: CUDA events, warm-up, L2 flushed).
+Timings cannot be compared with a reference: machines differ and are noisy. What
+a timing figure is held against is measured from outside the implementation: the
+door times each call (wall clock and CPU), and, when grading, the harness times
+the same product in a process where no submission ever ran (the judge
+``matmul_cost``: on a GPU with CUDA events, warm-up, L2 flushed).
 """
 
 import re
 
 import pytest
 import torch
-from hypothesis import example, given, settings
 
-from grader.harness.expect import (
-    BOOL, FLOAT, STR, Optional, Tuple, agree, agree_run, check, close, differs, require,
-)
-from grader.harness.faults import Mismatch, named_inputs
-from grader.harness.oracle import cases
+from grader.harness import spec
+from grader.harness.ask import ask, check, require
+from grader.harness.cases import example, given
+from grader.harness.compare import Compare, differs
+from grader.harness.digest import Digest
+from grader.harness.faults import named_inputs
+from grader.harness.probes.part05 import DATASHEET, matmul_cost, promised, time_matmul_call
+from grader.harness.schema import FLOAT, STR, Optional, Tuple
 from grader.harness.show import show
 from tests.strategies import part05 as S
 
-EXACT_MATH = close(rel=1e-12)
-DATASHEET = close(rel=1e-3)
-PEAKS = "roofline.PEAK_FLOPS_PER_SEC"
-HBM = "roofline.HBM_BYTES_PER_SEC"
+EXACT_MATH = 1e-12
+DATASHEET_COMPARE = Compare(rel=DATASHEET.rel)
+PEAKS = spec.constant("roofline.PEAK_FLOPS_PER_SEC", secret=DATASHEET)
+HBM = spec.constant("roofline.HBM_BYTES_PER_SEC", secret=DATASHEET)
+mfu = spec.function("roofline.mfu")
+matmul_arithmetic_intensity = spec.function("roofline.matmul_arithmetic_intensity")
+ridge_point = spec.function("roofline.ridge_point")
+attainable_flops_per_sec = spec.function("roofline.attainable_flops_per_sec")
+is_compute_bound = spec.function("roofline.is_compute_bound")
+time_matmul = spec.function("roofline.time_matmul", timeout=120)
+measure_matmul_mfu = spec.function("roofline.measure_matmul_mfu", timeout=120)
+promised_flops_per_sec = spec.function("roofline.promised_flops_per_sec")
 
 
-def _figure(where: str, value, expected: float) -> None:
+def _figure(where: str, value, expected) -> None:
     """One datasheet figure: a number within 0.1% of the reference's."""
     check(value, FLOAT, where)
-    if differs(value, expected, DATASHEET):
-        sparse = value != 0 and abs(value / expected - 2) < 0.01
+    if differs(value, expected, DATASHEET_COMPARE):
+        sparse = not isinstance(expected, Digest) and value != 0 and abs(value / expected - 2) < 0.01
         hint = " (twice the dense peak: the datasheet's headline figure assumes 2:4 sparsity)" if sparse else ""
-        raise Mismatch(where, "wrong value" + hint, got=value, expected=expected, how=DATASHEET.describe())
+        require(False, where, "wrong value" + hint, got=value, expected=expected, how=DATASHEET_COMPARE.describe())
 
 
-def _table(impl, table: str) -> dict:
-    got = impl.run("constant", table)
-    require(type(got) is dict, table, f"wrong type: {show(got)}; expected a dict keyed by chip name",
-            show_values=False)
-    return got
+def _table(impl, oracle, table) -> tuple[dict, dict]:
+    answers = ask(impl, oracle, table)
+    require(type(answers.got) is dict, table.name, f"wrong type: {show(answers.got)}; expected a dict keyed by "
+            "chip name", show_values=False)
+    return answers.got, answers.expected
 
 
 def _keys(table) -> str:
@@ -53,105 +63,139 @@ def _keys(table) -> str:
 
 
 def test_peak_flops_table(impl, oracle):
-    expected = oracle.run("constant", PEAKS)
-    got = _table(impl, PEAKS)
+    got, expected = _table(impl, oracle, PEAKS)
     for chip, peaks in expected.items():
         mine = got.get(chip)
-        require(type(mine) is dict, PEAKS,
-                f"{PEAKS}[{chip!r}] should be a dict of dtype -> FLOP/s; it is {show(mine)}", show_values=False)
+        require(type(mine) is dict, PEAKS.name,
+                f"{PEAKS.name}[{chip!r}] should be a dict of dtype -> FLOP/s; it is {show(mine)}", show_values=False)
         for dtype, peak in peaks.items():
-            where = f"{PEAKS}[{chip!r}][{dtype}]"
-            require(dtype in mine, PEAKS, f"no entry {where} (the {chip} entry has {_keys(mine)})",
+            where = f"{PEAKS.name}[{chip!r}][{dtype}]"
+            require(dtype in mine, PEAKS.name, f"no entry {where} (the {chip} entry has {_keys(mine)})",
                     show_values=False)
             _figure(where, mine[dtype], peak)
     fp8 = [d for d in (torch.float8_e4m3fn, torch.float8_e5m2) if d in got["A100"]]
-    require(not fp8, PEAKS, f"the A100 has no FP8 tensor cores, but its table lists {_keys(fp8)}",
+    require(not fp8, PEAKS.name, f"the A100 has no FP8 tensor cores, but its table lists {_keys(fp8)}",
             show_values=False)
 
 
 def test_hbm_table(impl, oracle):
-    expected = oracle.run("constant", HBM)
-    got = _table(impl, HBM)
+    got, expected = _table(impl, oracle, HBM)
     for chip, bandwidth in expected.items():
-        where = f"{HBM}[{chip!r}]"
-        require(chip in got, HBM, f"no entry {where} (the table has {_keys(got)})", show_values=False)
+        where = f"{HBM.name}[{chip!r}]"
+        require(chip in got, HBM.name, f"no entry {where} (the table has {_keys(got)})", show_values=False)
         _figure(where, got[chip], bandwidth)
 
 
-@given(case=cases("roofline.promised_flops_per_sec", S.promised_cases()))
+@given(case=S.promised_cases())
 @example(case=("NVIDIA H100 80GB HBM3", torch.bfloat16))
+@example(case=("NVIDIA A100-SXM4-80GB", torch.float32))
+@example(case=("NVIDIA H200", torch.float8_e4m3fn))
+@example(case=("NVIDIA GeForce RTX 4090", torch.bfloat16))
 @example(case=("NVIDIA GH200 480GB", torch.bfloat16))
 @example(case=("NVIDIA A100-SXM4-80GB", torch.float8_e4m3fn))
 def test_promised_flops_per_sec(impl, oracle, case):
     """The value within 0.1%, or ValueError where the spec asks for one."""
-    agree_run(impl, oracle, "roofline.promised", *case, returns=Tuple(STR, Optional(FLOAT)),
-              compare=DATASHEET, subject="roofline.promised_flops_per_sec")
+    ask(impl, oracle, promised, *case, returns=Tuple(STR, Optional(FLOAT))).within(rel=DATASHEET.rel)
 
 
-@given(case=cases("roofline.mfu", S.mfu_cases()))
+@given(case=S.mfu_cases())
 @example(case=(989.5e12, 2.0, 989.5e12))
+@example(case=(8.796093022208e12, 0.0178, 989.5e12))
 def test_mfu(impl, oracle, case):
-    agree(impl, oracle, "roofline.mfu", *case, returns=FLOAT, compare=EXACT_MATH)
+    ask(impl, oracle, mfu, *case).within(rel=EXACT_MATH)
 
 
-@given(case=cases("roofline.matmul_arithmetic_intensity", S.intensity_cases()))
+@given(case=S.intensity_cases())
 @example(case=(1024, 8192, 8192))
+@example(case=(1, 8192, 8192))
 @example(case=(1, 8192, 8192, 2))
 def test_matmul_arithmetic_intensity(impl, oracle, case):
-    agree(impl, oracle, "roofline.matmul_arithmetic_intensity", *case, returns=FLOAT, compare=EXACT_MATH)
+    ask(impl, oracle, matmul_arithmetic_intensity, *case).within(rel=EXACT_MATH)
 
 
-@given(case=cases("roofline.roofline", S.roofline_cases()))
+@given(case=S.roofline_cases())
 @example(case=(819.2, 989.5e12, 3.35e12))
+@example(case=(1.0, 989.5e12, 3.35e12))
 @example(case=(295, 295 * 3_350_000_000_000, 3_350_000_000_000))
 def test_roofline(impl, oracle, case):
     """ridge_point, attainable_flops_per_sec and is_compute_bound of one (intensity, peak, bandwidth)."""
     intensity, peak, bandwidth = case
-    agree(impl, oracle, "roofline.ridge_point", peak, bandwidth, returns=FLOAT, compare=EXACT_MATH)
-    agree(impl, oracle, "roofline.attainable_flops_per_sec", *case, returns=FLOAT, compare=EXACT_MATH)
-    agree(impl, oracle, "roofline.is_compute_bound", *case, returns=BOOL)
+    ask(impl, oracle, ridge_point, peak, bandwidth).within(rel=EXACT_MATH)
+    ask(impl, oracle, attainable_flops_per_sec, *case).within(rel=EXACT_MATH)
+    ask(impl, oracle, is_compute_bound, *case).same()
 
 
 # --------------------------------------------------------------------------- timing
-@settings(max_examples=5)
-@given(case=cases("roofline.time_matmul", S.cpu_timing_cases()))
-@example(case=(256, 256, 256, torch.float32, None, None))
-def test_time_matmul_cpu(impl, case):
-    """Structural, not a speed test: which products ran, and bounds that any honest timing meets.
+EXTRA_WARMUP = 20  # a second call with this many more warm-up products: its extra CPU time is what they cost
+FLOAT64_COSTS_MORE = 1.25  # a float64 product costs about twice a float32 one on any CPU (half the SIMD lanes)
+CEILING = {torch.float32: 5e11, torch.float64: 2.5e11}  # FLOP/s one CPU core cannot reach (AVX-512: ~2e11)
+HARNESS_WINDOW = (0.2, 8.0)  # the figure / the harness's own timing of the product, on a busy shared machine
 
-    The probe times every product the call runs (on the CPU a product is done when
-    it returns). No honest figure for one product is below the fastest of them.
-    The timed trials are products after the warm-up, plus loop overhead: so the
-    figure is at most the slowest of those plus the call's time outside all
-    products shared over the trials, and ``trials`` times it fits in the call's
-    wall time. The bounds come from the student's own run on the same clock, so a
-    busy machine moves them together.
+
+def _timed(impl, m, k, n, dtype, warmup, trials):
+    """Two calls, the second with more warm-up, timed from outside: (figures, calls, what they cost)."""
+    impl.measure(time_matmul_call, 16, 16, 16, dtype, "cpu", 1, 1)  # first-use costs, outside what is measured
+    w, t = (3, 10) if warmup is None else (warmup, trials)
+    short = impl.measure(time_matmul_call, m, k, n, dtype, "cpu", warmup, trials)
+    long = impl.measure(time_matmul_call, m, k, n, dtype, "cpu", w + EXTRA_WARMUP, t)
+    return (w, t), short, long
+
+
+@given(case=S.cpu_timing_cases())
+@example(case=(256, 256, 256, None, None))
+def test_time_matmul_cpu(impl, oracle, case):
+    """Not a speed test: the figure must be what the call itself measured.
+
+    The door times each call from outside, wall clock and CPU. ``time_matmul`` is
+    called twice, the second time with 20 more warm-up products:
+    * the figure times trials is at most the call's wall time (one product, in
+      seconds, not the total, not milliseconds);
+    * the second call must cost more CPU, at least what 20 products of this size
+      cost on the fastest CPU core (the warm-up products ran), and the figure is at
+      least half the CPU one product cost;
+    * a float64 product must cost more CPU than a float32 one (the dtype asked for).
+    When grading, the figure is also held against the harness's own timing of the
+    same product, made in a process where no submission ever ran.
     """
-    m, k, n, dtype, warmup, trials = case
-    report = impl.run("roofline.time_matmul_traced", m, k, n, dtype, "cpu", warmup, trials)
-    warmup, trials = (3, 10) if warmup is None else (warmup, trials)
+    m, k, n, warmup, trials = case
     fn = "roofline.time_matmul"
-    inputs = named_inputs(fn, (m, k, n, dtype, "cpu") + (() if case[4] is None else (warmup, trials)))
-    seconds, wall, products = report["seconds"], report["wall_seconds"], report["product_seconds"]
-    check(seconds, FLOAT, fn, inputs)
-
-    shape = f"a @ b of [{m}, {k}] @ [{k}, {n}] in {str(dtype).removeprefix('torch.')} on cpu"
-    others = report["other_products"]
-    require(len(products) >= warmup + trials, fn,
-            f"ran {len(products)} products {shape}; expected at least warmup + trials = {warmup + trials}"
-            + (f" (it also ran {', '.join(others)})" if others else ""),
-            inputs=inputs, show_values=False)
-    fastest = min(products)
-    require(seconds >= 0.95 * fastest, fn,
-            f"less than the fastest product took ({fastest:.3g} s): time the trials themselves, "
-            "after the warm-up, with a wall clock (time.perf_counter()), and divide by trials",
-            inputs=inputs, got=seconds, expected=fastest)
-    outside = wall - sum(products)
-    slowest = min(wall / trials, max(products[warmup:]) + outside / trials)
-    require(seconds <= 1.02 * slowest + 1e-5, fn,
-            f"more than one product can take (at most {slowest:.3g} s): return the wall-clock seconds "
-            "of ONE product (not the total of the trials, not milliseconds, not CPU time)",
-            inputs=inputs, got=seconds, expected=fastest)
+    per_product = {}
+    for dtype in (torch.float32, torch.float64):
+        (w, t), short, long = _timed(impl, m, k, n, dtype, warmup, trials)
+        args = (m, k, n, dtype, "cpu") + (() if warmup is None else (w, t))
+        inputs = named_inputs(fn, args)
+        for call in (short, long):
+            check(call.value, FLOAT, fn, inputs)
+        seconds = short.value
+        require(seconds * t <= 1.05 * short.wall_seconds + 1e-4, fn,
+                f"more than one product takes: {t} trials of it ({seconds * t:.3g} s) do not fit in the "
+                f"{short.wall_seconds:.3g} s the whole call took. Return the wall-clock seconds of ONE product "
+                "(not the total of the trials, not milliseconds)",
+                inputs=inputs, got=seconds, expected=short.wall_seconds / (w + t))
+        extra = (long.cpu_seconds - short.cpu_seconds) / EXTRA_WARMUP
+        floor = 2 * m * k * n / CEILING[dtype]
+        require(extra >= floor, fn,
+                f"with {EXTRA_WARMUP} more warm-up products the call cost {extra * EXTRA_WARMUP:.3g} s more CPU, "
+                f"less than {EXTRA_WARMUP} such products take on any CPU core ({floor * EXTRA_WARMUP:.3g} s): run "
+                "`warmup` untimed products first, then time `trials` more",
+                inputs=inputs, show_values=False)
+        require(seconds >= 0.5 * extra, fn,
+                f"less than one product took: each cost about {extra:.3g} s of CPU. Time the trials "
+                "themselves, after the warm-up, with a wall clock (time.perf_counter()), and divide by trials",
+                inputs=inputs, got=seconds, expected=extra)
+        per_product[dtype] = long.cpu_seconds / (w + EXTRA_WARMUP + t)
+        if oracle.available(matmul_cost):
+            harness = oracle.run(matmul_cost, m, k, n, dtype, "cpu").wall_seconds
+            low, high = HARNESS_WINDOW
+            require(low <= seconds / harness <= high, fn,
+                    f"{seconds / harness:.3g}x the harness's own timing of this product ({harness:.3g} s): "
+                    "time the products you ran, one product after the warm-up",
+                    inputs=inputs, got=seconds, expected=harness)
+    cost32, cost64 = per_product[torch.float32], per_product[torch.float64]
+    require(cost64 >= FLOAT64_COSTS_MORE * cost32, fn,
+            f"a float64 call cost {cost64:.3g} s of CPU per product, hardly more than a float32 one "
+            f"({cost32:.3g} s), when a float64 product costs about twice as much: make a and b in the dtype asked for",
+            inputs=named_inputs(fn, (m, k, n, torch.float64, "cpu")), show_values=False)
 
 
 # GPU: the large products the lecture times, and one fp32 (plain, non-tensor-core) product.
@@ -161,57 +205,59 @@ TIME_WINDOW = (0.6, 2.5)  # the student's seconds / the harness's; slack for a p
 MFU_FLOOR = 0.6  # of the harness's own MFU for the same product
 
 
-def _inputs(fn: str, m: int, k: int, n: int, dtype: torch.dtype) -> str:
-    return named_inputs(fn, (m, k, n, dtype, "cuda"))
+def _harness(oracle, m, k, n, dtype):
+    if not oracle.available(matmul_cost):
+        pytest.skip("compared with the harness's own measurement when your submission is graded on a GPU")
+    return oracle.run(matmul_cost, m, k, n, dtype, "cuda")
 
 
 @pytest.mark.cuda
-def test_time_matmul_cuda(impl):
+def test_time_matmul_cuda(impl, oracle):
     fn = "roofline.time_matmul"
     low, high = TIME_WINDOW
     for m, k, n, dtype in CUDA_SIZES:
-        inputs = _inputs(fn, m, k, n, dtype)
-        report = impl.run("roofline.time_matmul_cuda", m, k, n, dtype)
-        seconds, harness = check(report["seconds"], FLOAT, fn, inputs), report["harness_seconds"]
+        harness = _harness(oracle, m, k, n, dtype).wall_seconds
+        answers = ask(impl, None, time_matmul, m, k, n, dtype, "cuda")
+        seconds = answers.check().got
         ratio = seconds / harness
         require(ratio >= low, fn,
                 f"{ratio:.3g}x the harness's own measurement (at least {low}x): too fast to be true. The "
                 "clock was read before the kernels finished: torch.cuda.synchronize() before reading it",
-                inputs=inputs, got=seconds, expected=harness)
+                inputs=answers.inputs, got=seconds, expected=harness)
         require(ratio <= high, fn,
                 f"{ratio:.3g}x the harness's own measurement (at most {high}x): return the seconds of ONE "
                 "product (not the total, not milliseconds), timed after the warm-up",
-                inputs=inputs, got=seconds, expected=harness)
+                inputs=answers.inputs, got=seconds, expected=harness)
 
 
-def _known_gpu() -> bool:
-    words = set(re.split(r"[^A-Za-z0-9]+", torch.cuda.get_device_name().upper()))
+def _known_gpu(name: str) -> bool:
+    words = set(re.split(r"[^A-Za-z0-9]+", name.upper()))
     return bool(words & set(S.CHIPS))
 
 
 @pytest.mark.cuda
-def test_measure_matmul_mfu_cuda(impl):
-    if not _known_gpu():
-        pytest.skip(f"no datasheet peak for {torch.cuda.get_device_name()} (needs an A100, H100 or H200)")
+def test_measure_matmul_mfu_cuda(impl, oracle):
     fn = "roofline.measure_matmul_mfu"
     for m, k, n, dtype in CUDA_SIZES:
-        inputs = _inputs(fn, m, k, n, dtype)
-        report = impl.run("roofline.measure_matmul_mfu_cuda", m, k, n, dtype)
-        value = check(report["mfu"], FLOAT, fn, inputs)
-        peak = check(report["peak"], FLOAT, "roofline.promised_flops_per_sec",
-                     named_inputs("roofline.promised_flops_per_sec", (report["device_name"], dtype)))
+        harness = _harness(oracle, m, k, n, dtype)
+        if not _known_gpu(harness.device_name):
+            pytest.skip(f"no datasheet peak for {harness.device_name} (needs an A100, H100 or H200)")
+        answers = ask(impl, None, measure_matmul_mfu, m, k, n, dtype, "cuda")
+        value = answers.check().got
+        peak = ask(impl, None, promised_flops_per_sec, harness.device_name, dtype).check().got
         # the harness's time against the student's own peak: a wrong table is test_peak_flops_table's business
-        harness_mfu = 2 * m * k * n / report["harness_seconds"] / peak
+        harness_mfu = 2 * m * k * n / harness.wall_seconds / peak
         require(value <= 1.0, fn,
                 f"MFU {value:.3g} is above 1.0, which no GPU reaches: the clock was read before the "
                 "kernels finished (torch.cuda.synchronize() before reading it)",
-                inputs=inputs, got=value, expected=harness_mfu)
+                inputs=answers.inputs, got=value, expected=harness_mfu)
         require(value >= MFU_FLOOR * harness_mfu, fn,
                 f"MFU {value:.3g} is below the floor {MFU_FLOOR * harness_mfu:.3g} ({MFU_FLOOR} x the "
                 f"harness's own {harness_mfu:.3g} against the same peak): count 2*m*k*n FLOPs and time "
                 "one product after the warm-up",
-                inputs=inputs, got=value, expected=harness_mfu)
+                inputs=answers.inputs, got=value, expected=harness_mfu)
         require(value <= harness_mfu / MFU_FLOOR, fn,
                 f"MFU {value:.3g} is far above the harness's own {harness_mfu:.3g} (at most "
                 f"{harness_mfu / MFU_FLOOR:.3g}): too fast to be true",
-                inputs=inputs, got=value, expected=harness_mfu)
+                inputs=answers.inputs, got=value, expected=harness_mfu)
+

@@ -13,16 +13,22 @@ rounding error can scale with):
 That is a few roundings per term: any correct formula passes, in any order of
 summation, and a wrong sign, factor or transposition misses by far more. Dtype and
 shape must be the inputs' exactly.
+
+No autograd: your gradients.py is read (never run) for any use of autograd, or of
+a way to reach it unseen, in the code the two functions run (``audit_no_autograd``).
 """
 
 import torch
-from hypothesis import example, given
 
-from grader.harness.door import describe_call
-from grader.harness.expect import BOOL, INT, Anything, Dict, Schema, Tensor, Tuple, beyond, check, require
-from grader.harness.faults import Mismatch
-from grader.harness.oracle import cases
+from grader.harness import spec
+from grader.harness.ask import Answers, ask, fail
+from grader.harness.cases import example, given
+from grader.harness.schema import Anything, Schema, Tensor, Tuple
+from grader.harness.source import audit_no_autograd
 from tests.strategies import part07 as S
+
+squared_error_grad = spec.function("gradients.squared_error_grad")
+linear_backward = spec.function("gradients.linear_backward")
 
 
 class Gradients(Schema):
@@ -45,95 +51,78 @@ class Gradients(Schema):
         return f"{self.NAMES[self.item]}: {why}" if why else None
 
 
-def agree_within(impl, oracle, function: str, args: tuple, *, returns: Schema, item: int | None,
-                 scale: torch.Tensor, terms: int, formula: str) -> None:
-    """The implementation's ``function(*args)`` (its ``item``, if a tuple) must be the
-    reference's within 4·(terms+2)·(eps·scale + tiny), elementwise."""
-    expected = oracle.call(function, *args)
-    got = impl.call(function, *args)
-    inputs = describe_call("call", (function, *args))
-    check(got, returns, function, inputs)
-    name = ""
-    if item is not None:
-        got, expected = got[item], expected[item]
-        name = f" in {Gradients.NAMES[item]}"
-    info = torch.finfo(expected.dtype)
-    why = beyond(got, expected, 4 * (terms + 2) * (info.eps * scale + info.tiny))
-    if why:
-        dtype = str(expected.dtype).removeprefix("torch.")
-        raise Mismatch(function, f"wrong value{name}: {why}", inputs=inputs, got=got, expected=expected,
-                       how=f"compared elementwise within 4·(k+2)·eps·B with B = {formula}, "
-                           f"k = {terms}, eps = {info.eps:.3g} of {dtype}")
+def within_roundings(answers: Answers, scale: torch.Tensor, terms: int, formula: str, name: str = "") -> Answers:
+    """The answer must be the reference's within 4·(terms+2)·(eps·scale + tiny), elementwise."""
+    info = torch.finfo(answers.expected.dtype)
+    dtype = str(answers.expected.dtype).removeprefix("torch.")
+    how = f"compared elementwise within 4·(k+2)·eps·B with B = {formula}, k = {terms}, eps = {info.eps:.3g} of {dtype}"
+    answers.elementwise(4 * (terms + 2) * (info.eps * scale + info.tiny), how, problem=f"wrong value{name}")
+    return answers
 
 
-def check_squared_error_grad(impl, oracle, x, w, target):
+def check_squared_error_grad(impl, oracle, x, w, target) -> Answers:
     x64, w64 = x.double().abs(), w.double().abs()
-    agree_within(impl, oracle, "gradients.squared_error_grad", (x, w, target),
-                 returns=Tensor(x.dtype, tuple(x.shape)), item=None,
-                 scale=x64 * (x64 @ w64 + abs(target)), terms=len(x),
-                 formula="|x|·(|x|·|w| + |target|)")
+    answers = ask(impl, oracle, squared_error_grad, x, w, target, returns=Tensor(x.dtype, tuple(x.shape)))
+    return within_roundings(answers, x64 * (x64 @ w64 + abs(target)), len(x), "|x|·(|x|·|w| + |target|)")
 
 
-def check_grad_x(impl, oracle, x, w, grad_y):
-    agree_within(impl, oracle, "gradients.linear_backward", (x, w, grad_y),
-                 returns=Gradients(0, Tensor(x.dtype, tuple(x.shape))), item=0,
-                 scale=grad_y.double().abs() @ w.double().abs().T, terms=w.shape[1],
-                 formula="|grad_y| @ |w|ᵀ")
+def check_grad_x(impl, oracle, x, w, grad_y) -> Answers:
+    answers = ask(impl, oracle, linear_backward, x, w, grad_y, returns=Gradients(0, Tensor(x.dtype, tuple(x.shape))))
+    answers.check()
+    return within_roundings(answers.where(0), grad_y.double().abs() @ w.double().abs().T, w.shape[1],
+                            "|grad_y| @ |w|ᵀ", " in grad_x")
 
 
-def check_grad_w(impl, oracle, x, w, grad_y):
-    agree_within(impl, oracle, "gradients.linear_backward", (x, w, grad_y),
-                 returns=Gradients(1, Tensor(w.dtype, tuple(w.shape))), item=1,
-                 scale=x.double().abs().T @ grad_y.double().abs(), terms=x.shape[0],
-                 formula="|x|ᵀ @ |grad_y|")
+def check_grad_w(impl, oracle, x, w, grad_y) -> Answers:
+    answers = ask(impl, oracle, linear_backward, x, w, grad_y, returns=Gradients(1, Tensor(w.dtype, tuple(w.shape))))
+    answers.check()
+    return within_roundings(answers.where(1), x.double().abs().T @ grad_y.double().abs(), x.shape[0],
+                            "|x|ᵀ @ |grad_y|", " in grad_w")
 
 
 LECTURE = (torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 1.0, 1.0]), 5.0)
 SMALL_LINEAR = (torch.tensor([[1.0, 2.0]]), torch.tensor([[3.0], [4.0]]), torch.tensor([[1.0]]))
 
 
-@given(case=cases("gradients.squared_error_grad", S.squared_error_cases()))
+@given(case=S.squared_error_cases())
 @example(case=LECTURE)
 def test_squared_error_grad(impl, oracle, case):
     check_squared_error_grad(impl, oracle, *case)
 
 
-@given(case=cases("gradients.linear_backward", S.linear_cases()))
+@given(case=S.linear_cases())
 @example(case=SMALL_LINEAR)
 def test_linear_backward_grad_x(impl, oracle, case):
     check_grad_x(impl, oracle, *case)
 
 
-@given(case=cases("gradients.linear_backward", S.linear_cases()))
+@given(case=S.linear_cases())
 @example(case=SMALL_LINEAR)
 def test_linear_backward_grad_w(impl, oracle, case):
     check_grad_w(impl, oracle, *case)
 
 
-AUTOGRAD_USE = Dict(graph=INT, backward=INT, forward_ad=INT, result_has_grad_fn=BOOL)
+def no_autograd(impl, function, returned: list) -> None:
+    """Nothing autograd in the code ``function`` runs (read from the source), nor in what it returned."""
+    findings = audit_no_autograd(impl.sources(), "gradients", (function.name.split(".")[1],))
+    uses = [f"{f.what} at {f.where}" for f in findings if f.autograd]
+    if uses:
+        fail(function.name, f"used autograd ({'; '.join(uses[:3])}): compute the gradient with the formula, "
+             "using plain tensor ops")
+    hidden = [f"{f.what} at {f.where}" for f in findings if not f.autograd]
+    if hidden:
+        fail(function.name, f"{'; '.join(hidden[:3])}: a gradient by hand needs nothing of the kind, and it hides "
+             "from the check that no autograd is used. Write the formula with plain tensor ops")
+    if any(getattr(t, "wire_requires_grad", False) for t in returned):
+        fail(function.name, "used autograd (the result is attached to an autograd graph): compute the gradient "
+             "with the formula, using plain tensor ops")
 
 
-def require_no_autograd(impl, probe: str, function: str, args: tuple) -> None:
-    inputs = describe_call(probe, args)
-    use = check(impl.run(probe, *args), AUTOGRAD_USE, function, inputs)
-    signs = [text for text, seen in (
-        (f"an autograd graph was recorded ({use['graph']} ops)", use["graph"]),
-        (f"a backward pass ran ({use['backward']}x)", use["backward"]),
-        (f"forward-mode dual tensors were made ({use['forward_ad']})", use["forward_ad"]),
-        ("the result is attached to an autograd graph", use["result_has_grad_fn"]),
-    ) if seen]
-    require(not signs, function,
-            f"used autograd ({'; '.join(signs)}): compute the gradient with the formula, "
-            "using plain tensor ops", inputs=inputs, show_values=False)
-
-
-# cases of their own: the handout replays a case name's recordings in every test that uses
-# it, and these tests never ask the oracle, so no answers are recorded for them
-@given(squared=cases("gradients.no_autograd_squared", S.squared_error_cases()),
-       linear=cases("gradients.no_autograd_linear", S.linear_cases()))
+@given(squared=S.squared_error_cases(), linear=S.linear_cases())
 @example(squared=LECTURE, linear=SMALL_LINEAR)
-def test_no_autograd(impl, squared, linear):
-    require_no_autograd(impl, "gradients.autograd_in_squared_error_grad",
-                        "gradients.squared_error_grad", squared)
-    require_no_autograd(impl, "gradients.autograd_in_linear_backward",
-                        "gradients.linear_backward", linear)
+def test_no_autograd(impl, oracle, squared, linear):
+    """Right gradients, computed without autograd."""
+    grad = check_squared_error_grad(impl, oracle, *squared).got
+    no_autograd(impl, squared_error_grad, [grad])
+    grads = [check_grad_x(impl, oracle, *linear).got, check_grad_w(impl, oracle, *linear).got]
+    no_autograd(impl, linear_backward, grads)

@@ -1,162 +1,242 @@
-"""The door: the one way a test reaches the code under test or the oracle.
+"""The door: the one way a test reaches the code under test, or the oracle.
 
-    door.call("strides.view_strides", (2, 3), (3, 1), (6,))   -> (1,)
-    door.run("model.forward_after_load", 16, 2, state, x)     -> tensor
+    impl.call(view_strides, (2, 3), (3, 1), (6,))        -> (1,)
+    impl.run(checkpoint_file, 4, 2, 0)                    -> a CheckpointFile report
+    impl.measure(time_matmul_call, 256, 256, 256, ...)    -> Measured(value, wall_seconds, cpu_seconds)
 
-Arguments and results are plain data and always cross the wire format
-(``grader.harness.wire``), even in process, so a test sees exactly what it would
-see when the implementation runs in an isolated worker: fresh plain values that
-cannot lie. A ``Door`` raises the faults of ``grader.harness.faults`` when the
-implementation does not answer properly.
+A door turns a question (a spec ``Function`` or ``Constant``, or a ``Probe``)
+and plain arguments into a ``Request``, has its transport carry it (in this
+process, or to a sandboxed worker), and turns the outcome back into a value or
+a fault (``grader.harness.faults``). Arguments and answers always cross the wire
+format, even in process, so a test sees exactly what it would see from an
+isolated worker: fresh plain values that cannot lie. A probe's answer is rebuilt
+into its declared report, strictly: a malformed one is the implementation's
+fault. Only the call's wall and CPU time are the door's own observation.
 
-Doors here:
-* ``InProcessDoor``: the implementation runs in this process (students' runs,
-  the staff's own checks). A call that runs too long is interrupted by an alarm.
-* ``grader.isolation.WorkerDoor`` (staff side): the same door into a sandboxed
-  worker process.
-* ``grader.harness.oracle.RecordedOracle``: answers looked up in recordings.
+A function that runs out of time is remembered: a later call to it, or to
+anything that calls it, fails at once with the same message instead of costing
+its time limit again.
 """
 
 from __future__ import annotations
 
-import inspect
-import signal
-import threading
-import time
-from contextlib import contextmanager
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from grader.harness import faults, wire
-from grader.harness.calls import raise_for, run_probe
 from grader.harness.impl import Implementation
-from grader.harness.probes import PROBES, DEFAULT_TIMEOUT, load_all
+from grader.harness.probe import Probe, ReportError, lookup
 from grader.harness.show import show_inputs
-from grader.harness.signatures import parameter_names
+from grader.harness.spec import Constant, Function
+from grader.harness.transport import InProcess, Reply, Request, Session, Transport
 
+R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
-# Called before every call through any door: the recorder uses it to learn that a
-# test body is running with the cases drawn last (see oracle.cases).
-CALL_HOOKS: list = []
 
 
+# --------------------------------------------------------------------------- questions
+@dataclass(frozen=True)
+class Question:
+    """One question, ready to send: which probe, with what, about which function."""
+
+    probe: Probe
+    args: tuple  # as sent (a call sends the function's name first)
+    shown: tuple  # the arguments a message shows
+    subject: str
+    params: tuple[str, ...]
+    secret: Any = None
+    timeout: float | None = None
+
+    def inputs(self) -> str:
+        return show_inputs(self.params, self.shown, {})
+
+    def key(self) -> str:
+        """A stable text key: what recordings file answers under."""
+        return wire.canonical_key(self.probe.name, self.args)
+
+    def decode(self, value: Any) -> Any:
+        return self.probe.decode(value)
+
+
+def question(asked: Function | Constant | Probe | str, *args: Any) -> Question:
+    """A ``Question`` for a spec function or constant, a probe, or a function named by string."""
+    if isinstance(asked, str):
+        asked = Function(asked)
+    if isinstance(asked, Function):
+        return Question(lookup("calls.call"), (asked.name, *args), args, asked.name, asked.params,
+                        asked.secret, asked.timeout)
+    if isinstance(asked, Constant):
+        return Question(lookup("calls.constant"), (asked.name,), (), asked.name, (), asked.secret)
+    if isinstance(asked, Probe):
+        return Question(asked, args, args, asked.subject, asked.params, asked.secret)
+    raise TypeError(f"not a question: {asked!r}")
+
+
+@dataclass(frozen=True)
+class Measured(Generic[R]):
+    """An answer, and what the call cost, measured by the door from outside the implementation."""
+
+    value: R
+    wall_seconds: float
+    cpu_seconds: float
+
+
+# --------------------------------------------------------------------------- doors
 class Door:
-    """What every door offers. Subclasses implement ``_ask``."""
+    """Questions in, plain checked answers out, through one transport."""
 
-    label = "door"
-    trusted = False  # a trusted door (the reference) never blames the student
+    trusted = False  # a trusted door (the reference, a judge) never blames the student
 
-    def __init__(self, *, test_budget: float = DEFAULT_TEST_BUDGET) -> None:
+    def __init__(self, transport: Transport, *, label: str, test_budget: float = DEFAULT_TEST_BUDGET,
+                 timeout_scale: float = 1.0, files: Implementation | None = None) -> None:
+        self.transport = transport
+        self.label = label
+        self.files = files  # the implementation's files, read (never run) on this side
         self.test_budget = test_budget
-        self._spent = 0.0
+        self.timeout_scale = timeout_scale
         self.current_test = ""
-        load_all()
-
-    # -- the API tests use -------------------------------------------------------
-    def call(self, function: str, *args: Any) -> Any:
-        return self.run("call", function, *args)
-
-    def run(self, probe: str, *args: Any) -> Any:
-        for hook in CALL_HOOKS:
-            hook()
-        subject = function_of(probe, args)
-        if not self.trusted and self._spent > self.test_budget:
-            raise faults.BudgetFault(
-                subject, f"this test already spent {self._spent:.0f} s in the implementation "
-                f"(budget {self.test_budget:.0f} s); make it faster"
-            )
-        started = time.monotonic()
-        try:
-            outcome = self._ask(probe, args)
-        finally:
-            self._spent += time.monotonic() - started
-        if self.trusted and outcome.get("status") != "ok":
-            raise faults.HarnessFault(
-                f"reference {subject}",
-                f"the oracle failed: {outcome.get('status')}: {outcome.get('message', '')}",
-                describe_call(probe, args),
-            )
-        return raise_for(outcome, lambda: describe_call(probe, args))
-
-    def begin_test(self, nodeid: str) -> None:
-        self.current_test = nodeid
         self._spent = 0.0
+        self.stuck: dict[str, faults.TimeoutFault] = {}
+        self._prefetched: dict[str, Reply | BaseException] = {}
+
+    # -- the API tests use --------------------------------------------------------------
+    def call(self, function: Function | str, *args: Any) -> Any:
+        return self.ask(question(function, *args))
+
+    def constant(self, constant: Constant | str) -> Any:
+        return self.ask(question(constant if isinstance(constant, Constant) else Constant(constant)))
+
+    def run(self, probe: Probe[R], *args: Any) -> R:
+        return self.ask(question(probe, *args))
+
+    def measure(self, probe: Probe[R], *args: Any) -> Measured[R]:
+        """``run``, and the call's wall and CPU seconds as this door saw them from outside."""
+        return self.ask(question(probe, *args), measured=True)
+
+    def source(self, module: str) -> str | None:
+        """The text of one of the implementation's modules, read here, never run (None: no such file)."""
+        return self.files.source(module) if self.files is not None else None
+
+    def sources(self) -> dict[str, str]:
+        """Every module of the implementation, by name: read here, never run."""
+        return self.files.sources() if self.files is not None else {}
+
+    def available(self, asked: Function | Constant | Probe) -> bool:
+        """Whether this door can answer such questions at all (a measurement, in the handout: no)."""
+        return True
+
+    # -- one question ---------------------------------------------------------------------
+    def ask(self, q: Question, *, measured: bool = False) -> Any:
+        request = self.request(q)
+        reply = self._prefetched.pop(q.key(), None) if not measured else None
+        if reply is None:
+            self._check_budget(q)
+            reply = self._exchange([request])[0]
+        if isinstance(reply, BaseException):
+            raise self._remember(reply)
+        self._spent += reply.wall_seconds
+        value = self._value(q, reply.outcome)
+        return Measured(value, reply.wall_seconds, reply.cpu_seconds) if measured else value
+
+    def prefetch(self, questions: list[Question]) -> None:
+        """Send these questions together now; each is answered from here when a test asks it.
+
+        Saves a round trip per question when a test's inputs are known in advance
+        (replaying recorded examples). A question never asked again costs only its
+        run; one that failed fails where the test asks it, with the same fault.
+        """
+        wanted = [q for q in questions if q.probe.batch and q.key() not in self._prefetched]
+        if not wanted:
+            return
+        replies = self._exchange([self.request(q) for q in wanted])
+        for q, reply in zip(wanted, replies):
+            self._prefetched[q.key()] = reply
+
+    def request(self, q: Question) -> Request:
+        if q.subject in self.stuck:
+            raise self.stuck[q.subject].repeated()
+        timeout = (q.timeout or q.probe.timeout) * self.timeout_scale
+        stuck = tuple((f, fault.headline()) for f, fault in self.stuck.items())
+        return Request(q.probe.name, q.args, q.subject, timeout, q.probe.process, stuck)
+
+    def _exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
+        return self.transport.exchange(requests)
+
+    def _check_budget(self, q: Question) -> None:
+        if not self.trusted and self._spent > self.test_budget:
+            raise faults.BudgetFault(q.subject, f"this test already spent {self._spent:.0f} s in the "
+                                     f"implementation (budget {self.test_budget:.0f} s); make it faster")
+
+    def _remember(self, fault: BaseException) -> BaseException:
+        if isinstance(fault, faults.TimeoutFault) and not fault.again:
+            self.stuck.setdefault(fault.function, fault)
+        return fault
+
+    def _value(self, q: Question, outcome: Any) -> Any:
+        if self.trusted and (type(outcome) is not dict or outcome.get("status") != "ok"):
+            status = outcome.get("status") if type(outcome) is dict else outcome
+            message = outcome.get("message", "") if type(outcome) is dict else ""
+            raise faults.HarnessFault(f"reference {q.subject}", f"the oracle failed: {status}: {message}",
+                                      q.inputs())
+        value = self._raise_for(outcome, q)
+        try:
+            return q.decode(value)
+        except ReportError as error:
+            if self.trusted:
+                raise faults.HarnessFault(q.subject, f"the oracle's report is malformed: {error}") from None
+            raise faults.ReportFault(q.subject, str(error), q.inputs()) from None
+
+    def _raise_for(self, outcome: Any, q: Question) -> Any:
+        """The value of an ``ok`` outcome, else the matching fault."""
+        if type(outcome) is not dict or outcome.get("status") not in _STATUSES:
+            raise faults.ReportFault(q.subject, f"not an outcome: {outcome!r:.200}", q.inputs())
+        status = outcome["status"]
+        function = _text(outcome.get("function")) or q.subject
+        if status == "ok":
+            return outcome.get("value")
+        if status == "not_implemented":
+            raise faults.NotImplementedFault(function)
+        if status == "import_error":
+            raise faults.ImportFault(function, _text(outcome.get("message")))
+        if status == "missing":
+            raise faults.MissingFault(function, _text(outcome.get("message")))
+        if status == "raised":
+            raise faults.StudentRaised(function, _text(outcome.get("exc_type")), _text(outcome.get("message")),
+                                       _text(outcome.get("where")), q.inputs())
+        if status == "timeout":
+            seconds = outcome.get("seconds")
+            seconds = seconds if type(seconds) in (int, float) else q.probe.timeout
+            inner = _text(outcome.get("inputs"))
+            raise self._remember(faults.TimeoutFault(function, round(seconds, 1), inner or q.inputs(),
+                                                     _text(outcome.get("where"))))
+        if status == "stuck":
+            earlier = self.stuck.get(function)
+            raise earlier.repeated() if earlier else faults.TimeoutFault(function, q.timeout or q.probe.timeout,
+                                                                         again=True)
+        raise faults.HarnessFault(function, _text(outcome.get("message")), q.inputs())
+
+    # -- the run ------------------------------------------------------------------------
+    def begin_test(self, test_id: str) -> None:
+        self.current_test = test_id
+        self._spent = 0.0
+        self._prefetched.clear()
+
+    def session(self) -> Session:
+        return self.transport.session()
 
     def close(self) -> None:
-        pass
-
-    def _ask(self, probe: str, args: tuple) -> dict:
-        raise NotImplementedError
+        self.transport.close()
 
 
-class InProcessDoor(Door):
-    """The implementation runs in this process."""
-
-    def __init__(
-        self,
-        impl: Implementation,
-        *,
-        label: str,
-        trusted: bool = False,
-        timeouts: bool = True,
-        test_budget: float = DEFAULT_TEST_BUDGET,
-    ) -> None:
-        super().__init__(test_budget=test_budget)
-        self.impl = impl
-        self.label = label
-        self.trusted = trusted
-        self.timeouts = timeouts and not trusted
-
-    def _ask(self, probe: str, args: tuple) -> dict:
-        sent = wire.roundtrip(args)  # fresh copies: the callee cannot alias ours
-        seconds = PROBES[probe].timeout if probe in PROBES else DEFAULT_TIMEOUT
-        with _alarm(seconds if self.timeouts else None, function_of(probe, args), args):
-            outcome = run_probe(self.impl, probe, sent)
-        answer = wire.roundtrip(outcome)
-        if type(answer) is not dict:
-            raise faults.HarnessFault(probe, "the implementation's side answered with a non-dict")
-        return answer
+_STATUSES = frozenset(["ok", "not_implemented", "import_error", "missing", "raised", "timeout", "stuck",
+                       "harness_error"])
 
 
-def function_of(probe: str, args: tuple) -> str:
-    """The spec function a call is about: the callee of ``call``, else the probe's subject."""
-    if probe in ("call", "constant") and args and isinstance(args[0], str):
-        return args[0]
-    known = PROBES.get(probe)
-    return known.subject if known else probe
+def _text(value: Any) -> str:
+    return value[:4000] if type(value) is str else ""
 
 
-def describe_call(probe: str, args: tuple) -> str:
-    if probe == "constant":
-        return ""
-    if probe == "call" and args:
-        return show_inputs(parameter_names(args[0]), tuple(args[1:]), {})
-    known = PROBES.get(probe)
-    names: tuple[str, ...] = ()
-    if known is not None:
-        params = list(inspect.signature(known.fn).parameters)[1:]
-        names = tuple(p for p in params)
-    return show_inputs(names, args, {})
+def in_process(impl: Implementation, *, label: str, test_budget: float = DEFAULT_TEST_BUDGET) -> Door:
+    """A door to an implementation in this process (students' runs, the staff's checks)."""
+    return Door(InProcess(impl), label=label, test_budget=test_budget, files=impl)
 
-
-@contextmanager
-def _alarm(seconds: float | None, function: str, args: tuple) -> Iterator[None]:
-    """Interrupt a call that runs longer than ``seconds`` (main thread, POSIX only)."""
-    usable = (
-        seconds is not None
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
-        yield
-        return
-
-    def expire(signum, frame):  # noqa: ARG001
-        raise faults.TimeoutFault(function, seconds)
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)

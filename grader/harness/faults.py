@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.harness.show import show, show_inputs
+from grader.harness.show import HIDDEN_NOTE, hides, show, show_inputs
 
 
 class Fault(BaseException):
@@ -64,14 +64,29 @@ class MissingFault(Fault):
 
 
 class TimeoutFault(Fault):
+    """A call ran past its time limit. ``function`` is the implementation's own function it was
+    in when stopped (``training.get_batch`` inside ``train``), with that function's own
+    inputs and line where the process could still tell."""
+
     kind = "timed out"
 
-    def __init__(self, function: str, seconds: float, inputs: str = "") -> None:
+    def __init__(self, function: str, seconds: float, inputs: str = "", where: str = "", again: bool = False) -> None:
         super().__init__(function, "", inputs)
         self.seconds = seconds
+        self.where = where
+        self.again = again  # not run: it ran out of time earlier in this run
 
     def headline(self) -> str:
-        return f"timed out after {self.seconds:g} s in {self.function}"
+        text = f"timed out after {self.seconds:g} s in {self.function}"
+        return text + (" (earlier in this run; not run again)" if self.again else "")
+
+    def describe(self) -> str:
+        text = super().describe()
+        return text + (f"\n  at        {self.where}" if self.where else "")
+
+    def repeated(self) -> "TimeoutFault":
+        """The same fault, for a later call that is not run at all."""
+        return TimeoutFault(self.function, self.seconds, self.inputs, self.where, again=True)
 
 
 class CrashFault(Fault):
@@ -96,6 +111,21 @@ class HarnessFault(Fault):
     """The harness itself failed. Not the student's fault: staff must look."""
 
     kind = "harness error"
+
+
+class ReportFault(Fault):
+    """The implementation's process answered with something a probe never sends: a report of
+    the wrong shape. Honest code cannot cause it (the probe builds the report from the
+    harness's own objects), so it is the implementation's doing, never a harness error."""
+
+    kind = "malformed answer"
+
+    def headline(self) -> str:
+        return f"the process running {self.function} sent a malformed answer"
+
+
+class Unavailable(Exception):
+    """The oracle has no answer to give here (a measurement, in the handout)."""
 
 
 class StudentRaised(Exception):
@@ -153,6 +183,8 @@ class Mismatch(AssertionError):
             lines.append(f"  expected: {show(self.expected)}")
         if self.how:
             lines.append(f"  ({self.how})")
+        if self.show_values and hides(self.expected):
+            lines.append(f"  {HIDDEN_NOTE}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -160,8 +192,7 @@ class Mismatch(AssertionError):
 
 
 def named_inputs(function: str, args: tuple, kwargs: dict | None = None) -> str:
-    """Render a call's arguments with the parameter names the spec gives them."""
-    from grader.harness.signatures import parameter_names
+    """Render a call's arguments with the parameter names the stub gives them."""
+    from grader.harness.spec import parameter_names
 
-    names = parameter_names(function)
-    return show_inputs(names, args, kwargs or {})
+    return show_inputs(parameter_names(function), args, kwargs or {})

@@ -115,8 +115,25 @@ class Implementation:
             where = f" ({self.relative(exc.filename)}, line {exc.lineno})"
         elif frames:
             where = f" ({self.relative(frames[-1].filename)}, line {frames[-1].lineno})"
-        message = _safe_str(exc)
+        message = safe_str(exc)
         return f"{self.package}/{short}.py does not import: {type(exc).__name__}: {message}{where}"
+
+    def source(self, short: str) -> str | None:
+        """The text of one of its modules, read from disk, never run (None if there is none)."""
+        path = self.package_dir / f"{short}.py"
+        try:
+            return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        except OSError:
+            return None
+
+    def sources(self) -> dict[str, str]:
+        """Every module of the package, by short name: the text, read from disk, never run."""
+        out = {}
+        for path in sorted(self.package_dir.glob("*.py")):
+            text = self.source(path.stem)
+            if text is not None:
+                out[path.stem] = text
+        return out
 
     # -- telling its code from ours ---------------------------------------------
     def owns(self, filename: str) -> bool:
@@ -132,7 +149,7 @@ class Implementation:
             return filename
 
 
-def _safe_str(exc: BaseException) -> str:
+def safe_str(exc: BaseException) -> str:
     try:
         text = str(exc)
     except BaseException:  # a hostile __str__

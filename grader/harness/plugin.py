@@ -2,38 +2,51 @@
 
 It decides which implementation is under test and where expected values come
 from, gives tests the two doors as the ``impl`` and ``oracle`` fixtures, marks
-tests by part, and turns the harness's faults into one short message each:
+tests by part, replays recorded examples, and turns the harness's faults into
+one short message each:
 
-    [Part 1 · strides] test_view_strides
+    [Part 1 (strides)] test_view_strides
     not implemented: strides.view_strides
 
 Options:
     --impl assignment|reference   which package of this folder is under test
     --submission DIR              a submission folder (assignment/ inside, or the files)
-    --oracle live|recorded        expected values from the reference, or from recordings
-    --record-to DIR               record cases and answers (handout builder)
-    --isolate                     run the implementation in a sandboxed worker (staff)
+    --oracle live|replay          expected values from the reference, or from a recording
+    --recording DIR               the recording to replay (default: tests/recorded)
+    --record-to DIR               record every example and answer (the handout's and grader's recordings)
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
-from _pytest._code.code import TerminalRepr
 from hypothesis import settings
 
-from grader.harness import faults, oracle as oracle_mod, profiles
-from grader.harness.door import Door, InProcessDoor
+from grader.harness import faults, hooks, profiles
+from grader.harness.cases import CURRENT, Run, cases_of
+from grader.harness.door import Door
 from grader.harness.impl import Implementation, stage_submission
+from grader.harness.oracle import LiveOracle, ReplayOracle
 from grader.harness.parts import PARTS, part_of_path, test_id
+from grader.harness.recording import Recorder, Recording, fingerprint
+from grader.harness.transport import InProcess
 
+RUN_KEY = pytest.StashKey[Run]()
 IMPL_KEY = pytest.StashKey[Door]()
 ORACLE_KEY = pytest.StashKey[Door]()
-RECORDER_KEY = pytest.StashKey["oracle_mod.Recorder"]()
+STAGED_KEY = pytest.StashKey[Path]()
+CUDA_SKIPS_KEY = pytest.StashKey[list]()
 
 REPORTED = (faults.Fault, faults.Mismatch, faults.StudentRaised)
+NO_CUDA = "needs a CUDA device (run `pytest -m cuda` on a GPU machine)"
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hooks)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,20 +55,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="package of this folder under test (default: assignment)")
     group.addoption("--submission", metavar="DIR", default=None,
                     help="grade a submission folder: an assignment/ package inside, or the module files")
-    group.addoption("--oracle", choices=["live", "recorded", "replay"], default=None,
-                    help="expected values from the reference (live), the handout's recordings "
-                         "(recorded), or a grading batch's own recordings, live for the rest (replay); "
-                         "default: live when reference/ exists")
-    group.addoption("--recordings", metavar="DIR", default=None,
-                    help="recordings to read (default: tests/recorded)")
+    group.addoption("--oracle", choices=["live", "replay"], default=None,
+                    help="expected values from the reference (live) or from a recording (replay); "
+                         "default: live where reference/ exists, else the handout's recording")
+    group.addoption("--recording", metavar="DIR", default=None,
+                    help="the recording to replay (default: tests/recorded)")
     group.addoption("--record-to", metavar="DIR", default=None,
-                    help="record every case and answer into DIR (builds the handout's recordings)")
-    group.addoption("--record-examples", action="store_true", default=False,
-                    help="with --record-to: also record whole examples (the grader's replay)")
-    group.addoption("--isolate", action="store_true", default=False,
-                    help="run the implementation in a sandboxed worker process (staff only)")
+                    help="record every example and answer into DIR (builds recordings)")
+    group.addoption("--record-digests", action="store_true", default=False,
+                    help="with --record-to: keep only digests of fixed-input answers (the handout's)")
     group.addoption("--test-budget", type=float, default=120.0,
                     help="seconds of implementation time one test may use")
+    group.addoption("--timeout-scale", type=float, default=1.0,
+                    help="multiply every call's time limit")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """``--submission DIR`` (with a space) from anywhere: pytest takes DIR for a test path
+    unless it knows the option before it looks for tests, so join the two here."""
+    for i, arg in enumerate(args[:-1]):
+        if arg == "--submission" and not args[i + 1].startswith("-"):
+            args[i: i + 2] = [f"--submission={args[i + 1]}"]
+            break
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -68,6 +90,34 @@ def pytest_configure(config: pytest.Config) -> None:
     profiles.register()
     if config.getoption("hypothesis_profile", default=None) is None:
         settings.load_profile(profiles.default_profile())
+    run = _make_run(config)
+    config.stash[RUN_KEY] = run
+    config.stash[CUDA_SKIPS_KEY] = []
+    CURRENT.set(run)
+
+
+def _has_reference(config: pytest.Config) -> bool:
+    return (config.rootpath / "reference" / "__init__.py").exists()
+
+
+def _make_run(config: pytest.Config) -> Run:
+    mode = config.getoption("oracle") or ("live" if _has_reference(config) else "replay")
+    if config.getoption("record_to"):
+        if mode != "live" or not _has_reference(config):
+            raise pytest.UsageError("--record-to records the live reference: it needs reference/ and --oracle live")
+        return Run("record", recorder=Recorder(digests=config.getoption("record_digests")))
+    if mode == "replay":
+        folder = Path(config.getoption("recording") or config.rootpath / "tests" / "recorded")
+        if not folder.is_dir():
+            raise pytest.UsageError(f"no recording in {folder}")
+        expect = fingerprint(config.rootpath) if _has_reference(config) else None
+        try:
+            return Run("replay", recording=Recording.load(folder, expect=expect))
+        except Exception as error:  # a stale or unreadable recording: say so, do not grade on it
+            raise pytest.UsageError(str(error)) from None
+    if not _has_reference(config):
+        raise pytest.UsageError("--oracle live needs the reference/ package (this is the student handout)")
+    return Run("live")
 
 
 # --------------------------------------------------------------------------- doors
@@ -76,48 +126,28 @@ def _build_impl(config: pytest.Config) -> Door:
     submission = config.getoption("submission")
     if submission:
         staged = stage_submission(Path(submission))
-        impl = Implementation("assignment", staged)
-        label = f"submission {submission}"
+        config.stash[STAGED_KEY] = staged
+        impl, label = Implementation("assignment", staged), f"submission {submission}"
     elif config.getoption("impl") == "reference":
-        if not (root / "reference" / "__init__.py").exists():
+        if not _has_reference(config):
             raise pytest.UsageError("--impl reference: there is no reference/ here (this is the student handout)")
         impl, label = Implementation("reference", root), "reference"
     else:
         impl, label = Implementation("assignment", root), "assignment"
-    budget = config.getoption("test_budget")
-    if config.getoption("isolate"):
-        try:
-            from grader.isolation.door import WorkerDoor
-        except ImportError:
-            raise pytest.UsageError("--isolate needs the staff grader (grader/isolation)") from None
-        return WorkerDoor.from_context(impl.package_dir, label=label, test_budget=budget)
-    return InProcessDoor(impl, label=label, test_budget=budget)
+    transport = config.hook.pytest_assignment_transport(config=config, implementation=impl, label=label)
+    return Door(transport or InProcess(impl), label=label, test_budget=config.getoption("test_budget"),
+                timeout_scale=config.getoption("timeout_scale"), files=impl)
 
 
 def _build_oracle(config: pytest.Config) -> Door:
-    root = config.rootpath
-    has_reference = (root / "reference" / "__init__.py").exists()
-    mode = config.getoption("oracle") or ("live" if has_reference else "recorded")
-    record_to = config.getoption("record_to")
-    folder = Path(config.getoption("recordings") or root / "tests" / "recorded")
-    if mode == "recorded":
-        recordings = oracle_mod.Recordings.load_dir(folder)
-        oracle_mod.set_mode("recorded", recordings=recordings)
-        return oracle_mod.RecordedOracle(recordings)
-    if not has_reference:
-        raise pytest.UsageError(f"--oracle {mode} needs the reference/ package")
-    reference = Implementation("reference", root)
-    if mode == "replay":
-        recordings = oracle_mod.Recordings.load_dir(folder)
-        oracle_mod.set_mode("replay", recordings=recordings)
-        return oracle_mod.ReplayOracle(reference, recordings)
-    if record_to:
-        recorder = oracle_mod.Recorder()
-        config.stash[RECORDER_KEY] = recorder
-        oracle_mod.set_mode("record", recorder=recorder)
-        return oracle_mod.RecordingOracle(reference, recorder)
-    oracle_mod.set_mode("live")
-    return oracle_mod.LiveOracle(reference)
+    run = config.stash[RUN_KEY]
+    live = None
+    if _has_reference(config):
+        clean = config.hook.pytest_assignment_clean_transport(config=config)
+        live = LiveOracle(Implementation("reference", config.rootpath), clean=clean, recorder=run.recorder)
+    if run.mode == "replay":
+        return ReplayOracle(run.recording, live)
+    return live
 
 
 def _door(config: pytest.Config, key, build) -> Door:
@@ -134,13 +164,8 @@ def impl(pytestconfig: pytest.Config) -> Door:
 
 @pytest.fixture(scope="session")
 def oracle(pytestconfig: pytest.Config) -> Door:
-    """The door to the expected answers (the reference, or its recordings)."""
+    """The door to the expected answers (the reference and the judges, or a recording of them)."""
     return _door(pytestconfig, ORACLE_KEY, _build_oracle)
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    # the oracle mode decides what ``cases`` draws, so settle it before any test runs
-    _door(session.config, ORACLE_KEY, _build_oracle)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -148,17 +173,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     for key in (IMPL_KEY, ORACLE_KEY):
         if key in config.stash:
             config.stash[key].close()
+    if STAGED_KEY in config.stash:
+        shutil.rmtree(config.stash[STAGED_KEY], ignore_errors=True)
+    run = config.stash.get(RUN_KEY, None)
     record_to = config.getoption("record_to")
-    if record_to and RECORDER_KEY in config.stash:
-        config.stash[RECORDER_KEY].write(Path(record_to), group_of_case)
-        if config.getoption("record_examples"):
-            config.stash[RECORDER_KEY].write_examples(Path(record_to))
+    if record_to and run is not None and run.recorder is not None and session.testsfailed == 0:
+        from grader.harness.spec import stub_sources
 
-
-def group_of_case(key: str) -> str:
-    """Recordings are filed by part: cases of ``test_part01_strides.py::...`` go to ``part01``."""
-    part = part_of_path(key.split("::", 1)[0])
-    return f"part{part.number:02d}" if part else "misc"
+        manifest = {"fingerprint": fingerprint(config.rootpath), "digests": run.recorder.digests,
+                    "profile": config.getoption("hypothesis_profile", default=None) or profiles.default_profile(),
+                    "seed": config.getoption("hypothesis_seed", default=None), "python": sys.version.split()[0]}
+        run.recorder.write(Path(record_to), manifest=manifest, stubs=stub_sources(config.rootpath))
 
 
 # --------------------------------------------------------------------------- collection
@@ -174,27 +199,54 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.hidden)
         if item.get_closest_marker("cuda") is not None:
             if cuda is None:
-                import torch
+                from grader.harness.devices import cuda_usable
 
-                cuda = torch.cuda.is_available()
+                cuda = cuda_usable()
             if not cuda:
-                item.add_marker(pytest.mark.skip(reason="needs a CUDA device (run `pytest -m cuda` on a GPU machine)"))
-            elif oracle_mod.MODE.kind == "recorded" and "oracle" in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.skip(reason=NO_CUDA))
+                config.stash[CUDA_SKIPS_KEY].append(item.nodeid)
+            elif config.stash[RUN_KEY].mode == "replay" and not _has_reference(config):
                 # recordings are made on a CPU: this comparison happens when the course grades on a GPU
-                item.add_marker(pytest.mark.skip(reason="compares with the live reference: runs when your "
-                                                        "submission is graded on a GPU"))
+                item.add_marker(pytest.mark.skip(reason="compares with the live reference and the harness's own "
+                                                        "measurements: runs when your submission is graded on a GPU"))
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    oracle_mod.MODE.test = test_id(item.nodeid)
+    run = item.config.stash[RUN_KEY]
+    run.test = test_id(item.nodeid)
     for key in (IMPL_KEY, ORACLE_KEY):
         if key in item.config.stash:
-            item.config.stash[key].begin_test(item.nodeid)
+            item.config.stash[key].begin_test(run.test)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function):
+    """Replay: call the test body over its explicit and recorded examples, without hypothesis."""
+    run = pyfuncitem.config.stash[RUN_KEY]
+    cases = cases_of(pyfuncitem.obj)
+    if run.mode != "replay" or cases is None:
+        return None
+    examples = cases.replayed(run.recording, run.test)
+    if len(examples) == len(cases.examples) and not _has_reference(pyfuncitem.config):
+        pytest.skip("no recorded examples for this test in the handout")
+    if len(examples) == len(cases.examples):
+        return None  # nothing recorded (a cuda test of a CPU recording): drawn live, against the live oracle
+    fixtures = cases.fixtures(pyfuncitem.funcargs)
+    for example in examples:
+        cases.body(**fixtures, **example)
+    return True
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    skipped = config.stash.get(CUDA_SKIPS_KEY, [])
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} cuda test(s) skipped: {NO_CUDA}")
 
 
 # --------------------------------------------------------------------------- reporting
-class ShortRepr(TerminalRepr):
-    """A failure as a few plain lines instead of a traceback."""
+class ShortRepr:
+    """A failure as a few plain lines instead of a traceback (pytest takes any object with
+    ``toterminal``; ``reprcrash.message`` is the one-line summary ``-rf`` and junitxml show)."""
 
     class _Crash:
         def __init__(self, message: str) -> None:
@@ -207,6 +259,9 @@ class ShortRepr(TerminalRepr):
     def toterminal(self, tw) -> None:
         for line in self.text.splitlines():
             tw.line(line)
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def _unwrap(exc: BaseException) -> tuple[BaseException, str]:
@@ -247,8 +302,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     header = f"[{part.label}] {item.name}" if part else item.name
     body = exc.describe()
     text = "\n".join(filter(None, [header, body, note]))
-    headline = body.splitlines()[0]
-    report.longrepr = ShortRepr(text, headline)
+    report.longrepr = ShortRepr(text, body.splitlines()[0])
     # hypothesis's own section (a seed to reproduce) is noise next to the input we show
     report.sections = [(name, content) for name, content in report.sections if "Hypothesis" not in name]
     report.user_properties.append(("failure_kind", kind_of(exc)))

@@ -12,9 +12,30 @@ MAX_ELEMENTS = 12
 MAX_TEXT = 400
 
 
+HIDDEN = "?"  # a fixed-input answer of which the handout holds only a digest
+HIDDEN_NOTE = ("(? = not in your copy: this question's inputs are fixed, so the handout keeps only "
+               "a fingerprint of its answer)")
+
+
 def show(value: Any) -> str:
     text = _show(value)
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3] + "..."
+
+
+def hides(value: Any) -> bool:
+    """Whether a value holds a digest in place of an answer."""
+    from grader.harness.digest import Digest
+    from grader.harness.wire import Record
+
+    if isinstance(value, Digest):
+        return True
+    if type(value) in (tuple, list):
+        return any(hides(v) for v in value)
+    if type(value) is dict:
+        return any(hides(v) for v in value.values())
+    if isinstance(value, Record):
+        return any(hides(v) for _, v in value.fields)
+    return False
 
 
 def _num(x: float) -> str:
@@ -24,6 +45,8 @@ def _num(x: float) -> str:
 
 
 def _show(value: Any) -> str:
+    if type(value).__name__ == "Digest":
+        return HIDDEN
     if isinstance(value, torch.Tensor):
         return show_tensor(value)
     if isinstance(value, np.ndarray):

@@ -33,6 +33,9 @@ def pristine(seed: int = 0) -> Iterator[None]:
     dispatch_depth = _dispatch_depth()
     function_depth = _function_depth()
     torch.set_default_dtype(DEFAULT_DTYPE)
+    precision = torch.get_float32_matmul_precision()
+    if precision != "highest":  # plain fp32 matmuls (no TF32), as the harness's own timings use
+        torch.set_float32_matmul_precision("highest")
     if threads != 1:  # the tests' tensors are tiny: a thread pool only adds overhead and noise
         torch.set_num_threads(1)
     # the CPU generator only: torch.manual_seed also queues CUDA seeding and formats a stack
@@ -53,6 +56,8 @@ def pristine(seed: int = 0) -> Iterator[None]:
                 pass
         torch.set_default_dtype(DEFAULT_DTYPE)
         torch.set_grad_enabled(True)
+        if torch.get_float32_matmul_precision() != precision:
+            torch.set_float32_matmul_precision(precision)
         if torch.are_deterministic_algorithms_enabled() != deterministic:
             torch.use_deterministic_algorithms(deterministic)  # imports dynamo: only when needed
         if torch.get_num_threads() != threads:

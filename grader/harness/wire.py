@@ -7,6 +7,7 @@ nothing but plain values:
     None, bool, int, float, str, list, tuple, dict,
     torch.dtype, torch.Tensor (exact class, CPU, no autograd history),
     numpy.ndarray (numeric dtypes only),
+    bytes (a file's contents, say),
     Record (a dataclass or named tuple, as name + fields),
     Opaque (anything else, kept only as the name of its type).
 
@@ -134,6 +135,8 @@ def _enc(value: Any, depth: int) -> Any:
         return [_enc(v, depth + 1) for v in value]
     if t is dict:
         return {"$d": [[_enc(k, depth + 1), _enc(v, depth + 1)] for k, v in value.items()]}
+    if t is bytes:
+        return {"$b": base64.b64encode(value).decode("ascii")}
     if t is torch.dtype:
         return {"$dtype": str(value).removeprefix("torch.")}
     if t is torch.Tensor or t is torch.nn.Parameter:
@@ -145,6 +148,10 @@ def _enc(value: Any, depth: int) -> Any:
         return {"$nt" if value.kind == "namedtuple" else "$dc": value.name, "fields": fields}
     if t is Opaque:
         return {"$opaque": value.type_name, "why": value.why}
+    if t.__name__ == "Digest" and t.__module__ == "grader.harness.digest":  # recordings only
+        from grader.harness import digest
+
+        return digest.to_wire(value)
     if isinstance(value, tuple) and hasattr(t, "_fields") and t.__bases__ == (tuple,):
         fields = [[str(k), _enc(v, depth + 1)] for k, v in zip(t._fields, tuple.__iter__(value))]
         return {"$nt": t.__name__, "fields": fields}
@@ -192,8 +199,13 @@ def _enc_ndarray(a: np.ndarray) -> Any:
 
 
 # --------------------------------------------------------------------------- decode
-def decode(text: str | bytes) -> Any:
-    """JSON text -> plain data. Strict: anything not of this format is a WireError."""
+def decode(text: str | bytes, *, digests: bool = False) -> Any:
+    """JSON text -> plain data. Strict: anything not of this format is a WireError.
+
+    ``digests``: the text is a recording the trusted side wrote, which may hold
+    fingerprints of hidden answers (``grader.harness.digest``); nothing an
+    implementation sends may.
+    """
     if len(text) > MAX_BYTES:
         raise WireError(f"message of {len(text)} bytes exceeds {MAX_BYTES}")
     try:
@@ -203,7 +215,7 @@ def decode(text: str | bytes) -> Any:
     except (ValueError, RecursionError) as exc:
         raise WireError(f"not JSON: {exc}") from None
     try:
-        return _dec(obj, 0)
+        return _dec(obj, 0, digests)
     except WireError:
         raise
     except (KeyError, ValueError, TypeError, IndexError, RecursionError, OverflowError, RuntimeError) as exc:
@@ -215,30 +227,32 @@ def _no_constants(name: str) -> Any:
     raise WireError(f"bare {name} is not allowed")
 
 
-def _dec(obj: Any, depth: int) -> Any:
+def _dec(obj: Any, depth: int, digests: bool = False) -> Any:
     if depth > MAX_DEPTH + 2:
         raise WireError("nested too deeply")
     t = type(obj)
     if obj is None or t in (bool, int, float, str):
         return obj
     if t is list:
-        return [_dec(v, depth + 1) for v in obj]
+        return [_dec(v, depth + 1, digests) for v in obj]
     if t is not dict or len(obj) == 0:
         raise WireError(f"unexpected JSON value {obj!r:.60}")
     tag = next(iter(obj))
     if tag == "$f":
         return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}[_str(obj["$f"])]
     if tag == "$t":
-        return tuple(_dec(v, depth + 1) for v in _list(obj["$t"]))
+        return tuple(_dec(v, depth + 1, digests) for v in _list(obj["$t"]))
     if tag == "$d":
         out = {}
         for pair in _list(obj["$d"]):
             key, value = _list(pair)
-            key = _dec(key, depth + 1)
+            key = _dec(key, depth + 1, digests)
             if type(key) not in (str, int, float, bool, type(None), tuple, torch.dtype):
                 raise WireError("dict key of unhashable type")
-            out[key] = _dec(value, depth + 1)
+            out[key] = _dec(value, depth + 1, digests)
         return out
+    if tag == "$b":
+        return base64.b64decode(_str(obj["$b"]), validate=True)
     if tag == "$dtype":
         name = _str(obj["$dtype"])
         if name not in ALL_DTYPES:
@@ -249,10 +263,14 @@ def _dec(obj: Any, depth: int) -> Any:
     if tag == "$ndarray":
         return _dec_ndarray(obj)
     if tag in ("$nt", "$dc"):
-        fields = tuple((_str(k), _dec(v, depth + 1)) for k, v in map(_list, _list(obj["fields"])))
+        fields = tuple((_str(k), _dec(v, depth + 1, digests)) for k, v in map(_list, _list(obj["fields"])))
         return Record("namedtuple" if tag == "$nt" else "dataclass", _str(obj[tag]), fields)
     if tag == "$opaque":
         return Opaque(_str(obj["$opaque"])[:200], _str(obj.get("why", ""))[:200])
+    if tag == "$digest" and digests:
+        from grader.harness import digest
+
+        return digest.from_wire(obj)
     raise WireError(f"unknown tag {tag!r:.40}")
 
 

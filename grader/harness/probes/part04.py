@@ -1,4 +1,4 @@
-"""Probes for Part 4."""
+"""Probes for Part 4: functions built from plain descriptions, for ``count_matmul_flops`` to count."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from grader.harness.impl import Implementation
-from grader.harness.probes import probe
+from grader.harness.probe import probe
 
 
 # kind -> shapes of its operands from its dims: a, b, then the added term or bias if any
@@ -67,7 +67,7 @@ def build_scenario(ops: list, backward: bool, seed: int):
     return fn
 
 
-@probe("flops.count_scenario", subject="flops.count_matmul_flops")
+@probe(subject="flops.count_matmul_flops")
 def count_scenario(impl: Implementation, ops: list, backward: bool, seed: int):
     """The implementation's count_matmul_flops on the function the scenario describes."""
     fn = build_scenario(ops, backward, seed)

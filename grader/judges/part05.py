@@ -1,19 +1,20 @@
-"""The harness's own, honest timing of a matmul on a CUDA device.
+"""Judges of Part 5: the harness's own, honest timing of a matmul.
 
-The GPU tests compare a student's ``time_matmul`` and ``measure_matmul_mfu``
-with this measurement, so it has to be what a careful benchmark does:
+The timing tests hold a student's ``time_matmul`` and ``measure_matmul_mfu``
+against this measurement, so it has to be what a careful benchmark does:
 
-* CUDA events recorded on the stream around each product: they time the
-  kernel on the device, not the Python that queued it;
-* warm-up first, so that library loading and kernel selection stay out;
-* the L2 cache flushed before every rep (a 256 MB buffer zeroed), so that each
-  product reads its operands from HBM, as in real training;
-* random operands (zeros run measurably faster), the median of many reps.
+* on the CPU, one thread (as the student's call runs), a warm-up, then the
+  median of many products, wall clock and CPU clock;
+* on CUDA, events recorded on the stream around each product (they time the
+  kernel, not the Python that queued it), a warm-up first, the L2 cache flushed
+  before every rep (a 256 MB buffer zeroed) so that each product reads its
+  operands from HBM as in training, random operands (zeros run faster), the
+  median of many reps.
 
 ``do_bench_reference`` times the same product with ``triton.testing.do_bench``
 (or ``torch.utils.benchmark`` where triton is absent): the staff check that the
-two agree. Run ``python -m grader.harness.cuda_bench`` on a GPU machine for a
-table of both, next to the lecture's plain wall-clock loop.
+two agree. Run ``python -m grader.judges.part05`` on a GPU machine for a table of
+both, next to the lecture's plain wall-clock loop.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ from typing import Iterator
 
 import torch
 
+from grader.harness.probes.part05 import MatmulCost, matmul_cost
+
 L2_FLUSH_BYTES = 256 * 2**20  # more than any current GPU's L2 (H100: 50 MB, H200: 60 MB)
+CPU_REPS = 15
 
 
 def _operands(m: int, k: int, n: int, dtype: torch.dtype, device: torch.device):
@@ -44,6 +48,25 @@ def highest_fp32_precision() -> Iterator[None]:
         yield
     finally:
         torch.set_float32_matmul_precision(previous)
+
+
+def cpu_cost(m: int, k: int, n: int, dtype: torch.dtype, reps: int = CPU_REPS) -> tuple[float, float]:
+    """Median (wall, CPU) seconds of one product on one CPU thread."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        a, b = _operands(m, k, n, dtype, torch.device("cpu"))
+        for _ in range(3):
+            a @ b
+        walls, cpus = [], []
+        for _ in range(reps):
+            wall, cpu = time.perf_counter(), time.thread_time()
+            a @ b
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.thread_time() - cpu)
+        return statistics.median(walls), statistics.median(cpus)
+    finally:
+        torch.set_num_threads(threads)
 
 
 def time_matmul_events(m: int, k: int, n: int, dtype: torch.dtype, *, device: str = "cuda",
@@ -65,6 +88,18 @@ def time_matmul_events(m: int, k: int, n: int, dtype: torch.dtype, *, device: st
         end.record()
     torch.cuda.synchronize(device)
     return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends)) / 1e3  # ms -> s
+
+
+@matmul_cost.implement
+def measure(m: int, k: int, n: int, dtype: torch.dtype, device: str) -> MatmulCost:
+    if torch.device(device).type == "cuda":
+        if not torch.cuda.is_available():
+            raise RuntimeError("this process cannot use CUDA (is the device visible to the sandbox?)")
+        with highest_fp32_precision():
+            seconds = time_matmul_events(m, k, n, dtype, device=device)
+        return MatmulCost(seconds, seconds, torch.cuda.get_device_name(device))
+    wall, cpu = cpu_cost(m, k, n, dtype)
+    return MatmulCost(wall, cpu, "cpu")
 
 
 def do_bench_reference(m: int, k: int, n: int, dtype: torch.dtype, *, device: str = "cuda") -> float:

@@ -1,0 +1,161 @@
+"""One way to ask both doors a question and compare their answers.
+
+    ask(impl, oracle, view_strides, shape, strides, new_shape).same()
+    ask(impl, oracle, train_run, *case).where("losses").within(rel=1e-4, abs=1e-6, problem="the losses differ")
+
+``ask`` puts the same question to the oracle and to the implementation and
+returns both answers (``Answers``). Its methods check and compare, and raise the
+harness's one-paragraph ``Mismatch`` when something is off:
+
+    check(schema)      the implementation's answer must have this type (default: the stub's annotation)
+    same()             ... and equal the oracle's exactly
+    within(rel, abs)   ... or within a tolerance (floats and float tensors)
+    elementwise(tol)   ... or within one tolerance per tensor element
+    where(path)        narrow both answers to a report field, a dict key or an index
+    fail(problem)      a problem that needs no values shown
+    require(cond, ...) a property in the same message format
+
+No test builds a ``Mismatch`` itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import torch
+
+from grader.harness.compare import EXACT, Compare, beyond, differs
+from grader.harness.door import Door, question
+from grader.harness.faults import Mismatch
+from grader.harness.probe import Probe
+from grader.harness.schema import Schema
+from grader.harness.spec import Constant, Function
+from grader.harness.wire import Record
+
+
+def ask(impl: Door, oracle: Door | None, asked: Function | Constant | Probe | str, *args: Any,
+        returns: Schema | None = None) -> "Answers":
+    """Both answers to one question (the oracle's is None without an oracle).
+
+    The oracle is asked first: if the reference itself cannot answer, that is a
+    harness error, before the student's code is blamed for anything.
+    """
+    q = question(asked, *args)
+    expected = oracle.ask(q) if oracle is not None else None
+    got = impl.ask(q)
+    if returns is None and isinstance(asked, (Function, Constant)):
+        returns = asked.returns
+    return Answers(q.subject, q.inputs(), got, expected, returns)
+
+
+@dataclass(frozen=True)
+class Answers:
+    """The implementation's answer (``got``) and the oracle's (``expected``) to one question."""
+
+    subject: str  # the spec function failures are reported against
+    inputs: str  # the question's inputs, as a failure message shows them
+    got: Any
+    expected: Any
+    returns: Schema | None = None  # the type ``got`` must have
+    path: str = ""  # where in the answers ``where`` has narrowed to
+
+    # -- narrowing ---------------------------------------------------------------------
+    def where(self, path: str | int) -> "Answers":
+        """Both answers narrowed to a report field, a record field, a dict key or an index."""
+        location = f"{self.path}[{path!r}]" if not isinstance(path, str) or not path.isidentifier() \
+            else f"{self.path}.{path}" if self.path else path
+        return dataclasses.replace(self, got=_part(self.got, path), expected=_part(self.expected, path),
+                                   returns=None, path=location)
+
+    def about(self, subject: str) -> "Answers":
+        """The same answers, failures reported against another function."""
+        return dataclasses.replace(self, subject=subject)
+
+    # -- checking ----------------------------------------------------------------------
+    def check(self, schema: Schema | None = None) -> "Answers":
+        """``got`` must fit ``schema`` (default: the stub's return annotation)."""
+        schema = schema or self.returns
+        why = schema.problem(self.got) if schema is not None else None
+        if why:
+            raise Mismatch(self.subject, f"wrong type: {why}", inputs=self.inputs, got=self.got,
+                           expected=schema.text, show_values=False)
+        return self
+
+    def same(self, problem: str | None = None) -> Any:
+        """``got`` must fit its schema and equal ``expected`` exactly. Returns ``got``."""
+        return self._compare(EXACT, problem)
+
+    def within(self, rel: float = 0.0, abs: float = 0.0, problem: str | None = None) -> Any:  # noqa: A002
+        """``got`` must fit its schema and equal ``expected`` within ``rel`` and ``abs``."""
+        return self._compare(Compare(rel=rel, abs=abs), problem)
+
+    def elementwise(self, tolerance: torch.Tensor, how: str, problem: str = "wrong value") -> Any:
+        """Tensors equal within one tolerance per element (an error bound that grows with the inputs)."""
+        self.check()
+        why = beyond(self.got, self.expected, tolerance)
+        if why:
+            raise Mismatch(self.subject, f"{problem}: {why}", inputs=self.inputs, got=self.got,
+                           expected=self.expected, how=how)
+        return self.got
+
+    def _compare(self, how: Compare, problem: str | None) -> Any:
+        self.check()
+        why = differs(self.got, self.expected, how)
+        if why:
+            plain = why.startswith("different value")
+            if problem is None:  # "wrong value", and how they were compared
+                text, shown = ("wrong value" if why == "different value" else f"wrong value: {why}"), how.describe()
+            else:  # the test's own words, with where they differ
+                text, shown = problem + ("" if plain else f" ({why})"), "" if how.exact else how.describe()
+            raise Mismatch(self.subject, text, inputs=self.inputs, got=self.got, expected=self.expected, how=shown)
+        return self.got
+
+    # -- failing -----------------------------------------------------------------------
+    def fail(self, problem: str) -> NoReturn:
+        """A problem that needs no values shown (a missing key, a wrong structure)."""
+        raise Mismatch(self.subject, problem, inputs=self.inputs, show_values=False)
+
+    def require(self, condition: bool, problem: str, *, got: Any = None, expected: Any = None,
+                show_values: bool = True, how: str = "") -> None:
+        """A property in the same message format as the comparisons."""
+        if not condition:
+            raise Mismatch(self.subject, problem, inputs=self.inputs, got=got, expected=expected,
+                           show_values=show_values, how=how)
+
+
+def _part(value: Any, path: str | int) -> Any:
+    if value is None:
+        return None
+    if isinstance(path, str) and dataclasses.is_dataclass(value) and not isinstance(value, Record):
+        return getattr(value, path)
+    if isinstance(value, Record):
+        return value.get(path)
+    if type(value) is dict:
+        return value.get(path)
+    if type(value) in (tuple, list) and isinstance(path, int):
+        return value[path] if -len(value) <= path < len(value) else None
+    return None
+
+
+def fail(subject: str, problem: str, inputs: str = "") -> NoReturn:
+    """A failure about ``subject`` that needs no values shown."""
+    raise Mismatch(subject, problem, inputs=inputs, show_values=False)
+
+
+def require(condition: bool, subject: str, problem: str, *, inputs: str = "", got: Any = None,
+            expected: Any = None, show_values: bool = True, how: str = "") -> None:
+    """A property check in the same message format as ``Answers``."""
+    if not condition:
+        raise Mismatch(subject, problem, inputs=inputs, got=got, expected=expected, show_values=show_values,
+                       how=how)
+
+
+def check(value: Any, schema: Schema, subject: str, inputs: str = "") -> Any:
+    """``value`` must fit ``schema``; returns it."""
+    why = schema.problem(value)
+    if why:
+        raise Mismatch(subject, f"wrong type: {why}", inputs=inputs, got=value, expected=schema.text,
+                       show_values=False)
+    return value

@@ -1,0 +1,119 @@
+"""A graded test's inputs: drawn by hypothesis, or replayed from a recording.
+
+Graded tests use this module's ``given`` and ``example`` instead of hypothesis's
+(they wrap them, with hypothesis's public API only):
+
+    @given(case=S.view_cases())
+    @example(case=((3, 2), (1, 3), (6,)))
+    def test_view_strides(impl, oracle, case): ...
+
+* live: hypothesis draws ``case`` from the strategy and shrinks a failure.
+* record: the same, and every example that reaches the test body is written
+  down, with every answer the oracle gives (``grader.harness.recording``).
+* replay: hypothesis is not used at all. The test body is called directly over
+  the explicit examples, then the recorded ones, simplest first, so the first
+  failure is the simplest recorded failing input (what shrinking would find).
+  The handout always replays; so does grading.
+
+The run's state (mode, recording, the running test) is one ``Run`` object, kept
+in ``config.stash`` by the plugin and reachable here through one context
+variable.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal
+
+import hypothesis
+
+from grader.harness import wire
+from grader.harness.recording import Recorder, Recording
+
+Mode = Literal["live", "record", "replay"]
+
+
+@dataclass
+class Run:
+    """One pytest session of graded tests: how inputs are drawn and answers found."""
+
+    mode: Mode = "live"
+    recording: Recording | None = None  # replay: the examples and answers
+    recorder: Recorder | None = None  # record: where examples and answers go
+    test: str = ""  # the running test's id ("test_part01_strides.py::test_view_strides")
+
+
+CURRENT: ContextVar[Run] = ContextVar("graded_run", default=Run())
+
+
+def current() -> Run:
+    return CURRENT.get()
+
+
+@dataclass(frozen=True)
+class Cases:
+    """What ``given`` knows of a test: its drawn parameters, explicit examples and body."""
+
+    params: tuple[str, ...]
+    examples: tuple[dict[str, Any], ...]
+    body: Callable[..., Any]
+
+    def fixtures(self, available: dict[str, Any]) -> dict[str, Any]:
+        """The body's other arguments (``impl``, ``oracle``) from pytest's fixtures."""
+        return {name: available[name] for name in inspect.signature(self.body).parameters
+                if name not in self.params and name in available}
+
+    def replayed(self, recording: Recording, test: str) -> list[dict[str, Any]]:
+        """The explicit examples, then the recorded ones not among them, simplest first."""
+        explicit = list(self.examples)
+        seen = {_key(e) for e in explicit}
+        recorded = [e for e in recording.examples_of(test) if _key(e) not in seen and set(e) == set(self.params)]
+        return explicit + recorded
+
+
+def _key(example: dict[str, Any]) -> str:
+    return wire.canonical_key(sorted(example.items()))
+
+
+_EXAMPLES = "__graded_examples__"
+_CASES = "__graded_cases__"
+
+
+def example(**kwargs: Any) -> Callable:
+    """An explicit example (hypothesis's ``example``, also kept for replay)."""
+
+    def decorate(fn: Callable) -> Callable:
+        setattr(fn, _EXAMPLES, [kwargs, *getattr(fn, _EXAMPLES, [])])  # decorators apply bottom-up
+        return hypothesis.example(**kwargs)(fn)
+
+    return decorate
+
+
+def given(**strategies: Any) -> Callable:
+    """The test's drawn parameters (hypothesis's ``given``, replayable, recorded when recording)."""
+
+    def decorate(fn: Callable) -> Callable:
+        params = tuple(strategies)
+
+        @functools.wraps(fn)
+        def body(*args: Any, **kwargs: Any) -> Any:
+            run = current()
+            if run.recorder is not None:
+                run.recorder.example(run.test, {name: kwargs[name] for name in params})
+            return fn(*args, **kwargs)
+
+        test = hypothesis.given(**strategies)(body)
+        setattr(test, _CASES, Cases(params, tuple(getattr(fn, _EXAMPLES, ())), body))
+        return test
+
+    return decorate
+
+
+def cases_of(test: Callable) -> Cases | None:
+    return getattr(test, _CASES, None)
+
+
+__all__ = ["given", "example", "Run", "current", "CURRENT", "Cases", "cases_of", "field"]

@@ -1,1 +1,0 @@
-"""Probes for Part 1."""

@@ -1,0 +1,153 @@
+"""Recordings: one run of the graded tests against the reference, written down to be replayed.
+
+A recording holds, for every test, the examples it drew (each argument as wire
+text), and for every question the reference was asked, its answer. Replaying it
+runs each test body over exactly those examples, simplest first, with the
+answers at hand: no input generation, no reference to run, every submission on
+the same inputs, and the first failure the simplest recorded one.
+
+Two kinds are made from the same run:
+* the handout's (``python -m grader handout``): the public tests under the
+  ``record`` profile; answers to fixed-input questions kept only as digests
+  (``grader.harness.digest``); the pristine stubs alongside (``stubs.json.gz``);
+* the grader's (``python -m grader record``): every test under the grading
+  profile and seed, answers in full, staff-only.
+
+A folder of gzip'd JSON (no pickles) and a ``manifest.json`` that says what the
+recording was made from: a fingerprint of the tests, the reference, the stubs,
+the harness and the judges. Replaying a recording made from anything else is
+refused (``Stale``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from grader.harness import wire
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+FINGERPRINTED = ("tests", "reference", "assignment", "grader/harness", "grader/judges")
+EXAMPLES, ANSWERS, STUBS, MANIFEST = "examples.json.gz", "answers.json.gz", "stubs.json.gz", "manifest.json"
+
+
+class Stale(Exception):
+    """A recording made from other tests, another reference or another harness."""
+
+
+def fingerprint(root: Path = ROOT) -> str:
+    """A hash of everything a recording's examples and answers depend on."""
+    digest = hashlib.sha256()
+    for folder in FINGERPRINTED:
+        base = Path(root) / folder
+        for path in sorted(base.rglob("*.py")) if base.is_dir() else []:
+            if "__pycache__" in path.parts or "recorded" in path.parts:
+                continue
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    requirements = Path(root) / "requirements.txt"
+    if requirements.exists():
+        digest.update(requirements.read_bytes())
+    return digest.hexdigest()
+
+
+def _simplicity(example: dict[str, str]) -> tuple:
+    """Shortest encoding first: what shrinking over the recorded examples would reach."""
+    return sum(len(v) for v in example.values()), sorted(example.items())
+
+
+class Recording:
+    """A recording, read back."""
+
+    def __init__(self, examples: dict[str, list[dict[str, str]]], answers: dict[str, str],
+                 manifest: dict[str, Any]) -> None:
+        self.examples = examples
+        self.answers = answers
+        self.manifest = manifest
+
+    @classmethod
+    def load(cls, folder: Path, *, expect: str | None = None) -> "Recording":
+        """Read a recording (once per process; forked grading processes inherit it).
+
+        ``expect``: the fingerprint it must have been made from, else ``Stale``.
+        """
+        key = str(Path(folder).resolve())
+        if key not in _LOADED:
+            _LOADED[key] = cls._read(Path(folder))
+        recording = _LOADED[key]
+        made_from = recording.manifest.get("fingerprint")
+        if expect is not None and made_from != expect:
+            raise Stale(f"the recording in {folder} was made from other tests, another reference or another "
+                        f"harness (fingerprint {str(made_from)[:12]}, here {expect[:12]}): record it again "
+                        "with `python -m grader record`")
+        return recording
+
+    @classmethod
+    def _read(cls, folder: Path) -> "Recording":
+        def read(name: str, key: str) -> dict:
+            path = folder / name
+            return json.loads(gzip.decompress(path.read_bytes())).get(key, {}) if path.exists() else {}
+
+        manifest = json.loads((folder / MANIFEST).read_text()) if (folder / MANIFEST).exists() else {}
+        return cls(read(EXAMPLES, "examples"), read(ANSWERS, "answers"), manifest)
+
+    def examples_of(self, test: str) -> list[dict[str, Any]]:
+        """The test's examples, decoded, distinct, simplest first."""
+        seen, out = set(), []
+        for example in sorted(self.examples.get(test, ()), key=_simplicity):
+            key = tuple(sorted(example.items()))
+            if key not in seen:
+                seen.add(key)
+                out.append({name: wire.decode(text) for name, text in example.items()})
+        return out
+
+    def answer(self, key: str) -> Any:
+        """The recorded outcome of a question (None if it was never asked)."""
+        text = self.answers.get(key)
+        return None if text is None else wire.decode(text, digests=True)
+
+
+_LOADED: dict[str, Recording] = {}
+
+
+class Recorder:
+    """Writes down examples and answers while the reference runs.
+
+    ``digests``: keep only fingerprints of the answers to fixed-input questions (the handout).
+    """
+
+    def __init__(self, *, digests: bool) -> None:
+        self.digests = digests
+        self.examples: dict[str, list[dict[str, str]]] = {}
+        self.answers: dict[str, str] = {}
+
+    def example(self, test: str, values: dict[str, Any]) -> None:
+        self.examples.setdefault(test, []).append({name: wire.encode(v) for name, v in values.items()})
+
+    def answer(self, key: str, outcome: Any, secret: Any = None) -> None:
+        if type(outcome) is not dict or outcome.get("status") != "ok":
+            return
+        if secret is not None and self.digests:
+            from grader.harness.digest import hide
+
+            outcome = {**outcome, "value": hide(outcome["value"], secret)}
+        self.answers[key] = wire.encode(outcome)
+
+    def write(self, folder: Path, *, manifest: dict[str, Any], stubs: dict[str, str] | None = None) -> Path:
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_gz(folder / EXAMPLES, {"examples": self.examples})
+        _write_gz(folder / ANSWERS, {"answers": self.answers})
+        if stubs is not None:
+            (folder / STUBS).write_bytes(gzip.compress(json.dumps(stubs, sort_keys=True).encode(), mtime=0))
+        (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        return folder
+
+
+def _write_gz(path: Path, payload: dict) -> Path:
+    """Deterministic bytes for the same content (sorted keys, no timestamp)."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    return path

@@ -1,0 +1,191 @@
+"""The implementation's side of the door: run one probe, report what happened as plain data.
+
+This code runs where the implementation runs (this process, or a sandboxed
+worker) and so can be tampered with by it: everything it answers is a claim,
+decoded strictly and checked by the trusted side (``grader.harness.door``).
+Its answer, an *outcome*, is a dict that crosses the wire:
+
+    {"status": "ok", "value": ...}
+    {"status": "not_implemented", "function": "strides.view_strides"}
+    {"status": "raised", "function": ..., "exc_type": ..., "message": ..., "where": ...}
+    {"status": "timeout", "function": ..., "seconds": ..., "where": ..., "inputs": ...}
+    {"status": "stuck", "function": ...}           (it ran out of time earlier: not run again)
+    {"status": "import_error" | "missing", "function": ..., "message": ...}
+    {"status": "harness_error", "function": ..., "message": <traceback>}
+
+A call runs under its own alarm: when it goes off, the innermost frame of the
+implementation's own files says which function hung, on which line, and with
+what arguments.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import traceback
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from grader.harness.impl import Implementation, LoadError, MODULES, safe_str
+from grader.harness.probe import lookup
+from grader.harness.show import show_inputs
+from grader.harness.torchstate import pristine
+
+
+class Expired(BaseException):
+    """The call's own alarm went off (a BaseException: student code catching Exception lets it by)."""
+
+    def __init__(self, function: str, where: str, inputs: str) -> None:
+        super().__init__(function)
+        self.function, self.where, self.inputs = function, where, inputs
+
+
+class Stuck(BaseException):
+    """A function that ran out of time earlier in this run was called again."""
+
+    def __init__(self, function: str) -> None:
+        super().__init__(function)
+        self.function = function
+
+
+class Runner:
+    """Answers requests for one implementation (``None`` in a clean process: judges only).
+
+    ``judges``: whether this process may answer judges, the trusted side's own questions
+    (the grading process and clean workers may; an implementation's worker never).
+    """
+
+    def __init__(self, impl: Implementation | None) -> None:
+        self.impl = impl
+        self.stuck: set[str] = set()
+
+    def answer(self, request: Any, *, judges: bool = False) -> dict[str, Any]:
+        if type(request) is not dict or request.get("op") != "probe":
+            return _harness_error("runner", f"not a probe request: {request!r:.200}")
+        name = request.get("probe")
+        subject = str(request.get("subject") or name)
+        probe = lookup(name) if type(name) is str else None
+        if probe is None:
+            return _harness_error(subject, f"no probe named {name!r}")
+        judging = probe.kind == "judge"
+        if (judging and (not judges or probe.fn is None)) or (not judging and self.impl is None):
+            where = "this process" if judging else "a process without an implementation"
+            return _harness_error(subject, f"{probe!r} cannot be answered in {where}")
+        args = tuple(request.get("args") or ())
+        if probe.name == "calls.call" and args and type(args[0]) is str:
+            subject = args[0]
+        for function, _ in request.get("stuck") or ():
+            self._stub_out(str(function))
+        timeout = request.get("timeout")
+        try:
+            with _alarm(float(timeout) if type(timeout) in (int, float) else None, self), pristine():
+                value = probe.fn(*args) if judging else probe.fn(self.impl, *args)
+        except LoadError as exc:
+            status = "import_error" if exc.kind == "import" else "missing"
+            return {"status": status, "function": subject, "message": exc.detail}
+        except Expired as exc:
+            return {"status": "timeout", "function": exc.function or subject, "seconds": timeout,
+                    "where": exc.where, "inputs": exc.inputs}
+        except Stuck as exc:
+            return {"status": "stuck", "function": exc.function}
+        except NotImplementedError as exc:
+            where = self._innermost(exc)
+            function = f"{Path(where[0].filename).stem}.{where[1]}" if where else subject
+            return {"status": "not_implemented", "function": function}
+        except (Exception, SystemExit, GeneratorExit) as exc:
+            where = self._innermost(exc)
+            if where is None:
+                return _harness_error(subject, "".join(traceback.format_exception(exc))[-4000:])
+            frame, _ = where
+            message = "called sys.exit()" if isinstance(exc, SystemExit) else safe_str(exc)
+            return {"status": "raised", "function": subject, "exc_type": type(exc).__name__,
+                    "message": message, "where": f"{self.impl.relative(frame.filename)}:{frame.lineno} in {frame.name}"}
+        return {"status": "ok", "value": value}
+
+    def import_errors(self) -> dict[str, str]:
+        """Every module of the implementation that does not import, with why."""
+        errors = {}
+        if self.impl is None:
+            return errors
+        for short in MODULES:
+            try:
+                self.impl.module(short)
+            except LoadError as exc:
+                if exc.kind == "import":
+                    errors[short] = exc.detail
+            except BaseException as exc:  # noqa: BLE001 - whatever an import does
+                errors[short] = safe_str(exc)
+        return errors
+
+    # -- helpers -----------------------------------------------------------------------
+    def _stub_out(self, function: str) -> None:
+        """A function that ran out of time earlier raises ``Stuck`` at once when called again."""
+        if function in self.stuck or self.impl is None:
+            return
+        self.stuck.add(function)
+        module, _, name = function.partition(".")
+        if "." in name:  # a method: left alone (a later call costs its time limit again)
+            return
+        try:
+            target = self.impl.module(module)
+        except BaseException:  # noqa: BLE001 - a module that does not import has nothing to stub
+            return
+
+        def stuck(*args: Any, **kwargs: Any) -> Any:
+            raise Stuck(function)
+
+        stuck.__qualname__ = stuck.__name__ = name
+        setattr(target, name, stuck)
+
+    def _innermost(self, exc: BaseException):
+        """The deepest traceback frame in the implementation's own files, as (summary, qualname)."""
+        found = None
+        tb = exc.__traceback__
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if self.impl is not None and self.impl.owns(code.co_filename):
+                summary = traceback.FrameSummary(code.co_filename, tb.tb_lineno, code.co_name, lookup_line=False)
+                found = (summary, getattr(code, "co_qualname", code.co_name))
+            tb = tb.tb_next
+        return found
+
+    def where_stopped(self, frame) -> tuple[str, str, str]:
+        """(function, file:line, inputs) of the innermost frame of the implementation's files."""
+        while frame is not None and (self.impl is None or not self.impl.owns(frame.f_code.co_filename)):
+            frame = frame.f_back
+        if frame is None:
+            return "", "", ""
+        code = frame.f_code
+        function = f"{Path(code.co_filename).stem}.{getattr(code, 'co_qualname', code.co_name)}"
+        names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        values = tuple(frame.f_locals.get(name) for name in names)
+        shown = [name for name in names if name != "self"]
+        inputs = show_inputs(tuple(shown), tuple(v for n, v in zip(names, values) if n != "self"), {})
+        return function, f"{self.impl.relative(code.co_filename)}:{frame.f_lineno} in {code.co_name}", inputs
+
+
+def _harness_error(function: str, message: str) -> dict[str, Any]:
+    return {"status": "harness_error", "function": function, "message": message}
+
+
+@contextmanager
+def _alarm(seconds: float | None, runner: Runner) -> Iterator[None]:
+    """Stop a call that runs longer than ``seconds`` (main thread, POSIX only), and every
+    half second after that, in case the code under test swallowed the first stop."""
+    usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def expire(signum, frame):  # noqa: ARG001
+        raise Expired(*runner.where_stopped(frame))
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.5)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

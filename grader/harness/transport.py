@@ -1,0 +1,155 @@
+"""How a question reaches the process that answers it: the transport under a door.
+
+A door (``grader.harness.door``) turns a test's question into ``Request``s and
+their ``Reply``s into values or faults. The transport only carries them:
+
+* ``InProcess`` (here): the implementation runs in this process. Students'
+  runs, and the staff's own trusted checks.
+* ``grader.isolation.transport.Sandboxed`` (staff only): sandboxed worker
+  processes, reached through the ``pytest_assignment_transport`` hook.
+
+Three processes answer questions, named by ``Request.process``:
+
+* ``main``      the implementation under test;
+* ``separate``  the implementation again, in a process that never saw what
+                ``main`` was asked (a checkpoint written by one is read by the
+                other, so a report cannot echo the state it was given);
+* ``clean``     no implementation at all: the harness's own measurements
+                (timing a matmul, the CUDA allocator), where no submission ever
+                ran and so nothing can have been tampered with.
+
+In process all three are this process. Whatever a worker answers is a claim:
+the outcome is decoded strictly (``grader.harness.wire``) and checked by the
+trusted side; only ``wall_seconds`` and ``cpu_seconds`` are measured by the
+transport itself, from outside the process that ran the call.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+Process = Literal["main", "separate", "clean"]
+GRACE_SECONDS = 2.0  # a call's own alarm goes off first; the transport kills the process this much later
+
+
+@dataclass(frozen=True)
+class Request:
+    """One question: run probe ``probe`` on ``args`` in ``process``."""
+
+    probe: str  # a probe's wire name (``grader.harness.probe.Probe.name``)
+    args: tuple  # plain data, as the wire carries it
+    subject: str  # the spec function a failure is reported against
+    timeout: float  # seconds the call may run before its own alarm stops it
+    process: Process = "main"
+    # functions that already ran out of time in this run: calling one fails at once
+    stuck: tuple[tuple[str, str], ...] = ()
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"op": "probe", "probe": self.probe, "args": list(self.args), "timeout": self.timeout,
+                "subject": self.subject, "stuck": [list(pair) for pair in self.stuck]}
+
+    @property
+    def hard_limit(self) -> float:
+        """When the transport stops waiting: the call's own alarm, then some grace."""
+        return self.timeout * 1.1 + GRACE_SECONDS
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The implementation side's outcome (see ``grader.harness.runner``), and what the call cost,
+    measured by the transport from outside the process that answered."""
+
+    outcome: dict[str, Any]
+    wall_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Protections:
+    """What kept the implementation in its box, as the trusted side set it up (never as a worker says)."""
+
+    mode: str  # "in process", "root", "user namespace", "none available"
+    applied: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()  # wanted, but the kernel refused: said loudly in the outputs
+
+
+@dataclass
+class Session:
+    """What a transport learned over a whole run, for the grader's record."""
+
+    protections: Protections = field(default_factory=lambda: Protections("in process"))
+    import_errors: dict[str, str] = field(default_factory=dict)  # module -> why it does not import
+    output: str = ""  # what the implementation printed, capped
+
+
+class Transport(Protocol):
+    """Carries requests to the processes that answer them."""
+
+    label: str
+
+    def exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
+        """Answer ``requests`` in order. A request that could not be answered (timeout, crash,
+        a malformed answer) gives its ``grader.harness.faults.Fault`` in its place; the
+        requests after it are still tried (on a fresh process where one was lost)."""
+        ...
+
+    def session(self) -> Session:
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+class InProcess:
+    """The implementation runs here. Timeouts are the runner's own alarm; nothing can be killed.
+
+    Requests and outcomes still cross the wire format: the callee gets fresh copies it
+    cannot alias, and the caller plain values it can trust. ``judges``: this process
+    may also answer judges (the trusted side's own questions).
+    """
+
+    label = "in process"
+
+    def __init__(self, impl, *, judges: bool = False) -> None:
+        from grader.harness.runner import Runner  # the implementation side's code, run here
+
+        self.runner = Runner(impl)
+        self.judges = judges
+
+    def exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
+        from grader.harness import wire
+
+        replies: list[Reply | BaseException] = []
+        for request in requests:
+            sent = wire.roundtrip(request.to_wire())
+            wall, cpu = time.perf_counter(), time.process_time()
+            outcome = self.runner.answer(sent, judges=self.judges)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            try:
+                replies.append(Reply(wire.roundtrip(outcome), wall, cpu))
+            except wire.WireError as error:
+                replies.append(Reply({"status": "harness_error", "function": request.subject,
+                                      "message": f"the answer does not cross the wire: {error}"}, wall, cpu))
+        return replies
+
+    def session(self) -> Session:
+        return Session(Protections("in process"), self.runner.import_errors(), "")
+
+    def close(self) -> None:
+        pass
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """CPU time a process has used, read from outside it (Linux: its CPU-time clock)."""
+    try:
+        return time.clock_gettime(((~pid) << 3) | 2)  # CPUCLOCK_SCHED of the whole process
+    except OSError:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return 0.0

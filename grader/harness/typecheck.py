@@ -1,0 +1,86 @@
+"""jaxtyping's run-time check, run on the trusted side against annotations read from the source.
+
+The course checks Part 6 with ``jaxtyping.jaxtyped(typechecker=typeguard.typechecked)``
+(jaxtyping's documented pairing with typeguard 2.13.3; typeguard 3 and 4 check
+nothing). Wrapping the student's function where it runs would let the code under
+test switch the check off, so the harness checks here instead: it builds a
+stand-in with the student's own annotations (``grader.harness.source``), whose
+body only returns what the student's function returned, and calls it through the
+same wrapper with the same arguments. A check that fails before the body (an
+argument) or after it (the result) fails the same way it would have.
+
+    complaint = check_call(annotations, ("q", "k"), (q, k), result)   # None, or the checker's words
+"""
+
+from __future__ import annotations
+
+import keyword
+from typing import Any, Callable
+
+import jaxtyping
+import torch
+import typeguard
+
+from grader.harness.source import Annotation, Plain
+
+CHECK_FAILED = (jaxtyping.TypeCheckError, TypeError)
+ARRAYS = {"torch.Tensor": torch.Tensor, "Tensor": torch.Tensor}
+PLAIN = {"int": int, "float": float, "bool": bool, "str": str}
+DTYPES = frozenset(["Float", "Float16", "Float32", "Float64", "BFloat16", "Inexact", "Shaped", "Real", "Num",
+                    "Complex", "Int", "Integer", "UInt", "Bool"])
+
+
+def rebuilt(annotation: Annotation | Plain) -> Any:
+    """The annotation as an object the checker understands (None: nothing to check)."""
+    if isinstance(annotation, Annotation):
+        array = ARRAYS.get(annotation.array)
+        if annotation.dtype in DTYPES and array is not None:
+            return getattr(jaxtyping, annotation.dtype)[array, annotation.dims]
+        return None
+    return PLAIN.get(annotation.text)
+
+
+def stand_in(annotations: dict[str, Annotation | Plain], params: tuple[str, ...]) -> Callable[..., Any]:
+    """A function of ``params`` with these annotations, checked; it returns ``stand_in.result``."""
+    if not all(p.isidentifier() and not keyword.iskeyword(p) for p in params):
+        raise ValueError(f"odd parameter names {params!r}")
+    namespace: dict[str, Any] = {}
+    exec(f"def checked({', '.join(params)}):\n    return checked.result\n", namespace)  # names checked above
+    fn = namespace["checked"]
+    hints = {name: rebuilt(annotations.get(name, Plain(""))) for name in (*params, "return")}
+    fn.__annotations__ = {name: hint for name, hint in hints.items() if hint is not None}
+    checked = jaxtyping.jaxtyped(fn, typechecker=typeguard.typechecked)
+    return lambda *args, result: (setattr(fn, "result", result), checked(*args))[1]
+
+
+def check_call(annotations: dict[str, Annotation | Plain], params: tuple[str, ...], args: tuple,
+               result: Any = None) -> str | None:
+    """None if ``args`` and ``result`` pass the annotations' check, else the checker's complaint."""
+    try:
+        stand_in(annotations, params)(*args, result=result)
+    except CHECK_FAILED as exc:
+        return complaint(exc)
+    return None
+
+
+def complaint(exc: BaseException) -> str:
+    """The checker's message, cut to what matters: which value, its shape, its annotation, the axes."""
+    text = str(exc)
+    head, _, tail = text.partition("-" * 22)
+    lines = [line.strip() for line in head.splitlines() if line.strip()]
+    what, got, annotated = "", "", ""
+    for line in lines:
+        if line.startswith("Type-check error whilst checking the "):
+            what = line.removeprefix("Type-check error whilst checking the ").split(" of ")[0]
+        elif line.startswith("The problem arose whilst typechecking "):
+            what = line.removeprefix("The problem arose whilst typechecking ").rstrip(".")
+        elif line.startswith("Actual value: "):
+            got = line.removeprefix("Actual value: ")
+        elif line.startswith("Expected type: "):
+            annotated = line.removeprefix("Expected type: ").rstrip(".")
+            annotated = annotated.removeprefix("<class '").removesuffix("'>").removeprefix("jaxtyping.")
+    if not (what and got and annotated):
+        return (lines[0] if lines else type(exc).__name__)[:300]
+    _, _, axes = tail.partition("are as follows.")
+    bound = ", ".join(line.strip() for line in axes.splitlines() if line.strip())
+    return f"{what} is {got}, annotated {annotated}" + (f" (axes so far: {bound})" if bound else "")
