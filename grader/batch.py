@@ -3,44 +3,39 @@
     main process (trusted; never runs student code)
      ├─ fork server (a fresh interpreter, torch warm)  ──forks──>  sandboxed workers
      └─ grading processes, ``jobs`` at a time, forked from this warm process:
-          each runs the graded tests for one submission against the live
-          reference and sends its scored result back through a pipe.
+          each runs the graded tests for one submission, replaying the batch's
+          recorded reference run, and sends its scored result back through a pipe.
 
 Forking a process that has already imported torch, pytest, hypothesis, the
 tests and the reference makes each submission start in milliseconds instead of
 seconds. A grading process that dies or overruns its time is killed and its
 submission scored from what it reported (nothing: every test "did not run").
+
+``Batch`` holds what every grading process shares (the recording, the fork
+server, a private lock folder) and cleans it up; ``Scheduler`` runs the
+grading processes, ``jobs`` at a time, and collects their results.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import selectors
 import shutil
-import tempfile
 import signal
 import sys
+import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 from grader import rubric as rubric_mod
 from grader import scoring
-from grader.session import Options, grade_here
+from grader.command import ROOT, pytest_args
 from grader.isolation.sandbox import fresh_uid_base
+from grader.session import Options, grade_here
 from grader.submissions import Submission
-
-@dataclass
-class _Running:
-    sub: Submission
-    pid: int
-    fd: int
-    started: float
-    slot: int
-    data: bytearray
 
 
 def prewarm(options: Options) -> None:
@@ -52,7 +47,6 @@ def prewarm(options: Options) -> None:
 
     torch.set_num_threads(1)  # forked children of a process with a thread pool deadlock
     import torch._dynamo  # noqa: F401 - what optimizers and dispatch modes import on first use
-    import pytest  # noqa: F401
     from hypothesis import settings
 
     from grader.harness import profiles
@@ -63,8 +57,11 @@ def prewarm(options: Options) -> None:
     settings.load_profile(options.profile)
 
     import grader.harness.plugin  # noqa: F401
+    import grader.staff_plugin  # noqa: F401
     from grader.harness.impl import MODULES, Implementation
+    from grader.harness.probe import load_all
 
+    load_all()
     reference = Implementation("reference", options.tests.parent)
     for module in MODULES:
         try:
@@ -79,29 +76,26 @@ def prewarm(options: Options) -> None:
             pass
 
 
-def record_reference(options: Options, into: Path, log: Path | None = None) -> bool:
+def record(options: Options, into: Path, log: Path | None = None) -> bool:
     """Run the graded tests once against the reference under the grading seed and profile,
-    recording every case drawn and every answer (in this trusted process).
+    recording every example drawn and every answer (in this trusted process).
 
-    Every submission of the batch then replays exactly those cases, with the answers
-    at hand: the inputs cost nothing to generate again, the reference is not asked
-    twice, and every submission is graded on the same inputs. Returns False if the
-    reference failed its own tests (the batch then grades live).
+    Every submission graded with that seed then replays exactly those examples,
+    with the answers at hand: the inputs cost nothing to generate again, the
+    reference is not asked twice, and every submission is graded on the same
+    inputs. Returns False if the reference failed its own tests (then nothing
+    is written, and the batch grades live).
     """
     import pytest
 
-    from grader.harness.oracle import Recordings
-    from grader.session import _output_to, run_args
+    from grader.session import _output_to
 
     select = "not cuda" + (f" and ({options.select})" if options.select else "")
-    args = run_args([options.tests], profile=options.profile, seed=options.seed) + [
-        "--impl", "reference", "--oracle", "live", "--record-to", str(into), "--record-examples", "-m", select]
+    args = pytest_args([options.tests], profile=options.profile, seed=options.seed, select=select,
+                       impl="reference", record_to=into)
     with _output_to(log):
         code = pytest.main(args)
-    if code != pytest.ExitCode.OK:
-        return False
-    Recordings.load_dir(into)  # parsed once here; every grading process inherits it
-    return True
+    return code == pytest.ExitCode.OK
 
 
 class Progress:
@@ -137,6 +131,149 @@ def _clock(seconds: float) -> str:
     return f"{m:02d}:{s:02d}"
 
 
+class Batch:
+    """What every grading process of a batch shares, set up once and cleaned up after:
+    the warm imports, the recording, the fork server, a lock folder no worker can reach."""
+
+    def __init__(self, options: Options, *, record_now: bool, log_dir: Path | None = None) -> None:
+        self.options = options
+        self.record_now = record_now
+        self.log_dir = log_dir
+        self.notes: list[str] = []
+        self.server = None
+        self.scratch = Path(tempfile.mkdtemp(prefix="grading-batch-"))  # 0700: the grader's alone
+
+    def __enter__(self) -> "Batch":
+        prewarm(self.options)
+        if self.record_now and self.options.recording is None:
+            folder = self.scratch / "recording"
+            log = (self.log_dir / "reference-run.log") if self.log_dir else None
+            if record(self.options, folder, log=log):
+                self.options = replace(self.options, recording=folder)
+            else:
+                self.notes.append("the reference failed its own tests in the recording run: graded live")
+        if self.options.recording is not None:
+            from grader.harness.recording import Recording
+
+            Recording.load(self.options.recording)  # parsed once here; every grading process inherits it
+        if self.options.isolate:
+            from grader.isolation.transport import ForkServerHandle
+
+            self.server = ForkServerHandle()
+            if self.server.missing:  # a worker cannot import these after dropping privileges
+                self.notes.append("the fork server could not preload: " + ", ".join(self.server.missing))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.server is not None:
+            self.server.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+@dataclass
+class _Running:
+    sub: Submission
+    pid: int
+    fd: int
+    started: float
+    slot: int
+    data: bytearray
+
+
+class Scheduler:
+    """Runs one grading process per submission, ``jobs`` at a time, each in a slot of its own
+    (its own worker user ids), and collects their results as they finish."""
+
+    def __init__(self, batch: Batch, *, jobs: int, uid_base: int | None, submission_timeout: float,
+                 on_result: Callable[[scoring.SubmissionResult], None] | None, progress: bool) -> None:
+        self.batch, self.jobs = batch, jobs
+        self.uid_base = uid_base if uid_base is not None else fresh_uid_base(jobs * 4)
+        self.submission_timeout = submission_timeout
+        self.on_result = on_result
+        self.progress = progress
+
+    def run(self, subs: list[Submission]) -> list[scoring.SubmissionResult]:
+        bar = Progress(len(subs), enabled=self.progress)
+        bar.update()
+        results: dict[str, scoring.SubmissionResult] = {}
+        queue = list(subs)
+        running: dict[int, _Running] = {}  # by pipe fd
+        free_slots = list(range(self.jobs))
+        selector = selectors.DefaultSelector()
+        try:
+            while queue or running:
+                while queue and free_slots:
+                    job = self._start(queue.pop(0), free_slots.pop(0))
+                    running[job.fd] = job
+                    selector.register(job.fd, selectors.EVENT_READ)
+                for key, _ in selector.select(timeout=0.5):
+                    job = running[key.fd]
+                    chunk = os.read(key.fd, 1 << 16)
+                    if chunk:
+                        job.data += chunk
+                        continue
+                    selector.unregister(key.fd)
+                    del running[key.fd]
+                    result = self._finish(job)
+                    free_slots.append(job.slot)
+                    results[job.sub.student] = result
+                    bar.update(result)
+                    if self.on_result:
+                        self.on_result(result)
+                now = time.monotonic()
+                for job in running.values():
+                    if now - job.started > self.submission_timeout:
+                        _kill(job.pid)
+        finally:
+            for job in running.values():
+                _kill(job.pid)
+        return [results[s.student] for s in subs]
+
+    def _start(self, sub: Submission, slot: int) -> _Running:
+        options = self.batch.options
+        sandbox = None
+        if options.isolate:
+            from grader.isolation.transport import UIDS_PER_SLOT, Sandbox
+
+            uid = self.uid_base + UIDS_PER_SLOT * slot if os.geteuid() == 0 and options.drop_privileges else None
+            sandbox = Sandbox(self.batch.server, uid, options.limits)
+        log = (self.batch.log_dir / f"{sub.student}.log") if self.batch.log_dir else None
+        read_fd, write_fd = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                os.close(read_fd)
+                os.setpgid(0, 0)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                result = grade_here(sub, options, sandbox=sandbox, log=log, lock_dir=self.batch.scratch)
+                payload = json.dumps(result.to_dict()).encode()
+                view = memoryview(payload)
+                while view:
+                    written = os.write(write_fd, view)
+                    view = view[written:]
+            except BaseException:  # noqa: BLE001 - report nothing; the parent scores "did not run"
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write_fd)
+        return _Running(sub, pid, read_fd, time.monotonic(), slot, bytearray())
+
+    def _finish(self, job: _Running) -> scoring.SubmissionResult:
+        _, status = os.waitpid(job.pid, 0)
+        os.close(job.fd)
+        seconds = time.monotonic() - job.started
+        try:
+            return scoring.SubmissionResult.from_dict(json.loads(job.data))
+        except (ValueError, KeyError, TypeError):
+            reason = "the grading process was stopped (time limit)" if os.WIFSIGNALED(status) \
+                else f"the grading process failed (status {status})"
+            return scoring.score(job.sub.student, [], rubric_mod.load(self.batch.options.rubric),
+                                 seconds=seconds, error=reason)
+
+
 def grade_all(
     subs: list[Submission],
     options: Options,
@@ -148,109 +285,16 @@ def grade_all(
     progress: bool = True,
     replay: bool = True,
     uid_base: int | None = None,
-) -> list[scoring.SubmissionResult]:
-    """Grade every submission; returns results in the order of ``subs``."""
-    prewarm(options)
-    notes: list[str] = []
-    if replay and len(subs) > 1:
-        recordings = Path(tempfile.mkdtemp(prefix="grading-recordings-"))
-        if record_reference(options, recordings, log=(log_dir / "reference-run.log") if log_dir else None):
-            options = dataclasses.replace(options, recordings=recordings)
-        else:
-            notes.append("the reference failed its own tests in the recording run: graded live")
-    server = None
-    if options.isolate:
-        from grader.isolation.door import ForkServerHandle
+) -> tuple[list[scoring.SubmissionResult], list[str]]:
+    """Grade every submission; returns results in the order of ``subs``, and notes on the batch.
 
-        server = ForkServerHandle()
-        if server.missing:  # a worker cannot import these after dropping privileges
-            notes.append("the fork server could not preload: " + ", ".join(server.missing))
-    lock_dir = Path(os.environ.get("TMPDIR", "/tmp"))
-    root_mode = os.geteuid() == 0
-    bar = Progress(len(subs), enabled=progress)
-    bar.update()
-    results: dict[str, scoring.SubmissionResult] = {}
-    queue = list(subs)
-    running: dict[int, _Running] = {}  # by pipe fd
-    free_slots = list(range(jobs))
-    uid_base = uid_base if uid_base is not None else fresh_uid_base(jobs)
-    selector = selectors.DefaultSelector()
-    try:
-        while queue or running:
-            while queue and free_slots:
-                sub = queue.pop(0)
-                slot = free_slots.pop(0)
-                uid = uid_base + slot if (options.isolate and root_mode and options.drop_privileges) else None
-                log = (log_dir / f"{sub.student}.log") if log_dir else None
-                job = _fork(sub, options, server, uid, log, lock_dir, slot)
-                running[job.fd] = job
-                selector.register(job.fd, selectors.EVENT_READ)
-            for key, _ in selector.select(timeout=0.5):
-                job = running[key.fd]
-                chunk = os.read(key.fd, 1 << 16)
-                if chunk:
-                    job.data += chunk
-                    continue
-                selector.unregister(key.fd)
-                del running[key.fd]
-                result = _finish(job, options)
-                free_slots.append(job.slot)
-                results[job.sub.student] = result
-                bar.update(result)
-                if on_result:
-                    on_result(result)
-            now = time.monotonic()
-            for fd, job in list(running.items()):
-                if now - job.started > submission_timeout:
-                    _kill(job.pid)
-    finally:
-        for job in running.values():
-            _kill(job.pid)
-        if server is not None:
-            server.close()
-        if options.recordings is not None:
-            shutil.rmtree(options.recordings, ignore_errors=True)
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
-    return [results[s.student] for s in subs]
-
-
-def _fork(sub: Submission, options: Options, server, uid, log, lock_dir, slot) -> _Running:
-    read_fd, write_fd = os.pipe()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            os.close(read_fd)
-            os.setpgid(0, 0)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            result = grade_here(sub, options, server=server, uid=uid, log=log, lock_dir=lock_dir)
-            payload = json.dumps(result.to_dict()).encode()
-            view = memoryview(payload)
-            while view:
-                written = os.write(write_fd, view)
-                view = view[written:]
-        except BaseException:  # noqa: BLE001 - report nothing; the parent scores "did not run"
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    return _Running(sub, pid, read_fd, time.monotonic(), slot, bytearray())
-
-
-def _finish(job: _Running, options: Options) -> scoring.SubmissionResult:
-    _, status = os.waitpid(job.pid, 0)
-    os.close(job.fd)
-    seconds = time.monotonic() - job.started
-    try:
-        return scoring.SubmissionResult.from_dict(json.loads(job.data))
-    except (ValueError, KeyError, TypeError):
-        reason = "the grading process was stopped (time limit)" if os.WIFSIGNALED(status) \
-            else f"the grading process failed (status {status})"
-        return scoring.score(job.sub.student, [], rubric_mod.load(options.rubric),
-                             seconds=seconds, error=reason)
+    ``replay``: record the reference once under the grading seed (unless ``options.recording``
+    already holds such a recording) and replay it for every submission; else draw live.
+    """
+    with Batch(options, record_now=replay and len(subs) > 1, log_dir=log_dir) as batch:
+        scheduler = Scheduler(batch, jobs=jobs, uid_base=uid_base, submission_timeout=submission_timeout,
+                              on_result=on_result, progress=progress)
+        return scheduler.run(subs), batch.notes
 
 
 def _kill(pid: int) -> None:
@@ -261,3 +305,6 @@ def _kill(pid: int) -> None:
             os.kill(target, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+__all__ = ["grade_all", "record", "prewarm", "Batch", "Scheduler", "Progress", "ROOT"]

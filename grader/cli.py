@@ -1,6 +1,7 @@
 """``python -m grader``: grade submissions, merge passes and shards, build the handout.
 
-    python -m grader grade SUBMISSIONS... --out DIR [-j N] [--seed S] [--shard K/N]
+    python -m grader grade SUBMISSIONS... --out DIR [-j N] [--seed S | --seed-file F] [--shard K/N] [--recording R]
+    python -m grader record --seed-file F --out R
     python -m grader merge DIR... --out DIR
     python -m grader handout --out DIR
     python -m grader mutants [NAME...]
@@ -13,6 +14,7 @@ import json
 import os
 import random
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -25,14 +27,15 @@ STAFF_PATHS = ("reference", "tests", "grader", "mutants", "examples", "selftest"
 
 
 # --------------------------------------------------------------------------- grade
-def _seed(args: argparse.Namespace) -> int:
+def _seed(args: argparse.Namespace, fresh: bool = True) -> int | None:
+    """The grading seed: --seed, --seed-file, GRADER_SEED, else a fresh random one (or None if not ``fresh``)."""
     if args.seed is not None:
         return args.seed
     if args.seed_file:
         return int(Path(args.seed_file).read_text().split()[0])
     if os.environ.get("GRADER_SEED"):
         return int(os.environ["GRADER_SEED"])
-    return random.SystemRandom().randrange(2**32)
+    return random.SystemRandom().randrange(2**32) if fresh else None
 
 
 def protect_staff_files(root: Path) -> list[str]:
@@ -47,10 +50,34 @@ def protect_staff_files(root: Path) -> list[str]:
     return done
 
 
+def _recording(args: argparse.Namespace, seed: int | None) -> tuple[Path | None, int | None, str | None]:
+    """The recording to replay (checked against these tests and this reference), and its seed;
+    or an error message."""
+    if not getattr(args, "recording", None):
+        return None, seed, None
+    from grader.harness.recording import Recording, Stale, fingerprint
+
+    folder = Path(args.recording)
+    try:
+        recording = Recording.load(folder, expect=fingerprint(ROOT))
+    except Stale as exc:
+        return None, seed, str(exc)
+    except (OSError, ValueError) as exc:
+        return None, seed, f"cannot read the recording in {folder}: {exc}"
+    made = recording.manifest
+    if seed is not None and made.get("seed") != seed:
+        return None, seed, (f"the recording in {folder} was made with seed {made.get('seed')}, not {seed}: "
+                            "grade with its seed (give none), or record again")
+    if made.get("profile") != args.profile:
+        return None, seed, f"the recording in {folder} was made with the {made.get('profile')!r} profile"
+    return folder, made.get("seed"), None
+
+
 def _grade(args: argparse.Namespace) -> int:
     from grader import outputs, report
     from grader import rubric as rubric_mod
     from grader.batch import grade_all
+    from grader.harness.devices import decide_for_children
     from grader.isolation.sandbox import Limits
     from grader.session import Options
     from grader.submissions import BadSubmission, Submission, expand, in_shard, parse_shard, student_id
@@ -63,6 +90,10 @@ def _grade(args: argparse.Namespace) -> int:
         shard = parse_shard(args.shard) if args.shard else None
     except (BadSubmission, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    recording, seed, problem = _recording(args, _seed(args, fresh=not args.recording))
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     subs = [s for s in subs if in_shard(s.student, shard)]
     out = Path(args.out)
@@ -80,12 +111,11 @@ def _grade(args: argparse.Namespace) -> int:
                      "(limits on; no separate user; see README, 'Isolation')")
     else:
         notes.append("isolation OFF: submissions ran inside the grading processes (trusted code only)")
-    seed = _seed(args)
+    gpu = decide_for_children()  # asked once, of a fresh process that really uses the device
     options = Options(
         seed=seed, profile=args.profile, isolate=isolate, select=args.select,
-        limits=Limits(memory_mb=args.memory_mb, watch_memory=args.watch_memory or _has_cuda()),
-        timeout_scale=args.timeout_scale,
-        drop_privileges=not args.same_user,
+        limits=Limits(memory_mb=args.memory_mb, watch_memory=args.watch_memory or gpu),
+        timeout_scale=args.timeout_scale, drop_privileges=not args.same_user, recording=recording,
     )
     rubric = rubric_mod.load()
     log_dir = out / ".logs"
@@ -94,14 +124,14 @@ def _grade(args: argparse.Namespace) -> int:
     print(f"grading {len(subs)} submission(s) with {args.jobs} process(es)"
           + (f", shard {shard[0]}/{shard[1]}" if shard else "") + f", isolation {'on' if isolate else 'off'}",
           file=sys.stderr)
-    results = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
-                        on_result=lambda r: outputs.write_student(out, r), progress=not args.quiet,
-                        replay=not args.live, uid_base=args.worker_uid_base)
+    results, batch_notes = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
+                                     on_result=lambda r: outputs.write_student(out, r), progress=not args.quiet,
+                                     replay=not args.live, uid_base=args.worker_uid_base)
+    notes += batch_notes
     # written again at the end, after every worker is gone: the last word is the grader's
     for result in results:
         outputs.write_student(out, result)
     outputs.write_csv(results, rubric, out / "grades.csv")
-    gpu = _has_cuda()
     if not gpu and any(r.pending_points for r in results):
         notes.append("no CUDA GPU here: cuda tests are pending and left out of the totals; "
                      "merge a GPU pass with `python -m grader merge`")
@@ -109,6 +139,7 @@ def _grade(args: argparse.Namespace) -> int:
     (out / "batch.json").write_text(json.dumps({
         "seed": seed, "profile": args.profile, "isolation": isolate, "shard": args.shard,
         "jobs": args.jobs, "submissions": [s.student for s in subs], "gpu": gpu,
+        "recording": str(recording) if recording else None,
         "seconds": round(time.monotonic() - started, 1), "notes": notes,
     }, indent=1))
     print(outputs.table(results))
@@ -119,15 +150,29 @@ def _grade(args: argparse.Namespace) -> int:
     return 0
 
 
-def _has_cuda() -> bool:
-    """Whether a CUDA GPU is visible, asked of NVML: this process forks and must not start CUDA."""
-    os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
-    try:
-        import torch
+# --------------------------------------------------------------------------- record
+def _record(args: argparse.Namespace) -> int:
+    """Record the reference run under a grading seed, once, for any number of batches or shards."""
+    from grader.batch import prewarm, record
+    from grader.harness.recording import Recording
+    from grader.session import Options
 
-        return torch.cuda.is_available()
-    except ImportError:
-        return False
+    seed = _seed(args)
+    out = Path(args.out)
+    if out.exists():
+        shutil.rmtree(out)
+    options = Options(seed=seed, profile=args.profile, select=args.select, isolate=False)
+    started = time.monotonic()
+    prewarm(options)
+    log = Path(tempfile.mkstemp(prefix="grader-record-", suffix=".log")[1])
+    if not record(options, out, log=log):
+        print(f"error: the reference failed its own tests while recording; see {log}", file=sys.stderr)
+        return 1
+    log.unlink(missing_ok=True)
+    examples = sum(len(v) for v in Recording.load(out).examples.values())
+    print(f"recorded {examples} examples under seed {seed} ({args.profile}) into {out} "
+          f"({time.monotonic() - started:.1f} s); grade with --recording {out}")
+    return 0
 
 
 # --------------------------------------------------------------------------- merge
@@ -216,8 +261,19 @@ def main(argv: list[str] | None = None) -> int:
                         "reference run with the grading seed and replay its inputs for everyone)")
     g.add_argument("--worker-uid-base", type=int, default=None,
                    help="as root, workers run as user ids BASE+slot (default: a fresh range per batch)")
+    g.add_argument("--recording", default=None,
+                   help="replay this recording of the reference (python -m grader record) instead of recording "
+                        "one now; its seed is the grading seed")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_grade)
+
+    r = sub.add_parser("record", help="record the reference run under a grading seed, for --recording")
+    r.add_argument("--out", required=True, help="the recording's folder")
+    r.add_argument("--seed", type=int, default=None)
+    r.add_argument("--seed-file", default=None)
+    r.add_argument("--profile", default="grading")
+    r.add_argument("-m", dest="select", default=None, help="only tests matching this marker expression")
+    r.set_defaults(func=_record)
 
     m = sub.add_parser("merge", help="join shards, or a CPU pass and a GPU pass, into one output")
     m.add_argument("folders", nargs="+")

@@ -16,6 +16,7 @@ import re
 
 import pytest
 import torch
+from hypothesis import settings
 
 from grader.harness import spec
 from grader.harness.ask import ask, check, require
@@ -141,6 +142,7 @@ def _timed(impl, m, k, n, dtype, warmup, trials):
     return (w, t), short, long
 
 
+@settings(max_examples=3)  # each example is four timed calls: a few show every bug
 @given(case=S.cpu_timing_cases())
 @example(case=(256, 256, 256, None, None))
 def test_time_matmul_cpu(impl, oracle, case):
@@ -151,8 +153,7 @@ def test_time_matmul_cpu(impl, oracle, case):
     * the figure times trials is at most the call's wall time (one product, in
       seconds, not the total, not milliseconds);
     * the second call must cost more CPU, at least what 20 products of this size
-      cost on the fastest CPU core (the warm-up products ran), and the figure is at
-      least half the CPU one product cost;
+      cost on the fastest CPU core (the warm-up products ran);
     * a float64 product must cost more CPU than a float32 one (the dtype asked for).
     When grading, the figure is also held against the harness's own timing of the
     same product, made in a process where no submission ever ran.
@@ -179,10 +180,6 @@ def test_time_matmul_cpu(impl, oracle, case):
                 f"less than {EXTRA_WARMUP} such products take on any CPU core ({floor * EXTRA_WARMUP:.3g} s): run "
                 "`warmup` untimed products first, then time `trials` more",
                 inputs=inputs, show_values=False)
-        require(seconds >= 0.5 * extra, fn,
-                f"less than one product took: each cost about {extra:.3g} s of CPU. Time the trials "
-                "themselves, after the warm-up, with a wall clock (time.perf_counter()), and divide by trials",
-                inputs=inputs, got=seconds, expected=extra)
         per_product[dtype] = long.cpu_seconds / (w + EXTRA_WARMUP + t)
         if oracle.available(matmul_cost):
             harness = oracle.run(matmul_cost, m, k, n, dtype, "cpu").wall_seconds

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, Callable, NoReturn
 
 import torch
 
 from grader.harness.compare import EXACT, Compare, beyond, differs
-from grader.harness.door import Door, question
+from grader.harness.door import Door, Measured, question
 from grader.harness.faults import Mismatch
 from grader.harness.probe import Probe
 from grader.harness.schema import Schema
@@ -36,18 +36,19 @@ from grader.harness.wire import Record
 
 
 def ask(impl: Door, oracle: Door | None, asked: Function | Constant | Probe | str, *args: Any,
-        returns: Schema | None = None) -> "Answers":
+        returns: Schema | None = None, watch: str | None = None) -> "Answers":
     """Both answers to one question (the oracle's is None without an oracle).
 
     The oracle is asked first: if the reference itself cannot answer, that is a
-    harness error, before the student's code is blamed for anything.
+    harness error, before the student's code is blamed for anything. ``watch``: see
+    ``Door.measure`` (what the door saw of the call is in ``Answers.seen``).
     """
     q = question(asked, *args)
     expected = oracle.ask(q) if oracle is not None else None
-    got = impl.ask(q)
+    seen = impl.ask(q, measured=True, watch=watch)
     if returns is None and isinstance(asked, (Function, Constant)):
         returns = asked.returns
-    return Answers(q.subject, q.inputs(), got, expected, returns)
+    return Answers(q.subject, q.inputs(), seen.value, expected, returns, seen=seen)
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Answers:
     expected: Any
     returns: Schema | None = None  # the type ``got`` must have
     path: str = ""  # where in the answers ``where`` has narrowed to
+    seen: Measured | None = None  # what the door saw of the implementation's call, from outside
 
     # -- narrowing ---------------------------------------------------------------------
     def where(self, path: str | int) -> "Answers":
@@ -68,6 +70,10 @@ class Answers:
             else f"{self.path}.{path}" if self.path else path
         return dataclasses.replace(self, got=_part(self.got, path), expected=_part(self.expected, path),
                                    returns=None, path=location)
+
+    def map(self, fn: Callable[[Any], Any]) -> "Answers":
+        """Both answers seen through ``fn`` (their dtypes, say), to compare that first."""
+        return dataclasses.replace(self, got=_apply(fn, self.got), expected=_apply(fn, self.expected), returns=None)
 
     def about(self, subject: str) -> "Answers":
         """The same answers, failures reported against another function."""
@@ -123,6 +129,13 @@ class Answers:
         if not condition:
             raise Mismatch(self.subject, problem, inputs=self.inputs, got=got, expected=expected,
                            show_values=show_values, how=how)
+
+
+def _apply(fn: Callable[[Any], Any], value: Any) -> Any:
+    try:
+        return None if value is None else fn(value)
+    except Exception:  # noqa: BLE001 - a value of another shape: nothing to see through
+        return value
 
 
 def _part(value: Any, path: str | int) -> Any:

@@ -74,11 +74,12 @@ def question(asked: Function | Constant | Probe | str, *args: Any) -> Question:
 
 @dataclass(frozen=True)
 class Measured(Generic[R]):
-    """An answer, and what the call cost, measured by the door from outside the implementation."""
+    """An answer, and what the door saw of the call from outside the implementation."""
 
     value: R
     wall_seconds: float
     cpu_seconds: float
+    mapped: tuple[str, ...] | None = None  # with ``watch``: how files of that name are mapped, if seen
 
 
 # --------------------------------------------------------------------------- doors
@@ -109,9 +110,10 @@ class Door:
     def run(self, probe: Probe[R], *args: Any) -> R:
         return self.ask(question(probe, *args))
 
-    def measure(self, probe: Probe[R], *args: Any) -> Measured[R]:
-        """``run``, and the call's wall and CPU seconds as this door saw them from outside."""
-        return self.ask(question(probe, *args), measured=True)
+    def measure(self, probe: Probe[R], *args: Any, watch: str | None = None) -> Measured[R]:
+        """``run``, and the call's wall and CPU seconds as this door saw them from outside; with
+        ``watch`` (a file name), how files of that name are mapped into the process afterwards."""
+        return self.ask(question(probe, *args), measured=True, watch=watch)
 
     def source(self, module: str) -> str | None:
         """The text of one of the implementation's modules, read here, never run (None: no such file)."""
@@ -126,9 +128,9 @@ class Door:
         return True
 
     # -- one question ---------------------------------------------------------------------
-    def ask(self, q: Question, *, measured: bool = False) -> Any:
-        request = self.request(q)
-        reply = self._prefetched.pop(q.key(), None) if not measured else None
+    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None) -> Any:
+        request = self.request(q, watch)
+        reply = self._prefetched.pop(q.key(), None) if watch is None else None
         if reply is None:
             self._check_budget(q)
             reply = self._exchange([request])[0]
@@ -136,7 +138,7 @@ class Door:
             raise self._remember(reply)
         self._spent += reply.wall_seconds
         value = self._value(q, reply.outcome)
-        return Measured(value, reply.wall_seconds, reply.cpu_seconds) if measured else value
+        return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped) if measured else value
 
     def prefetch(self, questions: list[Question]) -> None:
         """Send these questions together now; each is answered from here when a test asks it.
@@ -152,12 +154,12 @@ class Door:
         for q, reply in zip(wanted, replies):
             self._prefetched[q.key()] = reply
 
-    def request(self, q: Question) -> Request:
+    def request(self, q: Question, watch: str | None = None) -> Request:
         if q.subject in self.stuck:
             raise self.stuck[q.subject].repeated()
         timeout = (q.timeout or q.probe.timeout) * self.timeout_scale
         stuck = tuple((f, fault.headline()) for f, fault in self.stuck.items())
-        return Request(q.probe.name, q.args, q.subject, timeout, q.probe.process, stuck)
+        return Request(q.probe.name, q.args, q.subject, timeout, q.probe.process, stuck, watch)
 
     def _exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
         return self.transport.exchange(requests)

@@ -38,13 +38,11 @@ class LiveOracle(Door):
         self.recorder = recorder
         self._memo: dict[str, str] = {}
 
-    def ask(self, q: Question, *, measured: bool = False) -> Any:
-        key = q.key()
-        hit = self._memo.get(key)
+    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None) -> Any:
+        hit = self._memo.get(q.key()) if not measured else None
         if hit is not None:  # decoded afresh: callers may change what they get
             return self._value(q, wire.decode(hit))
-        value = super().ask(q, measured=measured)
-        return value
+        return super().ask(q, measured=measured, watch=watch)
 
     def _exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
         replies = []
@@ -83,12 +81,12 @@ class ReplayOracle(Door):
     def available(self, asked: Function | Constant | Probe) -> bool:
         return self.live is not None or not (isinstance(asked, Probe) and asked.kind == "judge" and not asked.record)
 
-    def ask(self, q: Question, *, measured: bool = False) -> Any:
-        outcome = self.recording.answer(q.key())
+    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None) -> Any:
+        outcome = self.recording.answer(q.key()) if not measured else None
         if outcome is not None:
             return self._value(q, outcome)
         if self.live is not None:
-            return self.live.ask(q, measured=measured)
+            return self.live.ask(q, measured=measured, watch=watch)
         if q.probe.kind == "judge" and not q.probe.record:
             raise faults.Unavailable(f"{q.probe.name} is measured only when grading")
         raise faults.HarnessFault(q.subject, "no recorded answer for this input; rebuild the handout's recordings",

@@ -213,10 +213,13 @@ def judge(*, subject: str, clean: bool = False, record: bool = True, timeout: fl
 
 
 def load_all() -> None:
-    """Import every probe module, so that each registers its probes."""
-    from grader.harness.probes import (  # noqa: F401
-        calls, part01, part02, part03, part04, part05, part06, part07, part08, part09, part10,
-    )
+    """Import every probe module, so that each registers its probes (a fork server does, once)."""
+    import pkgutil
+
+    import grader.harness.probes as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{info.name}")
 
 
 def lookup(name: str) -> Probe | None:

@@ -20,6 +20,7 @@ helpers changes nothing.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -52,7 +53,11 @@ class Module:
 
     @classmethod
     def parse(cls, text: str, name: str) -> "Module":
-        """Raises ``SyntaxError`` for a file that does not parse."""
+        """Raises ``SyntaxError`` for a file that does not parse. (Parsed once per text.)"""
+        return _parse(text, name)
+
+    @classmethod
+    def _build(cls, text: str, name: str) -> "Module":
         module = cls(ast.parse(text), name)
         for node in module.tree.body:
             module._top_level(node)
@@ -152,6 +157,11 @@ class Module:
         return Plain(ast.unparse(node))
 
 
+@functools.lru_cache(maxsize=64)
+def _parse(text: str, name: str) -> Module:
+    return Module._build(text, name)
+
+
 def _walk_calls(node: ast.AST) -> Iterator[ast.Call]:
     for inner in ast.walk(node):
         if isinstance(inner, ast.Call):
@@ -185,6 +195,12 @@ class Finding:
 
 
 def audit_no_autograd(sources: dict[str, str], module: str, functions: tuple[str, ...]) -> list[Finding]:
+    """See ``_audit``; the same sources are read once."""
+    return list(_audit(tuple(sorted(sources.items())), module, functions))
+
+
+@functools.lru_cache(maxsize=64)
+def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str, ...]) -> tuple[Finding, ...]:
     """Every use of autograd, or of a way to hide one, in code that ``functions`` of ``module`` run.
 
     Read: the module's top level (it runs at import), each function and the module's
@@ -192,6 +208,7 @@ def audit_no_autograd(sources: dict[str, str], module: str, functions: tuple[str
     modules, those modules' top levels and the functions used, transitively.
     ``sources`` maps each of the implementation's module names to its text.
     """
+    sources = dict(items)
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     parsed: dict[str, Module] = {}
@@ -216,7 +233,7 @@ def audit_no_autograd(sources: dict[str, str], module: str, functions: tuple[str
                 todo.append((sibling, None))
                 if used:
                     todo.append((sibling, used))
-    return sorted(set(findings), key=lambda f: (not f.autograd, f.where))
+    return tuple(sorted(set(findings), key=lambda f: (not f.autograd, f.where)))
 
 
 def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str]) -> list[Finding]:

@@ -46,6 +46,8 @@ class Request:
     process: Process = "main"
     # functions that already ran out of time in this run: calling one fails at once
     stuck: tuple[tuple[str, str], ...] = ()
+    # a file name: after the call, report how files of that name are mapped into the process
+    watch: str | None = None
 
     def to_wire(self) -> dict[str, Any]:
         return {"op": "probe", "probe": self.probe, "args": list(self.args), "timeout": self.timeout,
@@ -65,6 +67,9 @@ class Reply:
     outcome: dict[str, Any]
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
+    # with Request.watch: the permissions ("r--s", "rw-p" ...) of every mapping of such a file in the
+    # process that answered, read from the kernel's /proc/<pid>/maps; None where that cannot be seen
+    mapped: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -128,8 +133,9 @@ class InProcess:
             wall, cpu = time.perf_counter(), time.process_time()
             outcome = self.runner.answer(sent, judges=self.judges)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            mapped = mappings(os.getpid(), request.watch) if request.watch else None
             try:
-                replies.append(Reply(wire.roundtrip(outcome), wall, cpu))
+                replies.append(Reply(wire.roundtrip(outcome), wall, cpu, mapped))
             except wire.WireError as error:
                 replies.append(Reply({"status": "harness_error", "function": request.subject,
                                       "message": f"the answer does not cross the wire: {error}"}, wall, cpu))
@@ -140,6 +146,21 @@ class InProcess:
 
     def close(self) -> None:
         pass
+
+
+def mappings(pid: int, name: str) -> tuple[str, ...] | None:
+    """Permissions of each mapping of a file called ``name`` in process ``pid`` (None: no /proc here)."""
+    try:
+        with open(f"/proc/{pid}/maps") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    found = []
+    for line in lines:
+        fields = line.split(maxsplit=5)
+        if len(fields) == 6 and fields[5].removesuffix(" (deleted)").rsplit("/", 1)[-1] == name:
+            found.append(fields[1])
+    return tuple(found)
 
 
 def process_cpu_seconds(pid: int) -> float:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import selectors
 import signal
 import socket
@@ -58,10 +59,10 @@ def prewarm() -> list[str]:
 
     torch.set_num_threads(1)  # a forking process must not own a thread pool
     _exercise(torch)
-    from grader.harness.probes import load_all
+    from grader.harness.probe import load_all
 
     load_all()
-    import grader.harness.calls  # noqa: F401
+    import grader.harness.runner  # noqa: F401
     import grader.isolation.worker  # noqa: F401
 
     return missing
@@ -179,7 +180,7 @@ class ForkServer:
         if op == "ping":
             return {"pid": os.getpid()}
         if op == "spawn":
-            return {"pid": self._spawn(request["spec"], fds)}
+            return self._spawn(request["spec"], fds)
         if op == "status":
             return {"status": self._status(int(request["pid"]))}
         if op == "kill":
@@ -194,7 +195,7 @@ class ForkServer:
             raise SystemExit(0)
         raise ValueError(f"unknown op {op!r}")
 
-    def _spawn(self, spec: dict, fds: list[int]) -> int:
+    def _spawn(self, spec: dict, fds: list[int]) -> dict:
         channel_fd, output_fd = fds[0], fds[1]
         report_r, report_w = os.pipe()
         pid = os.fork()
@@ -213,26 +214,35 @@ class ForkServer:
             finally:
                 os._exit(71)
         os.close(report_w)
-        worker = self._read_pid(report_r, default=pid)
+        report = self._read_report(report_r)
         os.close(report_r)
+        worker = report.get("pid") if type(report.get("pid")) is int and report["pid"] > 1 else pid
         self.workers.add(worker)
-        return worker
+        return {"pid": worker, "mode": str(report.get("mode", "unknown")),
+                "protections": [str(p) for p in report.get("protections", []) if type(p) is str]}
 
     @staticmethod
-    def _read_pid(fd: int, default: int) -> int:
-        """The first line the child reports: its own pid, or its namespace's pid 1."""
+    def _read_report(fd: int) -> dict:
+        """What the worker-to-be reports before any submission code runs: its pid (as seen out here)
+        and the protections that took, on one or two JSON lines; whatever came by the deadline."""
         data = b""
+        report: dict = {}
         deadline = time.monotonic() + 30
-        while b"\n" not in data and time.monotonic() < deadline:
-            chunk = os.read(fd, 64)
+        while not ("pid" in report and "protections" in report) and time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
+            chunk = os.read(fd, 4096) if ready else b""
             if not chunk:
                 break
             data += chunk
-        try:
-            pid = int(data.split(b"\n", 1)[0])
-        except ValueError:
-            return default
-        return pid if pid > 1 else default
+            *lines, data = data.split(b"\n")
+            for line in lines:
+                try:
+                    fields = json.loads(line)
+                except ValueError:
+                    continue
+                if type(fields) is dict:
+                    report.update(fields)
+        return report
 
     def _reap(self) -> None:
         while True:

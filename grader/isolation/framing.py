@@ -39,3 +39,11 @@ def _exactly(sock: socket.socket, n: int) -> bytes:
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)
+
+
+def length(header: bytes) -> int:
+    """The length a 4-byte header announces (refusing more than ``MAX_MESSAGE``)."""
+    (size,) = _HEADER.unpack(header)
+    if size > MAX_MESSAGE:
+        raise MessageTooLarge(f"message of {size} bytes exceeds {MAX_MESSAGE}")
+    return size

@@ -1,4 +1,4 @@
-"""Inputs for Part 9: dataset sizes, batches and short training runs, all from seeds.
+"""Inputs for Part 9: dataset sizes, batches, short training runs and checkpoints, all from seeds.
 
 Every scenario is small (a few rows, a few features, a few steps): the loop's
 bugs show from the second step on, and the whole part must stay fast. One row
@@ -22,7 +22,5 @@ train_cases = st.tuples(
     st.integers(1, 6), st.integers(0, 2), st.integers(1, 32), st.integers(1, 8), st.integers(1, 6), seeds
 )
 
-# the same, num_steps being the steps before the checkpoint and again after it
-checkpoint_cases = st.tuples(
-    st.integers(1, 6), st.integers(0, 2), st.integers(1, 32), st.integers(1, 8), st.integers(1, 4), seeds
-)
+# (dim, num_layers, seed, steps): a model and an AdamW that took `steps` steps, to save and load
+checkpoint_cases = st.tuples(st.integers(1, 6), st.integers(0, 2), seeds, st.integers(1, 4))

@@ -1,21 +1,24 @@
 """Probes for Part 8: the implementation's ``Linear``, ``Cruncher`` and ``num_parameters``.
 
-Modules are built here, on the implementation's side, from seeds; only numbers,
-shapes and tensors go back. When the implementation's objects do not have the
-shape the spec promises (not an ``nn.Module``, no ``weight``, a state dict that
-does not load), the probe cannot go on: it answers ``{"problem": "..."}`` in
-plain words instead of failing inside harness code, and the test reports it.
+Modules are built here, on the implementation's side, from seeds; only what
+they hold and return goes back (shapes, dtypes, the weight tensors themselves),
+and every statistic is computed by the test, on the trusted side. When the
+implementation's objects do not have the shape the spec promises (not an
+``nn.Module``, no ``weight``, a state dict that does not load), the probe cannot
+go on: its report's ``problem`` says so in plain words instead of failing inside
+harness code, and the test reports it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 from torch import nn
 
 from grader.harness.impl import Implementation
-from grader.harness.probes import probe
+from grader.harness.probe import Report, probe
 
 MODEL_PROBE_TIMEOUT = 20.0
 
@@ -74,13 +77,13 @@ def _module_problem(what: str, value: Any) -> str | None:
 
 
 # --------------------------------------------------------------------------- num_parameters
-@probe("model.num_parameters", subject="model.num_parameters")
+@probe(subject="model.num_parameters")
 def num_parameters_of(impl: Implementation, module: tuple) -> Any:
     """``num_parameters`` of a harness-built module: no student class takes part."""
     return impl.function("model.num_parameters")(harness_module(*module))
 
 
-@probe("model.num_parameters_of_cruncher", subject="model.num_parameters")
+@probe(subject="model.num_parameters")
 def num_parameters_of_cruncher(impl: Implementation, dim: int, num_layers: int) -> Any:
     """``num_parameters(Cruncher(dim, num_layers))``, both the implementation's."""
     model = impl.function("model.Cruncher")(dim, num_layers)
@@ -88,16 +91,24 @@ def num_parameters_of_cruncher(impl: Implementation, dim: int, num_layers: int) 
 
 
 # --------------------------------------------------------------------------- Cruncher
-@probe("model.cruncher_layout", subject="model.Cruncher")
-def cruncher_layout(impl: Implementation, dim: int, num_layers: int) -> dict:
+@dataclass(frozen=True)
+class Layout(Report):
+    """What ``Cruncher(dim, num_layers)`` holds."""
+
+    problem: str | None
+    state_dict: dict[str, tuple[tuple[int, ...], torch.dtype]]  # key -> (shape, dtype)
+    parameters: tuple[str, ...]  # the names named_parameters() gives, sorted
+
+
+@probe(subject="model.Cruncher")
+def cruncher_layout(impl: Implementation, dim: int, num_layers: int) -> Layout:
     """Keys, shapes and dtypes of ``Cruncher(dim, num_layers).state_dict()``, and which are parameters."""
     model = impl.function("model.Cruncher")(dim, num_layers)
     problem = _module_problem(f"Cruncher({dim}, {num_layers})", model)
     if problem:
-        return {"problem": problem}
+        return Layout(problem, {}, ())
     state = {key: (tuple(value.shape), value.dtype) for key, value in model.state_dict().items()}
-    return {"problem": None, "state_dict": state,
-            "parameters": tuple(sorted(name for name, _ in model.named_parameters()))}
+    return Layout(None, state, tuple(sorted(name for name, _ in model.named_parameters())))
 
 
 def spec_weights(dim: int, num_layers: int, seed: int) -> dict[str, torch.Tensor]:
@@ -111,23 +122,34 @@ def spec_weights(dim: int, num_layers: int, seed: int) -> dict[str, torch.Tensor
     return state
 
 
-@probe("model.cruncher_forward", subject="model.Cruncher")
-def cruncher_forward(impl: Implementation, dim: int, num_layers: int, batch: int, seed: int) -> dict:
+@dataclass(frozen=True)
+class Forward(Report):
+    problem: str | None
+    output: Any  # what the model returned
+
+
+@probe(subject="model.Cruncher")
+def cruncher_forward(impl: Implementation, dim: int, num_layers: int, batch: int, seed: int) -> Forward:
     """Load ``spec_weights`` into the implementation's ``Cruncher`` and run it on x (batch, dim)."""
     model = impl.function("model.Cruncher")(dim, num_layers)
     problem = _module_problem(f"Cruncher({dim}, {num_layers})", model)
     if problem:
-        return {"problem": problem}
+        return Forward(problem, None)
     try:
         model.load_state_dict(spec_weights(dim, num_layers, seed))
     except RuntimeError as error:  # torch's own words on the keys or shapes that do not fit
-        return {"problem": f"load_state_dict with the spec's keys and shapes failed: {error}"}
+        return Forward(f"load_state_dict with the spec's keys and shapes failed: {error}", None)
     x = torch.randn(batch, dim, generator=torch.Generator().manual_seed(seed + 1))
     with torch.no_grad():
         out = model(x)
-    if type(out) in (torch.Tensor, nn.Parameter):  # a view may have any strides: send a plain copy
-        out = out.detach().clone(memory_format=torch.contiguous_format)
-    return {"problem": None, "output": out}
+    return Forward(None, dense(out))
+
+
+def dense(value: Any) -> Any:
+    """A tensor as a plain row-major copy (a view may have any strides); anything else as it is."""
+    if type(value) in (torch.Tensor, nn.Parameter):
+        return value.detach().clone(memory_format=torch.contiguous_format)
+    return value
 
 
 # --------------------------------------------------------------------------- initialisation
@@ -145,35 +167,37 @@ def _linear(impl: Implementation, input_dim: int, output_dim: int, seed: int) ->
     return layer, None
 
 
-@probe("model.linear_init_stats", subject="model.Linear", timeout=MODEL_PROBE_TIMEOUT)
-def linear_init_stats(impl: Implementation, input_dim: int, output_dim: int, seed: int) -> dict:
-    """Shape, dtype and moments (in float64) of a fresh ``Linear(input_dim, output_dim).weight``."""
-    layer, problem = _linear(impl, input_dim, output_dim, seed)
-    if problem:
-        return {"problem": problem}
-    w = layer.weight.detach()
-    w64 = w.to(torch.float64)
-    return {
-        "problem": None,
-        "shape": tuple(w.shape),
-        "dtype": w.dtype,
-        "count": w.numel(),
-        "sum": w64.sum().item(),
-        "sum_squares": w64.square().sum().item(),
-        "max_abs": w64.abs().max().item() if w.numel() else 0.0,
-    }
+@dataclass(frozen=True)
+class Init(Report):
+    problem: str | None
+    weight: Any  # a fresh Linear's weight, as it is
 
 
-@probe("model.linear_output_scale", subject="model.Linear", timeout=MODEL_PROBE_TIMEOUT)
-def linear_output_scale(impl: Implementation, input_dim: int, output_dim: int, batch: int, seed: int) -> dict:
-    """Mean square of ``Linear(input_dim, output_dim)(x)`` for x (batch, input_dim) ~ N(0, 1)."""
+@probe(subject="model.Linear", timeout=MODEL_PROBE_TIMEOUT)
+def linear_init(impl: Implementation, input_dim: int, output_dim: int, seed: int) -> Init:
+    """A fresh ``Linear(input_dim, output_dim).weight`` (torch seeded first)."""
+    layer, problem = _linear(impl, input_dim, output_dim, seed)
+    return Init(problem, None if problem else dense(layer.weight))
+
+
+@dataclass(frozen=True)
+class Output(Report):
+    problem: str | None
+    weight: Any  # the layer's weight
+    output: Any  # what the layer returned for ``scale_input(batch, input_dim, seed)``
+
+
+def scale_input(batch: int, input_dim: int, seed: int) -> torch.Tensor:
+    """The harness's x ~ N(0, 1), (batch, input_dim), from a seed: both sides can make it."""
+    return torch.randn(batch, input_dim, generator=torch.Generator().manual_seed(seed + 1))
+
+
+@probe(subject="model.Linear", timeout=MODEL_PROBE_TIMEOUT)
+def linear_output(impl: Implementation, input_dim: int, output_dim: int, batch: int, seed: int) -> Output:
+    """``Linear(input_dim, output_dim)(x)`` for the harness's x, with the layer's weight."""
     layer, problem = _linear(impl, input_dim, output_dim, seed)
     if problem:
-        return {"problem": problem}
-    x = torch.randn(batch, input_dim, generator=torch.Generator().manual_seed(seed + 1))
+        return Output(problem, None, None)
     with torch.no_grad():
-        y = layer(x)
-    if not isinstance(y, torch.Tensor):
-        return {"problem": f"Linear.forward returned {type(y).__name__}; expected a tensor"}
-    return {"problem": None, "shape": tuple(y.shape), "dtype": y.dtype,
-            "mean_square": y.to(torch.float64).square().mean().item()}
+        y = layer(scale_input(batch, input_dim, seed))
+    return Output(None, dense(layer.weight), dense(y))

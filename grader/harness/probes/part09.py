@@ -5,6 +5,10 @@ model is the harness's own ``DeepLinear``, the optimizer torch's ``AdamW``, and
 data and generators come from the probe's arguments, so both sides of a test
 run the very same scenario. Files go to a fresh temporary folder, removed after.
 Tensors the implementation returns are sent as plain row-major copies.
+
+A checkpoint is written by one process (``checkpoint_file``) and read back by
+another that never saw what was saved (``restore_checkpoint``, ``process=
+"separate"``): only the file carries the state across.
 """
 
 from __future__ import annotations
@@ -12,19 +16,19 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from contextlib import contextmanager
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from grader.harness.impl import Implementation
-from grader.harness.probes import probe
+from grader.harness.probe import Report, probe
 
 LEARNING_RATE = 1e-2
 TRAIN_TIMEOUT = 20.0
+DATASET = "dataset.npy"  # the file name open_dataset is given: the door looks for its mappings
 
 
 class DeepLinear(nn.Module):
@@ -57,29 +61,8 @@ def make_run(dim: int, num_layers: int, rows: int, seed: int):
     return model, optimizer, make_data(rows, dim, seed), np.random.default_rng([seed, 1])
 
 
-def harness_steps(model: nn.Module, optimizer: torch.optim.Optimizer, data: np.ndarray,
-                  rng: np.random.Generator, num_steps: int, batch_size: int) -> None:
-    """The harness's own training loop (the spec's, written independently of the implementation)."""
-    for _ in range(num_steps):
-        rows = rng.integers(0, len(data), size=batch_size)
-        x = torch.from_numpy(data[rows, :-1])
-        y = torch.from_numpy(data[rows, -1])
-        F.mse_loss(model(x), y).backward()
-        optimizer.step()
-        optimizer.zero_grad()
-
-
 def parameters(model: nn.Module) -> dict[str, torch.Tensor]:
     return {name: p.detach().clone() for name, p in model.named_parameters()}
-
-
-def adam_state(model: nn.Module, optimizer: torch.optim.Optimizer) -> dict[str, dict[str, Any]]:
-    """AdamW's per-parameter state (moments and step count), by parameter name."""
-    return {
-        name: {key: value.detach().clone() if isinstance(value, torch.Tensor) else value
-               for key, value in optimizer.state.get(p, {}).items()}
-        for name, p in model.named_parameters()
-    }
 
 
 def dense(value: Any) -> Any:
@@ -95,36 +78,60 @@ def dense(value: Any) -> Any:
     return value
 
 
-@contextmanager
-def scratch_folder() -> Iterator[str]:
-    folder = tempfile.mkdtemp(prefix="probe-")
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+class Scratch:
+    """A fresh temporary folder, kept until the next one is made (so that a memory map into
+    a file in it stays where the door can see it after the call)."""
+
+    folder: str | None = None
+    kept: Any = None  # the last object open_dataset returned, alive until the next call
+
+    @classmethod
+    def fresh(cls) -> str:
+        cls.clear()
+        cls.folder = tempfile.mkdtemp(prefix="probe-")
+        return cls.folder
+
+    @classmethod
+    def clear(cls) -> None:
+        cls.kept = None
+        if cls.folder:
+            shutil.rmtree(cls.folder, ignore_errors=True)
+        cls.folder = None
 
 
 # --------------------------------------------------------------------------- data
-@probe("training.open_dataset", subject="training.open_dataset")
-def open_dataset(impl: Implementation, rows: int, cols: int, seed: int) -> dict:
-    """Save a (rows, cols) float32 array as .npy, open it with the implementation, describe what came back."""
+@dataclass(frozen=True)
+class Opened(Report):
+    """What ``open_dataset`` returned for a saved array."""
+
+    type: str  # its type, as its class names itself (a claim: the door watches the file's mappings)
+    values: Any  # its values, copied (None if it is not an array)
+
+
+@probe(subject="training.open_dataset", batch=False)
+def open_dataset(impl: Implementation, rows: int, cols: int, seed: int) -> Opened:
+    """Save a (rows, cols) float32 array as ``dataset.npy`` and open it with the implementation.
+
+    What it returned stays alive after the call, so that the door can see how the
+    file is mapped into the process: read-only, writable, or not at all.
+    """
     data = np.random.default_rng(seed).standard_normal((rows, cols)).astype(np.float32)
-    with scratch_folder() as folder:
-        path = os.path.join(folder, "data.npy")
-        np.save(path, data)
-        opened = impl.function("training.open_dataset")(path)
-        is_array = isinstance(opened, np.ndarray)
-        answer = {
-            "type": f"{type(opened).__module__}.{type(opened).__qualname__}",
-            "read_only": (not opened.flags.writeable) if is_array else None,
-            "values": torch.from_numpy(np.array(opened)) if is_array else None,  # a copy: the file goes away
-        }
-        del opened  # the memory map holds the file open
-    return answer
+    path = os.path.join(Scratch.fresh(), DATASET)
+    np.save(path, data)
+    opened = impl.function("training.open_dataset")(path)
+    Scratch.kept = opened
+    values = torch.from_numpy(np.array(opened)) if isinstance(opened, np.ndarray) else None
+    return Opened(f"{type(opened).__module__}.{type(opened).__qualname__}", values)
 
 
-@probe("training.get_batch", subject="training.get_batch")
-def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: int, memmap: bool) -> dict:
+@dataclass(frozen=True)
+class Batch(Report):
+    batch: Any  # what get_batch returned
+    next_draw: int  # the generator's next integers(0, 2**62) after the call
+
+
+@probe(subject="training.get_batch")
+def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: int, memmap: bool) -> Batch:
     """One ``get_batch`` on a seeded dataset (in memory or memory-mapped), and the generator's next draw.
 
     The next draw shows how many numbers the implementation took from ``rng``:
@@ -133,72 +140,92 @@ def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: 
     data = make_data(rows, dim, seed)
     rng = np.random.default_rng([seed, 1])
     if memmap:
-        with scratch_folder() as folder:
-            path = os.path.join(folder, "data.npy")
-            np.save(path, data)
-            batch = impl.function("training.get_batch")(np.load(path, mmap_mode="r"), batch_size, rng)
-    else:
-        batch = impl.function("training.get_batch")(data, batch_size, rng)
-    return {"batch": dense(batch), "next_draw": int(rng.integers(0, 2**62))}
+        path = os.path.join(Scratch.fresh(), DATASET)
+        np.save(path, data)
+        data = np.load(path, mmap_mode="r")
+    batch = impl.function("training.get_batch")(data, batch_size, rng)
+    Scratch.clear()
+    return Batch(dense(batch), int(rng.integers(0, 2**62)))
 
 
 # --------------------------------------------------------------------------- training loop
-@probe("training.train", subject="training.train", timeout=TRAIN_TIMEOUT)
+@dataclass(frozen=True)
+class Trained(Report):
+    losses: Any  # what train returned
+    params: dict[str, torch.Tensor]  # the model's parameters after it
+    grads: dict[str, str]  # each parameter's .grad after it: "none", "zero" or "nonzero"
+
+
+@probe(subject="training.train", timeout=TRAIN_TIMEOUT)
 def train(impl: Implementation, dim: int, num_layers: int, rows: int, batch_size: int,
-          num_steps: int, seed: int) -> dict:
-    """The implementation's ``train`` on the harness's model and AdamW: the losses, then the parameters."""
+          num_steps: int, seed: int) -> Trained:
+    """The implementation's ``train`` on the harness's model and AdamW: the losses, then the model's state."""
     model, optimizer, data, rng = make_run(dim, num_layers, rows, seed)
     losses = impl.function("training.train")(model, optimizer, data, num_steps, batch_size, rng)
-    return {"losses": dense(losses), "params": parameters(model)}
-
-
-@probe("training.train_leaves_grads", subject="training.train", timeout=TRAIN_TIMEOUT)
-def train_leaves_grads(impl: Implementation, dim: int, num_layers: int, rows: int, batch_size: int,
-                       num_steps: int, seed: int) -> dict[str, str]:
-    """After ``train``: each parameter's ``.grad`` as "none", "zero" or "nonzero"."""
-    model, optimizer, data, rng = make_run(dim, num_layers, rows, seed)
-    impl.function("training.train")(model, optimizer, data, num_steps, batch_size, rng)
-    return {
-        name: "none" if p.grad is None else "zero" if not bool(p.grad.any()) else "nonzero"
-        for name, p in model.named_parameters()
-    }
+    grads = {name: "none" if p.grad is None else "zero" if not bool(p.grad.any()) else "nonzero"
+             for name, p in model.named_parameters()}
+    return Trained(dense(losses), parameters(model), grads)
 
 
 # --------------------------------------------------------------------------- checkpoints
-@probe("training.checkpoint", subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT)
-def checkpoint(impl: Implementation, dim: int, num_layers: int, rows: int, batch_size: int,
-               num_steps: int, seed: int) -> dict:
-    """Train ``num_steps`` (the harness's loop), save, load into a fresh model and AdamW, train ``num_steps`` more.
+def stepped_run(dim: int, num_layers: int, seed: int, steps: int):
+    """A model and an AdamW that has taken ``steps`` steps, on gradients drawn from the seed
+    (no data, no loss: only a state worth saving, with moments and step counts)."""
+    model, optimizer, _, _ = make_run(dim, num_layers, 1, seed)
+    generator = torch.Generator().manual_seed(seed + 2)
+    for _ in range(steps):
+        for p in model.parameters():
+            p.grad = torch.randn(p.shape, generator=generator)
+        optimizer.step()
+    optimizer.zero_grad()
+    return model, optimizer
 
-    The fresh model starts from other weights, so only a checkpoint that restores
-    the model AND the optimizer ends where 2 × ``num_steps`` straight would.
-    """
-    model, optimizer, data, rng = make_run(dim, num_layers, rows, seed)
-    harness_steps(model, optimizer, data, rng, num_steps, batch_size)
-    saved_params, saved_adam = parameters(model), adam_state(model, optimizer)
-    fresh_model, fresh_optimizer, _, _ = make_run(dim, num_layers, rows, seed + 1)
-    with scratch_folder() as folder:
-        path = os.path.join(folder, "checkpoint.pt")
-        impl.function("training.save_checkpoint")(path, model, optimizer, num_steps)
-        step = impl.function("training.load_checkpoint")(path, fresh_model, fresh_optimizer)
-    answer = {
-        "step": dense(step),
-        "restored_model": _same(parameters(fresh_model), saved_params),
-        "restored_optimizer": _same(adam_state(fresh_model, fresh_optimizer), saved_adam),
-        "problem": None,
-    }
+
+@probe(subject="training.save_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
+def checkpoint_file(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int) -> bytes:
+    """``save_checkpoint(path, model, optimizer, steps)`` of a stepped model and AdamW: the file's bytes."""
+    model, optimizer = stepped_run(dim, num_layers, seed, steps)
+    path = os.path.join(Scratch.fresh(), "checkpoint.pt")
+    impl.function("training.save_checkpoint")(path, model, optimizer, steps)
     try:
-        harness_steps(fresh_model, fresh_optimizer, data, rng, num_steps, batch_size)
-    except Exception as error:  # what load_checkpoint left behind cannot train: say so, in plain words
-        answer["problem"] = f"training after load_checkpoint failed: {type(error).__name__}: {error}"
-        return answer
-    return answer | {"params": parameters(fresh_model), "optimizer": adam_state(fresh_model, fresh_optimizer)}
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""  # nothing was written: loading it will say so
+    finally:
+        Scratch.clear()
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Bit-for-bit equality of nested dicts of tensors and numbers."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
-        return a.dtype == b.dtype and a.shape == b.shape and torch.equal(a.cpu(), b.cpu())
-    return type(a) is type(b) and a == b
+@dataclass(frozen=True)
+class Restored(Report):
+    """A fresh model and AdamW after ``load_checkpoint``."""
+
+    step: Any  # what load_checkpoint returned
+    params: dict[str, torch.Tensor]
+    optimizer: Any  # optimizer.state_dict(), as plain data
+
+
+@probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, process="separate", batch=False)
+def restore_checkpoint(impl: Implementation, dim: int, num_layers: int, seed: int, blob: bytes) -> Restored:
+    """``load_checkpoint`` of a file holding ``blob`` into a fresh model and AdamW (other weights, no state).
+
+    Runs in a process of its own: what it reports can only have come through the file.
+    """
+    model, optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
+    path = os.path.join(Scratch.fresh(), "checkpoint.pt")
+    with open(path, "wb") as handle:
+        handle.write(blob)
+    try:
+        step = impl.function("training.load_checkpoint")(path, model, optimizer)
+    finally:
+        Scratch.clear()
+    return Restored(dense(step), parameters(model), dense_state(optimizer.state_dict()))
+
+
+def dense_state(value: Any) -> Any:
+    """An optimizer's state_dict as plain data (tensors copied, containers kept)."""
+    if type(value) is dict:
+        return {k: dense_state(v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(dense_state(v) for v in value)
+    return dense(value)

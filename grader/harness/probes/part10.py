@@ -1,17 +1,20 @@
-"""Probes for Part 10: one mixed-precision training step, watched from outside.
+"""Probes for Part 10: one mixed-precision training step, and what it left behind.
 
 The model, optimizer, data and GradScaler are the harness's own, built from the
 arguments, so a bug in Part 8 (``Cruncher``) or Part 9 (``train``) cannot reach
-Part 10: only ``autocast_train_step`` is the implementation's. Hooks record what
-mixed precision is about: the dtype each matmul produced, the dtype of each
-gradient as it reached its parameter, the dtype of the loss that backward
-started from (or that the scaler was asked to scale), how often the optimizer
-stepped, and the parameters, gradients and scale left afterwards.
+Part 10: only ``autocast_train_step`` is the implementation's. Hooks copy out
+what mixed precision is about, values and dtypes: each matmul's output, each
+gradient as it reached its parameter, the loss tensor that backward started
+from (or that the scaler was asked to scale); and after the step, the
+parameters, the gradients left, the scaler's scale. The tests hold these values
+against the reference's, so a report can only pass by holding the numbers a
+real autocast step computes.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -19,7 +22,7 @@ from torch import nn
 from torch.overrides import TorchFunctionMode
 
 from grader.harness.impl import Implementation
-from grader.harness.probes import probe
+from grader.harness.probe import Report, probe
 
 
 class Matmul(nn.Module):
@@ -58,7 +61,7 @@ def _weight(d_in: int, d_out: int, generator: torch.Generator) -> torch.Tensor:
 
 
 class WatchedScaler(torch.amp.GradScaler):
-    """A GradScaler that notes the dtype of each loss it is asked to scale.
+    """A GradScaler that keeps a copy of each loss it is asked to scale.
 
     ``growth_interval=1`` makes one clean step double the scale (and an overflow
     halves it), so the scale after the step shows whether ``update()`` ran.
@@ -66,30 +69,35 @@ class WatchedScaler(torch.amp.GradScaler):
 
     def __init__(self, device_type: str, init_scale: float) -> None:
         super().__init__(device_type, init_scale=init_scale, growth_interval=1)
-        self.scaled: list[torch.dtype] = []
+        self.scaled: list[torch.Tensor] = []
 
     def scale(self, outputs):
         if isinstance(outputs, torch.Tensor):
-            self.scaled.append(outputs.dtype)
+            self.scaled.append(_copy(outputs))
         return super().scale(outputs)
 
 
 class BackwardWatch(TorchFunctionMode):
-    """Notes the dtype of every tensor that a backward pass starts from."""
+    """Keeps a copy of every tensor that a backward pass starts from."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.roots: list[torch.dtype] = []
+        self.roots: list[torch.Tensor] = []
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         if func is torch.Tensor.backward and args:
-            self.roots.append(args[0].dtype)
+            self.roots.append(_copy(args[0]))
         elif func is torch.autograd.backward:
             tensors = args[0] if args else kwargs.get("tensors")
             for t in [tensors] if isinstance(tensors, torch.Tensor) else list(tensors or ()):
-                self.roots.append(t.dtype)
+                self.roots.append(_copy(t))
         return func(*args, **kwargs)
+
+
+def _copy(t: torch.Tensor) -> torch.Tensor:
+    """A detached CPU copy (a view may have any strides: a plain row-major one)."""
+    return torch.Tensor.detach(t).cpu().clone(memory_format=torch.contiguous_format)
 
 
 def _optimizer(name: str, params, lr: float) -> torch.optim.Optimizer:
@@ -100,11 +108,26 @@ def _optimizer(name: str, params, lr: float) -> torch.optim.Optimizer:
     raise ValueError(f"unknown optimizer {name!r}")
 
 
-@probe("mixed_precision.train_step", subject="mixed_precision.autocast_train_step", timeout=30)
+@dataclass(frozen=True)
+class Step(Report):
+    """One step as the harness's hooks and objects saw it (values and dtypes, copied out)."""
+
+    loss: Any  # what autocast_train_step returned
+    activations: list[torch.Tensor]  # each matmul layer's output, one per layer call, in call order
+    backward_from: list[torch.Tensor]  # the tensors backward started from
+    scaled: list[torch.Tensor] | None  # the losses given to scaler.scale (None: no scaler)
+    grads: dict[str, list[torch.Tensor]]  # per parameter, each gradient as it was accumulated into it
+    params: dict[str, torch.Tensor]  # the parameters after the step
+    grads_left: list[str]  # parameters still holding a nonzero gradient afterwards
+    steps: int  # optimizer.step() calls
+    scale: float | None  # the scaler's scale afterwards
+
+
+@probe(subject="mixed_precision.autocast_train_step", timeout=30)
 def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers: int,
                optimizer: str, lr: float, dtype: torch.dtype, device_type: str,
-               init_scale: float | None, shrink: int) -> dict[str, Any]:
-    """One ``autocast_train_step`` on a fresh DeepLinear model; what the hooks saw.
+               init_scale: float | None, shrink: int) -> Step:
+    """One ``autocast_train_step`` on a fresh DeepLinear model; what the hooks copied out.
 
     With ``init_scale`` a GradScaler(init_scale, growth_interval=1) is passed,
     else ``scaler=None``. Targets are scaled by 2**-shrink like the final layer.
@@ -117,14 +140,14 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
     opt = _optimizer(optimizer, model.parameters(), lr)
     scaler = None if init_scale is None else WatchedScaler(device_type, init_scale)
 
-    matmul_dtypes: list[torch.dtype] = []
-    grad_dtypes: dict[str, list[torch.dtype]] = {name: [] for name, _ in model.named_parameters()}
+    activations: list[torch.Tensor] = []
+    grads: dict[str, list[torch.Tensor]] = {name: [] for name, _ in model.named_parameters()}
     steps: list[int] = []
     for module in model.modules():
         if isinstance(module, Matmul):
-            module.register_forward_hook(lambda m, args, out: matmul_dtypes.append(out.dtype))
+            module.register_forward_hook(lambda m, args, out: activations.append(_copy(out)))
     for name, param in model.named_parameters():
-        param.register_post_accumulate_grad_hook(lambda p, name=name: grad_dtypes[name].append(p.grad.dtype))
+        param.register_post_accumulate_grad_hook(lambda p, name=name: grads[name].append(_copy(p.grad)))
     opt.register_step_post_hook(lambda *_: steps.append(1))
 
     threads = torch.get_num_threads()
@@ -136,17 +159,14 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
         torch.set_num_threads(threads)
 
     params = dict(model.named_parameters())
-    return {
-        "loss": loss,  # as the implementation returned it
-        "matmul_dtypes": matmul_dtypes,  # one per layer call, in call order
-        "backward_from": watch.roots,  # dtypes of the tensors backward started from
-        "scaled": None if scaler is None else scaler.scaled,  # dtypes of the losses given to scaler.scale
-        "grad_dtypes": grad_dtypes,  # per parameter, each time a gradient was accumulated into it
-        "param_dtypes": {name: p.dtype for name, p in params.items()},
-        "params": {name: p.detach().cpu().clone() for name, p in params.items()},
-        "grads_left": sorted(name for name, p in params.items()
-                             if p.grad is not None and bool(p.grad.ne(0).any())),
-        "steps": len(steps),
-        "scale": None if scaler is None else scaler.get_scale(),
-    }
-
+    return Step(
+        loss=loss,
+        activations=activations,
+        backward_from=watch.roots,
+        scaled=None if scaler is None else scaler.scaled,
+        grads=grads,
+        params={name: _copy(p) for name, p in params.items()},
+        grads_left=sorted(name for name, p in params.items() if p.grad is not None and bool(p.grad.ne(0).any())),
+        steps=len(steps),
+        scale=None if scaler is None else scaler.get_scale(),
+    )

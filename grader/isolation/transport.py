@@ -1,11 +1,17 @@
-"""The trusted side of isolation: a ``Door`` into a sandboxed worker process.
+"""The trusted side of isolation: a transport to sandboxed worker processes.
 
-``WorkerDoor`` keeps one warm worker per submission and reuses it across calls
-until it misbehaves. A call that runs past its probe's timeout, a worker that
-dies (segfault, ``os._exit``, a resource limit), an answer that is not
-well-formed, or an output flood: the worker is killed (with everything it
-started), the call raises a ``Fault`` naming the function, and the next call
-gets a fresh worker. The grader never waits on the worker without a deadline.
+``Sandboxed`` keeps up to three warm workers per submission, one per process
+role of ``grader.harness.transport``: ``main`` (the submission), ``separate``
+(the submission again, never told what ``main`` was asked) and ``clean`` (no
+submission, the harness's own measurements). A worker is reused across calls
+until it misbehaves: a call that runs past its limit, a worker that dies
+(segfault, ``os._exit``, a resource limit), an answer that is not well-formed,
+or an output flood; then it is killed with everything it started, the call
+gets its fault, and the next call a fresh worker. The grader never waits on a
+worker without an absolute deadline.
+
+What a call cost (wall clock, the worker's CPU clock) and how a file is mapped
+into the worker are read here, from outside the worker.
 """
 
 from __future__ import annotations
@@ -23,11 +29,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from grader.harness import faults, wire
-from grader.harness.door import Door, function_of
-from grader.harness.probes import DEFAULT_TIMEOUT, PROBES
+from grader.harness.transport import Protections, Reply, Request, Session, mappings, process_cpu_seconds
 from grader.isolation import framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 
@@ -37,11 +41,14 @@ IMPORT_TIMEOUT = 30.0
 WORKER_FILES = ("__init__.py", "framing.py", "sandbox.py", "worker.py", "forkserver.py")
 
 
-def stage_harness(dest: Path) -> Path:
-    """Copy what a worker may see of the grader: the public harness and the worker code."""
+def stage_harness(dest: Path, *, judges: bool = False) -> Path:
+    """Copy what a worker may see of the grader: the public harness and the worker code; for
+    a clean worker, the judges too (never for one that runs a submission)."""
     pkg = dest / "grader"
-    shutil.copytree(GRADER_DIR / "harness", pkg / "harness",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(GRADER_DIR / "harness", pkg / "harness", ignore=ignore)
+    if judges:
+        shutil.copytree(GRADER_DIR / "judges", pkg / "judges", ignore=ignore)
     (pkg / "isolation").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
     for name in WORKER_FILES:
@@ -58,6 +65,7 @@ class ForkServerHandle:
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="grader-fs-"))
         self.workdir.chmod(0o711)
         harness = stage_harness(self.workdir / "harness")
+        self.trusted = stage_harness(self.workdir / "trusted", judges=True)  # clean workers' path
         private = self.workdir / "private"
         private.mkdir(mode=0o700)
         self.path = str(private / "forkserver.sock")
@@ -104,11 +112,12 @@ class ForkServerHandle:
             raise RuntimeError(f"fork server: {answer['error']}")
         return answer
 
-    def spawn(self, spec: dict, channel_fd: int, output_fd: int) -> int:
-        pid = int(self.request({"op": "spawn", "spec": spec}, [channel_fd, output_fd])["pid"])
-        if pid <= 1:
-            raise RuntimeError(f"the fork server reported an impossible worker pid {pid}")
-        return pid
+    def spawn(self, spec: dict, channel_fd: int, output_fd: int) -> dict:
+        """Fork a worker; the fork server's answer: its pid, and the protections it set up."""
+        answer = self.request({"op": "spawn", "spec": spec}, [channel_fd, output_fd])
+        if int(answer.get("pid", 0)) <= 1:
+            raise RuntimeError(f"the fork server reported an impossible worker pid {answer.get('pid')}")
+        return answer
 
     def status(self, pid: int) -> int | None:
         return self.request({"op": "status", "pid": pid}).get("status")
@@ -185,6 +194,7 @@ class _Worker:
         self.reader = threading.Thread(target=self._drain, daemon=True)
         self.reader.start()
         self.next_id = 1
+        self.uid: int | None = None
         self.base_mb = _rss_mb(pid)  # the warm worker's own size, torch included
 
     def _drain(self) -> None:
@@ -212,106 +222,106 @@ class _Worker:
             pass
 
 
+ROLES = {"main": 0, "separate": 1, "clean": 2}  # each role's worker runs as its own user: uid + this
+UIDS_PER_SLOT = 4
+
+
 @dataclass
-class GradingContext:
-    """Set by the batch grader in each grading process: the shared fork server and this slot's user."""
+class Sandbox:
+    """What a grading process's transports share: the fork server, this slot's users, the limits."""
 
     server: ForkServerHandle | None = None
-    uid: int | None = None
+    uid: int | None = None  # the slot's first user id (as root); its workers run as uid + ROLES[role]
     limits: Limits = field(default_factory=Limits)
-    timeout_scale: float = 1.0
-    door: "WorkerDoor | None" = None  # the door the run created, read back after it
 
 
-CONTEXT = GradingContext()
+class Sandboxed:
+    """A transport whose other side is sandboxed worker processes, one per process role."""
 
+    label = "sandboxed worker"
 
-class WorkerDoor(Door):
-    """A door whose other side is a sandboxed worker process."""
-
-    @classmethod
-    def from_context(cls, package_dir: Path, *, label: str, test_budget: float) -> "WorkerDoor":
-        door = cls(package_dir, label=label, test_budget=test_budget, server=CONTEXT.server,
-                   uid=CONTEXT.uid, limits=CONTEXT.limits, timeout_scale=CONTEXT.timeout_scale)
-        CONTEXT.door = door
-        return door
-
-    def __init__(
-        self,
-        package_dir: Path,
-        *,
-        label: str,
-        test_budget: float,
-        server: ForkServerHandle | None = None,
-        uid: int | None = None,
-        limits: Limits = Limits(),
-        timeout_scale: float = 1.0,
-    ) -> None:
-        super().__init__(test_budget=test_budget)
-        self.label = label
-        self.source = Path(package_dir)  # the staged assignment/ package
-        self._own_server = server is None
-        self.server = server or ForkServerHandle()
-        # as root, workers drop to an unprivileged user: this slot's, or the default one
-        self.uid = uid if uid is not None else (fresh_uid_base(1) if os.geteuid() == 0 and server is None else None)
-        self.limits = limits
-        self.timeout_scale = timeout_scale
-        self.worker: _Worker | None = None
-        self.dead: faults.Fault | None = None  # the submission cannot even start
-        self.protections: list[str] = []
+    def __init__(self, package_dir: Path | None, sandbox: Sandbox | None = None) -> None:
+        sandbox = sandbox or Sandbox()
+        self.source = Path(package_dir) if package_dir is not None else None  # the staged assignment/ package
+        self._own_server = sandbox.server is None
+        self.server = sandbox.server or ForkServerHandle()
+        # as root, workers drop to an unprivileged user: this slot's, or one of a fresh range
+        self.uid = sandbox.uid if sandbox.uid is not None else \
+            (fresh_uid_base(1) if os.geteuid() == 0 and sandbox.server is None else None)
+        self.limits = sandbox.limits
+        self.workers: dict[str, _Worker] = {}
+        self.dead: dict[str, faults.Fault] = {}  # a role whose worker cannot even start
+        self.protections = Protections("none available")
         self.import_errors: dict[str, str] = {}
         self.output = bytearray()
-        self.workers_started = 0
 
-    # -- the door --------------------------------------------------------------------
-    def _ask(self, probe: str, args: tuple) -> dict:
-        subject = function_of(probe, args)
-        if self.dead is not None:
-            raise type(self.dead)(subject, self.dead.detail) if not isinstance(self.dead, faults.TimeoutFault) \
-                else faults.TimeoutFault(subject, self.dead.seconds)
-        worker = self._ensure_worker(subject)
-        seconds = (PROBES[probe].timeout if probe in PROBES else DEFAULT_TIMEOUT) * self.timeout_scale
-        return self._exchange(worker, {"op": "probe", "probe": probe, "args": list(args)}, seconds, subject)
+    # -- the transport ---------------------------------------------------------------------
+    def exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
+        replies: list[Reply | BaseException] = []
+        for request in requests:
+            try:
+                replies.append(self._one(request))
+            except faults.Fault as fault:
+                replies.append(fault)
+        return replies
 
-    def _ensure_worker(self, subject: str) -> _Worker:
-        if self.worker is not None:
-            return self.worker
-        worker = self._spawn()
+    def _one(self, request: Request) -> Reply:
+        role = request.process if self.source is not None else "clean"
+        if role in self.dead:
+            dead = self.dead[role]
+            raise faults.TimeoutFault(request.subject, dead.seconds) if isinstance(dead, faults.TimeoutFault) \
+                else faults.CrashFault(request.subject, dead.detail)
+        worker = self._ensure_worker(role, request.subject)
+        cpu = process_cpu_seconds(worker.pid)
+        started = time.monotonic()
+        outcome = self._exchange(worker, request.to_wire(), request.hard_limit, request.subject)
+        wall = time.monotonic() - started
+        mapped = mappings(worker.pid, request.watch) if request.watch else None
+        return Reply(outcome, wall, max(process_cpu_seconds(worker.pid) - cpu, 0.0), mapped)
+
+    def _ensure_worker(self, role: str, subject: str) -> _Worker:
+        if role in self.workers:
+            return self.workers[role]
+        worker = self._spawn(role)
         try:
-            hello = self._exchange(worker, {"op": "hello"}, IMPORT_TIMEOUT * self.timeout_scale, subject)
+            hello = self._exchange(worker, {"op": "hello"}, IMPORT_TIMEOUT, subject)
         except faults.Fault as fault:
             # dies or hangs while importing: every later call would too
             detail = f"while importing the submission: {fault.detail or fault.headline()}"
-            self.dead = faults.TimeoutFault(subject, fault.seconds) if isinstance(fault, faults.TimeoutFault) \
-                else faults.CrashFault(subject, detail)
-            raise self.dead from None
+            self.dead[role] = faults.TimeoutFault(subject, fault.seconds) \
+                if isinstance(fault, faults.TimeoutFault) else faults.CrashFault(subject, detail)
+            raise self.dead[role] from None
         value = hello.get("value") if hello.get("status") == "ok" else None
-        if type(value) is dict:
-            self.protections = [str(p) for p in value.get("protections", []) if type(p) is str]
-            modules = value.get("modules", {})
-            if type(modules) is dict:
-                self.import_errors = {str(k): str(v) for k, v in modules.items() if v}
+        if role == "main" and type(value) is dict and type(value.get("modules")) is dict:
+            self.import_errors = {str(k): str(v)[:2000] for k, v in value["modules"].items() if v}
         return worker
 
-    def _spawn(self) -> _Worker:
+    def _spawn(self, role: str) -> _Worker:
         root = Path(tempfile.mkdtemp(prefix="worker-"))
-        shutil.copytree(self.source, root / "assignment")
+        if role != "clean":
+            shutil.copytree(self.source, root / "assignment")
         (root / "scratch").mkdir()
-        if self.uid is not None:
+        uid = None if self.uid is None else self.uid + ROLES[role]
+        if uid is not None:
             for path in [root, *root.rglob("*")]:
-                os.chown(path, self.uid, self.uid, follow_symlinks=False)
+                os.chown(path, uid, uid, follow_symlinks=False)
         root.chmod(0o700)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         out_r, out_w = os.pipe()
-        spec = {"root": str(root), "uid": self.uid, "limits": self.limits.to_dict()}
+        spec = {"root": str(root), "uid": uid, "limits": self.limits.to_dict(), "clean": role == "clean",
+                "trusted": str(self.server.trusted) if role == "clean" else None}
         try:
-            pid = self.server.spawn(spec, theirs.fileno(), out_w)
+            answer = self.server.spawn(spec, theirs.fileno(), out_w)
         finally:
             theirs.close()
             os.close(out_w)
-        self.workers_started += 1
-        self.worker = _Worker(pid, ours, root, out_r, self.limits)
-        return self.worker
+        applied = tuple(str(p) for p in answer.get("protections", ()))
+        if role == "main":
+            self.protections = Protections(str(answer.get("mode", "")), applied)
+        worker = _Worker(int(answer["pid"]), ours, root, out_r, self.limits)
+        worker.uid = uid
+        self.workers[role] = worker
+        return worker
 
     def _exchange(self, worker: _Worker, request: dict, seconds: float, subject: str) -> dict:
         rid = worker.next_id
@@ -322,23 +332,8 @@ class WorkerDoor(Door):
         except OSError:
             raise self._crashed(worker, subject) from None
         deadline = time.monotonic() + seconds
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                self._kill(worker)
-                raise faults.TimeoutFault(subject, round(seconds, 1))
-            ready, _, _ = select.select([worker.channel], [], [], min(left, 0.25))
-            if worker.flooded:
-                self._kill(worker)
-                raise faults.CrashFault(subject, f"it printed more than {self.limits.flood_mb} MB of output")
-            if ready:
-                break
-            if self.limits.watch_memory and _rss_mb(worker.pid) > worker.base_mb + self.limits.memory_mb:
-                self._kill(worker)
-                raise faults.CrashFault(subject, f"it used more than {self.limits.memory_mb} MB of memory")
         try:
-            worker.channel.settimeout(max(deadline - time.monotonic(), 1.0))
-            raw = framing.recv(worker.channel)
+            raw = self._receive(worker, deadline, subject, seconds)
             answer = wire.decode(raw)
         except (framing.ChannelClosed, OSError):
             raise self._crashed(worker, subject) from None
@@ -349,6 +344,33 @@ class WorkerDoor(Door):
             self._kill(worker)
             raise faults.CrashFault(subject, "its answer did not match the question")
         return answer["outcome"]
+
+    def _receive(self, worker: _Worker, deadline: float, subject: str, seconds: float) -> bytes:
+        """One framed message, by an absolute deadline: a worker that answers slowly, byte by byte,
+        runs out of time as surely as one that never answers."""
+        buffer = bytearray()
+        needed = None
+        while needed is None or len(buffer) < needed:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._kill(worker)
+                raise faults.TimeoutFault(subject, round(seconds, 1))
+            ready, _, _ = select.select([worker.channel], [], [], min(left, 0.25))
+            if worker.flooded:
+                self._kill(worker)
+                raise faults.CrashFault(subject, f"it printed more than {self.limits.flood_mb} MB of output")
+            if self.limits.watch_memory and _rss_mb(worker.pid) > worker.base_mb + self.limits.memory_mb:
+                self._kill(worker)
+                raise faults.CrashFault(subject, f"it used more than {self.limits.memory_mb} MB of memory")
+            if not ready:
+                continue
+            chunk = worker.channel.recv(min(1 << 20, (needed or 4) - len(buffer)) if needed else 4 - len(buffer))
+            if not chunk:
+                raise framing.ChannelClosed("connection closed")
+            buffer += chunk
+            if needed is None and len(buffer) >= 4:
+                needed = 4 + framing.length(bytes(buffer[:4]))
+        return bytes(buffer[4:])
 
     def _crashed(self, worker: _Worker, subject: str) -> faults.Fault:
         status = None
@@ -365,8 +387,8 @@ class WorkerDoor(Door):
     def _kill(self, worker: _Worker) -> None:
         try:
             self.server.kill(worker.pid)
-            if self.uid is not None:
-                self.server.sweep(self.uid)
+            if worker.uid is not None:
+                self.server.sweep(worker.uid)
         except (OSError, RuntimeError):
             pass
         try:
@@ -376,19 +398,19 @@ class WorkerDoor(Door):
         worker.reader.join(timeout=2)
         self.output += worker.output[: max(0, self.limits.output_kb * 1024 - len(self.output))]
         shutil.rmtree(worker.root, ignore_errors=True)
-        if self.worker is worker:
-            self.worker = None
+        for role, live in list(self.workers.items()):
+            if live is worker:
+                del self.workers[role]
+
+    def session(self) -> Session:
+        live = b"".join(bytes(w.output) for w in self.workers.values())
+        output = (bytes(self.output) + live).decode("utf-8", errors="replace")
+        return Session(self.protections, dict(self.import_errors), output)
 
     def close(self) -> None:
-        if self.worker is not None:
-            self._kill(self.worker)
+        for worker in list(self.workers.values()):
+            self._kill(worker)
         if self._own_server:
             self.server.close()
 
-    def captured_output(self) -> str:
-        data = bytes(self.output) + (bytes(self.worker.output) if self.worker else b"")
-        return data.decode("utf-8", errors="replace")
 
-    def describe(self) -> dict[str, Any]:
-        return {"protections": self.protections, "import_errors": self.import_errors,
-                "workers_started": self.workers_started}
