@@ -19,7 +19,7 @@ def pytest_args(paths: list[Path | str], *, profile: str, seed: int | None, sele
                 timeout_scale: float | None = None) -> list[str]:
     args = [
         *map(str, paths),
-        "-p", "no:cacheprovider", "-q", "--no-header", "-o", "addopts=",
+        "-p", "no:cacheprovider", "-q", "--no-header", "-o", "addopts=", "--assert=plain",
         # these two collect garbage several times at exit: a second per submission, for nothing
         "-p", "no:unraisableexception", "-p", "no:threadexception",
         f"--rootdir={ROOT}", "-c", str(ROOT / "pyproject.toml"),

@@ -4,19 +4,22 @@
 
 The handout holds: the ``assignment/`` stubs, the public graded tests and their
 strategies, the public harness (``grader/harness``: the door, the messages, the
-probes), the recorded oracle (``tests/recorded``), a root ``conftest.py``, a
-``pyproject.toml``, ``requirements.txt`` and a student README. It holds nothing
-of ``reference/``, ``tests/hidden``, ``mutants/``, the staff grader (isolation,
-batch grading, rubric, this builder) or the grading seed: files are copied from
-an allow-list, never by excluding what looks secret.
+probes, the judges' declarations), the recorded oracle (``tests/recorded``), a
+root ``conftest.py``, a ``pyproject.toml``, ``requirements.txt`` and a student
+README. It holds nothing of ``reference/``, ``tests/hidden``, ``mutants/``, the
+judges' code (``grader/judges``), the staff grader (isolation, batch grading,
+rubric, this builder) or the grading seed: files are copied from an allow-list,
+never by excluding what looks secret.
 
 The recorded oracle: the public tests are run once against the reference under
-the ``record`` hypothesis profile with the builder's seed; every case drawn and
-every answer the reference gave is stored (gzip'd wire-format JSON, no pickles).
-In the handout the tests draw their inputs from those recordings, so students
-still see the smallest recorded failing input, their answer and the expected
-one. Grading ignores the recordings: it uses the live reference, its own seed
-and more examples.
+the ``record`` hypothesis profile with the builder's seed; every example drawn
+and every answer the reference gave is stored (gzip'd wire-format JSON, no
+pickles), except that questions with a fixed set of inputs (the datasheet
+tables, ``nvfp4_values``...) keep only a salted digest of each answer
+(``grader.harness.digest``). In the handout each test replays its recorded
+examples, simplest first, so students still see the smallest recorded failing
+input, their answer and (but for those digests) the expected one. Grading
+ignores these recordings: it uses its own seed and more examples.
 """
 
 from __future__ import annotations
@@ -69,16 +72,16 @@ def _copy(src: Path, dst: Path) -> None:
 
 
 def record_oracle(into: Path, *, seed: int, root: Path = ROOT) -> None:
-    """Run the public tests against the reference, recording cases and answers."""
-    from grader.session import run_args
+    """Run the public tests against the reference, recording examples and answers (digests for fixed inputs)."""
+    from grader.command import pytest_args
 
     into.mkdir(parents=True, exist_ok=True)
     # a process of its own: a recording run loads its own hypothesis profile, globally
     with tempfile.TemporaryDirectory() as scratch:
         run = subprocess.run(
             [sys.executable, "-m", "pytest",
-             *run_args(public_test_files(root), profile="record", seed=seed),
-             "--impl", "reference", "--oracle", "live", "--record-to", str(into), "-m", "not cuda",
+             *pytest_args(public_test_files(root), profile="record", seed=seed, select="not cuda",
+                          impl="reference", record_to=into, digests=True),
              f"--basetemp={scratch}"],
             cwd=root, capture_output=True, text=True,
         )

@@ -122,8 +122,9 @@ def bad_calls(batch, seq_q, seq_k, heads, dim):
 def test_annotations_reject_wrong_shapes(impl, oracle, case):
     """Right answers to well-shaped calls, and annotations that stop wrongly shaped ones."""
     batch, seq_q, seq_k, heads, dim = case
-    generator = torch.Generator().manual_seed(sum(case))
-    q, k = torch.randn(batch, seq_q, heads, dim, generator=generator), torch.randn(batch, seq_k, heads, dim)
+    generator = torch.Generator().manual_seed(sum(case))  # the same tensors wherever the case is replayed
+    q = torch.randn(batch, seq_q, heads, dim, generator=generator)
+    k = torch.randn(batch, seq_k, heads, dim, generator=generator)
     check_attention_scores(impl, oracle, q, k)
     check_split_heads(impl, oracle, torch.randn(batch, seq_q, heads * dim, generator=generator), heads)
     check_merge_heads(impl, oracle, torch.randn(batch, heads, seq_q, dim, generator=generator))

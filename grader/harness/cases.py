@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import inspect
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
 import hypothesis
@@ -63,8 +63,7 @@ class Cases:
 
     def fixtures(self, available: dict[str, Any]) -> dict[str, Any]:
         """The body's other arguments (``impl``, ``oracle``) from pytest's fixtures."""
-        return {name: available[name] for name in inspect.signature(self.body).parameters
-                if name not in self.params and name in available}
+        return {name: available[name] for name in _parameters(self.body) if name not in self.params and name in available}
 
     def replayed(self, recording: Recording, test: str) -> list[dict[str, Any]]:
         """The explicit examples, then the recorded ones not among them, simplest first."""
@@ -72,6 +71,11 @@ class Cases:
         seen = {_key(e) for e in explicit}
         recorded = [e for e in recording.examples_of(test) if _key(e) not in seen and set(e) == set(self.params)]
         return explicit + recorded
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
+    return tuple(inspect.signature(fn).parameters)
 
 
 def _key(example: dict[str, Any]) -> str:
@@ -116,4 +120,3 @@ def cases_of(test: Callable) -> Cases | None:
     return getattr(test, _CASES, None)
 
 
-__all__ = ["given", "example", "Run", "current", "CURRENT", "Cases", "cases_of", "field"]

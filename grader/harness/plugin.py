@@ -182,7 +182,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
         manifest = {"fingerprint": fingerprint(config.rootpath), "digests": run.recorder.digests,
                     "profile": config.getoption("hypothesis_profile", default=None) or profiles.default_profile(),
-                    "seed": config.getoption("hypothesis_seed", default=None), "python": sys.version.split()[0]}
+                    "seed": _int(config.getoption("hypothesis_seed", default=None)), "python": sys.version.split()[0]}
         run.recorder.write(Path(record_to), manifest=manifest, stubs=stub_sources(config.rootpath))
 
 
@@ -308,3 +308,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report.user_properties.append(("failure_kind", kind_of(exc)))
     report.user_properties.append(("message", text))
     return report
+
+
+def _int(value):
+    """A seed as pytest hands it over (a string), as the number it is."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value

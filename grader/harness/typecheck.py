@@ -14,6 +14,7 @@ argument) or after it (the result) fails the same way it would have.
 
 from __future__ import annotations
 
+import functools
 import keyword
 from typing import Any, Callable
 
@@ -41,7 +42,13 @@ def rebuilt(annotation: Annotation | Plain) -> Any:
 
 
 def stand_in(annotations: dict[str, Annotation | Plain], params: tuple[str, ...]) -> Callable[..., Any]:
-    """A function of ``params`` with these annotations, checked; it returns ``stand_in.result``."""
+    """A function of ``params`` with these annotations, checked; it returns ``result``. (Built once.)"""
+    return _stand_in(tuple(sorted(annotations.items())), params)
+
+
+@functools.lru_cache(maxsize=256)
+def _stand_in(items: tuple, params: tuple[str, ...]) -> Callable[..., Any]:
+    annotations = dict(items)
     if not all(p.isidentifier() and not keyword.iskeyword(p) for p in params):
         raise ValueError(f"odd parameter names {params!r}")
     namespace: dict[str, Any] = {}

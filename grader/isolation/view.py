@@ -1,0 +1,213 @@
+"""What a worker sees of the filesystem: an allow-list, built in its own mount namespace.
+
+The fork server decides once which paths a worker may see (``allowed_paths``): the
+Python installation and its site-packages, the shared libraries they load, and its
+own copy of the public harness. Each worker then builds a fresh root on a small tmpfs
+(``enter``), with
+
+    <the Python installation, site-packages, library folders>   read-only, at their own paths
+    <the harness copy> (a clean worker: the trusted copy too)   read-only, at their own paths
+    /submission/assignment   read-only: this worker's own copy of the submission
+    /tmp                     a private tmpfs of ``Limits.scratch_mb`` (also $HOME and the working folder)
+    /dev                     null, zero, full, random, urandom (and nvidia* on a GPU machine), a private /dev/shm
+    /proc                    its own (it is pid 1 of its own PID namespace: it sees its own processes only)
+    /sys                     read-only, on a GPU machine only (the CUDA driver reads it)
+
+and moves into it with ``pivot_root``, detaching the old root: every other path (the
+staff repository, a second checkout of it, other workers' folders, the grader's
+temporary files, the CUDA lock) is absent, not merely unreadable. The root itself is
+read-only, so the only writable places are the two tmpfs mounts, which vanish with the
+worker's mount namespace when it is replaced.
+
+The same code runs as real root (a grading server) and as root of an unprivileged
+user namespace (a staff laptop): both may mount in a mount namespace they own.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+import sysconfig
+from pathlib import Path
+
+from grader.isolation import sandbox
+
+HOME = "/submission"  # where a worker finds its own copy of the submission
+SCRATCH = "/tmp"
+DEVICES = ("null", "zero", "full", "random", "urandom")
+SYSTEM_LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib64", "/lib32", "/usr/local/lib")
+SYSTEM_FILES = ("/etc/ld.so.cache",)  # how the dynamic loader finds a library by name (libcuda.so.1)
+
+# statvfs f_flag bits -> mount flags a read-only remount must keep (the kernel refuses to clear
+# flags it locked on a mount inherited from a more privileged namespace)
+_KEEP_FLAGS = {1: sandbox.MS_RDONLY, 2: sandbox.MS_NOSUID, 4: sandbox.MS_NODEV, 8: sandbox.MS_NOEXEC,
+               1024: sandbox.MS_NOATIME, 2048: sandbox.MS_NODIRATIME, 4096: sandbox.MS_RELATIME}
+
+
+# --------------------------------------------------------------------------- what may be seen
+def allowed_paths(forbidden: Path | None) -> list[str]:
+    """The paths every worker sees read-only, decided once by the fork server.
+
+    ``forbidden`` is the staff repository: no path that holds it is ever allowed, and a path
+    inside it only if it is an installed-packages folder (a virtual environment kept in the
+    checkout), never the repository itself."""
+    wanted = _python_paths() + _library_folders() + list(SYSTEM_FILES)
+    kept: list[str] = []
+    for path in wanted:
+        if not path or not os.path.exists(path) or not _allowed(path, forbidden):
+            continue
+        kept.append(os.path.normpath(path))
+    # a folder inside another kept one is bound with it; symlinked aliases are kept separately
+    unique = sorted(set(kept), key=len)
+    return [p for p in unique if not any(_inside(p, q) and p != q for q in unique)]
+
+
+def _python_paths() -> list[str]:
+    """The interpreter's own library folders, of the environment and of its base installation."""
+    paths = []
+    for scheme_vars in ({}, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}):
+        found = sysconfig.get_paths(vars=scheme_vars) if scheme_vars else sysconfig.get_paths()
+        paths += [found.get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+    paths.append(sysconfig.get_config_var("LIBDIR") or "")  # libpython, for an interpreter that links it
+    paths += [p for p in sys.path if _is_packages(p)]  # what .pth files added, e.g. a user site
+    return paths
+
+
+def _library_folders() -> list[str]:
+    """Where the dynamic loader looks: the system's folders, ld.so.conf's, and LD_LIBRARY_PATH's."""
+    folders = list(SYSTEM_LIBRARIES)
+    for conf in ["/etc/ld.so.conf", *sorted(glob.glob("/etc/ld.so.conf.d/*.conf"))]:
+        try:
+            lines = Path(conf).read_text().splitlines()
+        except OSError:
+            continue
+        folders += [line.split("#")[0].strip() for line in lines
+                    if line.strip().startswith("/")]
+    folders += os.environ.get("LD_LIBRARY_PATH", "").split(":")
+    return [f for f in folders if f]
+
+
+def _is_packages(path: str) -> bool:
+    return any(part in ("site-packages", "dist-packages") for part in Path(path).parts)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _allowed(path: str, forbidden: Path | None) -> bool:
+    if path in ("/", ""):
+        return False
+    real = os.path.realpath(path)
+    if forbidden is None:
+        return True
+    repo = os.path.realpath(forbidden)
+    for candidate in (os.path.normpath(path), real):
+        if _inside(repo, candidate):  # the repository, or a folder that holds it
+            return False
+        if _inside(candidate, repo) and not _is_packages(candidate):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- building it
+class ViewError(OSError):
+    """A step of building the view failed: the worker must not run with a partial one."""
+
+
+def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int, shm_mb: int) -> None:
+    """Build the allow-listed root at ``new_root`` (an empty folder) and move into it.
+
+    ``home``: the folder holding this worker's ``assignment/`` copy (None: a clean worker).
+    Runs as (namespace) root, in a fresh mount namespace, as pid 1 of a fresh PID namespace.
+    Raises ``ViewError`` on any failure: a worker never runs on a half-built view."""
+    _mount(None, "/", None, sandbox.MS_REC | sandbox.MS_PRIVATE)  # nothing we do here leaks out
+    _mount("tmpfs", new_root, "tmpfs", sandbox.MS_NOSUID | sandbox.MS_NODEV, "size=4m,mode=0755")
+    for path in read_only:
+        _bind(new_root, path, read_only=True)
+    if home is not None:
+        _bind_at(new_root, os.path.join(home, "assignment"), HOME + "/assignment", read_only=True)
+    _tmpfs(new_root, SCRATCH, scratch_mb)
+    _devices(new_root, shm_mb)
+    os.makedirs(new_root + "/proc", exist_ok=True)
+    _mount("proc", new_root + "/proc", "proc", sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC)
+    if glob.glob("/dev/nvidia*"):  # the CUDA driver reads its devices' sysfs entries
+        _bind(new_root, "/sys", read_only=True)
+    _pivot(new_root)
+    _mount(None, "/", None, sandbox.MS_REMOUNT | sandbox.MS_BIND | sandbox.MS_RDONLY | sandbox.MS_NOSUID
+           | sandbox.MS_NODEV)
+    os.chdir(SCRATCH)
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    if not sandbox.mount(source, target, fstype, flags, data):
+        raise ViewError(sandbox.errno_now(), f"mount {source or ''} on {target}: {os.strerror(sandbox.errno_now())}")
+
+
+def _bind(new_root: str, path: str, *, read_only: bool) -> None:
+    """Bind ``path`` at the same path inside; a symlinked path becomes the same symlink to its target."""
+    real = os.path.realpath(path)
+    if real != os.path.normpath(path):
+        _symlink(new_root, os.path.normpath(path), real)
+    _bind_at(new_root, real, real, read_only=read_only)
+
+
+def _symlink(new_root: str, link: str, target: str) -> None:
+    where = new_root + link
+    if os.path.lexists(where):
+        return
+    os.makedirs(os.path.dirname(where), exist_ok=True)
+    os.symlink(target, where)
+
+
+def _bind_at(new_root: str, source: str, inside: str, *, read_only: bool, device: bool = False) -> None:
+    target = new_root + inside
+    if os.path.isdir(source):
+        os.makedirs(target, exist_ok=True)
+    elif not os.path.exists(target):
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        open(target, "a").close()  # a file is bound onto a file
+    _mount(source, target, None, sandbox.MS_BIND | sandbox.MS_REC)
+    if read_only:
+        flags = sandbox.MS_BIND | sandbox.MS_REMOUNT | sandbox.MS_RDONLY | _locked_flags(target)
+        if not device:
+            flags |= sandbox.MS_NOSUID | sandbox.MS_NODEV
+        _mount(None, target, None, flags)
+
+
+def _locked_flags(target: str) -> int:
+    bits = os.statvfs(target).f_flag
+    return sum(flag for bit, flag in _KEEP_FLAGS.items() if bits & bit)
+
+
+def _tmpfs(new_root: str, inside: str, size_mb: int) -> None:
+    target = new_root + inside
+    os.makedirs(target, exist_ok=True)
+    _mount("tmpfs", target, "tmpfs", sandbox.MS_NOSUID | sandbox.MS_NODEV, f"size={max(1, size_mb)}m,mode=1777")
+
+
+def _devices(new_root: str, shm_mb: int) -> None:
+    """A /dev of the harmless devices (and the GPU's), bound from the real one: no mknod needed."""
+    dev = new_root + "/dev"
+    os.makedirs(dev, exist_ok=True)
+    _mount("tmpfs", dev, "tmpfs", sandbox.MS_NOSUID, "size=64k,mode=0755")
+    nodes = [f"/dev/{name}" for name in DEVICES] + sorted(glob.glob("/dev/nvidia*"))
+    for node in nodes:
+        if os.path.exists(node):
+            _bind_at(new_root, node, node, read_only=False, device=True)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                         ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, f"{dev}/{name}")
+    _tmpfs(new_root, "/dev/shm", shm_mb)
+
+
+def _pivot(new_root: str) -> None:
+    """Make ``new_root`` the root and detach the old one (pivot_root(".", ".") stacks the old root on
+    the new one; unmounting "." then drops it, with no folder needed to park it in)."""
+    os.chdir(new_root)
+    if not sandbox.pivot_root(".", "."):
+        raise ViewError(sandbox.errno_now(), f"pivot_root: {os.strerror(sandbox.errno_now())}")
+    if not sandbox.umount2(".", sandbox.MNT_DETACH):
+        raise ViewError(sandbox.errno_now(), f"detaching the old root: {os.strerror(sandbox.errno_now())}")
+    os.chdir("/")
