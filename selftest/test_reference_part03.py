@@ -158,21 +158,20 @@ def test_bad_arguments_raise_value_error(call):
         call()
 
 
-def test_cuda_probe():
-    """Without CUDA the allocator probe answers None (and the graded test is skipped);
+def test_cuda_allocator_judge():
+    """Without CUDA the allocator's judge refuses (a harness error, never a student's failure);
     with CUDA the reference's ledger must match the allocator within the test's rounding."""
-    from grader.harness.impl import Implementation
-    from grader.harness.probes import PROBES, load_all
+    from grader.judges.part03 import measure
     from tests.test_part03_memory import BATCH, BLOCK, DIM, LAYERS
 
-    load_all()
-    impl = Implementation("reference", Path(__file__).resolve().parent.parent)
-    report = PROBES["memory.cuda_step_ledger"].fn(impl, BATCH, DIM, LAYERS)
     if not torch.cuda.is_available():
-        assert report is None
+        with pytest.raises(RuntimeError, match="cannot use CUDA"):
+            measure(BATCH, DIM, LAYERS)
         return
-    ledger = report["ledger"]
+    step = measure(BATCH, DIM, LAYERS)
+    ledger = R.training_ledger(LAYERS * DIM * DIM + DIM, "fp32_adamw")
     predicted = {"parameters": ledger.parameters, "gradients": ledger.gradients,
-                 "optimizer_state": ledger.optimizer_state, "activations": report["activations"]}
+                 "optimizer_state": ledger.optimizer_state,
+                 "activations": R.cruncher_activation_bytes(BATCH, DIM, LAYERS, torch.float32)}
     for line, value in predicted.items():
-        assert abs(value - report["measured"][line]) <= report["tensors"][line] * BLOCK, (line, report)
+        assert abs(value - step.measured[line]) <= step.tensors[line] * BLOCK, (line, step)

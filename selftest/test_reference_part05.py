@@ -15,7 +15,7 @@ import torch
 from hypothesis import given, strategies as st
 from torch.utils.flop_counter import FlopCounterMode
 
-from grader.harness import cuda_bench
+from grader.judges import part05 as cuda_bench
 from reference import roofline as R
 from tests.strategies import part05 as S
 

@@ -1,5 +1,5 @@
 """Staff check: the Part 6 reference agrees with plain torch, its annotations really are
-checked by the jaxtyping + beartype pair the tests use, and the probes see what they claim.
+checked by the jaxtyping + typeguard pair the tests use, and reading a source finds what it claims.
 """
 
 import math
@@ -7,18 +7,20 @@ from pathlib import Path
 
 import pytest
 import torch
-from beartype import beartype
+import typeguard
 from hypothesis import given
 from jaxtyping import Float, TypeCheckError, jaxtyped
 
-from grader.harness.impl import Implementation
-from grader.harness.probes import part06 as P
+from grader.harness.source import Annotation, Module, Plain
+from grader.harness.typecheck import check_call
 from reference import named as R
 from tests.strategies import part06 as S
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def checked(fn):
-    return jaxtyped(fn, typechecker=beartype)
+    return jaxtyped(fn, typechecker=typeguard.typechecked)
 
 
 @given(S.attention_cases())
@@ -59,8 +61,8 @@ def test_docstring_examples():
 
 
 def test_checker_pair_really_checks():
-    """jaxtyping 0.3.11 + beartype 0.23.1 raise on a wrong argument and on a wrong result
-    (typeguard 3/4 would silently check nothing); a correct call passes."""
+    """jaxtyping 0.3.11 + typeguard 2.13.3 raise on a wrong argument and on a wrong result;
+    a correct call passes."""
     def wrong_result(
         q: Float[torch.Tensor, "batch seq_q heads dim"],
         k: Float[torch.Tensor, "batch seq_k heads dim"],
@@ -93,95 +95,81 @@ def test_bad_arguments_raise_value_error(call):
         call()
 
 
-# ---------------------------------------------------------------- the probes themselves
-class FakeImpl:
-    """Just enough of an Implementation for a probe: functions by name, nothing owned."""
-
-    package_dir = Path("/nonexistent/assignment")
-
-    def __init__(self, **functions):
-        self.functions = {"attention_scores": R.attention_scores, "split_heads": R.split_heads,
-                          "merge_heads": R.merge_heads, **functions}
-
-    def function(self, qualname):
-        return self.functions[qualname.removeprefix("named.")]
-
-    def module(self, short):
-        return R
-
-    def owns(self, filename):
-        return False
+# ---------------------------------------------------------------- reading the source, checking here
+REFERENCE = Module.parse((ROOT / "reference" / "named.py").read_text(), "named")
+PARAMS = {"attention_scores": ("q", "k"), "split_heads": ("x", "num_heads"), "merge_heads": ("x",)}
 
 
-def test_annotation_probe_verdicts():
-    verdicts = P.annotation_verdicts(FakeImpl(), 2, 3, 4, 2, 5)
-    for name in ("attention_scores", "split_heads", "merge_heads"):
-        assert verdicts[name] == ("accepted", "")
-    bad = {key: value for key, value in verdicts.items() if " " in key}
-    assert len(bad) == 4 and all(kind == "TypeCheckError" for kind, _ in bad.values())
-
-    def bare(q, k):
-        return R.attention_scores(q, k)
-
-    unannotated = P.annotation_verdicts(FakeImpl(attention_scores=bare), 2, 3, 4, 2, 5)
-    assert unannotated["attention_scores"] == ("accepted", "")
-    assert unannotated["attention_scores 3-D q"][0] == "ValueError"  # the body's own check
+def test_the_reference_annotations_are_read_as_written():
+    found = REFERENCE.annotations("attention_scores")
+    assert found["q"] == Annotation("Float", "torch.Tensor", "batch seq_q heads dim")
+    assert found["return"] == Annotation("Float", "torch.Tensor", "batch heads seq_q seq_k")
+    assert REFERENCE.annotations("split_heads")["num_heads"] == Plain("int")
 
 
-def test_checked_probe_reports_a_wrong_result_shape():
-    def seq_first(q: Float[torch.Tensor, "batch seq_q heads dim"],
-                  k: Float[torch.Tensor, "batch seq_k heads dim"]) -> Float[torch.Tensor, "batch heads seq_q seq_k"]:
-        return torch.einsum("bihd,bjhd->bihj", q, k)
+def test_the_check_here_accepts_right_shapes_and_stops_wrong_ones():
+    ann = REFERENCE.annotations("attention_scores")
+    q, k = torch.ones(2, 3, 4, 5), torch.ones(2, 6, 4, 5)
+    good = R.attention_scores(q, k)
+    assert check_call(ann, PARAMS["attention_scores"], (q, k), good) is None
+    assert check_call(ann, PARAMS["attention_scores"], (q[0], k)).startswith("parameter 'q' is f32[3,4,5]")
+    assert check_call(ann, PARAMS["attention_scores"], (q, torch.ones(3, 6, 4, 5))) is not None
+    assert check_call(ann, PARAMS["attention_scores"], (q, torch.ones(2, 6, 4, 7))) is not None  # dim differs
+    assert check_call(ann, PARAMS["attention_scores"], (q.int(), k.int())) is not None  # Float
+    wrong = torch.einsum("bihd,bjhd->bihj", q, k)  # [batch seq_q heads seq_k]
+    assert check_call(ann, PARAMS["attention_scores"], (q, k), wrong).startswith("return value is f32[2,3,4,6]")
 
-    result = P.checked_attention_scores(FakeImpl(attention_scores=seq_first),
-                                        torch.ones(2, 3, 4, 5), torch.ones(2, 6, 4, 5))
-    assert isinstance(result, str) and result.startswith("return value is f32[2,3,4,6]")
+
+def test_the_checker_is_typeguard_2_and_really_checks():
+    """jaxtyping 0.3.11 + typeguard 2.13.3 raise on a wrong argument and on a wrong result
+    (typeguard 3 and 4 would silently check nothing); a correct call passes."""
+    import typeguard
+
+    assert typeguard.typechecked.__module__ == "typeguard" and not hasattr(typeguard, "TypeCheckError")
+    checked = jaxtyped(R.attention_scores, typechecker=typeguard.typechecked)
+    q, k = torch.ones(2, 3, 4, 5), torch.ones(2, 6, 4, 5)
+    assert checked(q, k).shape == (2, 4, 3, 6)
+    with pytest.raises(TypeCheckError):
+        checked(q[0], k)
 
 
-def test_einops_probe_counts_calls_and_restores():
-    import einops
-
-    original = einops.einsum
-    args = (torch.ones(1, 2, 2, 3), torch.ones(1, 4, 2, 3), torch.ones(1, 2, 6), 2, torch.ones(1, 2, 2, 3))
-    counts = P.einops_calls(FakeImpl(), *args)
-    assert counts == {"attention_scores": {"einsum": 1, "rearrange": 0},
-                      "split_heads": {"einsum": 0, "rearrange": 1},
-                      "merge_heads": {"einsum": 0, "rearrange": 1}}
-    assert einops.einsum is original
-
-    def with_matmul(q, k):
-        return q.transpose(1, 2) @ k.permute(0, 2, 3, 1) / math.sqrt(q.shape[-1])
-
-    counts = P.einops_calls(FakeImpl(attention_scores=with_matmul), *args)
-    assert counts["attention_scores"] == {"einsum": 0, "rearrange": 0}
+def test_annotations_removed_accept_anything():
+    bare = Module.parse("def attention_scores(q, k):\n    return q\n", "named").annotations("attention_scores")
+    assert check_call(bare, PARAMS["attention_scores"], (torch.ones(3), torch.ones(2))) is None
 
 
 FROM_IMPORT = """
 import math
-from einops import einsum, rearrange
+from einops import einsum as es, rearrange
+import einops as e
+
+
+def _scores(q, k):
+    return es(q, k, "b i h d, b j h d -> b h i j")
 
 
 def attention_scores(q, k):
-    return einsum(q, k, "b i h d, b j h d -> b h i j") / math.sqrt(q.shape[-1])
+    return _scores(q, k) / math.sqrt(q.shape[-1])
 
 
 def split_heads(x, num_heads):
-    return rearrange(x, "b s (h d) -> b h s d", h=num_heads)
+    return e.rearrange(x, "b s (h d) -> b h s d", h=num_heads)
 
 
 def merge_heads(x):
     return rearrange(x, "b h s d -> b s (h d)")
+
+
+def unused():
+    return es
 """
 
 
-def test_einops_probe_sees_names_imported_from_einops(tmp_path):
-    """``from einops import einsum`` binds the function in the student's module: patched too."""
-    (tmp_path / "fromimport").mkdir()
-    (tmp_path / "fromimport" / "named.py").write_text(FROM_IMPORT)
-    impl = Implementation("fromimport", tmp_path)
-    args = (torch.ones(1, 2, 2, 3), torch.ones(1, 4, 2, 3), torch.ones(1, 2, 6), 2, torch.ones(1, 2, 2, 3))
-    counts = P.einops_calls(impl, *args)
-    assert [counts[name][op] for name, op in (("attention_scores", "einsum"), ("split_heads", "rearrange"),
-                                              ("merge_heads", "rearrange"))] == [1, 1, 1]
-    import einops
-    assert impl.module("named").einsum is einops.einsum  # put back
+def test_einops_calls_are_found_however_imported_and_through_helpers():
+    assert REFERENCE.calls("attention_scores", "einops.einsum") and REFERENCE.calls("split_heads", "einops.rearrange")
+    module = Module.parse(FROM_IMPORT, "named")
+    assert module.calls("attention_scores", "einops.einsum")
+    assert module.calls("split_heads", "einops.rearrange") and module.calls("merge_heads", "einops.rearrange")
+    assert not module.calls("merge_heads", "einops.einsum")
+    matmul = Module.parse("import einops\ndef attention_scores(q, k):\n    return q @ k\n", "named")
+    assert matmul.calls("attention_scores", "einops.einsum") == []

@@ -1,12 +1,14 @@
 """Staff check: the Part 7 reference equals autograd on the graded tests' inputs, rejects
-bad shapes, and the autograd probe flags every way of differentiating automatically.
+bad shapes, and reading a source flags every way of differentiating automatically.
 """
+
+from pathlib import Path
 
 import pytest
 import torch
 from hypothesis import given
 
-from grader.harness.probes import part07 as P
+from grader.harness.source import audit_no_autograd
 from reference import gradients as R
 from tests.strategies import part07 as S
 
@@ -94,68 +96,70 @@ def test_bad_arguments_raise_value_error(call):
         call()
 
 
-# ---------------------------------------------------------------- the autograd probe
-X, W, T = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 1.0, 1.0]), 5.0
+# ---------------------------------------------------------------- reading the source for autograd
+ROOT = Path(__file__).resolve().parent.parent
+HEAD = "import torch\n\n"
+PLAIN_LINEAR = "\n\ndef linear_backward(x, w, grad_y):\n    return grad_y @ w.T, x.T @ grad_y\n"
+AUTOGRAD = {
+    "backward": "def squared_error_grad(x, w, t):\n    w = w.detach().requires_grad_(True)\n"
+                "    (0.5 * (x @ w - t) ** 2).backward()\n    return w.grad\n",
+    "autograd.grad": "def squared_error_grad(x, w, t):\n    w = w.clone()\n"
+                     "    return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
+    "func.grad": "def squared_error_grad(x, w, t):\n    return torch.func.grad(lambda w: (x @ w - t) ** 2)(w)\n",
+    "from torch.func": "from torch.func import jacrev\n\ndef squared_error_grad(x, w, t):\n"
+                       "    return jacrev(lambda w: (x @ w - t) ** 2)(w)\n",
+    "functional": "import torch.autograd.functional as AF\n\ndef squared_error_grad(x, w, t):\n"
+                  "    return AF.vjp(lambda w: (x @ w - t) ** 2, w)[1]\n",
+    "forward_ad": "import torch.autograd.forward_ad as fwAD\n\ndef squared_error_grad(x, w, t):\n"
+                  "    return fwAD.make_dual(w, w)\n",
+    "requires_grad keyword": "def squared_error_grad(x, w, t):\n    w = torch.tensor(w.tolist(), requires_grad=True)\n"
+                             "    return w\n",
+    "engine captured at import": "_engine = torch.autograd.variable.Variable._execution_engine\n\n"
+                                 "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "helper in the module": "def _helper(w):\n    return w.grad\n\ndef squared_error_grad(x, w, t):\n"
+                            "    return _helper(w)\n",
+    "aten backward op": "def squared_error_grad(x, w, t):\n"
+                        "    return torch.ops.aten.mse_loss_backward(x, w, t, 1)\n",
+}
+HIDDEN = {
+    "private torch": "def squared_error_grad(x, w, t):\n    return torch._C._functions\n",
+    "getattr": "def squared_error_grad(x, w, t):\n    return getattr(torch, 'auto' + 'grad')\n",
+    "exec": "def squared_error_grad(x, w, t):\n    exec('import torch')\n    return x\n",
+    "dunder": "def squared_error_grad(x, w, t):\n    return type(x).__dict__\n",
+    "importlib": "import importlib\n\ndef squared_error_grad(x, w, t):\n    return x\n",
+}
 
 
-def loss(w):
-    return 0.5 * (X @ w - T) ** 2
+def findings(text, helpers=None):
+    sources = {"gradients": HEAD + text + PLAIN_LINEAR, **(helpers or {})}
+    return audit_no_autograd(sources, "gradients", ("squared_error_grad",))
 
 
-def via_autograd_grad(x, w, t):
-    w = w.detach().requires_grad_(True)
-    return torch.autograd.grad(loss(w), w)[0]
+@pytest.mark.parametrize("name", sorted(AUTOGRAD))
+def test_every_way_to_autograd_is_read_as_autograd(name):
+    found = findings(AUTOGRAD[name])
+    assert found and found[0].autograd, found
 
 
-def via_func_grad(x, w, t):
-    return torch.func.grad(loss)(w)
+@pytest.mark.parametrize("name", sorted(HIDDEN))
+def test_ways_around_reading_are_read_as_hiding(name):
+    found = findings(HIDDEN[name])
+    assert found and not any(f.autograd for f in found), found
 
 
-def via_jacrev(x, w, t):
-    return torch.func.jacrev(loss)(w)
+def test_a_helper_module_that_uses_autograd_is_followed():
+    helpers = {"_util": "import torch\n\ndef grad_of(w):\n    return w.grad\n\ndef other():\n    return 1\n"}
+    for style, call in (("from ._util import grad_of", "grad_of"), ("from assignment._util import grad_of", "grad_of"),
+                        ("from _util import grad_of", "grad_of"), ("from . import _util", "_util.grad_of"),
+                        ("import assignment._util as u", "u.grad_of")):
+        text = f"{style}\n\ndef squared_error_grad(x, w, t):\n    return {call}(w)\n"
+        assert any(f.autograd and "_util.py" in f.where for f in findings(text, helpers)), style
+    clean = {"_util": "import torch\n\ndef outer(x, g):\n    return x * g\n\ndef unused(w):\n    return w.grad\n"}
+    text = "from ._util import outer\n\ndef squared_error_grad(x, w, t):\n    return outer(x, x @ w - t)\n"
+    assert findings(text, clean) == []  # the helper module's other function is never run
 
 
-def via_jacfwd(x, w, t):
-    return torch.func.jacfwd(loss)(w)
-
-
-def via_functional_vjp(x, w, t):
-    return torch.autograd.functional.vjp(loss, w)[1]
-
-
-def via_forward_ad(x, w, t):
-    import torch.autograd.forward_ad as fwAD
-
-    rows = []
-    with fwAD.dual_level():
-        for i in range(len(w)):
-            rows.append(fwAD.unpack_dual(loss(fwAD.make_dual(w, torch.eye(len(w))[i]))).tangent)
-    return torch.stack(rows)
-
-
-def leaking_graph(x, w, t):
-    w = w.detach().requires_grad_(True)
-    return x * (x @ w - t)
-
-
-@pytest.mark.parametrize("fn", [
-    autograd_squared_error_grad, via_autograd_grad, via_func_grad, via_jacrev, via_jacfwd,
-    via_functional_vjp, via_forward_ad, leaking_graph,
-], ids=lambda fn: fn.__name__)
-def test_probe_flags_autograd(fn):
-    use = P._autograd_use(fn, X, W, T)
-    assert use["graph"] or use["backward"] or use["forward_ad"] or use["result_has_grad_fn"], use
-
-
-def test_probe_clears_the_reference_and_restores_torch():
-    engine = torch.autograd.variable.Variable._execution_engine
-    assert P._autograd_use(R.squared_error_grad, X, W, T) == {
-        "graph": 0, "backward": 0, "forward_ad": 0, "result_has_grad_fn": False}
-    assert P._autograd_use(R.linear_backward, torch.ones(2, 3), torch.ones(3, 4), torch.ones(2, 4))[
-        "backward"] == 0
-    assert P._autograd_use(autograd_linear_backward, torch.ones(2, 3), torch.ones(3, 4),
-                           torch.ones(2, 4))["backward"] == 1
-    assert torch.autograd.variable.Variable._execution_engine is engine
-    x = torch.ones(2, requires_grad=True)
-    (x * x).sum().backward()  # autograd still works afterwards
-    assert x.grad.tolist() == [2.0, 2.0]
+def test_the_reference_and_the_stubs_read_clean():
+    for folder in ("reference", "assignment"):
+        sources = {"gradients": (ROOT / folder / "gradients.py").read_text()}
+        assert audit_no_autograd(sources, "gradients", ("squared_error_grad", "linear_backward")) == [], folder

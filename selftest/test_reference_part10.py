@@ -18,16 +18,14 @@ from hypothesis import given, settings
 from torch import nn
 
 from grader.harness import wire
+from grader.harness.ask import Answers
 from grader.harness.impl import Implementation
-from grader.harness.probes import PROBES, load_all
-from grader.harness.probes.part10 import DeepLinear, _optimizer
+from grader.harness.probes.part10 import DeepLinear, _optimizer, train_step
 from reference import mixed_precision as R
 from tests import test_part10_mixed_precision as T
 from tests.strategies import part10 as S
 
-load_all()
 REFERENCE = Implementation("reference", Path(__file__).resolve().parent.parent)
-TRAIN_STEP = PROBES["mixed_precision.train_step"].fn
 
 
 class Only:
@@ -43,7 +41,7 @@ class Only:
 
 def report(fn, case):
     """The probe's report for ``fn``, as a test sees it (through the wire)."""
-    return wire.decode(wire.encode(TRAIN_STEP(Only(fn), *case)))
+    return train_step.decode(wire.roundtrip(train_step.fn(Only(fn), *case)))
 
 
 def by_hand(case):
@@ -79,17 +77,17 @@ def by_hand(case):
 
 def assert_matches_by_hand(case):
     got = report(R.autocast_train_step, case)
-    loss, _, params, steps, scale = by_hand(case)
+    loss, grads, params, steps, scale = by_hand(case)
     dtype = case[6]
-    assert got["loss"] == loss
-    assert got["steps"] == steps and got["scale"] == scale
-    assert got["grads_left"] == []
+    assert got.loss == loss
+    assert got.steps == steps and got.scale == scale
+    assert got.grads_left == []
     for name, value in params.items():
-        assert torch.equal(got["params"][name], value), name
-    assert got["matmul_dtypes"] == [dtype] * (case[3] + 1)
-    assert set(got["param_dtypes"].values()) == {torch.float32}
-    assert all(d == [torch.float32] for d in got["grad_dtypes"].values())
-    assert got["backward_from"] == [torch.float32]
+        assert torch.equal(got.params[name], value), name
+        assert [g.dtype for g in got.grads[name]] == [torch.float32]
+        assert torch.equal(got.grads[name][0], grads[name]) or bool(got.grads[name][0].isnan().all() & grads[name].isnan().all())
+    assert [a.dtype for a in got.activations] == [dtype] * (case[3] + 1)
+    assert [t.dtype for t in got.backward_from] == [torch.float32]
 
 
 @given(S.steps(torch.bfloat16))
@@ -142,14 +140,13 @@ def mean_by_hand(model, optimizer, x, y, dtype=torch.bfloat16, device_type="cpu"
 @settings(max_examples=30)
 @given(case=S.steps(torch.bfloat16) | S.steps(torch.float16, scaled=True))
 def test_correct_variants_pass_every_check(variant, case):
-    got, expected = report(variant, case), report(R.autocast_train_step, case)
-    inputs = ""
-    T.matmuls_ran_in_autocast(got, expected, inputs)
-    T.params_and_grads_stay_fp32(got, expected, inputs)
-    T.loss_is_float32(got, expected, inputs)
-    T.stepped_once_and_cleared(got, expected, inputs)
+    step = Answers(T.train_step.subject, "", report(variant, case), report(R.autocast_train_step, case))
+    T.matmuls_ran_in_autocast(step)
+    T.params_and_grads_stay_fp32(step)
+    T.loss_is_float32(step)
+    T.stepped_once_and_cleared(step)
     if case[8] is not None:
-        T.scaler_used(got, expected, inputs)
+        T.scaler_used(step)
 
 
 # --------------------------------------------------------------------------- the lecture's facts
@@ -168,12 +165,12 @@ def test_float16_gradients_underflow_without_the_scaler():
 
 def test_overflow_skips_the_step_and_halves_the_scale():
     got = report(R.autocast_train_step, OVERFLOW)
-    assert got["steps"] == 0 and got["scale"] == 2.0**23
+    assert got.steps == 0 and got.scale == 2.0**23
 
 
 def test_fp16_scenarios_mix_clean_and_skipped_steps():
     outcomes = {
-        report(R.autocast_train_step, (seed, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", scale, shrink))["steps"]
+        report(R.autocast_train_step, (seed, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", scale, shrink)).steps
         for seed in range(3) for scale in S.INIT_SCALES for shrink in S.SHRINKS
     }
     assert outcomes == {0, 1}

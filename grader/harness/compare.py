@@ -140,7 +140,7 @@ def _tensor_differs(got: Any, expected: torch.Tensor, how: Compare) -> str | Non
         return f"{int(bad.numel())} of {got.numel()} values differ"
     g, e = got.to(torch.float64), expected.to(torch.float64)
     ok = (g - e).abs() <= how.abs + how.rel * e.abs()
-    ok |= torch.isnan(g) & torch.isnan(e)
+    ok |= (g == e) | (torch.isnan(g) & torch.isnan(e))  # equal infinities too
     if bool(ok.all()):
         return None
     worst = int(((g - e).abs() * (~ok)).reshape(-1).argmax())

@@ -71,7 +71,7 @@ class Module:
         elif isinstance(node, ast.ImportFrom):
             base = ("." * node.level) + (node.module or "")
             for alias in node.names:
-                self.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+                self.imports[alias.asname or alias.name] = base + ("." if node.module else "") + alias.name
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.functions[node.name] = node
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -277,7 +277,8 @@ def _sibling_uses(mod: Module, root: ast.AST, sources: dict[str, str]) -> Iterat
     for node in ast.walk(root):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
-                full = alias.name if isinstance(node, ast.Import) else f"{'.' * node.level}{node.module or ''}.{alias.name}"
+                full = alias.name if isinstance(node, ast.Import) else \
+                    "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name
                 parts = [p for p in full.lstrip(".").split(".") if p and p != "assignment"]
                 for i, part in enumerate(parts):
                     if part in sources:

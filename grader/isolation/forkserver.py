@@ -7,26 +7,36 @@ torch and everything a submission may reasonably use, exercises the lazy paths
 need to import after dropping privileges, then serves on a Unix socket:
 
     spawn   {"op": "spawn", "spec": {...}} + two fds (channel, output pipe)
-            -> {"pid": <worker pid>}
+            -> {"pid": <worker pid>, "mode": ..., "protections": [...], "missing": [...],
+                "memory_cgroup": <its memory group's folder, or None>}
     status  {"op": "status", "pid": p}  -> {"status": <wait status or None>}
     sweep   {"op": "sweep", "uid": u}   kill every process of that user id
     kill    {"op": "kill", "pid": p}    kill one worker (and its namespace/group)
     shutdown                            kill every worker and stray, then exit
 
 It is a child subreaper, so descendants a worker leaves behind (double forks,
-daemons) come back to it and are killed when their worker is.
+daemons) come back to it and are killed when their worker is. Where it can, it
+gives each worker a control group of its own (``cgroups.py``) and removes it when
+the worker is gone; it decides once which paths workers may see (``view.py``).
+
+A worker is forked from here, so it would inherit every descriptor this process
+holds (the listening socket, other grading processes' connections, the epoll set
+they are registered in): the child closes all of them first thing, keeping only
+its own channel, output pipe and report pipe.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import select
 import selectors
 import signal
 import socket
 import sys
 import time
+from pathlib import Path
 
 PR_SET_CHILD_SUBREAPER = 36
 MAX_REQUEST = 65536
@@ -127,12 +137,23 @@ def _exercise(torch) -> None:
 
 
 class ForkServer:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, harness: str, forbidden: str | None) -> None:
+        from grader.isolation import cgroups, view
+
         self.path = path
+        self.harness = harness
+        self.view = view.allowed_paths(Path(forbidden) if forbidden else None)
+        self.groups = cgroups.Groups(f"grader-{os.getpid()}-{secrets.token_hex(3)}")
+        self.group_of: dict[int, dict[str, str]] = {}  # worker pid -> its cgroup folders
+        self.dying: list[dict[str, str]] = []  # groups to remove once their last process is gone
+        self.base_mb = _rss_mb()  # a worker's copy-on-write share of this process counts towards its group
+        self.spawned = 0
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.listener.bind(path)
         os.chmod(path, 0o600)
         self.listener.listen(64)
+        # never block on a socket the selector only claimed was ready: one stuck call would stall every grader
+        self.listener.setblocking(False)
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.listener, selectors.EVENT_READ)
         self.statuses: dict[int, int] = {}
@@ -142,7 +163,11 @@ class ForkServer:
         while True:
             for key, _ in self.selector.select(timeout=0.2):
                 if key.fileobj is self.listener:
-                    conn, _ = self.listener.accept()
+                    try:
+                        conn, _ = self.listener.accept()
+                    except BlockingIOError:
+                        continue
+                    conn.setblocking(False)
                     self.selector.register(conn, selectors.EVENT_READ)
                 else:
                     self._handle(key.fileobj)
@@ -151,6 +176,8 @@ class ForkServer:
     def _handle(self, conn: socket.socket) -> None:
         try:
             data, fds, _, _ = socket.recv_fds(conn, MAX_REQUEST, 4)
+        except BlockingIOError:
+            return
         except OSError:
             data, fds = b"", []
         if not data:
@@ -192,25 +219,30 @@ class ForkServer:
         if op == "shutdown":  # every worker and everything they left behind, then this server
             self.workers.clear()
             self._kill_strays()
+            for pid in list(self.group_of):
+                self._forget_group(pid)
+            self.groups.close()
             raise SystemExit(0)
         raise ValueError(f"unknown op {op!r}")
 
     def _spawn(self, spec: dict, fds: list[int]) -> dict:
         channel_fd, output_fd = fds[0], fds[1]
+        limits = spec.get("limits") or {}
+        self.spawned += 1
+        group = {}
+        if self.groups.parents:
+            group = self.groups.create(f"w{self.spawned}", int(limits.get("memory_mb", 3072)) + self.base_mb,
+                                       int(limits.get("processes", 64)), float(limits.get("cpus", 1.0)))
+        spec = {**spec, "view": self.view, "harness": self.harness, "cgroup": group}
         report_r, report_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # the worker-to-be
             try:
-                os.close(report_r)
-                self.listener.close()
-                for key in list(self.selector.get_map().values()):
-                    if key.fileobj is not self.listener:
-                        key.fileobj.close()
+                self._close_all_but({channel_fd, output_fd, report_w})
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 from grader.isolation.worker import become_worker
 
-                channel = socket.socket(fileno=os.dup(channel_fd))
-                become_worker(spec, channel, os.dup(output_fd), report_w)
+                become_worker(spec, socket.socket(fileno=channel_fd), output_fd, report_w)
             finally:
                 os._exit(71)
         os.close(report_w)
@@ -218,8 +250,22 @@ class ForkServer:
         os.close(report_r)
         worker = report.get("pid") if type(report.get("pid")) is int and report["pid"] > 1 else pid
         self.workers.add(worker)
-        return {"pid": worker, "mode": str(report.get("mode", "unknown")),
-                "protections": [str(p) for p in report.get("protections", []) if type(p) is str]}
+        if group:
+            self.group_of[worker] = group
+        return {"pid": worker, "mode": _said(report.get("mode"), "unknown"),
+                "protections": _statements(report.get("protections")), "missing": _statements(report.get("missing")),
+                "memory_cgroup": group.get("memory")}
+
+    def _close_all_but(self, keep: set[int]) -> None:
+        """In the worker-to-be: close every descriptor of ours, keeping ``keep`` (and 0-2, replaced later)."""
+        for key in list(self.selector.get_map().values()):  # closed as objects: no stale fd number left in one
+            key.fileobj.close()
+        self.selector.close()  # the epoll set: a worker that could add to it would stall every later spawn
+        for fd in sorted(_open_fds() - keep - {0, 1, 2}):  # anything else (nothing, today)
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     @staticmethod
     def _read_report(fd: int) -> dict:
@@ -254,6 +300,16 @@ class ForkServer:
                 return
             self.statuses[pid] = status
             self.workers.discard(pid)
+            self._forget_group(pid)
+        self.dying = [group for group in self.dying if not self.groups.remove(group)]
+
+    def _forget_group(self, pid: int) -> None:
+        """A worker is gone: kill what is left in its group, and remove the group (later, if still busy)."""
+        group = self.group_of.pop(pid, None)
+        if group:
+            self.groups.kill(group)
+            if not self.groups.remove(group):
+                self.dying.append(group)
 
     def _status(self, pid: int) -> int | None:
         deadline = time.monotonic() + 1.0
@@ -271,6 +327,7 @@ class ForkServer:
             except (ProcessLookupError, PermissionError):
                 pass
         self.workers.discard(pid)
+        self._forget_group(pid)
         self._kill_strays()
 
     def _kill_strays(self) -> None:
@@ -306,8 +363,41 @@ class ForkServer:
         os.waitpid(pid, 0)
 
 
+def _open_fds() -> set[int]:
+    try:
+        return {int(fd) for fd in os.listdir("/proc/self/fd")}
+    except OSError:  # no /proc: every number up to the limit
+        return set(range(os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 1024))
+
+
+def _rss_mb() -> int:
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+_STATEMENT_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;/()+-_'")
+
+
+def _said(text, default: str) -> str:
+    """A statement of the worker's report, as the grader will print it: plain words only. The report
+    is written before any submission code runs; this is the belt to that brace."""
+    if type(text) is not str or not text or len(text) > 300 or not set(text) <= _STATEMENT_CHARS:
+        return default
+    return text
+
+
+def _statements(items) -> list[str]:
+    if type(items) is not list:
+        return []
+    return [_said(item, "(an unreadable statement)") for item in items[:32]]
+
+
 def main() -> None:
-    path = sys.argv[2]  # sys.argv[1], the harness copy, is already on sys.path
+    harness, path = sys.argv[1], sys.argv[2]  # the harness copy is already on sys.path
+    forbidden = sys.argv[3] if len(sys.argv) > 3 else None
     missing = prewarm()
     try:
         import ctypes
@@ -315,8 +405,9 @@ def main() -> None:
         ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except OSError:
         pass
-    server = ForkServer(path)
-    sys.stdout.write(json.dumps({"ready": True, "pid": os.getpid(), "missing": missing}) + "\n")
+    server = ForkServer(path, harness, forbidden)
+    sys.stdout.write(json.dumps({"ready": True, "pid": os.getpid(), "missing": missing,
+                                 "cgroups": sorted(set(server.groups.parents.values())), "view": server.view}) + "\n")
     sys.stdout.flush()
     server.run()
 

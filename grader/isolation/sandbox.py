@@ -1,18 +1,19 @@
-"""What a freshly forked worker does to itself before any student code runs.
+"""What a freshly forked worker does to itself before any student code runs: the kernel calls.
 
-As root (a grading machine, a Gradescope container), in this order:
-  1. new namespaces where the kernel allows: network (no network at all),
-     mount + PID (the worker sees only its own processes, so not the grader's
-     command line or the other workers);
-  2. resource limits: address space, CPU time, processes, file size, open files,
-     no core dumps;
-  3. drop to an unprivileged user id of its own (one per grading slot), with no
-     supplementary groups: the staff files (reference, hidden tests, seed) are
-     not readable by it, and it cannot signal or trace other slots' workers.
-Not as root (a staff laptop): limits only, a process group of its own, and the
-worker runs from a temporary copy of the submission with nothing of the staff
-repository on its path or in its working folder. The grader reports which
-protections were in force.
+A worker is put in new namespaces, one of two ways, whichever the kernel allows first:
+
+* **root** (a grading server, a Gradescope container): mount, PID, network, IPC and UTS
+  namespaces directly; then, after building its view (``view.py``), it drops to an
+  unprivileged user id of its own (one per grading slot and role), with no groups.
+* **user namespace** (a staff laptop, or root told ``--same-user``): the same namespaces
+  inside a new unprivileged user namespace where the grading user is root; after building
+  its view it drops every capability, so it is an ordinary process in a box.
+
+Either way it then sees only an allow-list of paths, has no network, sees only its own
+processes, has its own System V IPC and /dev/shm, and its limits are set (``apply_limits``;
+a cgroup for its whole process tree where the fork server could make one, ``cgroups.py``).
+Where the kernel refuses both (``mode`` "none available"), it runs as the grading user
+with resource limits only, and the grader says so loudly.
 """
 
 from __future__ import annotations
@@ -20,35 +21,54 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import platform
 import resource
 from dataclasses import asdict, dataclass
 
 CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
-MS_REC = 16384
-MS_PRIVATE = 1 << 18
-MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
-PR_SET_PDEATHSIG = 1
+NAMESPACES = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_NOATIME, MS_NODIRATIME, MS_BIND = 32, 1024, 2048, 4096
+MS_REC, MS_PRIVATE, MS_RELATIME = 1 << 14, 1 << 18, 1 << 21
+MNT_DETACH = 2
+
+PR_CAPBSET_DROP = 24
+PR_SET_SECUREBITS = 28
+PR_SET_NO_NEW_PRIVS = 38
+SECURE_ALL_LOCKED = 0x2F  # NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED ...: root inside never regains a capability
+_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "arm64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+
+ROOT, USER_NAMESPACE, NONE = "root", "user namespace", "none available"
 
 
 @dataclass(frozen=True)
 class Limits:
-    memory_mb: int = 3072  # address space allowed above the warm worker's own
+    memory_mb: int = 3072  # memory allowed above the warm worker's own (its whole process tree where a cgroup is)
     cpu_seconds: int = 600  # over the worker's whole life (calls are timed separately)
-    processes: int = 64  # per worker user id (root mode only: root ignores RLIMIT_NPROC)
+    processes: int = 64  # per worker: tasks in its cgroup, or RLIMIT_NPROC of its own user
+    cpus: float = 1.0  # a worker's share of the machine's CPUs, where a cgroup is (60 busy children get this)
     file_mb: int = 64
     open_files: int = 256
+    scratch_mb: int = 256  # its private /tmp (a tmpfs: counts towards its memory too)
+    shm_mb: int = 64  # its private /dev/shm
     output_kb: int = 64  # captured stdout/stderr kept per submission
     flood_mb: int = 32  # more output than this kills the worker
     # CUDA reserves far more address space than it uses, so with a GPU an address-space
-    # limit would break every kernel launch: the grader watches the worker's RSS instead
+    # limit would break every kernel launch: the grader watches the worker's memory instead
+    # (its cgroup's, or the RSS of its process tree where there is no cgroup)
     watch_memory: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
+# --------------------------------------------------------------------------- libc
 _libc = None
 
 
@@ -59,22 +79,84 @@ def libc():
     return _libc
 
 
+def errno_now() -> int:
+    return ctypes.get_errno()
+
+
+def _bytes(text: str | None) -> bytes | None:
+    return None if text is None else os.fsencode(text)
+
+
 def unshare(flags: int) -> bool:
     return libc().unshare(flags) == 0
 
 
-def mount_private_proc() -> bool:
-    """In a new mount + PID namespace: a /proc that shows only this namespace."""
+def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> bool:
+    return libc().mount(_bytes(source), _bytes(target), _bytes(fstype), ctypes.c_ulong(flags), _bytes(data)) == 0
+
+
+def umount2(target: str, flags: int) -> bool:
+    return libc().umount2(_bytes(target), flags) == 0
+
+
+def pivot_root(new_root: str, put_old: str) -> bool:
     lib = libc()
-    if lib.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+    number = _PIVOT_ROOT.get(platform.machine())
+    if number is not None:  # most glibc versions have no wrapper: the raw call, by this machine's number
+        return lib.syscall(ctypes.c_long(number), _bytes(new_root), _bytes(put_old)) == 0
+    try:
+        return lib.pivot_root(_bytes(new_root), _bytes(put_old)) == 0
+    except AttributeError:
+        ctypes.set_errno(38)  # ENOSYS
         return False
-    return lib.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) == 0
 
 
-def die_with_parent() -> None:
-    libc().prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+# --------------------------------------------------------------------------- namespaces
+def enter_namespaces(as_root: bool) -> str:
+    """New namespaces for this process's children (the caller forks next: its child is pid 1).
+
+    Returns the mode that took: ``ROOT``, ``USER_NAMESPACE`` or ``NONE``."""
+    if as_root and unshare(NAMESPACES):
+        return ROOT
+    uid, gid = os.geteuid(), os.getegid()
+    if unshare(CLONE_NEWUSER | NAMESPACES):
+        # the grading user becomes root inside (the only id an unprivileged process may map)
+        try:
+            _write("/proc/self/setgroups", "deny")
+            _write("/proc/self/uid_map", f"0 {uid} 1")
+            _write("/proc/self/gid_map", f"0 {gid} 1")
+        except OSError:
+            return NONE  # a user namespace nobody can act in: no better than none (and no view)
+        return USER_NAMESPACE
+    return NONE
 
 
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def available_mode(as_root: bool) -> str:
+    """Which mode a worker would get here, asked of a throwaway child (cheap: a fork)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            os.write(write, enter_namespaces(as_root).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as handle:
+        mode = handle.read().decode() or NONE
+    os.waitpid(pid, 0)
+    return mode
+
+
+# --------------------------------------------------------------------------- limits and privileges
 def _vm_size() -> int:
     try:
         with open("/proc/self/statm") as handle:
@@ -83,7 +165,9 @@ def _vm_size() -> int:
         return 0
 
 
-def apply_limits(limits: Limits, root_mode: bool) -> list[str]:
+def apply_limits(limits: Limits, *, processes: bool) -> list[str]:
+    """Per-process resource limits; ``processes``: whether RLIMIT_NPROC counts this worker's own
+    processes only (its own user id, or its own user namespace) rather than the grading user's."""
     applied = []
 
     def setlimit(name: str, which: int, value: int) -> None:
@@ -102,9 +186,9 @@ def apply_limits(limits: Limits, root_mode: bool) -> list[str]:
     setlimit("file size", resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
     setlimit("open files", resource.RLIMIT_NOFILE, limits.open_files)
     setlimit("core", resource.RLIMIT_CORE, 0)
-    if root_mode:
+    if processes:
         setlimit("processes", resource.RLIMIT_NPROC, limits.processes)
-    return applied
+    return [f"limit: {name}" for name in applied]
 
 
 def drop_privileges(uid: int) -> None:
@@ -113,6 +197,28 @@ def drop_privileges(uid: int) -> None:
     os.setresuid(uid, uid, uid)
     if os.getuid() != uid or os.geteuid() != uid:
         raise OSError("could not drop privileges")
+    no_new_privileges()
+
+
+def drop_capabilities() -> None:
+    """Root of a user namespace becomes an ordinary process: no capability now, none on exec."""
+    lib = libc()
+    cap = 0
+    while lib.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0 or errno_now() != 22:  # EINVAL: past the last one
+        cap += 1
+        if cap > 255:
+            break
+    if lib.prctl(PR_SET_SECUREBITS, SECURE_ALL_LOCKED, 0, 0, 0) != 0:
+        raise OSError(errno_now(), "could not lock the securebits")
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: all zero, twice (64 bits)
+    if lib.capset(header, data) != 0:
+        raise OSError(errno_now(), "could not drop capabilities")
+    no_new_privileges()
+
+
+def no_new_privileges() -> None:
+    libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
 def fresh_uid_base(slots: int) -> int:

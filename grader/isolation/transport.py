@@ -10,8 +10,9 @@ or an output flood; then it is killed with everything it started, the call
 gets its fault, and the next call a fresh worker. The grader never waits on a
 worker without an absolute deadline.
 
-What a call cost (wall clock, the worker's CPU clock) and how a file is mapped
-into the worker are read here, from outside the worker.
+What a call cost (wall clock, the worker's CPU clock), how a file is mapped
+into the worker, and how much memory its process tree holds are read here, from
+outside the worker.
 """
 
 from __future__ import annotations
@@ -32,13 +33,14 @@ from pathlib import Path
 
 from grader.harness import faults, wire
 from grader.harness.transport import Protections, Reply, Request, Session, mappings, process_cpu_seconds
-from grader.isolation import framing
+from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 
 HERE = Path(__file__).resolve().parent
 GRADER_DIR = HERE.parent
 IMPORT_TIMEOUT = 30.0
-WORKER_FILES = ("__init__.py", "framing.py", "sandbox.py", "worker.py", "forkserver.py")
+WORKER_FILES = ("__init__.py", "framing.py", "sandbox.py", "view.py", "cgroups.py", "worker.py", "forkserver.py")
+STAFF_REPOSITORY = GRADER_DIR.parent  # never shown to a worker, nor any folder that holds it
 
 
 def stage_harness(dest: Path, *, judges: bool = False) -> Path:
@@ -68,6 +70,8 @@ class ForkServerHandle:
         self.trusted = stage_harness(self.workdir / "trusted", judges=True)  # clean workers' path
         private = self.workdir / "private"
         private.mkdir(mode=0o700)
+        self.workers = self.workdir / "workers"  # every worker's folder: gone with the fork server
+        self.workers.mkdir(mode=0o711)
         self.path = str(private / "forkserver.sock")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST", "HYPOTHESIS"))}
         env["OMP_NUM_THREADS"] = "1"
@@ -76,7 +80,7 @@ class ForkServerHandle:
         # puts the harness copy (and nothing of the staff repository) on it
         bootstrap = "import sys; sys.path.insert(0, sys.argv[1]); from grader.isolation.forkserver import main; main()"
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-c", bootstrap, str(harness), self.path],
+            [sys.executable, "-I", "-c", bootstrap, str(harness), self.path, str(STAFF_REPOSITORY)],
             cwd=str(harness), stdout=subprocess.PIPE, env=env, start_new_session=True,
         )
         line = self.process.stdout.readline() if self.process.stdout else b""
@@ -85,6 +89,8 @@ class ForkServerHandle:
         info = json.loads(line)
         self.pid = int(info["pid"])
         self.missing = list(info.get("missing", []))
+        self.cgroups = [str(p) for p in info.get("cgroups", [])]  # its control groups, removed by close()
+        self.view = [str(p) for p in info.get("view", [])]  # the paths every worker sees
         self._conn: socket.socket | None = None
         self._conn_pid = -1
 
@@ -146,6 +152,8 @@ class ForkServerHandle:
             except ProcessLookupError:
                 pass
             self.process.wait()
+        for parent in self.cgroups:  # what a fork server killed before it could clean up left behind
+            cgroups.remove_tree(parent)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
@@ -159,6 +167,44 @@ def _rss_mb(pid: int) -> float:
     except (OSError, ValueError):
         pass
     return 0.0
+
+
+def _pss_mb(pid: int) -> float:
+    """A process's proportional share of memory, in MB: pages shared with the fork server or a
+    sibling count by their share, so a tree of forked children is not counted many times over."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            for line in handle:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return _rss_mb(pid)
+
+
+def process_tree(pid: int) -> set[int]:
+    """A process and all its descendants (by parent pid, as this process's /proc shows them)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    tree, todo = set(), [pid]
+    while todo:
+        current = todo.pop()
+        if current not in tree:
+            tree.add(current)
+            todo += children.get(current, [])
+    return tree
+
+
+def tree_memory_mb(pid: int) -> float:
+    """Memory held by a worker's whole process tree (threads share their process's)."""
+    return sum(_pss_mb(p) for p in process_tree(pid))
 
 
 def describe_status(status: int | None) -> str:
@@ -182,10 +228,12 @@ def describe_status(status: int | None) -> str:
 
 
 class _Worker:
-    """One live worker: its pid, channel, private folder and captured output."""
+    """One live worker: its pid, channel, private folder, captured output, and how its memory is held."""
 
-    def __init__(self, pid: int, channel: socket.socket, root: Path, output_fd: int, limits: Limits) -> None:
+    def __init__(self, pid: int, channel: socket.socket, root: Path, output_fd: int, limits: Limits,
+                 memory_cgroup: str | None = None) -> None:
         self.pid, self.channel, self.root = pid, channel, root
+        self.memory_cgroup = memory_cgroup  # the kernel limits its tree; else the grader watches it
         self.output = bytearray()
         self.output_total = 0
         self.flooded = False
@@ -195,7 +243,15 @@ class _Worker:
         self.reader.start()
         self.next_id = 1
         self.uid: int | None = None
-        self.base_mb = _rss_mb(pid)  # the warm worker's own size, torch included
+        # the warm worker's own size, torch included (without a cgroup, what its tree may add to is measured from here)
+        self.base_mb = 0.0 if memory_cgroup else tree_memory_mb(pid)
+
+    def over_memory(self) -> bool:
+        """Whether it holds, or held, more memory than allowed: the kernel's count of kills in its
+        group, or (no group) the memory of its whole process tree, children and threads included."""
+        if self.memory_cgroup:
+            return cgroups.oom_kills(self.memory_cgroup) > 0
+        return tree_memory_mb(self.pid) > self.base_mb + self.limits.memory_mb
 
     def _drain(self) -> None:
         keep = self.limits.output_kb * 1024
@@ -297,10 +353,13 @@ class Sandboxed:
         return worker
 
     def _spawn(self, role: str) -> _Worker:
-        root = Path(tempfile.mkdtemp(prefix="worker-"))
+        # under the fork server's folder (removed with it, whatever happens to this process)
+        root = Path(tempfile.mkdtemp(prefix="worker-", dir=self.server.workers))
         if role != "clean":
             shutil.copytree(self.source, root / "assignment")
-        (root / "scratch").mkdir()
+            (root / "assignment" / "__init__.py").touch()  # the worker sees its copy read-only: made here
+        (root / "scratch").mkdir()  # its scratch folder where it gets no private /tmp
+        (root / "view").mkdir()  # where it builds the root it will see
         uid = None if self.uid is None else self.uid + ROLES[role]
         if uid is not None:
             for path in [root, *root.rglob("*")]:
@@ -315,10 +374,14 @@ class Sandboxed:
         finally:
             theirs.close()
             os.close(out_w)
+        memory_cgroup = answer.get("memory_cgroup") if type(answer.get("memory_cgroup")) is str else None
         applied = tuple(str(p) for p in answer.get("protections", ()))
+        if memory_cgroup is None:  # the grader's own statement: it watches the tree
+            applied += (f"memory {self.limits.memory_mb} MB for its whole process tree (watched by the grader)",)
         if role == "main":
-            self.protections = Protections(str(answer.get("mode", "")), applied)
-        worker = _Worker(int(answer["pid"]), ours, root, out_r, self.limits)
+            self.protections = Protections(str(answer.get("mode", "")), applied,
+                                           tuple(str(p) for p in answer.get("missing", ())))
+        worker = _Worker(int(answer["pid"]), ours, root, out_r, self.limits, memory_cgroup)
         worker.uid = uid
         self.workers[role] = worker
         return worker
@@ -359,9 +422,9 @@ class Sandboxed:
             if worker.flooded:
                 self._kill(worker)
                 raise faults.CrashFault(subject, f"it printed more than {self.limits.flood_mb} MB of output")
-            if self.limits.watch_memory and _rss_mb(worker.pid) > worker.base_mb + self.limits.memory_mb:
+            if worker.over_memory():
                 self._kill(worker)
-                raise faults.CrashFault(subject, f"it used more than {self.limits.memory_mb} MB of memory")
+                raise faults.CrashFault(subject, self._memory_message())
             if not ready:
                 continue
             chunk = worker.channel.recv(min(1 << 20, (needed or 4) - len(buffer)) if needed else 4 - len(buffer))
@@ -372,7 +435,12 @@ class Sandboxed:
                 needed = 4 + framing.length(bytes(buffer[:4]))
         return bytes(buffer[4:])
 
+    def _memory_message(self) -> str:
+        return f"it used more than {self.limits.memory_mb} MB of memory"
+
     def _crashed(self, worker: _Worker, subject: str) -> faults.Fault:
+        # read before the fork server learns of its end: it then removes the worker's group
+        out_of_memory = worker.memory_cgroup is not None and worker.over_memory()
         status = None
         try:
             status = self.server.status(worker.pid)
@@ -382,6 +450,8 @@ class Sandboxed:
         self._kill(worker)
         if flooded:
             return faults.CrashFault(subject, f"it printed more than {self.limits.flood_mb} MB of output")
+        if out_of_memory:
+            return faults.CrashFault(subject, self._memory_message())
         return faults.CrashFault(subject, describe_status(status))
 
     def _kill(self, worker: _Worker) -> None:

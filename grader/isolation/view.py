@@ -58,9 +58,9 @@ def allowed_paths(forbidden: Path | None) -> list[str]:
         if not path or not os.path.exists(path) or not _allowed(path, forbidden):
             continue
         kept.append(os.path.normpath(path))
-    # a folder inside another kept one is bound with it; symlinked aliases are kept separately
+    # a folder inside another kept one comes with it (a symlink to a kept folder stays: it is made)
     unique = sorted(set(kept), key=len)
-    return [p for p in unique if not any(_inside(p, q) and p != q for q in unique)]
+    return [p for p in unique if os.path.islink(p) or not any(_inside(p, q) and p != q for q in unique)]
 
 
 def _python_paths() -> list[str]:
@@ -116,28 +116,36 @@ class ViewError(OSError):
     """A step of building the view failed: the worker must not run with a partial one."""
 
 
-def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int, shm_mb: int) -> None:
+def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int, shm_mb: int) -> list[str]:
     """Build the allow-listed root at ``new_root`` (an empty folder) and move into it.
 
     ``home``: the folder holding this worker's ``assignment/`` copy (None: a clean worker).
     Runs as (namespace) root, in a fresh mount namespace, as pid 1 of a fresh PID namespace.
-    Raises ``ViewError`` on any failure: a worker never runs on a half-built view."""
+    Returns what could not be had without harm (a /proc of its own); raises ``ViewError`` on any
+    other failure: the caller then runs the worker without the view, and says so."""
     _mount(None, "/", None, sandbox.MS_REC | sandbox.MS_PRIVATE)  # nothing we do here leaks out
     _mount("tmpfs", new_root, "tmpfs", sandbox.MS_NOSUID | sandbox.MS_NODEV, "size=4m,mode=0755")
-    for path in read_only:
-        _bind(new_root, path, read_only=True)
+    # the scratch tmpfs first: an allowed path under /tmp (the harness copy, a CI checkout's venv)
+    # is then bound on top of it, visible, instead of hidden under it
+    _tmpfs(new_root, SCRATCH, scratch_mb)
+    bound: list[str] = []
+    for path in sorted(read_only, key=lambda p: len(os.path.realpath(p))):
+        _bind(new_root, path, bound)
     if home is not None:
         _bind_at(new_root, os.path.join(home, "assignment"), HOME + "/assignment", read_only=True)
-    _tmpfs(new_root, SCRATCH, scratch_mb)
     _devices(new_root, shm_mb)
+    missing = []
     os.makedirs(new_root + "/proc", exist_ok=True)
-    _mount("proc", new_root + "/proc", "proc", sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC)
+    # a user namespace may not mount /proc where the real one has parts hidden (a container): none then
+    if not sandbox.mount("proc", new_root + "/proc", "proc", sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC):
+        missing.append(f"/proc ({os.strerror(sandbox.errno_now())}: the worker has none)")
     if glob.glob("/dev/nvidia*"):  # the CUDA driver reads its devices' sysfs entries
-        _bind(new_root, "/sys", read_only=True)
+        _bind(new_root, "/sys", [])
     _pivot(new_root)
     _mount(None, "/", None, sandbox.MS_REMOUNT | sandbox.MS_BIND | sandbox.MS_RDONLY | sandbox.MS_NOSUID
            | sandbox.MS_NODEV)
     os.chdir(SCRATCH)
+    return missing
 
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
@@ -145,20 +153,31 @@ def _mount(source: str | None, target: str, fstype: str | None, flags: int, data
         raise ViewError(sandbox.errno_now(), f"mount {source or ''} on {target}: {os.strerror(sandbox.errno_now())}")
 
 
-def _bind(new_root: str, path: str, *, read_only: bool) -> None:
-    """Bind ``path`` at the same path inside; a symlinked path becomes the same symlink to its target."""
+def _bind(new_root: str, path: str, bound: list[str]) -> None:
+    """Bind ``path`` read-only at the same path inside (unless a folder holding it already is),
+    with the symlinks on the way to it made again inside (/lib -> usr/lib)."""
     real = os.path.realpath(path)
-    if real != os.path.normpath(path):
-        _symlink(new_root, os.path.normpath(path), real)
-    _bind_at(new_root, real, real, read_only=read_only)
+    _mirror_links(new_root, os.path.normpath(path))
+    if not any(_inside(real, done) for done in bound):
+        _bind_at(new_root, real, real, read_only=True)
+        bound.append(real)
 
 
-def _symlink(new_root: str, link: str, target: str) -> None:
-    where = new_root + link
-    if os.path.lexists(where):
-        return
-    os.makedirs(os.path.dirname(where), exist_ok=True)
-    os.symlink(target, where)
+def _mirror_links(new_root: str, path: str, depth: int = 0) -> None:
+    """Make inside the first symlink met on the way to ``path``, then follow it likewise."""
+    parts = Path(path).parts
+    current = "/"
+    for i, part in enumerate(parts[1:], start=1):
+        current = os.path.join(current, part)
+        if os.path.islink(current) and depth < 40:
+            target = os.readlink(current)
+            where = new_root + current
+            if not os.path.lexists(where):
+                os.makedirs(os.path.dirname(where), exist_ok=True)
+                os.symlink(target, where)
+            rest = os.path.join(os.path.dirname(current), target, *parts[i + 1:])
+            _mirror_links(new_root, os.path.normpath(rest), depth + 1)
+            return
 
 
 def _bind_at(new_root: str, source: str, inside: str, *, read_only: bool, device: bool = False) -> None:
@@ -168,7 +187,10 @@ def _bind_at(new_root: str, source: str, inside: str, *, read_only: bool, device
     elif not os.path.exists(target):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         open(target, "a").close()  # a file is bound onto a file
-    _mount(source, target, None, sandbox.MS_BIND | sandbox.MS_REC)
+    # not recursive: what is mounted below a library folder stays out; but a user namespace may only
+    # bind a tree whose inherited submounts come along (EINVAL otherwise)
+    if not sandbox.mount(source, target, None, sandbox.MS_BIND):
+        _mount(source, target, None, sandbox.MS_BIND | sandbox.MS_REC)
     if read_only:
         flags = sandbox.MS_BIND | sandbox.MS_REMOUNT | sandbox.MS_RDONLY | _locked_flags(target)
         if not device:

@@ -28,7 +28,7 @@ from typing import Any
 from grader.harness import wire
 from grader.harness.impl import Implementation
 from grader.harness.runner import Runner
-from grader.isolation import framing, sandbox
+from grader.isolation import cgroups, framing, sandbox, view
 
 
 def become_worker(spec: dict[str, Any], channel: socket.socket, output_fd: int, report_fd: int) -> None:
@@ -41,8 +41,8 @@ def become_worker(spec: dict[str, Any], channel: socket.socket, output_fd: int, 
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
         os.close(devnull)
-        _sandbox(spec, report_fd)
-        _serve(spec, channel)
+        home = _sandbox(spec, report_fd)
+        _serve(spec, channel, home)
     except BaseException as exc:  # noqa: BLE001 - a worker must never return into the fork server
         try:
             os.write(2, f"worker failed to start: {type(exc).__name__}: {exc}\n".encode())
@@ -55,29 +55,57 @@ def _report(fd: int, **fields: Any) -> None:
     os.write(fd, (json.dumps(fields) + "\n").encode())
 
 
-def _sandbox(spec: dict[str, Any], report_fd: int) -> None:
-    root_mode = os.geteuid() == 0 and spec.get("uid") is not None
-    protections: list[str] = []
-    pid_reported = False
-    if root_mode:
-        if sandbox.unshare(sandbox.CLONE_NEWNET | sandbox.CLONE_NEWNS | sandbox.CLONE_NEWPID):
-            protections += ["no network", "private process list"]
-            child = os.fork()
-            if child:
-                # The real worker by its pid out here (in there it is pid 1), then leave.
-                _report(report_fd, pid=child)
-                os._exit(0)
-            pid_reported = True
-            if not sandbox.mount_private_proc():
-                protections.remove("private process list")
-        elif sandbox.unshare(sandbox.CLONE_NEWNET):
-            protections.append("no network")
+KEEP_ENVIRONMENT = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "PYTORCH_CUDA_ALLOC_CONF", "NVIDIA_VISIBLE_DEVICES",
+                    "ASSIGNMENT_CUDA", "PYTORCH_NVML_BASED_CUDA_CHECK")
 
-    home = Path(spec["root"])
-    scratch = home / "scratch"
-    os.chdir(home)
-    keep = {k: os.environ[k] for k in ("CUDA_VISIBLE_DEVICES", "PYTORCH_CUDA_ALLOC_CONF", "NVIDIA_VISIBLE_DEVICES",
-                                       "ASSIGNMENT_CUDA", "PYTORCH_NVML_BASED_CUDA_CHECK") if k in os.environ}
+
+def _sandbox(spec: dict[str, Any], report_fd: int) -> Path:
+    """Box this process in; report what took, before any submission code runs. Returns the folder that
+    holds the submission's ``assignment/`` as this process now sees it."""
+    limits = sandbox.Limits(**spec.get("limits", {}))
+    clean = bool(spec.get("clean"))
+    protections: list[str] = []
+    missing: list[str] = []
+    groups = spec.get("cgroup") or {}
+    if groups:  # first: every process it starts from here on is counted
+        cgroups.join(groups)
+        protections.append(f"memory {limits.memory_mb} MB, {limits.processes} processes and {limits.cpus:g} CPU "
+                           "for its whole process tree (cgroup)")
+    else:
+        missing.append("a cgroup (memory is watched over its process tree instead; CPU is not shared fairly)")
+    as_root = os.geteuid() == 0 and spec.get("uid") is not None
+    mode = sandbox.enter_namespaces(as_root)
+    fields: dict[str, Any] = {}
+    if mode != sandbox.NONE:
+        child = os.fork()
+        if child:  # the real worker by its pid out here (in there it is pid 1), then leave
+            _report(report_fd, pid=child)
+            os._exit(0)
+        protections += ["no network", "own process list", "own IPC and /dev/shm"]
+    else:
+        fields["pid"] = os.getpid()
+        missing += ["namespaces (the kernel refused them): it could read every file the grading user can, "
+                    "see every process and reach the network"]
+    if clean:  # the judges' code: only a clean worker ever sees it
+        import grader
+
+        grader.__path__.append(str(Path(spec["trusted"]) / "grader"))
+        import grader.judges  # noqa: F401
+    host_home = Path(spec["root"])
+    home, scratch = host_home, host_home / "scratch"
+    if mode != sandbox.NONE:
+        shown = list(spec.get("view") or []) + [spec["harness"]] + ([spec["trusted"]] if clean else [])
+        try:
+            missing += view.enter(str(host_home / "view"), shown, None if clean else str(host_home),
+                                  limits.scratch_mb, limits.shm_mb)
+            home, scratch = Path(view.HOME), Path(view.SCRATCH)
+            protections.append(f"only an allow-list of paths visible, read-only; its own /tmp ({limits.scratch_mb} MB)")
+        except OSError as exc:
+            missing.append(f"the filesystem allow-list ({exc}): it could read every file its user can")
+            os.chdir(host_home)
+    else:
+        os.chdir(host_home)
+    keep = {k: os.environ[k] for k in KEEP_ENVIRONMENT if k in os.environ}
     os.environ.clear()
     os.environ.update({
         "HOME": str(scratch), "TMPDIR": str(scratch), "PATH": "/usr/bin:/bin",
@@ -86,25 +114,21 @@ def _sandbox(spec: dict[str, Any], report_fd: int) -> None:
     import tempfile
 
     tempfile.tempdir = str(scratch)
-    limits = sandbox.Limits(**spec.get("limits", {}))
-    protections += [f"limit: {name}" for name in sandbox.apply_limits(limits, root_mode)]
-    if spec.get("clean"):  # the judges' code: only a clean worker ever sees it
-        import grader
-
-        grader.__path__.append(str(Path(spec["trusted"]) / "grader"))
-        import grader.judges  # noqa: F401
-    if root_mode:
+    own_processes = mode != sandbox.NONE or as_root  # RLIMIT_NPROC then counts this worker's alone
+    protections += sandbox.apply_limits(limits, processes=own_processes)
+    if as_root:
         sandbox.drop_privileges(int(spec["uid"]))
         protections.append(f"unprivileged user {spec['uid']}")
+    elif mode == sandbox.USER_NAMESPACE:
+        sandbox.drop_capabilities()
+        protections.append("no capabilities")
     # nothing of the harness copy or of the staff repository on the import path
     sys.path[:] = [str(home)] + [p for p in sys.path if _is_library(p)]
     sys.dont_write_bytecode = True
-    mode = "root" if root_mode else "same user"
-    fields = {"mode": mode, "protections": protections}
-    if not pid_reported:
-        fields["pid"] = os.getpid()
+    fields.update(mode=mode, protections=protections, missing=missing)
     _report(report_fd, **fields)  # before any submission code runs
     os.close(report_fd)
+    return home
 
 
 def _is_library(path: str) -> bool:
@@ -118,9 +142,9 @@ def _is_library(path: str) -> bool:
     )
 
 
-def _serve(spec: dict[str, Any], channel: socket.socket) -> None:
+def _serve(spec: dict[str, Any], channel: socket.socket, home: Path) -> None:
     clean = bool(spec.get("clean"))
-    runner = Runner(None if clean else Implementation("assignment", Path(spec["root"])))
+    runner = Runner(None if clean else Implementation("assignment", home))
     while True:
         try:
             request = wire.decode(framing.recv(channel))
