@@ -101,14 +101,16 @@ def _grade(args: argparse.Namespace) -> int:
     root_mode = os.geteuid() == 0
     isolate = not args.no_isolate
     notes = []
-    if isolate and root_mode and not args.same_user:
-        out.chmod(0o700)
-        protected = protect_staff_files(ROOT)
-        notes.append("workers ran as unprivileged users; staff files not readable by them: "
-                     + ", ".join(protected))
-    elif isolate:
-        notes.append("not root: workers ran as this user, from a temporary copy of each submission "
-                     "(limits on; no separate user; see README, 'Isolation')")
+    if isolate:
+        from grader.isolation.sandbox import batch_notes
+
+        if root_mode and not args.same_user:  # also unreadable to other users, should a worker see them
+            out.chmod(0o700)
+            notes.append("staff files readable by root only: " + ", ".join(protect_staff_files(ROOT)))
+        isolation, warning = batch_notes(root_mode and not args.same_user)
+        notes = isolation + notes
+        if warning:
+            print(f"WARNING: {warning}", file=sys.stderr)
     else:
         notes.append("isolation OFF: submissions ran inside the grading processes (trusted code only)")
     gpu = decide_for_children()  # asked once, of a fresh process that really uses the device

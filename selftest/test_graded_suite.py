@@ -1,39 +1,63 @@
-"""Staff check: the graded tests have teeth, and give the reference and the stubs what they should.
+"""Staff check: the graded tests have teeth, as students run them, and each part stands alone.
 
-One batch grades, in-process (staff code only, so no sandbox needed) and with
-the derandomized ``mutants`` profile: the reference, the stubs, and every
-mutant of ``mutants/``. Then:
+The reference, the stubs and every mutant of ``mutants/`` are graded (in-process:
+staff code only, so no sandbox needed) replaying the student handout's own
+recordings: the public tests see exactly the examples a student's ``pytest``
+replays, the hidden tests draw live. Then:
 * the reference passes every graded test (the cuda ones are pending here);
 * the stubs fail every graded test as "not implemented", never a harness error;
-* every mutant fails at least one test of its own part and none of any other.
+* every mutant fails at least one PUBLIC test of its own part: the public tests
+  catch it at the student profile, not only grading;
+* a lazy implementation of each module (``selftest/lazy``: every answer of the
+  right type and shape, and wrong) scores 0 in every test of its part: no test
+  pays for a property (einops used, no autograd, gradients cleared) without the
+  right answers;
+* each part's tests ask only their own module's functions, and the reference's
+  modules import none of each other's: so a mutant of one part cannot touch
+  another (which is why each mutant is graded on its own part alone).
 """
 
 from __future__ import annotations
 
+import ast
+import json
 import shutil
+import subprocess
+import sys
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
 
 from grader import mutants
-from selftest.grading import grade, written
+from grader.harness.impl import MODULES
+from grader.harness.parts import PARTS
+from selftest.grading import ROOT, environment, grade, handout, written
 
-ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = mutants.discover()
+LAZY = Path(__file__).with_name("lazy")
 
 
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
-    subs = tmp_path_factory.mktemp("subs")
-    mutants.materialize_reference(subs / "the_reference")
-    shutil.copytree(ROOT / "assignment", subs / "the_stubs" / "assignment",
+    recording = handout() / "tests" / "recorded"
+    common = ["--recording", str(recording), "--profile", "record", "--no-isolate", "-j", "2"]
+    everything = tmp_path_factory.mktemp("everything")
+    mutants.materialize_reference(everything / "the_reference")
+    shutil.copytree(ROOT / "assignment", everything / "the_stubs" / "assignment",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    for mutant in MUTANTS:
-        mutants.materialize(mutant, subs / mutant.name)
     out = tmp_path_factory.mktemp("out")
-    grade(str(subs), "--out", str(out), "-j", "2", "--no-isolate", "--profile", "mutants", "--seed", "0",
-          timeout=1800)
-    return written(out)
+    grade(str(everything), "--out", str(out / "all"), *common, timeout=1800)
+    results = written(out / "all")
+    for number in PARTS:  # each mutant on its own part: test_each_part_stands_alone shows that is enough
+        subs = tmp_path_factory.mktemp(f"part{number}")
+        for mutant in (m for m in MUTANTS if m.part == number):
+            mutants.materialize(mutant, subs / mutant.name)
+        lazy = mutants.materialize_reference(subs / f"lazy_{PARTS[number].module}")
+        shutil.copyfile(LAZY / f"{PARTS[number].module}.py", lazy / "assignment" / f"{PARTS[number].module}.py")
+        grade(str(subs), "--out", str(out / f"part{number}"), "-m", f"part{number}", *common, timeout=1800)
+        results.update(written(out / f"part{number}"))
+    return results
 
 
 def failed(result: dict) -> list[dict]:
@@ -58,17 +82,72 @@ def test_the_stubs_fail_every_test_as_not_implemented(batch):
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
-def test_each_mutant_is_caught_in_its_own_part_only(batch, mutant):
+def test_each_mutant_is_caught_by_the_public_tests_of_its_part(batch, mutant):
     result = batch[mutant.name]
-    own = [t["test"] for t in failed(result) if t["part"] == mutant.part]
-    other = [f"{t['test']}: {t['message'][:200]}" for t in failed(result) if t["part"] != mutant.part]
-    assert own, f"{mutant.name} ({mutant.description}) survived every test of part {mutant.part}"
-    assert other == [], f"{mutant.name} cascades into other parts"
+    caught = [t["test"] for t in failed(result) if t["part"] == mutant.part and not t["hidden"]]
+    assert caught, f"{mutant.name} ({mutant.description}) survived every public test of part {mutant.part}"
     assert not any(t["kind"] == "harness error" for t in failed(result))
 
 
-def test_every_part_has_at_least_three_mutants():
-    from collections import Counter
+@pytest.mark.parametrize("number", list(PARTS), ids=[p.module for p in PARTS.values()])
+def test_a_lazy_module_scores_nothing(batch, number):
+    result = batch[f"lazy_{PARTS[number].module}"]
+    paid = [f"{t['test']}: {t['status']}" for t in result["tests"]
+            if t["part"] == number and t["status"] not in ("failed", "pending")]
+    assert paid == [], f"the lazy {PARTS[number].module}.py earned points"
+    assert result["error"] == ""
 
+
+def test_every_part_has_at_least_three_mutants():
     counts = Counter(m.part for m in MUTANTS)
-    assert all(counts[n] >= 3 for n in range(1, 11)), counts
+    assert all(counts[n] >= 3 for n in PARTS), counts
+
+
+# --------------------------------------------------------------------------- locality
+LOCALITY = '''
+import json, os
+from grader.harness.door import Door
+from grader.harness.cases import current
+
+ASKED = {}
+_ask = Door.ask
+
+
+def ask(self, q, **kwargs):
+    if not self.trusted:
+        ASKED.setdefault(current().test, set()).add(q.subject)
+    return _ask(self, q, **kwargs)
+
+
+Door.ask = ask
+
+
+def pytest_sessionfinish(session):
+    with open(os.environ["LOCALITY_OUT"], "w") as handle:
+        json.dump({test: sorted(subjects) for test, subjects in ASKED.items()}, handle)
+'''
+
+
+def test_each_part_stands_alone(tmp_path):
+    """Every function a part's tests ask of the implementation is of that part's module, and no
+    reference module imports another: a bug in one module can only ever fail its own part."""
+    (tmp_path / "locality.py").write_text(LOCALITY)
+    out = tmp_path / "asked.json"
+    run = subprocess.run([sys.executable, "-m", "pytest", "tests", "--impl", "reference", "-q", "-p", "locality",
+                          "-p", "no:cacheprovider", "--hypothesis-profile=mutants", "-m", "not cuda"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=900,
+                         env=environment(PYTHONPATH=str(tmp_path), LOCALITY_OUT=str(out)))
+    assert run.returncode == 0, run.stdout[-3000:]
+    asked = json.loads(out.read_text())
+    strays = defaultdict(set)
+    for test, subjects in asked.items():
+        own = next(p.module for p in PARTS.values() if f"test_part{p.number:02d}_" in test)
+        strays[test] |= {s for s in subjects if s.split(".")[0] != own}
+    assert {t: s for t, s in strays.items() if s} == {}
+    assert len(asked) >= 60
+    for module in MODULES:
+        tree = ast.parse((ROOT / "reference" / f"{module}.py").read_text())
+        imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names}
+        imported |= {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert imported.isdisjoint(set(MODULES) | {"reference", ""}), (module, imported)

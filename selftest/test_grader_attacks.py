@@ -4,41 +4,101 @@ One real batch (``python -m grader grade``, isolation on, Part 1 only) grades
 every submission of ``selftest/hostile/`` next to an honest one. Each hostile
 submission is the reference with one attack appended to ``strides.py``, so all
 its other Part 1 answers are right: a test that fails below failed because the
-attack was stopped, and the tests it did not touch must still pass.
+attack was stopped, and the tests it did not touch must still pass. Attacks on
+the other submissions (a full temporary folder, a stalled fork server, busy
+processes, leftovers) show in the honest submission's score and in what is left
+on the machine afterwards. The batch runs with ``$TMPDIR`` a private (0700)
+folder of its own, which must be empty again when the batch is done; a
+world-readable copy of the staff files lies elsewhere on the machine.
+
+``selftest/test_sandbox_modes.py`` grades some of these as a grader that is not
+root, and where the kernel refuses namespaces.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from grader import mutants
-from selftest.grading import grade, written
+from grader.isolation import cgroups
 
+ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).with_name("hostile")
 PART1 = ["test_contiguous_strides", "test_flat_index", "test_is_contiguous", "test_transpose",
          "test_slice_view", "test_view_strides", "test_chained_views"]
 ROOT_MODE = os.geteuid() == 0
 UID_BASE = 62_000  # this batch's own worker ids: other batches running meanwhile use others
+VIEW = {"test_view_strides", "test_chained_views"}  # what an attack inside view_strides costs its author
+CGROUPS = cgroups.available()
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    subs = tmp_path_factory.mktemp("subs")
-    for path in sorted(HOSTILE.glob("part01_*.py")):
-        mutants.materialize(mutants.load(path), subs / path.stem.removeprefix("part01_"))
-    mutants.materialize_reference(subs / "honest")
-    out = tmp_path_factory.mktemp("out")
-    before = _worker_processes()
-    run = grade(str(subs), "--out", str(out), "-j", "2", "-m", "part1", "--seed", "7", "--timeout-scale", "0.3",
-                "--worker-uid-base", str(UID_BASE), timeout=600)
-    return {"results": written(out), "gradescope": written(out, "results.json"), "out": out,
-            "stdout": run.stdout, "leftover": _worker_processes() - before}
+# --------------------------------------------------------------------------- running the grader
+def run_grader(subs: Path, out: Path, tmpdir: Path, *extra: str, prefix: tuple[str, ...] = (),
+               timeout: int = 600) -> subprocess.CompletedProcess:
+    """``python -m grader grade`` on Part 1, with ``$TMPDIR`` its own folder (``prefix``: run it under
+    another command, e.g. in a user namespace)."""
+    env = {**os.environ, "TMPDIR": str(tmpdir)}
+    args = [*prefix, sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "-m", "part1",
+            "--seed", "7", "--timeout-scale", "0.3", "--quiet", *extra]
+    run = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run
 
 
-def _worker_processes() -> set[int]:
+def written(out: Path, name: str = "grading.json") -> dict[str, dict]:
+    return {p.parent.name: json.loads(p.read_text()) for p in Path(out).glob(f"*/{name}")}
+
+
+def submissions(folder: Path, names: list[str]) -> Path:
+    """The honest reference and the named hostile submissions, as one batch folder."""
+    for name in names:
+        mutants.materialize(mutants.load(HOSTILE / f"part01_{name}.py"), folder / name)
+    mutants.materialize_reference(folder / "honest")
+    for path in [folder, *folder.rglob("*")]:  # whoever grades must read them (a user namespace, too)
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return folder
+
+
+def leftovers(tmpdir: Path) -> list[str]:
+    """What a batch left in its $TMPDIR. Known and owed elsewhere: ``import torch._dynamo`` in the grader's
+    own process (``batch.prewarm``) makes an empty ``torchinductor_<user>`` folder there."""
+    return sorted(name for name in os.listdir(tmpdir)
+                  if not (name.startswith("torchinductor_") and not any((tmpdir / name).iterdir())))
+
+
+def private_tmpdir(parent: Path) -> Path:
+    folder = parent / "tmpdir"
+    folder.mkdir(mode=0o700)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def staff_copies(tmp_path_factory):
+    """World-readable copies of the staff files where a TA's clone or a backup might be."""
+    token = f"course-copy-{os.getpid()}"
+    places = [Path.home() / token, tmp_path_factory.mktemp("backup") / token]
+    if os.access("/srv", os.W_OK):
+        places.insert(0, Path("/srv") / token)
+    for place in places:
+        for name in ("reference", "tests"):
+            shutil.copytree(ROOT / name, place / name, ignore=shutil.ignore_patterns("__pycache__"))
+        for path in [place, *place.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    yield places
+    for place in places:
+        shutil.rmtree(place, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- what the machine holds
+def worker_processes() -> set[int]:
     """Processes of this batch's worker user ids, as seen from here."""
     found = set()
     for entry in os.listdir("/proc"):
@@ -52,6 +112,49 @@ def _worker_processes() -> set[int]:
     return found
 
 
+def shared_memory() -> set[str]:
+    """System V segments and /dev/shm files, as the host sees them."""
+    try:
+        segments = {" ".join(line.split()[:4]) for line in Path("/proc/sysvipc/shm").read_text().splitlines()[1:]}
+    except OSError:
+        segments = set()
+    return segments | {f"/dev/shm/{name}" for name in os.listdir("/dev/shm")}
+
+
+def cgroup_leftovers() -> list[str]:
+    """Control groups a grader's fork server made, whose fork server is gone."""
+    found = []
+    for controller in ("memory", "pids", "cpu", "unified", ""):
+        for own in {"/"} | {line.split(":", 2)[2] for line in Path("/proc/self/cgroup").read_text().splitlines()}:
+            folder = Path("/sys/fs/cgroup") / controller / own.lstrip("/")
+            for group in folder.glob("grader-*") if folder.is_dir() else []:
+                pid = group.name.split("-")[1]
+                if not pid.isdigit() or not Path(f"/proc/{pid}").exists():
+                    found.append(str(group))
+    return sorted(set(found))
+
+
+def fifos(*folders: Path) -> list[str]:
+    return [str(p) for folder in folders for p in folder.glob("grader-cuda-*") if stat.S_ISFIFO(p.lstat().st_mode)]
+
+
+# --------------------------------------------------------------------------- the batch
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, staff_copies):
+    base = tmp_path_factory.mktemp("attacks")
+    names = sorted(p.stem.removeprefix("part01_") for p in HOSTILE.glob("part01_*.py"))
+    subs = submissions(base / "subs", names)
+    tmpdir = private_tmpdir(base)
+    before = {"workers": worker_processes(), "shm": shared_memory(), "fifos": fifos(Path("/tmp"))}
+    run = run_grader(subs, base / "out", tmpdir, "-j", "2", "--worker-uid-base", str(UID_BASE), "--memory-mb", "1024")
+    out = base / "out"
+    return {"results": written(out), "gradescope": written(out, "results.json"), "out": out, "run": run,
+            "batch": json.loads((out / "batch.json").read_text()), "tmpdir": tmpdir,
+            "leftover": leftovers(tmpdir), "workers": worker_processes() - before["workers"],
+            "shm": shared_memory() - before["shm"], "fifos": sorted(set(fifos(Path("/tmp"))) - set(before["fifos"])),
+            "cgroups": cgroup_leftovers()}
+
+
 def outcome(graded, student: str, test: str) -> dict:
     for t in graded["results"][student]["tests"]:
         if t["test"].endswith("::" + test):
@@ -61,6 +164,10 @@ def outcome(graded, student: str, test: str) -> dict:
 
 def passed(graded, student: str) -> set[str]:
     return {t for t in PART1 if outcome(graded, student, t)["status"] == "passed"}
+
+
+def output(graded, student: str) -> str:
+    return graded["results"][student]["output"]
 
 
 def test_the_batch_finished_and_wrote_everything(graded):
@@ -77,23 +184,32 @@ def test_the_honest_submission_is_untouched(graded):
 
 @pytest.mark.parametrize("student, lost", [
     ("lying_eq", {"test_contiguous_strides", "test_view_strides", "test_transpose", "test_chained_views"}),
-    ("reads_reference", {"test_view_strides", "test_chained_views"}),
-    ("walks_stack", {"test_view_strides", "test_chained_views"}),
-    ("patches_grader", set(PART1)),  # it breaks its own worker, nothing else
+    ("reads_reference", VIEW),
+    ("finds_staff_copy", VIEW),
+    ("walks_stack", VIEW),
+    ("patches_grader", VIEW),  # its patches land in its own worker, which the grader never trusts
     ("sys_exit_in_call", {"test_view_strides", "test_chained_views", "test_transpose"}),
-    ("writes_results", {"test_view_strides", "test_chained_views"}),
+    ("writes_results", VIEW),
     ("pickle_payload", {"test_contiguous_strides", "test_view_strides", "test_chained_views"}),
-    ("infinite_loop", {"test_view_strides", "test_chained_views"}),
-    ("memory_bomb", {"test_view_strides", "test_chained_views"}),
-    ("fork_storm", {"test_view_strides", "test_chained_views"}),
-    ("stdout_flood", {"test_view_strides", "test_chained_views"}),
-    ("segfault", {"test_view_strides", "test_chained_views"}),
+    ("infinite_loop", VIEW),
+    ("slow_steps", VIEW),
+    ("memory_bomb", VIEW),
+    ("memory_tree", VIEW),
+    ("fork_storm", VIEW),
+    ("stdout_flood", VIEW),
+    ("segfault", VIEW),
+    ("fills_tmp", VIEW),
+    ("shared_memory", VIEW),
+    ("blocks_cuda_lock", VIEW),
     ("global_state", set()),
+    ("epoll_stall", set()),  # attacks the others only: it earns what it answered right
+    ("cpu_hog", VIEW if CGROUPS else set()),  # in a cgroup its sixty busy processes share its own CPU
+    ("forges_note", set()),
 ])
 def test_an_attack_earns_nothing_and_costs_only_what_it_touched(graded, student, lost):
-    if student == "reads_reference" and not ROOT_MODE:
-        pytest.skip("not as root, a worker can read files its user can: the documented difference")
-    assert passed(graded, student) == set(PART1) - lost
+    got = passed(graded, student)
+    assert got == set(PART1) - lost, (student, sorted(got), {t: outcome(graded, student, t)["message"][:300]
+                                                             for t in PART1 if t not in got})
 
 
 def test_lies_are_type_errors(graded):
@@ -129,27 +245,82 @@ def test_results_files_cannot_be_forged(graded):
     assert graded["gradescope"]["honest"]["score"] == 12
 
 
-def test_no_worker_process_survives_the_batch(graded):
-    assert graded["leftover"] == set()
+# --------------------------------------------------------------------------- issue 9's attacks
+def test_no_staff_file_is_found_anywhere(graded, staff_copies):
+    """A world-readable copy of the staff files elsewhere on the machine is not there for a worker."""
+    assert "staff copies found: []" in output(graded, "finds_staff_copy"), output(graded, "finds_staff_copy")[:2000]
+    assert all((place / "reference" / "strides.py").exists() for place in staff_copies)
 
 
-@pytest.mark.skipif(not ROOT_MODE, reason="the privilege drop and namespaces need root")
-def test_workers_ran_sandboxed(graded):
-    notes = " ".join(graded["results"]["honest"]["notes"])
-    assert "unprivileged user" in notes and "limit: memory" in notes
-    assert "reads_reference" in graded["results"]  # and it got nothing (above)
+def test_slow_small_steps_run_out_of_time(graded):
+    """It ignores its alarm and trickles its answer a byte at a time: the deadline is absolute."""
+    view = outcome(graded, "slow_steps", "test_view_strides")
+    assert view["kind"] == "timed out", view
+    assert graded["results"]["slow_steps"]["seconds"] < 60  # not the 90 s it asked for, twice
+
+
+def test_memory_held_across_threads_and_children_is_one_limit(graded):
+    view = outcome(graded, "memory_tree", "test_view_strides")
+    assert "more than 1024 MB of memory" in view["message"], view
+
+
+def test_scratch_space_is_private_size_limited_and_gone(graded):
+    filled = output(graded, "fills_tmp")
+    assert "'/tmp': " in filled and "'/var/tmp': 0" in filled, filled[:1000]
+    megabytes = int(filled.split("'/tmp': ")[1].split(",")[0].split("}")[0])
+    assert megabytes <= 256  # its own tmpfs, not the machine's temporary folder
+    assert graded["leftover"] == [], graded["leftover"]  # the batch's $TMPDIR is empty again
+
+
+def test_shared_memory_dies_with_the_worker(graded):
+    assert "segments: [" in output(graded, "shared_memory")
+    assert graded["shm"] == set(), graded["shm"]
+
+
+def test_the_cuda_lock_is_out_of_reach(graded):
+    said = output(graded, "blocks_cuda_lock")
+    assert "batch folders seen: []" in said, said[:2000]
+    assert graded["fifos"] == [] and fifos(graded["tmpdir"]) == []
+
+
+def test_an_inherited_epoll_set_cannot_stall_the_fork_server(graded):
+    assert "epoll sets joined: []" in output(graded, "epoll_stall")
+    later = [s for s in graded["results"] if s > "epoll_stall"]
+    assert later and all(not graded["results"][s]["error"] for s in later)
+    assert graded["batch"]["seconds"] < 300
+
+
+def test_the_grader_s_notes_are_the_grader_s(graded):
+    """A submission that writes forged isolation statements to every descriptor it holds."""
+    forged, honest = graded["results"]["forges_note"]["notes"], graded["results"]["honest"]["notes"]
+    assert "<script>" in output(graded, "forges_note")  # it did try (its output is shown escaped)
+    assert "<script>" not in json.dumps(forged) and "forged" not in json.dumps(forged)
+    assert [n.split(":")[0] for n in forged] == [n.split(":")[0] for n in honest]
+
+
+def test_nothing_outlives_the_batch(graded):
+    assert graded["workers"] == set(), graded["workers"]
+    assert graded["cgroups"] == [], graded["cgroups"]
+
+
+def test_the_batch_says_how_workers_were_boxed_in(graded):
+    notes = " ".join(graded["batch"]["notes"])
+    assert "allow-list of paths" in notes and "WARNING" not in notes
+    honest = " ".join(graded["results"]["honest"]["notes"])
+    assert "allow-list" in honest and "no network" in honest
+    if ROOT_MODE:
+        assert "unprivileged user" in honest and "cgroup" in honest
 
 
 def test_on_a_gpu_machine_memory_is_watched_instead_of_capped(tmp_path):
-    """CUDA needs unlimited address space, so with a GPU the grader kills a worker by its RSS."""
-    subs = tmp_path / "subs"
-    mutants.materialize(mutants.load(HOSTILE / "part01_memory_bomb.py"), subs / "memory_bomb")
-    mutants.materialize_reference(subs / "honest")
+    """CUDA needs unlimited address space: with a GPU there is no RLIMIT_AS, and the whole tree's
+    memory is limited by its cgroup, or watched where there is none."""
+    subs = submissions(tmp_path / "subs", ["memory_bomb"])
     out = tmp_path / "out"
-    grade(str(subs), "--out", str(out), "-j", "1", "-m", "part1", "--seed", "7", "--watch-memory",
-          "--memory-mb", "1024", timeout=600)
+    run_grader(subs, out, private_tmpdir(tmp_path), "-j", "1", "--watch-memory", "--memory-mb", "1024")
     bomb = written(out)["memory_bomb"]
     view = next(t for t in bomb["tests"] if t["test"].endswith("::test_view_strides"))
-    assert view["status"] == "failed" and "more than 1024 MB of memory" in view["message"]
+    assert view["status"] == "failed" and "more than 1024 MB of memory" in view["message"], view
     honest = written(out)["honest"]
     assert all(t["status"] == "passed" for t in honest["tests"] if t["part"] == 1)
+    assert not any("limit: memory" in n for n in honest["notes"])  # no address-space limit

@@ -232,3 +232,34 @@ def fresh_uid_base(slots: int) -> int:
 
     block = max(64, slots)
     return 200_000 + secrets.randbelow(1_000_000_000 // block) * block
+
+
+# --------------------------------------------------------------------------- what the grader says about it
+def batch_notes(as_root: bool) -> tuple[list[str], str | None]:
+    """The grader's statements about how this batch's workers are boxed in, and a warning to
+    print loudly where the kernel gives no sandbox at all. Asked of the kernel, not assumed."""
+    from grader.isolation import cgroups
+
+    mode = available_mode(as_root)
+    seen = ("each sees only an allow-list of paths, read-only (the Python installation and system libraries, "
+            "the public harness, its own copy of the submission) and a private /tmp; no network; "
+            "its own process list, IPC and /dev/shm")
+    notes = []
+    if mode == ROOT:
+        notes.append(f"workers ran in namespaces of their own as unprivileged users: {seen}")
+    elif mode == USER_NAMESPACE:
+        notes.append(f"workers ran in user namespaces of their own, with no capabilities: {seen}")
+    version = cgroups.available()
+    if version:
+        notes.append(f"memory, processes and CPU were limited per worker process tree (cgroup v{version})")
+    else:
+        notes.append("no cgroup could be made: the grader watched the memory of each worker's process tree; "
+                     "CPU was not shared fairly between workers")
+    if mode != NONE:
+        return notes, None
+    user = os.environ.get("USER") or str(os.geteuid())
+    warning = (f"NO SANDBOX: the kernel refused namespaces (are user namespaces turned off?), so workers ran as "
+               f"{user} with resource limits only: they could read every file {user} can, the staff repository "
+               "included, and reach the network. Grade real submissions where namespaces work "
+               "(see README, 'Isolation').")
+    return [f"WARNING: {warning}"] + notes, warning

@@ -66,16 +66,31 @@ class ForkServerHandle:
     def __init__(self, workdir: Path | None = None) -> None:
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="grader-fs-"))
         self.workdir.chmod(0o711)
+        self.private = self.workdir / "private"  # the socket's folder: the grader's alone
+        self.process: subprocess.Popen | None = None
+        self.cgroups: list[str] = []  # the fork server's control groups, removed by close()
+        self._conn: socket.socket | None = None
+        self._conn_pid = -1
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self) -> None:
         harness = stage_harness(self.workdir / "harness")
         self.trusted = stage_harness(self.workdir / "trusted", judges=True)  # clean workers' path
-        private = self.workdir / "private"
-        private.mkdir(mode=0o700)
         self.workers = self.workdir / "workers"  # every worker's folder: gone with the fork server
         self.workers.mkdir(mode=0o711)
-        self.path = str(private / "forkserver.sock")
+        if len(os.fsencode(self.private)) > 80:  # a socket's path has at most 107 bytes: a long $TMPDIR
+            self.private = Path(tempfile.mkdtemp(prefix="grader-fs-", dir="/tmp"))
+        else:
+            self.private.mkdir(mode=0o700)
+        self.path = str(self.private / "forkserver.sock")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST", "HYPOTHESIS"))}
         env["OMP_NUM_THREADS"] = "1"
         env["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"  # the fork server must never initialise CUDA
+        env["TORCHINDUCTOR_CACHE_DIR"] = str(self.workdir / "torch")  # not $TMPDIR/torchinductor_<user>
         # -I: no PYTHONPATH, no user site, no working folder on sys.path; the bootstrap
         # puts the harness copy (and nothing of the staff repository) on it
         bootstrap = "import sys; sys.path.insert(0, sys.argv[1]); from grader.isolation.forkserver import main; main()"
@@ -89,10 +104,8 @@ class ForkServerHandle:
         info = json.loads(line)
         self.pid = int(info["pid"])
         self.missing = list(info.get("missing", []))
-        self.cgroups = [str(p) for p in info.get("cgroups", [])]  # its control groups, removed by close()
+        self.cgroups = [str(p) for p in info.get("cgroups", [])]
         self.view = [str(p) for p in info.get("view", [])]  # the paths every worker sees
-        self._conn: socket.socket | None = None
-        self._conn_pid = -1
 
     # -- requests ------------------------------------------------------------------
     def _connection(self) -> socket.socket:
@@ -135,7 +148,7 @@ class ForkServerHandle:
         self.request({"op": "sweep", "uid": uid})
 
     def close(self) -> None:
-        if self.process.poll() is None and self._conn_pid in (-1, os.getpid()):
+        if self.process is not None and self.process.poll() is None and self._conn_pid in (-1, os.getpid()):
             try:  # first every worker and whatever they left running, wherever it went
                 conn = self._connection()
                 conn.settimeout(10)
@@ -146,7 +159,7 @@ class ForkServerHandle:
         if self._conn is not None and self._conn_pid == os.getpid():
             self._conn.close()
             self._conn = None
-        if self.process.poll() is None:
+        if self.process is not None and self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -154,6 +167,7 @@ class ForkServerHandle:
             self.process.wait()
         for parent in self.cgroups:  # what a fork server killed before it could clean up left behind
             cgroups.remove_tree(parent)
+        shutil.rmtree(self.private, ignore_errors=True)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
@@ -410,9 +424,11 @@ class Sandboxed:
 
     def _receive(self, worker: _Worker, deadline: float, subject: str, seconds: float) -> bytes:
         """One framed message, by an absolute deadline: a worker that answers slowly, byte by byte,
-        runs out of time as surely as one that never answers."""
+        runs out of time as surely as one that never answers. Its memory is looked at every quarter
+        second meanwhile (a walk of its process tree where there is no cgroup: not at every chunk)."""
         buffer = bytearray()
         needed = None
+        looked = time.monotonic()
         while needed is None or len(buffer) < needed:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -422,9 +438,9 @@ class Sandboxed:
             if worker.flooded:
                 self._kill(worker)
                 raise faults.CrashFault(subject, f"it printed more than {self.limits.flood_mb} MB of output")
-            if worker.over_memory():
-                self._kill(worker)
-                raise faults.CrashFault(subject, self._memory_message())
+            if not ready or time.monotonic() - looked > 0.25:
+                looked = time.monotonic()
+                self._check_memory(worker, subject)
             if not ready:
                 continue
             chunk = worker.channel.recv(min(1 << 20, (needed or 4) - len(buffer)) if needed else 4 - len(buffer))
@@ -433,7 +449,14 @@ class Sandboxed:
             buffer += chunk
             if needed is None and len(buffer) >= 4:
                 needed = 4 + framing.length(bytes(buffer[:4]))
+        if worker.memory_cgroup:  # cheap: did the kernel kill part of its tree for memory during the call?
+            self._check_memory(worker, subject)
         return bytes(buffer[4:])
+
+    def _check_memory(self, worker: _Worker, subject: str) -> None:
+        if worker.over_memory():
+            self._kill(worker)
+            raise faults.CrashFault(subject, self._memory_message())
 
     def _memory_message(self) -> str:
         return f"it used more than {self.limits.memory_mb} MB of memory"

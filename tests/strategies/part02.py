@@ -140,11 +140,17 @@ def _tensor(values: list[float]) -> torch.Tensor:
 
 
 @st.composite
-def quantize_cases(draw):
+def full_random_blocks(draw):
     """(x, block_size or None): one to three full blocks of 16 random values."""
     blocks = draw(st.integers(1, 3))
     values = [v for _ in range(blocks) for v in draw(random_block(16))]
     return _tensor(values), draw(st.sampled_from([None, 16]))
+
+
+def quantize_cases():
+    """(x, block_size or None): random full blocks, or exact ties, zero blocks and short last
+    blocks of any block size (every rule of the docstring, often)."""
+    return st.one_of(full_random_blocks(), tie_and_short_block_cases())
 
 
 @st.composite

@@ -42,7 +42,7 @@ def init_cases(draw):
 
 # (input_dim, output_dim): 2**16 weights each, widths from 64 to 1024 in both directions
 SCALE_SHAPES = ((64, 1024), (128, 512), (512, 128), (1024, 64))
-SCALE_BATCH = 4096
+SCALE_BATCH = 1024
 
 # (input_dim, output_dim, batch, seed)
 scale_cases = st.tuples(st.sampled_from(SCALE_SHAPES), seeds).map(lambda c: (*c[0], SCALE_BATCH, c[1]))

@@ -1,0 +1,412 @@
+"""Staff check: what a sandboxed worker can see and do, asked of real workers directly.
+
+One fork server serves every test here. Each test puts a small submission in a
+worker (``Sandboxed``) and calls its functions, which report what they found or
+did; the grader's side is then checked from outside. Both ways of boxing a
+worker in run where the machine allows: "root" (namespaces, then an unprivileged
+user id of its own) and "user namespace" (what a grader that is not root gets;
+here: root told not to drop privileges, the same code path).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.harness import faults
+from grader.harness.transport import Request
+from grader.isolation import cgroups, sandbox, view
+from grader.isolation.transport import ForkServerHandle, Sandbox, Sandboxed
+
+ROOT = Path(__file__).resolve().parent.parent
+UID_BASE = 63_000  # this module's worker ids (the attack batch uses 62_000)
+
+PROBES = '''
+import ctypes, gc, os, select, socket, threading, time
+
+
+def listing(path):
+    try:
+        return sorted(os.listdir(path))
+    except OSError as exc:
+        return type(exc).__name__
+
+
+def can_open(path):
+    try:
+        open(path, "rb").close()
+        return "opened"
+    except OSError as exc:
+        return type(exc).__name__
+
+
+def existing(paths):
+    return [p for p in paths if os.path.lexists(p)]
+
+
+def descriptors():
+    import stat
+
+    listed = [int(fd) for fd in os.listdir("/proc/self/fd")]
+    kinds = {}
+    for fd in listed:  # the listing's own descriptor is closed by now
+        try:
+            mode = os.fstat(fd).st_mode
+        except OSError:
+            continue
+        kinds[fd] = "socket" if stat.S_ISSOCK(mode) else "pipe" if stat.S_ISFIFO(mode) else "device" \
+            if stat.S_ISCHR(mode) else "other"
+    return sorted(kinds.items())
+
+
+def environment():
+    return dict(os.environ)
+
+
+def identity():
+    return [os.getuid(), os.getcwd(), sorted(int(p) for p in os.listdir("/proc") if p.isdigit())]
+
+
+def network():
+    try:
+        socket.create_connection(("1.1.1.1", 53), timeout=1).close()
+        return "connected"
+    except OSError as exc:
+        return type(exc).__name__
+
+
+def write(path, megabytes):
+    chunk, written = b"1" * 2**20, 0
+    try:
+        with open(path, "wb") as handle:
+            for _ in range(megabytes):
+                handle.write(chunk)
+                written += 1
+    except OSError as exc:
+        return [written, type(exc).__name__]
+    return [written, "ok"]
+
+
+def leave_behind(tag):
+    libc = ctypes.CDLL(None, use_errno=True)
+    segment = libc.shmget(0, ctypes.c_size_t(1 << 20), 0o1000 | 0o666)
+    for folder in ("/tmp", "/dev/shm"):
+        with open(f"{folder}/{tag}", "wb") as handle:
+            handle.write(b"1" * 2**20)
+    return segment
+
+
+def hold(children, threads, megabytes, seconds):
+    def grab():
+        block = bytearray(megabytes << 20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        return block
+
+    kids = []
+    for _ in range(children):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                block = grab()  # noqa: F841 - held while it sleeps
+                time.sleep(60)
+            finally:
+                os._exit(0)
+        kids.append(pid)
+    held = []
+    workers = [threading.Thread(target=lambda: held.append(grab())) for _ in range(threads)]
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    time.sleep(seconds)
+    return "held"
+
+
+def spin(rounds):
+    started, total = time.perf_counter(), 0
+    for i in range(rounds):
+        total += i * i
+    return time.perf_counter() - started
+
+
+def start_sleepers(n):
+    for started in range(n):
+        try:
+            pid = os.fork()
+        except OSError:
+            return started
+        if pid == 0:
+            try:
+                time.sleep(600)
+            finally:
+                os._exit(0)
+    return n
+
+
+def start_hogs(n):
+    for started in range(n):
+        try:
+            pid = os.fork()
+        except OSError:
+            return started
+        if pid == 0:
+            try:
+                os.setsid()
+                while True:
+                    pass
+            finally:
+                os._exit(0)
+    return n
+
+
+def fill(folder):
+    total = 0
+    for n in range(64):
+        written, how = write(f"{folder}/fill-{n}", 32)
+        total += written
+        if how != "ok":
+            break
+    return total
+
+
+def trickle(seconds):
+    import signal
+
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    channel = next(o for o in gc.get_objects() if isinstance(o, socket.socket) and o.fileno() >= 0)
+
+    def drip():
+        try:
+            channel.send((1 << 20).to_bytes(4, "big"))
+            while True:
+                channel.send(b" ")
+                time.sleep(0.1)
+        except OSError:
+            pass
+
+    threading.Thread(target=drip, daemon=True).start()
+    time.sleep(seconds)
+    return "done"
+
+
+def stall():
+    class Event(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("events", ctypes.c_uint32), ("data", ctypes.c_uint64)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    ready = os.eventfd(1)
+    return [fd for fd in range(3, 1024)
+            if libc.epoll_ctl(fd, 1, ready, ctypes.byref(Event(select.EPOLLIN, 3))) == 0]
+'''
+
+
+def _modes() -> list[str]:
+    found = []
+    if os.geteuid() == 0 and sandbox.available_mode(True) == sandbox.ROOT:
+        found.append("root")
+    if sandbox.available_mode(False) == sandbox.USER_NAMESPACE:
+        found.append("user namespace")
+    return found
+
+
+MODES = _modes()
+pytestmark = pytest.mark.skipif(not MODES, reason="this kernel gives no namespaces (see test_sandbox_modes.py)")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    handle = ForkServerHandle()
+    yield handle
+    handle.close()
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("probes") / "assignment"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "strides.py").write_text(textwrap.dedent(PROBES))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def staff_copy():
+    """A world-readable copy of the staff files where a TA's clone might be."""
+    place = Path("/srv") / f"course-copy-{os.getpid()}" if os.access("/srv", os.W_OK) else None
+    if place is None:
+        pytest.skip("/srv is not writable here")
+    for name in ("reference", "tests"):
+        shutil.copytree(ROOT / name, place / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [place, *place.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    yield place
+    shutil.rmtree(place, ignore_errors=True)
+
+
+@pytest.fixture(params=MODES)
+def box(request, server, package):
+    uid = UID_BASE if request.param == "root" else None
+    opened = Sandboxed(package, Sandbox(server, uid, sandbox.Limits(memory_mb=512)))
+    yield opened
+    opened.close()
+
+
+def call(box: Sandboxed, function: str, *args, timeout: float = 20.0, process: str = "main"):
+    [reply] = box.exchange([Request("calls.call", (f"strides.{function}", *args), f"strides.{function}", timeout,
+                                    process=process)])
+    if isinstance(reply, BaseException):
+        raise reply
+    assert reply.outcome["status"] == "ok", reply.outcome
+    return reply.outcome["value"]
+
+
+# --------------------------------------------------------------------------- what it sees
+def test_a_worker_sees_an_allow_list_and_nothing_else(box, server, staff_copy):
+    top = set(call(box, "listing", "/"))
+    assert top <= {"dev", "etc", "proc", "submission", "sys", "tmp"} | _top_levels(server.view)
+    hidden = [str(ROOT / "reference"), str(ROOT / "tests"), str(ROOT / "grader"), str(staff_copy),
+              str(staff_copy / "reference" / "flops.py"), str(server.workdir / "private"), str(server.trusted),
+              str(server.workers), "/etc/passwd", "/home", "/var", "/run", "/srv"]
+    seen = call(box, "existing", hidden)
+    assert seen == [], seen
+    assert call(box, "can_open", str(staff_copy / "reference" / "strides.py")) == "FileNotFoundError"
+    assert call(box, "listing", "/submission/assignment") == ["__init__.py", "strides.py"]
+    assert call(box, "listing", "/etc") == ["ld.so.cache"]
+    assert set(call(box, "listing", "/dev")) >= {"null", "zero", "urandom", "shm"}
+    assert call(box, "write", "/submission/assignment/strides.py", 1)[1] == "OSError"  # read-only
+    assert call(box, "write", "/usr/lib/planted.so", 1)[1] == "OSError"
+
+
+def _top_levels(paths: list[str]) -> set[str]:
+    return {Path(p).parts[1] for p in paths if len(Path(p).parts) > 1}
+
+
+def test_a_worker_sees_its_own_processes_and_no_network(box):
+    uid, cwd, pids = call(box, "identity")
+    assert pids == [1] and cwd == "/tmp"
+    assert uid == (UID_BASE if box.uid is not None else 0)
+    assert call(box, "network") in ("OSError", "ConnectionRefusedError")
+    assert box.protections.mode in ("root", "user namespace")
+    assert any("allow-list" in p for p in box.protections.applied)
+    assert box.protections.missing == () or box.protections.mode == "user namespace"
+
+
+def test_no_student_worker_sees_the_judges(box, server):
+    judges = server.trusted / "grader" / "judges"
+    assert judges.is_dir() and not any(p.startswith(str(server.trusted)) for p in server.view)
+    assert call(box, "existing", [str(judges)]) == []
+    assert call(box, "existing", [str(judges)], process="separate") == []
+
+
+def test_a_worker_inherits_no_descriptor_of_the_grader(box):
+    fds = call(box, "descriptors")  # stdin (/dev/null), output twice, its channel: nothing of the fork server's
+    assert [kind for _, kind in fds] == ["device", "pipe", "pipe", "socket"] and fds[2][0] == 2, fds
+    assert call(box, "stall") == []  # no epoll set of the fork server's to join
+
+
+def test_the_cuda_environment_reaches_the_worker(monkeypatch, package):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
+    monkeypatch.setenv("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True")
+    monkeypatch.setenv("GRADER_SECRET", "seed")
+    worker = Sandboxed(package, Sandbox(None, None))  # its own fork server, started with this environment
+    try:
+        env = call(worker, "environment")
+    finally:
+        worker.close()
+    assert env["CUDA_VISIBLE_DEVICES"] == "1" and env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
+    assert "GRADER_SECRET" not in env and env["TMPDIR"] == "/tmp"
+
+
+# --------------------------------------------------------------------------- what it leaves
+def test_scratch_and_ipc_are_private_and_die_with_the_worker(box):
+    before = _host_segments()
+    tag = f"left-behind-{os.getpid()}"
+    assert call(box, "leave_behind", tag) >= 0
+    assert tag in call(box, "listing", "/tmp")
+    assert not Path(f"/dev/shm/{tag}").exists() and _host_segments() == before  # never on the host
+    assert call(box, "fill", "/tmp") <= sandbox.Limits().scratch_mb  # the scratch space is size-limited
+    assert call(box, "fill", "/dev/shm") <= sandbox.Limits().shm_mb
+    box._kill(box.workers["main"])  # a replaced worker ...
+    assert tag not in call(box, "listing", "/tmp")  # ... and its successor starts empty
+    assert call(box, "listing", "/dev/shm") == []
+
+
+def _host_segments() -> list[str]:
+    try:
+        return Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    except OSError:
+        return []
+
+
+# --------------------------------------------------------------------------- limits
+def test_memory_is_limited_for_the_whole_process_tree(box):
+    """Four children and two threads, each far under the limit, together over it."""
+    with pytest.raises(faults.CrashFault) as caught:
+        call(box, "hold", 4, 2, 220, 1.5, timeout=30.0)
+    assert "more than 512 MB of memory" in str(caught.value)
+    assert call(box, "spin", 10) >= 0  # a fresh worker answers the next call
+
+
+def test_a_call_s_time_limit_is_absolute(box):
+    started = time.monotonic()
+    with pytest.raises(faults.TimeoutFault):
+        call(box, "trickle", 60, timeout=1.0)  # answers a byte every 0.1 s, ignoring its alarm
+    assert time.monotonic() - started < 1.0 * 1.1 + 2.0 + 1.5
+
+
+@pytest.mark.skipif(not cgroups.available(), reason="no cgroup here")
+def test_cpu_is_shared_by_worker_not_by_process(server, package):
+    honest = Sandboxed(package, Sandbox(server, None))
+    hog = Sandboxed(package, Sandbox(server, None))
+    try:
+        call(honest, "spin", 10)  # warm
+        alone = min(call(honest, "spin", 4_000_000) for _ in range(2))
+        assert call(hog, "start_hogs", 30) == 30
+        time.sleep(0.5)
+        crowded = min(call(honest, "spin", 4_000_000) for _ in range(2))
+    finally:
+        hog.close()
+        honest.close()
+    # 30 busy processes of one worker get one CPU between them, not 30 shares of the machine
+    assert crowded < 2.5 * alone + 0.1, (alone, crowded)
+
+
+def test_processes_are_limited_per_worker(box):
+    assert call(box, "start_sleepers", 100, timeout=30.0) < sandbox.Limits().processes
+    assert len(call(box, "identity")[2]) <= sandbox.Limits().processes
+
+
+# --------------------------------------------------------------------------- the allow-list itself
+def test_allowed_paths_never_hold_the_staff_repository(tmp_path):
+    allowed = view.allowed_paths(ROOT)
+    for path in allowed:
+        real = os.path.realpath(path)
+        assert not str(ROOT).startswith(real.rstrip("/") + "/") and real != str(ROOT)
+        assert not real.startswith(str(ROOT) + "/") or "site-packages" in real
+    assert "/" not in allowed
+    assert view.allowed_paths(Path("/usr")) == [p for p in view.allowed_paths(Path("/usr"))
+                                                if not os.path.realpath(p).startswith("/usr/")]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+def test_closing_the_fork_server_leaves_nothing(server, package):
+    worker = Sandboxed(package, Sandbox(server, UID_BASE + 1 if "root" in MODES else None))
+    call(worker, "start_hogs", 3)
+    pid, groups, workdir = worker.workers["main"].pid, list(server.cgroups), server.workdir
+    server.close()
+    assert not _alive(pid)
+    assert not workdir.exists()
+    assert [g for g in groups if os.path.exists(g)] == []
