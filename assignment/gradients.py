@@ -25,8 +25,9 @@ you which operand to transpose and in which order to multiply.
 Rules for this part:
 
 * No autograd: no ``.backward()``, ``torch.autograd.grad``, ``torch.func.grad`` or
-  ``requires_grad_()``. A graded test watches for it (the inputs do not require grad,
-  so a formula written with plain tensor ops never touches autograd).
+  ``requires_grad_()``. A graded test reads this file (and any helper of yours it
+  uses) for any of them, and for ways to reach them unseen (``getattr``, ``exec``,
+  private ``torch._...`` names): plain tensor ops are all a gradient by hand needs.
 * Return tensors of the inputs' dtype (float32 in, float32 out; float64 in, float64
   out) and of the right shape. Values are compared with a tolerance of a few float
   roundings per term, so any correct formula passes.

@@ -21,20 +21,22 @@ jaxtyping puts the same names into the type annotations:
     x: Float[torch.Tensor, "batch seq heads dim"] = torch.ones(2, 3, 8, 64)
 
 By default an annotation is only documentation. Wrapped with
-``jaxtyping.jaxtyped(typechecker=beartype.beartype)`` it is checked at run time: every
-tensor must have the annotated rank and a floating dtype, and an axis name must have
-the same size everywhere it appears in one call (arguments and result). The graded
-tests call your functions through exactly that wrapper, so:
+``jaxtyping.jaxtyped(typechecker=typeguard.typechecked)`` it is checked at run time:
+every tensor must have the annotated rank and a floating dtype, and an axis name must
+have the same size everywhere it appears in one call (arguments and result). The
+graded tests check every call of yours against your annotations with exactly that
+pair (jaxtyping with typeguard 2.13.3), so:
 
 * keep the annotations below as they are (they are part of the assignment), and
-* use ``einops.einsum`` and ``einops.rearrange`` as the docstrings say (a test counts
-  the calls; ``import einops`` or ``from einops import einsum, rearrange`` both work).
+* use ``einops.einsum`` and ``einops.rearrange`` as the docstrings say (a test reads
+  your code for the calls; ``import einops`` or ``from einops import einsum, rearrange``
+  both work, and so does calling them from a helper function of this file).
 
 Try the checker yourself::
 
-    from beartype import beartype
+    from typeguard import typechecked
     from jaxtyping import jaxtyped
-    checked = jaxtyped(attention_scores, typechecker=beartype)
+    checked = jaxtyped(attention_scores, typechecker=typechecked)
     checked(torch.ones(3, 8, 64), torch.ones(2, 3, 8, 64))  # 3-D q: TypeCheckError
 """
 

@@ -1,8 +1,8 @@
 """Part 6 reference: einops and jaxtyping.
 
-The annotations are part of the contract: the graded tests wrap these functions
-with ``jaxtyped(typechecker=beartype)``, so the axis names are checked at run
-time (no ``from __future__ import annotations``, so they stay real objects).
+The annotations are part of the contract: the graded tests check every call
+against them with ``jaxtyped(typechecker=typeguard.typechecked)``, so the axis
+names are checked at run time.
 """
 
 import math

@@ -49,3 +49,20 @@ def environment(**extra: str) -> dict[str, str]:
     """This environment without CI (the profiles the self-tests name are the ones that run)."""
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     return {**env, **extra}
+
+
+def recording(seed: int = 17, profile: str = "grading") -> Path:
+    """``python -m grader record`` under this seed and profile, made once for every self-test that
+    replays it (and again when the tests, the reference or the harness change)."""
+    from grader.harness.recording import fingerprint
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    folder = CACHE / f"recording-{profile}-{seed}-{fingerprint(ROOT)[:16]}"
+    with FileLock(str(CACHE / "recording.lock")):
+        if not (folder / "manifest.json").exists():
+            for stale in CACHE.glob(f"recording-{profile}-{seed}-*"):
+                shutil.rmtree(stale, ignore_errors=True)
+            run = subprocess.run([sys.executable, "-m", "grader", "record", "--seed", str(seed), "--profile", profile,
+                                  "--out", str(folder)], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+            assert run.returncode == 0, run.stderr[-3000:]
+    return folder

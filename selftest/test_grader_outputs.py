@@ -17,7 +17,7 @@ from grader import mutants, outputs, scoring
 from grader import rubric as R
 from grader.outcomes import TestOutcome
 from grader.submissions import BadSubmission, Submission, expand, in_shard, parse_shard, stage
-from selftest.grading import grade, written
+from selftest.grading import grade, recording, written
 
 ROOT = Path(__file__).resolve().parent.parent
 CUDA = {i.test for i in R.load().items if "cuda" in i.name}
@@ -131,10 +131,12 @@ def test_flat_files_and_packages_are_both_submissions(tmp_path):
 # --------------------------------------------------------------------------- end to end
 @pytest.fixture(scope="module")
 def partial_graded_twice(tmp_path_factory):
+    """The same submission, graded twice from scratch under one seed (drawing live, not replaying)."""
     out1, out2 = tmp_path_factory.mktemp("g1"), tmp_path_factory.mktemp("g2")
     subs = ROOT / "examples" / "submissions" / "student_partial"
     for out in (out1, out2):
-        grade(str(subs), "--out", str(out), "-j", "1", "-m", "part1 or part2", "--seed", "11", "--single")
+        grade(str(subs), "--out", str(out), "-j", "1", "-m", "part1 or part2", "--seed", "11", "--single",
+              "--profile", "mutants")
     return [written(o)["student_partial"] for o in (out1, out2)]
 
 
@@ -150,22 +152,54 @@ def test_the_planted_bug_costs_its_test_only(partial_graded_twice):
     assert tests["test_view_strides"]["status"] == "passed"
 
 
+def fake_autograder(folder: Path, recording_of: Path | None) -> Path:
+    """/autograder as Gradescope lays it out: the zip's files in source/ (here, links to this
+    repository's), the seed and the reference run recorded at build time in source/autograder-data."""
+    source = folder / "source"
+    source.mkdir(parents=True)
+    for entry in ("grader", "reference", "tests", "assignment", "conftest.py", "pyproject.toml", "requirements.txt"):
+        (source / entry).symlink_to(ROOT / entry)
+    if recording_of is not None:
+        shutil.copytree(recording_of, source / "autograder-data" / "recording")
+    (folder / "submission").mkdir()
+    return folder
+
+
+def run_autograder(fake: Path) -> tuple[dict, str]:
+    env = dict(os.environ, AUTOGRADER_ROOT=str(fake), GRADER_PYTHON=sys.executable)
+    run = subprocess.run([str(ROOT / "grader" / "gradescope" / "run_autograder")], env=env,
+                         capture_output=True, text=True, timeout=900)
+    return json.loads((fake / "results" / "results.json").read_text()), run.stdout + run.stderr
+
+
 @pytest.fixture(scope="module")
 def gradescope_run(tmp_path_factory):
-    """run_autograder in a fake /autograder layout, for a good and an empty submission."""
+    """run_autograder in a fake /autograder layout, replaying a recording made at build time,
+    for a good and an empty submission."""
+    made = recording(seed=17)
     runs = {}
     for name in ("good", "empty"):
-        fake = tmp_path_factory.mktemp(f"autograder-{name}")
-        (fake / "source").symlink_to(ROOT)
-        (fake / "submission").mkdir()
+        fake = fake_autograder(tmp_path_factory.mktemp(f"autograder-{name}"), made)
         if name == "good":
             for path in (ROOT / "reference").glob("*.py"):  # as a student uploads them: loose files
                 shutil.copy(path, fake / "submission" / path.name)
-        env = dict(os.environ, AUTOGRADER_ROOT=str(fake), GRADER_PYTHON=sys.executable)
-        subprocess.run([str(ROOT / "grader" / "gradescope" / "run_autograder")], env=env,
-                       capture_output=True, text=True, timeout=900)
-        runs[name] = json.loads((fake / "results" / "results.json").read_text())
+        runs[name] = run_autograder(fake)[0]
     return runs
+
+
+def test_a_stale_recording_is_refused_with_a_clear_message(tmp_path):
+    """A recording made from other tests or another reference must never be replayed."""
+    stale = tmp_path / "stale"
+    shutil.copytree(recording(seed=17), stale)
+    manifest = json.loads((stale / "manifest.json").read_text())
+    (stale / "manifest.json").write_text(json.dumps({**manifest, "fingerprint": "0" * 64}))
+    run = subprocess.run([sys.executable, "-m", "grader", "grade", str(ROOT / "examples" / "submissions" / "reference"),
+                          "--single", "--out", str(tmp_path / "out"), "--recording", str(stale)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2 and "made from other tests, another reference or another harness" in run.stderr
+    fake = fake_autograder(tmp_path / "autograder", stale)
+    results, _ = run_autograder(fake)
+    assert results["score"] == 0 and "record it again" in results["output"]
 
 
 def test_run_autograder_writes_gradescope_results(gradescope_run):
@@ -190,7 +224,7 @@ def test_replaying_a_recorded_reference_run_grades_like_live_hypothesis(tmp_path
     verdicts = {}
     for mode in ("replay", "live"):
         out = tmp_path / mode
-        grade(str(subs), "--out", str(out), "-j", "2", "--seed", "5", "--no-isolate",
+        grade(str(subs), "--out", str(out), "-j", "2", "--seed", "5", "--no-isolate", "--profile", "mutants",
               *(["--live"] if mode == "live" else []))
         verdicts[mode] = {student: sorted(t["test"] for t in result["tests"] if t["status"] == "failed")
                           for student, result in written(out).items()}

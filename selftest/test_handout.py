@@ -1,12 +1,17 @@
 """Staff check: the student handout, built for real and used as a student would.
 
-The handout is built into a temporary folder, a fresh virtual environment is
-made from its own README's instructions, and then:
-* it holds only public files, and nothing of the reference's code or docstrings;
+The handout is built (once, shared with the other self-tests that replay its
+recordings), a fresh virtual environment is made from its own README's
+instructions, and then:
+* it holds only public files, nothing of the reference's code or docstrings and
+  nothing of the judges' code;
+* answers to fixed-input questions are recorded only as digests;
+* no function the handout ships passes the graded tests of a spec function it
+  fits (``selftest/solution_proof.py``): nothing a student receives solves them;
 * the stubs fail every test with "not implemented" and no harness error;
 * the reference, copied into the handout's assignment/, passes every test;
 * a submission that only looks answers up in the recordings passes the
-  handout's tests but fails grading (live reference, another seed).
+  handout's tests but fails grading (another seed, more examples).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import ast
 import gzip
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -23,9 +29,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.handout import build
 from grader.harness.impl import MODULES
 from selftest.grading import grade, written
+from selftest.grading import handout as shared_handout
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED_TOP = {"assignment", "grader", "tests", "conftest.py", "pyproject.toml", "requirements.txt",
@@ -34,7 +40,8 @@ ALLOWED_TOP = {"assignment", "grader", "tests", "conftest.py", "pyproject.toml",
 
 @pytest.fixture(scope="module")
 def handout(tmp_path_factory) -> Path:
-    return build(tmp_path_factory.mktemp("h") / "handout", seed=5)
+    """A private copy of the shared handout: a student's runs write into it."""
+    return copy_of(shared_handout(), tmp_path_factory.mktemp("h") / "handout")
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +58,7 @@ def python(handout, tmp_path_factory) -> Path:
 
 def run_tests(python: Path, folder: Path, *extra: str) -> dict[str, tuple[str, str]]:
     """pytest in ``folder``: test id -> (outcome, message)."""
-    report = folder / "report.xml"
+    report = folder.parent / f"{folder.name}-report.xml"
     subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}", *extra],
                    cwd=folder, capture_output=True, text=True, timeout=900)
     results = {}
@@ -77,7 +84,8 @@ def test_only_public_files(handout):
     assert {f.split("/")[0] for f in files} <= ALLOWED_TOP
     assert not [f for f in files if f.endswith((".pyc", ".toml")) and f != "pyproject.toml"]
     forbidden = re.compile(r"(^reference/|^mutants/|^selftest/|tests/hidden/|grader/isolation/|grader/rubric|"
-                           r"grader/handout|grader/batch|grader/gradescope|grading_seed|hidden)")
+                           r"grader/handout|grader/batch|grader/gradescope|grader/judges|staff_plugin|"
+                           r"autograder-data|hidden)")
     assert [f for f in files if forbidden.search(f)] == []
     assert (handout / "tests" / "recorded").is_dir()
 
@@ -124,14 +132,85 @@ def test_no_reference_code_or_docstring_anywhere(handout):
 
 
 def test_recordings_are_plain_json_not_pickles(handout):
+    names = {p.name for p in (handout / "tests" / "recorded").iterdir()}
+    assert names == {"examples.json.gz", "answers.json.gz", "stubs.json.gz", "manifest.json"}
     for path in (handout / "tests" / "recorded").glob("*.json.gz"):
-        data = json.loads(gzip.decompress(path.read_bytes()))
-        assert set(data) <= {"cases", "answers"}
+        json.loads(gzip.decompress(path.read_bytes()))  # JSON, nothing else
+
+
+def _leaves(value):
+    """The leaves of an answer as the wire writes it, but for digests, dict keys and field names."""
+    if isinstance(value, dict):
+        tag = next(iter(value), None)
+        if tag == "$digest":
+            return
+        if tag == "$t":
+            yield from _leaves(value[tag])
+        elif tag in ("$d", "$dc", "$nt"):
+            for _, item in value["fields" if tag != "$d" else "$d"]:
+                yield from _leaves(item)
+        else:
+            yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
+
+
+SECRET = ("dtypes.float_format", "dtypes.FP4_E2M1", "dtypes.bytes_per_element", "dtypes.nvfp4_values",
+          "roofline.PEAK_FLOPS_PER_SEC", "roofline.HBM_BYTES_PER_SEC", "part05.promised",
+          "mixed_precision.needs_grad_scaler")
+
+
+def test_fixed_input_answers_are_recorded_as_digests_only(handout):
+    answers = json.loads(gzip.decompress((handout / "tests" / "recorded" / "answers.json.gz").read_bytes()))["answers"]
+    secret = {key: text for key, text in answers.items() if any(f'"{name}"' in key for name in SECRET)}
+    assert len(secret) >= 15
+    for key, text in secret.items():
+        value = json.loads(text)["$d"]  # the outcome: a dict crossing as {"$d": [[key, value], ...]}
+        found = dict((k, v) for k, v in value)["value"]
+        # the structure stays (a table's keys, a record's field names), every value is a digest
+        assert list(_leaves(found)) == [], (key, list(_leaves(found)))
+
+
+def proof(handout: Path, out: Path, *extra: str, env: dict | None = None) -> dict:
+    run = subprocess.run([sys.executable, "-m", "selftest.solution_proof", str(handout), str(out), *extra],
+                         cwd=ROOT, capture_output=True, text=True, timeout=1200, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(out.read_text())
+
+
+def test_nothing_the_handout_ships_solves_a_graded_function(handout, tmp_path):
+    """Every function of the harness, the strategies and the tests' helpers, tried in place of every
+    graded function it fits, fails that function's public tests."""
+    found = proof(handout, tmp_path / "proof.json")
+    assert found["solutions"] == []
+    assert found["tried"] > 2000 and len(found["functions"]) >= 40
+
+
+PLANTED = """
+def _row_major(shape):
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+"""
+
+
+def test_the_proof_finds_a_planted_solution(handout, tmp_path):
+    (tmp_path / "planted_helpers.py").write_text(PLANTED)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    found = proof(handout, tmp_path / "planted.json", "--only", "strides.contiguous_strides", "--extra",
+                  "planted_helpers", env=env)
+    assert [(s["function"], s["candidate"]) for s in found["solutions"]] == [
+        ("strides.contiguous_strides", "planted_helpers._row_major")]
 
 
 # --------------------------------------------------------------------------- as a student
-def test_the_stubs_fail_every_test_as_not_implemented(handout, python):
-    results = run_tests(python, handout)
+def test_the_stubs_fail_every_test_as_not_implemented(handout, python, tmp_path):
+    results = run_tests(python, copy_of(handout, tmp_path / "stubs"))
     assert len(results) > 50
     wrong = {k: v for k, v in results.items()
              if v[0] != "skipped" and not (v[0] == "failure" and v[1].startswith("not implemented: "))}
@@ -153,7 +232,7 @@ _TABLE = {table!r}
 
 
 def answer(function, *args):
-    text = _TABLE.get(wire.canonical_key("call", (function, *args)))
+    text = _TABLE.get(wire.canonical_key("calls.call", (function, *args)))
     if text is None:
         raise ValueError("this input is not in my table")
     return wire.decode(text)["value"]
@@ -165,6 +244,7 @@ def lookup_submission(handout: Path, into: Path) -> Path:
     """Part 1 answered purely from the handout's recorded answers."""
     answers = json.loads(gzip.decompress((handout / "tests" / "recorded" / "answers.json.gz").read_bytes()))
     table = {k: v for k, v in answers["answers"].items() if '"strides.' in k}
+    assert table
     package = into / "assignment"
     package.mkdir(parents=True)
     for module in MODULES:

@@ -10,8 +10,11 @@ here: root told not to drop privileges, the same code path).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -22,6 +25,7 @@ from grader.harness import faults
 from grader.harness.transport import Request
 from grader.isolation import cgroups, sandbox, view
 from grader.isolation.transport import ForkServerHandle, Sandbox, Sandboxed
+from selftest.test_grader_attacks import staff_copies  # noqa: F401 - a fixture: copies of the staff files
 
 ROOT = Path(__file__).resolve().parent.parent
 UID_BASE = 63_000  # this module's worker ids (the attack batch uses 62_000)
@@ -236,20 +240,6 @@ def package(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def staff_copy():
-    """A world-readable copy of the staff files where a TA's clone might be."""
-    place = Path("/srv") / f"course-copy-{os.getpid()}" if os.access("/srv", os.W_OK) else None
-    if place is None:
-        pytest.skip("/srv is not writable here")
-    for name in ("reference", "tests"):
-        shutil.copytree(ROOT / name, place / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for path in [place, *place.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    yield place
-    shutil.rmtree(place, ignore_errors=True)
-
-
 @pytest.fixture(params=MODES)
 def box(request, server, package):
     uid = UID_BASE if request.param == "root" else None
@@ -268,15 +258,15 @@ def call(box: Sandboxed, function: str, *args, timeout: float = 20.0, process: s
 
 
 # --------------------------------------------------------------------------- what it sees
-def test_a_worker_sees_an_allow_list_and_nothing_else(box, server, staff_copy):
+def test_a_worker_sees_an_allow_list_and_nothing_else(box, server, staff_copies):
     top = set(call(box, "listing", "/"))
     assert top <= {"dev", "etc", "proc", "submission", "sys", "tmp"} | _top_levels(server.view)
-    hidden = [str(ROOT / "reference"), str(ROOT / "tests"), str(ROOT / "grader"), str(staff_copy),
-              str(staff_copy / "reference" / "flops.py"), str(server.workdir / "private"), str(server.trusted),
-              str(server.workers), "/etc/passwd", "/home", "/var", "/run", "/srv"]
+    copies = [str(place / "reference" / "flops.py") for place in staff_copies]
+    hidden = [str(ROOT / "reference"), str(ROOT / "tests"), str(ROOT / "grader"), *copies, str(server.private),
+              str(server.trusted), str(server.workers), "/etc/passwd", "/home", "/var", "/run", "/srv"]
     seen = call(box, "existing", hidden)
     assert seen == [], seen
-    assert call(box, "can_open", str(staff_copy / "reference" / "strides.py")) == "FileNotFoundError"
+    assert {call(box, "can_open", copy) for copy in copies} == {"FileNotFoundError"}
     assert call(box, "listing", "/submission/assignment") == ["__init__.py", "strides.py"]
     assert call(box, "listing", "/etc") == ["ld.so.cache"]
     assert set(call(box, "listing", "/dev")) >= {"null", "zero", "urandom", "shm"}
@@ -355,7 +345,6 @@ def test_memory_is_limited_for_the_whole_process_tree(box):
 
 
 def test_a_call_s_time_limit_is_absolute(box):
-    started = time.monotonic()
     with pytest.raises(faults.TimeoutFault):
         call(box, "trickle", 60, timeout=1.0)  # answers a byte every 0.1 s, ignoring its alarm
     assert time.monotonic() - started < 1.0 * 1.1 + 2.0 + 1.5
@@ -393,6 +382,36 @@ def test_allowed_paths_never_hold_the_staff_repository(tmp_path):
     assert "/" not in allowed
     assert view.allowed_paths(Path("/usr")) == [p for p in view.allowed_paths(Path("/usr"))
                                                 if not os.path.realpath(p).startswith("/usr/")]
+
+
+ORPHAN = """
+import json, sys, time
+from pathlib import Path
+from grader.isolation.transport import ForkServerHandle, Sandbox, Sandboxed
+from selftest.test_grader_attacks import staff_copies  # noqa: F401 - a fixture: copies of the staff files
+from grader.harness.transport import Request
+server = ForkServerHandle()
+box = Sandboxed(Path(sys.argv[1]), Sandbox(server, None))
+box.exchange([Request("calls.call", ("strides.start_sleepers", 3), "x", 10.0)])
+print(json.dumps({"server": server.pid, "worker": box.workers["main"].pid, "workdir": str(server.workdir),
+                  "cgroups": server.cgroups}), flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_killed_grader_takes_its_fork_server_and_workers_along(package):
+    grader = subprocess.Popen([sys.executable, "-c", ORPHAN, str(package)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        made = json.loads(grader.stdout.readline())
+    finally:
+        grader.kill()  # SIGKILL: no cleanup of its own
+        grader.wait()
+    deadline = time.monotonic() + 10
+    while (_alive(made["server"]) or Path(made["workdir"]).exists()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(made["server"]) and not _alive(made["worker"])
+    assert not Path(made["workdir"]).exists()
+    assert [g for g in made["cgroups"] if os.path.exists(g)] == []
 
 
 def _alive(pid: int) -> bool:

@@ -26,7 +26,7 @@ import functools
 import inspect
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Iterator, Literal
 
 import hypothesis
 
@@ -65,12 +65,13 @@ class Cases:
         """The body's other arguments (``impl``, ``oracle``) from pytest's fixtures."""
         return {name: available[name] for name in _parameters(self.body) if name not in self.params and name in available}
 
-    def replayed(self, recording: Recording, test: str) -> list[dict[str, Any]]:
-        """The explicit examples, then the recorded ones not among them, simplest first."""
-        explicit = list(self.examples)
-        seen = {_key(e) for e in explicit}
-        recorded = [e for e in recording.examples_of(test) if _key(e) not in seen and set(e) == set(self.params)]
-        return explicit + recorded
+    def replayed(self, recording: Recording, test: str) -> Iterator[dict[str, Any]]:
+        """The explicit examples, then the recorded ones not among them, simplest first (lazily)."""
+        yield from self.examples
+        seen = {_key(e) for e in self.examples}
+        for example in recording.examples_of(test):
+            if set(example) == set(self.params) and _key(example) not in seen:
+                yield example
 
 
 @functools.lru_cache(maxsize=None)

@@ -25,7 +25,7 @@ import gzip
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from grader.harness import wire
 
@@ -66,6 +66,7 @@ class Recording:
         self.examples = examples
         self.answers = answers
         self.manifest = manifest
+        self._sorted: dict[str, list[tuple[tuple[str, str], ...]]] = {}
 
     @classmethod
     def load(cls, folder: Path, *, expect: str | None = None) -> "Recording":
@@ -93,15 +94,20 @@ class Recording:
         manifest = json.loads((folder / MANIFEST).read_text()) if (folder / MANIFEST).exists() else {}
         return cls(read(EXAMPLES, "examples"), read(ANSWERS, "answers"), manifest)
 
-    def examples_of(self, test: str) -> list[dict[str, Any]]:
-        """The test's examples, decoded, distinct, simplest first."""
-        seen, out = set(), []
-        for example in sorted(self.examples.get(test, ()), key=_simplicity):
-            key = tuple(sorted(example.items()))
-            if key not in seen:
-                seen.add(key)
-                out.append({name: wire.decode(text) for name, text in example.items()})
-        return out
+    def examples_of(self, test: str) -> Iterator[dict[str, Any]]:
+        """The test's examples, distinct, simplest first; each decoded afresh as it is reached
+        (a replay that stops at its first failure decodes no more)."""
+        for example in self._ordered(test):
+            yield {name: wire.decode(text) for name, text in example}
+
+    def count(self, test: str) -> int:
+        return len(self._ordered(test))
+
+    def _ordered(self, test: str) -> list[tuple[tuple[str, str], ...]]:
+        if test not in self._sorted:
+            distinct = {tuple(sorted(example.items())) for example in self.examples.get(test, ())}
+            self._sorted[test] = sorted(distinct, key=lambda e: _simplicity(dict(e)))
+        return self._sorted[test]
 
     def answer(self, key: str) -> Any:
         """The recorded outcome of a question (None if it was never asked)."""

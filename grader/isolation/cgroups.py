@@ -83,7 +83,9 @@ class Groups:
             mount = next((m for m, kind, options in mounts if kind == "cgroup" and controller in options), None)
             if mount is None or controller not in own:
                 break
-            parent = os.path.join(mount, own[controller].lstrip("/"), tag)
+            base = os.path.join(mount, own[controller].lstrip("/"))
+            _remove_stale(base)
+            parent = os.path.join(base, tag)
             try:
                 os.mkdir(parent, 0o755)
             except OSError:
@@ -106,6 +108,7 @@ class Groups:
             try:
                 if not set(CONTROLLERS) <= set(_read(os.path.join(base, "cgroup.controllers")).split()):
                     continue
+                _remove_stale(base)
                 _enable(base)
                 os.mkdir(parent, 0o755)
                 _enable(parent)
@@ -186,6 +189,15 @@ def remove_tree(parent: str, timeout: float = 5.0) -> None:
             Groups.kill({"": child})
             time.sleep(0.05)
     _rmdir(parent)
+
+
+def _remove_stale(base: str) -> None:
+    """Groups of fork servers that are gone (killed before they could clean up: ``grader-<pid>-<tag>``)."""
+    for name in _entries(base):
+        fields = name.split("-")
+        if len(fields) == 3 and fields[0] == "grader" and fields[1].isdigit() \
+                and not os.path.exists(f"/proc/{fields[1]}"):
+            remove_tree(os.path.join(base, name), timeout=1.0)
 
 
 def _entries(parent: str) -> list[str]:

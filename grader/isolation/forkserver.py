@@ -32,6 +32,7 @@ import os
 import secrets
 import select
 import selectors
+import shutil
 import signal
 import socket
 import sys
@@ -147,6 +148,7 @@ class ForkServer:
         self.group_of: dict[int, dict[str, str]] = {}  # worker pid -> its cgroup folders
         self.dying: list[dict[str, str]] = []  # groups to remove once their last process is gone
         self.base_mb = _rss_mb()  # a worker's copy-on-write share of this process counts towards its group
+        self.parent = os.getppid()  # the grader: when it is gone, so is everything here
         self.spawned = 0
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.listener.bind(path)
@@ -172,6 +174,11 @@ class ForkServer:
                 else:
                     self._handle(key.fileobj)
             self._reap()
+            if os.getppid() != self.parent:  # the grader was killed: take everything with us
+                self._shutdown()
+                for folder in (os.path.dirname(self.harness), os.path.dirname(self.path)):
+                    shutil.rmtree(folder, ignore_errors=True)
+                return
 
     def _handle(self, conn: socket.socket) -> None:
         try:
@@ -216,12 +223,8 @@ class ForkServer:
         if op == "sweep":
             self._sweep(int(request["uid"]))
             return {"ok": True}
-        if op == "shutdown":  # every worker and everything they left behind, then this server
-            self.workers.clear()
-            self._kill_strays()
-            for pid in list(self.group_of):
-                self._forget_group(pid)
-            self.groups.close()
+        if op == "shutdown":
+            self._shutdown()
             raise SystemExit(0)
         raise ValueError(f"unknown op {op!r}")
 
@@ -317,6 +320,14 @@ class ForkServer:
             self._reap()
             time.sleep(0.01)
         return self.statuses.get(pid)
+
+    def _shutdown(self) -> None:
+        """Every worker and everything they left behind, and their groups."""
+        self.workers.clear()
+        self._kill_strays()
+        for pid in list(self.group_of):
+            self._forget_group(pid)
+        self.groups.close()
 
     def _kill(self, pid: int) -> None:
         if pid <= 1 or pid == os.getpid():  # never kill(-1) or kill(0): that is everyone

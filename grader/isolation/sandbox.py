@@ -59,9 +59,9 @@ class Limits:
     shm_mb: int = 64  # its private /dev/shm
     output_kb: int = 64  # captured stdout/stderr kept per submission
     flood_mb: int = 32  # more output than this kills the worker
-    # CUDA reserves far more address space than it uses, so with a GPU an address-space
-    # limit would break every kernel launch: the grader watches the worker's memory instead
-    # (its cgroup's, or the RSS of its process tree where there is no cgroup)
+    # CUDA reserves far more address space than it uses, so with a GPU an address-space limit
+    # (RLIMIT_AS) would break every kernel launch: none then, and memory is limited by the worker's
+    # cgroup, or watched over its process tree where there is none (as it always is, besides)
     watch_memory: bool = False
 
     def to_dict(self) -> dict:
@@ -165,9 +165,11 @@ def _vm_size() -> int:
         return 0
 
 
-def apply_limits(limits: Limits, *, processes: bool) -> list[str]:
-    """Per-process resource limits; ``processes``: whether RLIMIT_NPROC counts this worker's own
-    processes only (its own user id, or its own user namespace) rather than the grading user's."""
+def apply_limits(limits: Limits, *, processes: bool, address_space: bool) -> list[str]:
+    """Per-process resource limits. ``processes``: whether RLIMIT_NPROC counts this worker's own
+    processes only (its own user id, or its own user namespace) rather than the grading user's.
+    ``address_space``: cap it (RLIMIT_AS) where nothing better limits memory: never with a GPU, whose
+    driver reserves far more address space than it uses, nor inside a memory cgroup."""
     applied = []
 
     def setlimit(name: str, which: int, value: int) -> None:
@@ -180,7 +182,7 @@ def apply_limits(limits: Limits, *, processes: bool) -> list[str]:
         except (ValueError, OSError):
             pass
 
-    if not limits.watch_memory:
+    if address_space:
         setlimit("memory", resource.RLIMIT_AS, _vm_size() + limits.memory_mb * 2**20)
     setlimit("cpu", resource.RLIMIT_CPU, limits.cpu_seconds)
     setlimit("file size", resource.RLIMIT_FSIZE, limits.file_mb * 2**20)
@@ -257,9 +259,23 @@ def batch_notes(as_root: bool) -> tuple[list[str], str | None]:
                      "CPU was not shared fairly between workers")
     if mode != NONE:
         return notes, None
-    user = os.environ.get("USER") or str(os.geteuid())
-    warning = (f"NO SANDBOX: the kernel refused namespaces (are user namespaces turned off?), so workers ran as "
-               f"{user} with resource limits only: they could read every file {user} can, the staff repository "
-               "included, and reach the network. Grade real submissions where namespaces work "
-               "(see README, 'Isolation').")
+    if as_root:
+        who = ("as unprivileged users (the staff files are root-only) with resource limits only: they could read "
+               "every world-readable file on this machine (a copy of the staff files too), see every process")
+    else:
+        user = _user_name()
+        who = (f"as {user} with resource limits only: they could read every file {user} can, the staff "
+               "repository included, see every process")
+    warning = (f"NO SANDBOX: the kernel refused namespaces (user namespaces turned off? a container without "
+               f"CAP_SYS_ADMIN?), so workers ran {who} and reach the network. Grade real submissions where "
+               "namespaces work (see README, 'Isolation').")
     return [f"WARNING: {warning}"] + notes, warning
+
+
+def _user_name() -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError):
+        return f"user id {os.geteuid()}"

@@ -59,20 +59,20 @@ KEEP_ENVIRONMENT = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "PYTORCH_CUDA_A
                     "ASSIGNMENT_CUDA", "PYTORCH_NVML_BASED_CUDA_CHECK")
 
 
+class _Box:
+    """What took while boxing this process in, in the grader's words, for the report."""
+
+    def __init__(self) -> None:
+        self.protections: list[str] = []
+        self.missing: list[str] = []
+
+
 def _sandbox(spec: dict[str, Any], report_fd: int) -> Path:
     """Box this process in; report what took, before any submission code runs. Returns the folder that
     holds the submission's ``assignment/`` as this process now sees it."""
     limits = sandbox.Limits(**spec.get("limits", {}))
-    clean = bool(spec.get("clean"))
-    protections: list[str] = []
-    missing: list[str] = []
-    groups = spec.get("cgroup") or {}
-    if groups:  # first: every process it starts from here on is counted
-        cgroups.join(groups)
-        protections.append(f"memory {limits.memory_mb} MB, {limits.processes} processes and {limits.cpus:g} CPU "
-                           "for its whole process tree (cgroup)")
-    else:
-        missing.append("a cgroup (memory is watched over its process tree instead; CPU is not shared fairly)")
+    box = _Box()
+    _join_cgroup(spec, limits, box)
     as_root = os.geteuid() == 0 and spec.get("uid") is not None
     mode = sandbox.enter_namespaces(as_root)
     fields: dict[str, Any] = {}
@@ -81,30 +81,66 @@ def _sandbox(spec: dict[str, Any], report_fd: int) -> Path:
         if child:  # the real worker by its pid out here (in there it is pid 1), then leave
             _report(report_fd, pid=child)
             os._exit(0)
-        protections += ["no network", "own process list", "own IPC and /dev/shm"]
+        box.protections += ["no network", "own process list", "own IPC and /dev/shm"]
     else:
         fields["pid"] = os.getpid()
-        missing += ["namespaces (the kernel refused them): it could read every file the grading user can, "
-                    "see every process and reach the network"]
-    if clean:  # the judges' code: only a clean worker ever sees it
+        box.missing.append("namespaces (the kernel refused them): it could read every file the grading user can, "
+                           "see every process and reach the network")
+    if spec.get("clean"):  # the judges' code: only a clean worker ever sees it
         import grader
 
         grader.__path__.append(str(Path(spec["trusted"]) / "grader"))
         import grader.judges  # noqa: F401
+    home, scratch = _enter_view(spec, limits, mode, box)
+    _clean_environment(scratch)
+    box.protections += sandbox.apply_limits(limits, processes=mode != sandbox.NONE or as_root,
+                                            address_space=not limits.watch_memory and not spec.get("cgroup"))
+    if mode == sandbox.USER_NAMESPACE:  # root in there: an ordinary process from now on
+        sandbox.drop_capabilities()
+        box.protections.append("no capabilities")
+    elif as_root:
+        sandbox.drop_privileges(int(spec["uid"]))
+        box.protections.append(f"unprivileged user {spec['uid']}")
+    # nothing of the harness copy or of the staff repository on the import path
+    sys.path[:] = [str(home)] + [p for p in sys.path if _is_library(p)]
+    sys.dont_write_bytecode = True
+    fields.update(mode=mode, protections=box.protections, missing=box.missing)
+    _report(report_fd, **fields)  # before any submission code runs
+    os.close(report_fd)
+    return home
+
+
+def _join_cgroup(spec: dict[str, Any], limits: sandbox.Limits, box: _Box) -> None:
+    """First thing: every process this worker starts from here on is counted in its group."""
+    groups = spec.get("cgroup") or {}
+    if groups:
+        cgroups.join(groups)
+        box.protections.append(f"memory {limits.memory_mb} MB, {limits.processes} processes and {limits.cpus:g} CPU "
+                               "for its whole process tree (cgroup)")
+    else:
+        box.missing.append("a cgroup (memory is watched over its process tree instead; CPU is not shared fairly)")
+
+
+def _enter_view(spec: dict[str, Any], limits: sandbox.Limits, mode: str, box: _Box) -> tuple[Path, Path]:
+    """Move into the allow-listed root where a mount namespace allows; returns (home, scratch)."""
     host_home = Path(spec["root"])
-    home, scratch = host_home, host_home / "scratch"
     if mode != sandbox.NONE:
+        clean = bool(spec.get("clean"))
         shown = list(spec.get("view") or []) + [spec["harness"]] + ([spec["trusted"]] if clean else [])
         try:
-            missing += view.enter(str(host_home / "view"), shown, None if clean else str(host_home),
-                                  limits.scratch_mb, limits.shm_mb)
-            home, scratch = Path(view.HOME), Path(view.SCRATCH)
-            protections.append(f"only an allow-list of paths visible, read-only; its own /tmp ({limits.scratch_mb} MB)")
-        except OSError as exc:
-            missing.append(f"the filesystem allow-list ({exc}): it could read every file its user can")
-            os.chdir(host_home)
-    else:
-        os.chdir(host_home)
+            box.missing += view.enter(str(host_home / "view"), shown, None if clean else str(host_home),
+                                      limits.scratch_mb, limits.shm_mb)
+            box.protections.append(f"only an allow-list of paths visible, read-only; its own /tmp "
+                                   f"({limits.scratch_mb} MB)")
+            return Path(view.HOME), Path(view.SCRATCH)
+        except OSError as exc:  # a grader's problem, not the student's: graded, and said loudly
+            box.missing.append(f"the filesystem allow-list ({exc}): it could read every file its user can")
+    os.chdir(host_home)
+    return host_home, host_home / "scratch"
+
+
+def _clean_environment(scratch: Path) -> None:
+    """Nothing of the grader's environment but what CUDA needs to pick the same device."""
     keep = {k: os.environ[k] for k in KEEP_ENVIRONMENT if k in os.environ}
     os.environ.clear()
     os.environ.update({
@@ -114,21 +150,6 @@ def _sandbox(spec: dict[str, Any], report_fd: int) -> Path:
     import tempfile
 
     tempfile.tempdir = str(scratch)
-    own_processes = mode != sandbox.NONE or as_root  # RLIMIT_NPROC then counts this worker's alone
-    protections += sandbox.apply_limits(limits, processes=own_processes)
-    if as_root:
-        sandbox.drop_privileges(int(spec["uid"]))
-        protections.append(f"unprivileged user {spec['uid']}")
-    elif mode == sandbox.USER_NAMESPACE:
-        sandbox.drop_capabilities()
-        protections.append("no capabilities")
-    # nothing of the harness copy or of the staff repository on the import path
-    sys.path[:] = [str(home)] + [p for p in sys.path if _is_library(p)]
-    sys.dont_write_bytecode = True
-    fields.update(mode=mode, protections=protections, missing=missing)
-    _report(report_fd, **fields)  # before any submission code runs
-    os.close(report_fd)
-    return home
 
 
 def _is_library(path: str) -> bool:

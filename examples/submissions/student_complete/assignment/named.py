@@ -8,12 +8,12 @@ with the decorator, check at call time) which shape goes in and comes out.
 import math
 
 import torch
-from beartype import beartype
+from typeguard import typechecked
 from einops import einsum, rearrange
 from jaxtyping import Float, jaxtyped
 
 
-@jaxtyped(typechecker=beartype)
+@jaxtyped(typechecker=typechecked)
 def attention_scores(
     q: Float[torch.Tensor, "batch seq_q heads dim"],
     k: Float[torch.Tensor, "batch seq_k heads dim"],
@@ -24,7 +24,7 @@ def attention_scores(
     return scores / math.sqrt(dim)
 
 
-@jaxtyped(typechecker=beartype)
+@jaxtyped(typechecker=typechecked)
 def split_heads(
     x: Float[torch.Tensor, "batch seq model"],
     num_heads: int,
@@ -38,7 +38,7 @@ def split_heads(
     return rearrange(x, "batch seq (heads head_dim) -> batch heads seq head_dim", heads=num_heads)
 
 
-@jaxtyped(typechecker=beartype)
+@jaxtyped(typechecker=typechecked)
 def merge_heads(
     x: Float[torch.Tensor, "batch heads seq head_dim"],
 ) -> Float[torch.Tensor, "batch seq model"]:
