@@ -83,7 +83,7 @@ def private_tmpdir(parent: Path) -> Path:
 @pytest.fixture(scope="session")
 def staff_copies(tmp_path_factory):
     """World-readable copies of the staff files where a TA's clone or a backup might be."""
-    token = f"course-copy-{os.getpid()}"
+    token = f"course-copy-{os.getpid()}-{os.urandom(3).hex()}"  # each module that uses it gets its own
     places = [Path.home() / token, tmp_path_factory.mktemp("backup") / token]
     if os.access("/srv", os.W_OK):
         places.insert(0, Path("/srv") / token)

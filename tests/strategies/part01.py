@@ -21,7 +21,8 @@ sizes = st.one_of(st.sampled_from([0, 1, 1, 2]), st.integers(0, 5))
 
 def shapes(min_dims: int = 0, max_dims: int = MAX_DIMS, nonempty: bool = False) -> st.SearchStrategy:
     size = st.integers(1, 5) if nonempty else sizes
-    return st.lists(size, min_size=min_dims, max_size=max_dims).map(tuple)
+    drawn = st.lists(size, min_size=min_dims, max_size=max_dims).map(tuple)
+    return st.one_of(st.just(()), drawn) if min_dims == 0 else drawn  # a 0-d tensor, often
 
 
 @st.composite
@@ -76,8 +77,15 @@ def same_numel_shape(draw, shape: tuple[int, ...]) -> tuple[int, ...]:
         new = draw(st.lists(sizes, min_size=max(ndims, 1), max_size=max(ndims, 1)))
         new[draw(st.integers(0, len(new) - 1))] = 0
         return tuple(new)
-    how = draw(st.sampled_from(["regroup", "scatter"]))
-    if how == "regroup" and shape:
+    how = draw(st.sampled_from(["regroup", "scatter", "split"]))
+    splittable = [i for i, size in enumerate(shape) if len(_factors(size)) > 1]
+    if how == "split" and splittable:
+        # one dim cut in two: a view torch can always make within a chunk
+        i = draw(st.sampled_from(splittable))
+        factors = _factors(shape[i])
+        cut = draw(st.integers(1, len(factors) - 1))
+        new = [*shape[:i], math.prod(factors[:cut]), math.prod(factors[cut:]), *shape[i + 1:]]
+    elif how == "regroup" and shape:
         # merge runs of neighbouring dims: the views torch can usually make
         cuts = sorted(draw(st.sets(st.integers(1, len(shape) - 1), max_size=len(shape) - 1))) if len(shape) > 1 else []
         bounds = [0, *cuts, len(shape)]

@@ -17,6 +17,7 @@ dims = st.integers(1, 12)
 
 # a module the harness builds (grader.harness.probes.part08.harness_module), as plain data
 harness_modules = st.one_of(
+    st.tuples(st.just("mlp"), st.lists(dims, min_size=2, max_size=4).map(tuple), st.just(True)),
     st.tuples(st.just("mlp"), st.lists(dims, min_size=2, max_size=4).map(tuple), st.booleans()),
     st.tuples(st.just("deep_linear"), dims, st.integers(0, 4)),
     st.tuples(st.just("linear_batchnorm"), dims),
