@@ -1,0 +1,81 @@
+"""Staff check: what a student reads when something goes wrong, as a student runs pytest.
+
+* a function stuck in a loop is named (the innermost of the student's functions,
+  not the one the test called), with its own inputs and the line it was on; it
+  costs its time limit once, and every later call to it fails at once the same way;
+* a value of the wrong kind says, in plain words, what came back and what was expected;
+* ``pytest --submission DIR`` (with a space, as the README writes it) works for a
+  folder anywhere;
+* ``pytest -m cuda`` without a GPU says why the tests were skipped, without ``-rs``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from grader import mutants
+from selftest.grading import ROOT, environment
+
+STUCK = '''
+
+def get_batch(data, batch_size, rng, device="cpu"):
+    while True:
+        batch_size = batch_size + 1 - 1
+'''
+
+WRONG_KIND = '''
+
+_reference_view = view_strides
+
+
+def view_strides(shape, strides, new_shape):
+    found = _reference_view(shape, strides, new_shape)
+    return tuple(new_shape) if found is None else found  # a tuple where torch would need a copy
+'''
+
+
+def submission(folder: Path, module: str, appended: str) -> Path:
+    mutants.materialize_reference(folder)
+    target = folder / "assignment" / f"{module}.py"
+    target.write_text(target.read_text() + appended)
+    return folder
+
+
+def pytest(*args: str, cwd: Path = ROOT, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", *args, "-p", "no:cacheprovider"], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout, env=environment())
+
+
+def test_a_stuck_function_is_named_with_its_inputs_and_line_and_costs_its_limit_once(tmp_path):
+    sub = submission(tmp_path / "stuck", "training", STUCK)
+    started = time.monotonic()
+    run = pytest("tests/test_part09_training.py", "--submission", str(sub), "--timeout-scale", "0.1",
+                 "-k", "get_batch or trajectory or clears")
+    took = time.monotonic() - started
+    out = run.stdout
+    assert "timed out after 1 s in training.get_batch" in out, out[-3000:]
+    assert "input:    data=numpy array(shape=" in out and "batch_size=" in out
+    assert "at        assignment/training.py:" in out and "in get_batch" in out
+    # train's tests call get_batch inside train: named as get_batch, stopped at once, not run again
+    assert out.count("(earlier in this run; not run again)") >= 2, out[-3000:]
+    assert took < 30, f"a stuck function cost {took:.0f} s: its limit is 1 s here"
+
+
+def test_a_value_of_the_wrong_kind_is_said_in_plain_words(tmp_path):
+    sub = submission(tmp_path / "kind", "strides", WRONG_KIND)
+    out = pytest("tests/test_part01_strides.py", "--submission", str(sub), "-k", "view_strides").stdout
+    assert "wrong value: returned a tuple where None was expected" in out, out[-2000:]
+
+
+def test_submission_with_a_space_works_for_a_folder_anywhere(tmp_path):
+    sub = mutants.materialize_reference(tmp_path / "elsewhere")
+    run = pytest("tests/test_part01_strides.py", "--submission", str(sub), "-q")
+    assert run.returncode == 0 and "7 passed" in run.stdout or "6 passed" in run.stdout, run.stdout[-2000:]
+
+
+def test_skipped_cuda_tests_say_why(tmp_path):
+    out = pytest("tests", "--impl", "reference", "-m", "cuda", "-q").stdout
+    assert "cuda test(s) skipped: needs a CUDA device" in out, out[-2000:]
