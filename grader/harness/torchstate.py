@@ -14,15 +14,11 @@ from typing import Iterator
 
 import torch
 
+from grader.harness.adapters import dispatch_depth as _dispatch_depth
+from grader.harness.adapters import function_depth as _function_depth
+from grader.harness.adapters import pop_dispatch_mode, pop_function_mode
+
 DEFAULT_DTYPE = torch.float32
-
-
-def _dispatch_depth() -> int:
-    return torch._C._len_torch_dispatch_stack()
-
-
-def _function_depth() -> int:
-    return torch._C._len_torch_function_stack()
 
 
 @contextlib.contextmanager
@@ -45,9 +41,9 @@ def pristine(seed: int = 0) -> Iterator[None]:
             yield
     finally:
         while _dispatch_depth() > dispatch_depth:
-            torch._C._pop_torch_dispatch_stack()
+            pop_dispatch_mode()
         while _function_depth() > function_depth:
-            torch._C._pop_torch_function_stack()
+            pop_function_mode()
         for device in ("cpu", "cuda"):
             try:
                 if torch.is_autocast_enabled(device):

@@ -1,0 +1,56 @@
+"""The private torch APIs the harness leans on, in one place.
+
+Torch has no public way to ask how many ``__torch_dispatch__`` or
+``__torch_function__`` modes are on the stack, or to pop one an implementation
+left behind; ``torchstate.pristine`` needs both so that a mode a student forgot
+to exit cannot leak into the next test. Each entry names the attribute it reads,
+so ``selftest/test_adapters.py`` fails loudly, naming it, the day a torch upgrade
+moves it, instead of a cascade of harness errors on every call.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+
+# (where, attribute) for every private name used; the self-test walks this list
+PRIVATE: tuple[tuple[str, str], ...] = (
+    ("torch._C", "_len_torch_dispatch_stack"),
+    ("torch._C", "_pop_torch_dispatch_stack"),
+    ("torch._C", "_len_torch_function_stack"),
+    ("torch._C", "_pop_torch_function_stack"),
+)
+
+
+def missing() -> list[str]:
+    """The private attributes this torch lacks, by dotted name (empty when all are there)."""
+    import importlib
+
+    gone = []
+    for module, name in PRIVATE:
+        if not callable(getattr(importlib.import_module(module), name, None)):
+            gone.append(f"{module}.{name}")
+    return gone
+
+
+def _private(name: str) -> Callable[[], object]:
+    function = getattr(torch._C, name, None)
+    if function is None:
+        def unavailable() -> object:
+            raise RuntimeError(f"torch {torch.__version__} has no torch._C.{name}; update grader/harness/adapters.py")
+        return unavailable
+    return function
+
+
+dispatch_depth: Callable[[], int] = _private("_len_torch_dispatch_stack")  # type: ignore[assignment]
+_pop_dispatch = _private("_pop_torch_dispatch_stack")
+
+
+def pop_dispatch_mode() -> object:
+    """Pop the innermost dispatch mode (``None``: the user stack, not a functional/proxy slot)."""
+    return _pop_dispatch(None)  # type: ignore[call-arg]
+
+
+function_depth: Callable[[], int] = _private("_len_torch_function_stack")  # type: ignore[assignment]
+pop_function_mode: Callable[[], object] = _private("_pop_torch_function_stack")
