@@ -211,17 +211,16 @@ def _merge(args: argparse.Namespace) -> int:
 def _mutants(args: argparse.Namespace) -> int:
     """Quick check of mutants, one pytest run each (the self-test grades them as a batch)."""
     from grader import mutants
+    from grader.command import pytest_args
 
     chosen = [m for m in mutants.discover() if not args.names or any(n in m.name for n in args.names)]
     bad = 0
     for mutant in chosen:
         with tempfile.TemporaryDirectory() as tmp:
             mutants.materialize(mutant, Path(tmp))
-            run = subprocess.run(
-                [sys.executable, "-m", "pytest", "tests", "--submission", tmp, "-q", "-rf",
-                 "-p", "no:cacheprovider", "--hypothesis-profile=mutants"],
-                cwd=ROOT, capture_output=True, text=True,
-            )
+            argv = pytest_args(["tests"], profile="mutants", seed=None, submission=Path(tmp))
+            run = subprocess.run([sys.executable, "-m", "pytest", *argv, "-rf"],
+                                 cwd=ROOT, capture_output=True, text=True)
         failed = re.findall(r"^FAILED tests/(?:hidden/)?test_part(\d\d)_\S+::(\w+)", run.stdout, re.M)
         own = sorted({name for part, name in failed if int(part) == mutant.part})
         other = sorted({f"part{int(part)}::{name}" for part, name in failed if int(part) != mutant.part})

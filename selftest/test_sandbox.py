@@ -132,6 +132,22 @@ def hold(children, threads, megabytes, seconds):
     return "held"
 
 
+def hold_interpreter(seconds):
+    """Soon after answering, a thread takes the interpreter lock for good: the worker stops reading."""
+    def hold():
+        time.sleep(0.3)
+        ctypes.PyDLL(None).sleep(seconds)
+
+    threading.Thread(target=hold, daemon=True).start()
+    return "holding"
+
+
+def bomb():
+    hoard = []
+    while True:
+        hoard.append(bytearray(1 << 28))
+
+
 def spin(rounds):
     started, total = time.perf_counter(), 0
     for i in range(rounds):
@@ -344,10 +360,29 @@ def test_memory_is_limited_for_the_whole_process_tree(box):
     assert call(box, "spin", 10) >= 0  # a fresh worker answers the next call
 
 
+def test_on_a_gpu_machine_there_is_no_address_space_limit(server, package):
+    """CUDA reserves far more address space than it uses: with a GPU (``watch_memory``) no RLIMIT_AS;
+    the worker's cgroup, or the grader's watch over its tree, limits its memory instead."""
+    worker = Sandboxed(package, Sandbox(server, None, sandbox.Limits(memory_mb=512, watch_memory=True)))
+    try:
+        with pytest.raises(faults.CrashFault) as caught:
+            call(worker, "bomb")
+        assert "more than 512 MB of memory" in str(caught.value)
+        assert not any(p == "limit: memory" for p in worker.protections.applied), worker.protections
+    finally:
+        worker.close()
+
+
 def test_a_call_s_time_limit_is_absolute(box):
     started = time.monotonic()
     with pytest.raises(faults.TimeoutFault):
         call(box, "trickle", 60, timeout=1.0)  # answers a byte every 0.1 s, ignoring its alarm
+    assert time.monotonic() - started < 1.0 * 1.1 + 2.0 + 1.5
+    call(box, "hold_interpreter", 60)
+    time.sleep(0.5)
+    started = time.monotonic()
+    with pytest.raises(faults.TimeoutFault):  # a question too large for the channel's buffer, never read
+        call(box, "existing", ["x" * 40] * 100_000, timeout=1.0)
     assert time.monotonic() - started < 1.0 * 1.1 + 2.0 + 1.5
 
 

@@ -298,9 +298,9 @@ class ForkServer:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                return
+                break
             if pid == 0:
-                return
+                break
             self.statuses[pid] = status
             self.workers.discard(pid)
             self._forget_group(pid)
@@ -389,7 +389,7 @@ def _rss_mb() -> int:
         return 0
 
 
-_STATEMENT_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;/()+-_'")
+_STATEMENT_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;/()[]=+-_'")
 
 
 def _said(text, default: str) -> str:

@@ -385,6 +385,11 @@ class Sandboxed:
                 "trusted": str(self.server.trusted) if role == "clean" else None}
         try:
             answer = self.server.spawn(spec, theirs.fileno(), out_w)
+        except BaseException:
+            ours.close()
+            os.close(out_r)
+            shutil.rmtree(root, ignore_errors=True)
+            raise
         finally:
             theirs.close()
             os.close(out_w)
@@ -404,11 +409,17 @@ class Sandboxed:
         rid = worker.next_id
         worker.next_id += 1
         request = {"id": rid, **request}
+        deadline = time.monotonic() + seconds  # for sending the question and getting the answer, together
         try:
+            # a worker that stops reading its channel (a thread holding the interpreter) must not hold the
+            # grader: a large question is sent by the deadline too (sendall's timeout is a total since 3.5)
+            worker.channel.settimeout(seconds)
             framing.send(worker.channel, wire.encode(request).encode())
+        except TimeoutError:
+            self._kill(worker)
+            raise faults.TimeoutFault(subject, round(seconds, 1)) from None
         except OSError:
             raise self._crashed(worker, subject) from None
-        deadline = time.monotonic() + seconds
         try:
             raw = self._receive(worker, deadline, subject, seconds)
             answer = wire.decode(raw)
