@@ -140,11 +140,21 @@ class Batch:
         self.record_now = record_now
         self.log_dir = log_dir
         self.notes: list[str] = []
+        self.phases: dict[str, float] = {}  # where the batch's own time went, for batch.json
         self.server = None
         self.scratch = Path(tempfile.mkdtemp(prefix="grading-batch-"))  # 0700: the grader's alone
 
     def __enter__(self) -> "Batch":
+        clock = time.monotonic()
+
+        def phase(name: str) -> None:
+            nonlocal clock
+            now = time.monotonic()
+            self.phases[name] = round(now - clock, 3)
+            clock = now
+
         prewarm(self.options)
+        phase("warm-up seconds")
         if self.record_now and self.options.recording is None:
             folder = self.scratch / "recording"
             log = (self.log_dir / "reference-run.log") if self.log_dir else None
@@ -156,12 +166,14 @@ class Batch:
             from grader.harness.recording import Recording
 
             Recording.load(self.options.recording)  # parsed once here; every grading process inherits it
+        phase("recording seconds")
         if self.options.isolate:
             from grader.isolation.transport import ForkServerHandle
 
             self.server = ForkServerHandle()
             if self.server.missing:  # a worker cannot import these after dropping privileges
                 self.notes.append("the fork server could not preload: " + ", ".join(self.server.missing))
+        phase("fork server seconds")
         return self
 
     def __exit__(self, *exc) -> None:
@@ -274,6 +286,15 @@ class Scheduler:
                                  seconds=seconds, error=reason)
 
 
+@dataclass(frozen=True)
+class Graded:
+    """A batch's results, in the order of its submissions, with what the batch itself noted."""
+
+    results: list[scoring.SubmissionResult]
+    notes: list[str]
+    phases: dict[str, float]
+
+
 def grade_all(
     subs: list[Submission],
     options: Options,
@@ -285,8 +306,8 @@ def grade_all(
     progress: bool = True,
     replay: bool = True,
     uid_base: int | None = None,
-) -> tuple[list[scoring.SubmissionResult], list[str]]:
-    """Grade every submission; returns results in the order of ``subs``, and notes on the batch.
+) -> Graded:
+    """Grade every submission; returns results in the order of ``subs``, notes and phase timings.
 
     ``replay``: record the reference once under the grading seed (unless ``options.recording``
     already holds such a recording) and replay it for every submission; else draw live.
@@ -294,7 +315,10 @@ def grade_all(
     with Batch(options, record_now=replay and len(subs) > 1, log_dir=log_dir) as batch:
         scheduler = Scheduler(batch, jobs=jobs, uid_base=uid_base, submission_timeout=submission_timeout,
                               on_result=on_result, progress=progress)
-        return scheduler.run(subs), batch.notes
+        started = time.monotonic()
+        results = scheduler.run(subs)
+        phases = {**batch.phases, "grading seconds": round(time.monotonic() - started, 3)}
+        return Graded(results, batch.notes, phases)
 
 
 def _kill(pid: int) -> None:
@@ -307,4 +331,4 @@ def _kill(pid: int) -> None:
             pass
 
 
-__all__ = ["grade_all", "record", "prewarm", "Batch", "Scheduler", "Progress", "ROOT"]
+__all__ = ["grade_all", "Graded", "record", "prewarm", "Batch", "Scheduler", "Progress", "ROOT"]

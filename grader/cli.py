@@ -126,10 +126,11 @@ def _grade(args: argparse.Namespace) -> int:
     print(f"grading {len(subs)} submission(s) with {args.jobs} process(es)"
           + (f", shard {shard[0]}/{shard[1]}" if shard else "") + f", isolation {'on' if isolate else 'off'}",
           file=sys.stderr)
-    results, batch_notes = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
-                                     on_result=lambda r: outputs.write_student(out, r), progress=not args.quiet,
-                                     replay=not args.live, uid_base=args.worker_uid_base)
-    notes += batch_notes
+    graded = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
+                       on_result=lambda r: outputs.write_student(out, r), progress=not args.quiet,
+                       replay=not args.live, uid_base=args.worker_uid_base)
+    results = graded.results
+    notes += graded.notes
     # written again at the end, after every worker is gone: the last word is the grader's
     for result in results:
         outputs.write_student(out, result)
@@ -142,7 +143,7 @@ def _grade(args: argparse.Namespace) -> int:
         "seed": seed, "profile": args.profile, "isolation": isolate, "shard": args.shard,
         "jobs": args.jobs, "submissions": [s.student for s in subs], "gpu": gpu,
         "recording": str(recording) if recording else None,
-        "seconds": round(time.monotonic() - started, 1), "notes": notes,
+        "seconds": round(time.monotonic() - started, 1), "phases": graded.phases, "notes": notes,
     }, indent=1))
     print(outputs.table(results))
     for note in notes:

@@ -44,6 +44,7 @@ class SubmissionResult:
     error: str = ""  # whole-submission problem (does not import, grading crashed)
     output: str = ""  # what the submission printed, capped
     notes: tuple[str, ...] = field(default_factory=tuple)
+    timing: dict[str, float] = field(default_factory=dict)  # where the time went (staff and benchmarks)
 
     @property
     def score(self) -> float:
@@ -79,11 +80,13 @@ class SubmissionResult:
             error=str(d.get("error", "")),
             output=str(d.get("output", "")),
             notes=tuple(d.get("notes", ())),
+            timing={str(k): float(v) for k, v in dict(d.get("timing") or {}).items()},
         )
 
 
 def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seconds: float,
-          error: str = "", output: str = "", notes: Iterable[str] = ()) -> SubmissionResult:
+          error: str = "", output: str = "", notes: Iterable[str] = (),
+          timing: dict[str, float] | None = None) -> SubmissionResult:
     seen = {o.test: o for o in outcomes}
     tests = []
     for item in rubric.items:
@@ -99,7 +102,7 @@ def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seco
         ))
     extra = sorted(set(seen) - {i.test for i in rubric.items})
     notes = tuple(notes) + tuple(f"test {t} is not in the rubric; ignored" for t in extra)
-    return SubmissionResult(student, tuple(tests), round(seconds, 3), error, output, notes)
+    return SubmissionResult(student, tuple(tests), round(seconds, 3), error, output, notes, dict(timing or {}))
 
 
 # --------------------------------------------------------------------------- merging runs

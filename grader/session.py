@@ -22,6 +22,7 @@ import pytest
 from grader import rubric as rubric_mod
 from grader import scoring
 from grader.command import ROOT, pytest_args
+from grader.harness.door import Traffic
 from grader.harness.plugin import IMPL_KEY
 from grader.harness.transport import Session
 from grader.isolation.sandbox import Limits
@@ -49,12 +50,14 @@ class _SessionReport:
 
     def __init__(self) -> None:
         self.session = Session()
+        self.traffic = Traffic()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         door = session.config.stash.get(IMPL_KEY, None)
         if door is not None:
             self.session = door.session()
+            self.traffic = door.traffic
 
 
 class CudaLock:
@@ -102,8 +105,11 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         args = pytest_args([options.tests], profile=options.profile, seed=options.seed, select=options.select,
                            submission=staged, recording=options.recording, test_budget=options.test_budget,
                            timeout_scale=options.timeout_scale)
+        ran = time.monotonic()
         with _output_to(log):
             code = pytest.main(args, plugins=plugins)
+        timing = {"staging seconds": round(ran - started, 3), "pytest seconds": round(time.monotonic() - ran, 3),
+                  **report.traffic.to_dict()}
         error = ""
         if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
             error = f"the grading run failed ({code.name}); staff: see the log"
@@ -114,7 +120,8 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         if options.isolate:
             notes.append(f"isolation ({seen.protections.mode}): " + (", ".join(seen.protections.applied) or "none"))
         return scoring.score(sub.student, collector.outcomes.values(), rubric,
-                             seconds=time.monotonic() - started, error=error, output=seen.output, notes=notes)
+                             seconds=time.monotonic() - started, error=error, output=seen.output, notes=notes,
+                             timing=timing)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

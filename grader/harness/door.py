@@ -20,8 +20,9 @@ its time limit again.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Callable, Generic, TypeVar
 
 from grader.harness import faults, wire
 from grader.harness.impl import Implementation
@@ -32,6 +33,7 @@ from grader.harness.transport import InProcess, Reply, Request, Session, Transpo
 
 R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
+PREFETCH_CHUNK = 64  # questions sent ahead together: few round trips, and the budget checked between chunks
 
 
 # --------------------------------------------------------------------------- questions
@@ -72,6 +74,24 @@ def question(asked: Function | Constant | Probe | str, *args: Any) -> Question:
     raise TypeError(f"not a question: {asked!r}")
 
 
+def question_from_key(key: str, timeout: float | None = None) -> Question | None:
+    """The question a recording filed under ``key`` (None: a probe this harness no longer has)."""
+    try:
+        probe_name, args = wire.decode(key)
+    except (wire.WireError, TypeError, ValueError):
+        return None
+    try:
+        if probe_name == "calls.call" and args and type(args[0]) is str:
+            q = question(Function(args[0], timeout=timeout), *args[1:])
+        elif probe_name == "calls.constant" and args and type(args[0]) is str:
+            q = question(Constant(args[0]))
+        else:
+            q = question(lookup(probe_name), *args)
+    except (LookupError, TypeError, ValueError, AttributeError):
+        return None
+    return q if q.key() == key else None
+
+
 @dataclass(frozen=True)
 class Measured(Generic[R]):
     """An answer, and what the door saw of the call from outside the implementation."""
@@ -80,6 +100,21 @@ class Measured(Generic[R]):
     wall_seconds: float
     cpu_seconds: float
     mapped: tuple[str, ...] | None = None  # with ``watch``: how files of that name are mapped, if seen
+
+
+@dataclass(frozen=True)
+class Traffic:
+    """What crossing the door cost over a run: for the grader's timing record and the benchmarks."""
+
+    round_trips: int = 0  # exchanges with the transport (a prefetch of many questions is one)
+    questions: int = 0
+    door_seconds: float = 0.0  # wall time spent waiting on the transport, this side
+    implementation_seconds: float = 0.0  # of which inside the implementation's calls, as timed around them
+
+    def to_dict(self) -> dict[str, float]:
+        return {"round trips": self.round_trips, "questions": self.questions,
+                "door seconds": round(self.door_seconds, 3),
+                "implementation seconds": round(self.implementation_seconds, 3)}
 
 
 # --------------------------------------------------------------------------- doors
@@ -99,6 +134,9 @@ class Door:
         self._spent = 0.0
         self.stuck: dict[str, faults.TimeoutFault] = {}
         self._prefetched: dict[str, Reply | BaseException] = {}
+        self.traffic = Traffic()
+        # record mode: told of every question a test asks that could be sent ahead (test id, key, timeout)
+        self.log: Callable[[str, str, float | None], None] | None = None
 
     # -- the API tests use --------------------------------------------------------------
     def call(self, function: Function | str, *args: Any) -> Any:
@@ -129,9 +167,12 @@ class Door:
 
     # -- one question ---------------------------------------------------------------------
     def ask(self, q: Question, *, measured: bool = False, watch: str | None = None) -> Any:
-        request = self.request(q, watch)
-        reply = self._prefetched.pop(q.key(), None) if watch is None else None
+        sendable = watch is None and q.probe.batch  # a timed probe (batch=False) is always run afresh
+        if self.log is not None and sendable:
+            self.log(self.current_test, q.key(), q.timeout)
+        reply = self._prefetched.pop(q.key(), None) if sendable else None
         if reply is None:
+            request = self.request(q, watch)
             self._check_budget(q)
             reply = self._exchange([request])[0]
         if isinstance(reply, BaseException):
@@ -141,18 +182,48 @@ class Door:
         return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped) if measured else value
 
     def prefetch(self, questions: list[Question]) -> None:
-        """Send these questions together now; each is answered from here when a test asks it.
+        """Send these questions ahead, a chunk at a time; each is answered from here when a test asks it.
 
-        Saves a round trip per question when a test's inputs are known in advance
-        (replaying recorded examples). A question never asked again costs only its
-        run; one that failed fails where the test asks it, with the same fault.
+        Saves a round trip per question where a test's questions are known in advance
+        (a recording lists what the reference run asked). A question never asked
+        costs only its run; one that failed fails where the test asks it, with the
+        same fault. Prefetching stops once the test's budget is spent (what is left
+        is asked, and refused, as usual), and a function that runs out of time is not
+        run again by later chunks.
         """
-        wanted = [q for q in questions if q.probe.batch and q.key() not in self._prefetched]
-        if not wanted:
-            return
-        replies = self._exchange([self.request(q) for q in wanted])
-        for q, reply in zip(wanted, replies):
-            self._prefetched[q.key()] = reply
+        wanted, seen = [], set()
+        for q in questions:
+            key = q.key()
+            if q.probe.batch and key not in self._prefetched and key not in seen:
+                wanted.append(q)
+                seen.add(key)
+        spent = self._spent
+        for start in range(0, len(wanted), PREFETCH_CHUNK):
+            if not self.trusted and spent > self.test_budget:
+                return
+            chunk = [q for q in wanted[start:start + PREFETCH_CHUNK] if q.subject not in self.stuck]
+            replies = self._exchange([self.request(q) for q in chunk])
+            for q, reply in zip(chunk, replies):
+                self._prefetched[q.key()] = reply
+                if isinstance(reply, Reply):
+                    spent += reply.wall_seconds
+                    outcome = reply.outcome
+                    if type(outcome) is dict and outcome.get("status") == "timeout":
+                        try:
+                            self._raise_for(outcome, q)
+                        except faults.TimeoutFault:
+                            pass  # remembered as stuck by _raise_for
+                elif isinstance(reply, faults.TimeoutFault):
+                    self._remember(reply)
+
+    def prefetch_recorded(self, entries: list[tuple[str, float | None]]) -> None:
+        """Prefetch the questions a recording lists for this test: (question key, its own time limit)."""
+        questions = []
+        for key, timeout in entries:
+            q = question_from_key(key, timeout)
+            if q is not None:
+                questions.append(q)
+        self.prefetch(questions)
 
     def request(self, q: Question, watch: str | None = None) -> Request:
         if q.subject in self.stuck:
@@ -162,7 +233,13 @@ class Door:
         return Request(q.probe.name, q.args, q.subject, timeout, q.probe.process, stuck, watch)
 
     def _exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
-        return self.transport.exchange(requests)
+        started = time.perf_counter()
+        replies = self.transport.exchange(requests)
+        inside = sum(r.wall_seconds for r in replies if isinstance(r, Reply))
+        t = self.traffic
+        self.traffic = Traffic(t.round_trips + 1, t.questions + len(requests),
+                               t.door_seconds + time.perf_counter() - started, t.implementation_seconds + inside)
+        return replies
 
     def _check_budget(self, q: Question) -> None:
         if not self.trusted and self._spent > self.test_budget:

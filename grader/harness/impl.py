@@ -44,6 +44,8 @@ class Implementation:
         self.package_dir = self.root / package
         self._modules: dict[str, ModuleType] = {}
         self._errors: dict[str, LoadError] = {}
+        self._owned: dict[str, bool] = {}
+        self._relative: dict[str, str] = {}
 
     # -- loading ---------------------------------------------------------------
     def module(self, short: str) -> ModuleType:
@@ -137,16 +139,25 @@ class Implementation:
 
     # -- telling its code from ours ---------------------------------------------
     def owns(self, filename: str) -> bool:
-        try:
-            return Path(filename).resolve().is_relative_to(self.package_dir)
-        except (OSError, ValueError):
-            return False
+        # asked of every frame of every traceback: resolved once per file name, not per frame
+        owned = self._owned.get(filename)
+        if owned is None:
+            try:
+                owned = Path(filename).resolve().is_relative_to(self.package_dir)
+            except (OSError, ValueError):
+                owned = False
+            self._owned[filename] = owned
+        return owned
 
     def relative(self, filename: str) -> str:
-        try:
-            return str(Path(filename).resolve().relative_to(self.root))
-        except ValueError:
-            return filename
+        shown = self._relative.get(filename)
+        if shown is None:
+            try:
+                shown = str(Path(filename).resolve().relative_to(self.root))
+            except (OSError, ValueError):
+                shown = filename
+            self._relative[filename] = shown
+        return shown
 
 
 def safe_str(exc: BaseException) -> str:

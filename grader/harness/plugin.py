@@ -135,8 +135,12 @@ def _build_impl(config: pytest.Config) -> Door:
     else:
         impl, label = Implementation("assignment", root), "assignment"
     transport = config.hook.pytest_assignment_transport(config=config, implementation=impl, label=label)
-    return Door(transport or InProcess(impl), label=label, test_budget=config.getoption("test_budget"),
+    door = Door(transport or InProcess(impl), label=label, test_budget=config.getoption("test_budget"),
                 timeout_scale=config.getoption("timeout_scale"), files=impl)
+    run = config.stash[RUN_KEY]
+    if run.recorder is not None:
+        door.log = run.recorder.question  # what each test asks, for a replay to send ahead
+    return door
 
 
 def _build_oracle(config: pytest.Config) -> Door:
@@ -231,6 +235,9 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
             pytest.skip("no recorded examples for this test in the handout")
         return None  # nothing recorded (a cuda test of a CPU recording): drawn live, against the live oracle
     fixtures = cases.fixtures(pyfuncitem.funcargs)
+    impl = pyfuncitem.config.stash.get(IMPL_KEY, None)
+    if impl is not None:  # what the recorded run asked, sent ahead: one round trip per chunk, not per call
+        impl.prefetch_recorded(run.recording.questions_of(run.test))
     for example in cases.replayed(run.recording, run.test):
         cases.body(**fixtures, **example)
     return True

@@ -32,6 +32,7 @@ from grader.harness import wire
 ROOT = Path(__file__).resolve().parent.parent.parent
 FINGERPRINTED = ("tests", "reference", "assignment", "grader/harness", "grader/judges")
 EXAMPLES, ANSWERS, STUBS, MANIFEST = "examples.json.gz", "answers.json.gz", "stubs.json.gz", "manifest.json"
+QUESTIONS = "questions.json.gz"
 
 
 class Stale(Exception):
@@ -62,10 +63,11 @@ class Recording:
     """A recording, read back."""
 
     def __init__(self, examples: dict[str, list[dict[str, str]]], answers: dict[str, str],
-                 manifest: dict[str, Any]) -> None:
+                 manifest: dict[str, Any], questions: dict[str, list[list]] | None = None) -> None:
         self.examples = examples
         self.answers = answers
         self.manifest = manifest
+        self.questions = questions or {}
         self._sorted: dict[str, list[tuple[tuple[str, str], ...]]] = {}
 
     @classmethod
@@ -92,7 +94,7 @@ class Recording:
             return json.loads(gzip.decompress(path.read_bytes())).get(key, {}) if path.exists() else {}
 
         manifest = json.loads((folder / MANIFEST).read_text()) if (folder / MANIFEST).exists() else {}
-        return cls(read(EXAMPLES, "examples"), read(ANSWERS, "answers"), manifest)
+        return cls(read(EXAMPLES, "examples"), read(ANSWERS, "answers"), manifest, read(QUESTIONS, "questions"))
 
     def examples_of(self, test: str) -> Iterator[dict[str, Any]]:
         """The test's examples, distinct, simplest first; each decoded afresh as it is reached
@@ -108,6 +110,16 @@ class Recording:
             distinct = {tuple(sorted(example.items())) for example in self.examples.get(test, ())}
             self._sorted[test] = sorted(distinct, key=lambda e: _simplicity(dict(e)))
         return self._sorted[test]
+
+    def questions_of(self, test: str) -> list[tuple[str, float | None]]:
+        """What the test asked the implementation in the recorded run, in order: (question key,
+        its own time limit or None). Only the grader's recordings keep these (see ``Recorder``)."""
+        out = []
+        for entry in self.questions.get(test, ()):
+            if type(entry) is list and len(entry) == 2 and type(entry[0]) is str:
+                timeout = entry[1] if type(entry[1]) in (int, float) else None
+                out.append((entry[0], timeout))
+        return out
 
     def answer(self, key: str) -> Any:
         """The recorded outcome of a question (None if it was never asked)."""
@@ -128,9 +140,14 @@ class Recorder:
         self.digests = digests
         self.examples: dict[str, list[dict[str, str]]] = {}
         self.answers: dict[str, str] = {}
+        self.questions: dict[str, dict[str, float | None]] = {}  # by test: key -> its time limit, in order
 
     def example(self, test: str, values: dict[str, Any]) -> None:
         self.examples.setdefault(test, []).append({name: wire.encode(v) for name, v in values.items()})
+
+    def question(self, test: str, key: str, timeout: float | None) -> None:
+        """A question the test asked the implementation (sent ahead when a grading run replays it)."""
+        self.questions.setdefault(test, {}).setdefault(key, timeout)
 
     def answer(self, key: str, outcome: Any, secret: Any = None) -> None:
         if type(outcome) is not dict or outcome.get("status") != "ok":
@@ -146,6 +163,10 @@ class Recorder:
         folder.mkdir(parents=True, exist_ok=True)
         _write_gz(folder / EXAMPLES, {"examples": self.examples})
         _write_gz(folder / ANSWERS, {"answers": self.answers})
+        if not self.digests:
+            # the handout has none: a question's arguments may be built from the reference's answers
+            _write_gz(folder / QUESTIONS, {"questions": {test: [[k, t] for k, t in asked.items()]
+                                                          for test, asked in self.questions.items()}})
         if stubs is not None:
             (folder / STUBS).write_bytes(gzip.compress(json.dumps(stubs, sort_keys=True).encode(), mtime=0))
         (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")

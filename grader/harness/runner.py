@@ -85,6 +85,8 @@ class Runner:
             status = "import_error" if exc.kind == "import" else "missing"
             return {"status": status, "function": subject, "message": exc.detail}
         except Expired as exc:
+            # later calls in this process fail at once: a stuck function costs its time limit once
+            self._stub_out(exc.function or subject)
             return {"status": "timeout", "function": exc.function or subject, "seconds": timeout,
                     "where": exc.where, "inputs": exc.inputs}
         except Stuck as exc:

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Literal, Protocol
 
 Process = Literal["main", "separate", "clean"]
 GRACE_SECONDS = 2.0  # a call's own alarm goes off first; the transport kills the process this much later
@@ -108,6 +108,40 @@ class Transport(Protocol):
         ...
 
 
+def answer_in_order(requests: list[Request], one: Callable[[Request], Reply]) -> list[Reply | BaseException]:
+    """Answer ``requests`` one after the other with ``one``, a fault in place of a request it could
+    not answer. A function that runs out of time is stubbed out for the requests after it in the
+    same exchange: a batch of questions costs a stuck function's time limit once, not once each."""
+    from grader.harness import faults
+
+    replies: list[Reply | BaseException] = []
+    stuck: tuple[tuple[str, str], ...] = ()
+    for request in requests:
+        if stuck:
+            request = replace(request, stuck=request.stuck + stuck)
+        try:
+            reply: Reply | BaseException = one(request)
+        except faults.Fault as fault:
+            reply = fault
+        replies.append(reply)
+        timed_out = _timed_out(reply)
+        if timed_out and all(timed_out != name for name, _ in request.stuck + stuck):
+            stuck += ((timed_out, "ran out of time earlier in this run"),)
+    return replies
+
+
+def _timed_out(reply: Reply | BaseException) -> str | None:
+    """The function a reply says ran out of time, if any."""
+    from grader.harness import faults
+
+    if isinstance(reply, faults.TimeoutFault) and not reply.again:
+        return reply.function
+    if isinstance(reply, Reply) and type(reply.outcome) is dict and reply.outcome.get("status") == "timeout":
+        function = reply.outcome.get("function")
+        return function if type(function) is str and function else None
+    return None
+
+
 class InProcess:
     """The implementation runs here. Timeouts are the runner's own alarm; nothing can be killed.
 
@@ -125,21 +159,21 @@ class InProcess:
         self.judges = judges
 
     def exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
+        return answer_in_order(requests, self._one)
+
+    def _one(self, request: Request) -> Reply:
         from grader.harness import wire
 
-        replies: list[Reply | BaseException] = []
-        for request in requests:
-            sent = wire.roundtrip(request.to_wire())
-            wall, cpu = time.perf_counter(), time.process_time()
-            outcome = self.runner.answer(sent, judges=self.judges)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            mapped = mappings(os.getpid(), request.watch) if request.watch else None
-            try:
-                replies.append(Reply(wire.roundtrip(outcome), wall, cpu, mapped))
-            except wire.WireError as error:
-                replies.append(Reply({"status": "harness_error", "function": request.subject,
-                                      "message": f"the answer does not cross the wire: {error}"}, wall, cpu))
-        return replies
+        sent = wire.roundtrip(request.to_wire())
+        wall, cpu = time.perf_counter(), time.process_time()
+        outcome = self.runner.answer(sent, judges=self.judges)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        mapped = mappings(os.getpid(), request.watch) if request.watch else None
+        try:
+            return Reply(wire.roundtrip(outcome), wall, cpu, mapped)
+        except wire.WireError as error:
+            return Reply({"status": "harness_error", "function": request.subject,
+                          "message": f"the answer does not cross the wire: {error}"}, wall, cpu)
 
     def session(self) -> Session:
         return Session(Protections("in process"), self.runner.import_errors(), "")

@@ -1,0 +1,95 @@
+"""The door's batching: questions sent ahead answer exactly as questions asked one at a time.
+
+A grading replay sends each test's recorded questions ahead, a chunk per round
+trip (``Door.prefetch``). That must change nothing a test sees: the same values,
+the same faults, a stuck function still costing its time limit once, and no more
+of the implementation's time than the test's budget.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from grader import mutants
+from grader.harness import faults
+from grader.harness.door import Door, question, question_from_key
+from grader.harness.impl import Implementation
+from grader.harness.recording import Recorder, Recording
+from grader.harness.spec import Constant, Function
+from grader.harness.transport import InProcess
+
+VIEW = Function("strides.view_strides")
+SHAPES = [((2, 3), (3, 1), (3, 2)), ((2, 3), (1, 2), (6,)), ((4,), (1,), (2, 2)), ((2, 3), (3, 1), (7,))]
+
+LOOPS = '''
+
+def view_strides(shape, strides, new_shape):
+    while True:
+        pass
+'''
+
+
+def door_on(folder: Path, appended: str = "", **kwargs) -> Door:
+    mutants.materialize_reference(folder)
+    if appended:
+        target = folder / "assignment" / "strides.py"
+        target.write_text(target.read_text() + appended)
+    impl = Implementation("assignment", folder)
+    return Door(InProcess(impl), label="test", files=impl, **kwargs)
+
+
+def outcome(door: Door, q) -> tuple:
+    try:
+        return ("value", door.ask(q))
+    except faults.Fault as fault:
+        return (type(fault).__name__, fault.headline())
+    except faults.StudentRaised as raised:
+        return ("raised", raised.describe())
+
+
+def test_prefetched_answers_are_the_answers_asked_one_at_a_time(tmp_path):
+    one, ahead = door_on(tmp_path / "one"), door_on(tmp_path / "ahead")
+    questions = [question(VIEW, *args) for args in SHAPES] + [question(Constant("roofline.PEAK_FLOPS_PER_SEC"))]
+    ahead.prefetch(questions)
+    assert ahead.traffic.round_trips == 1 and ahead.traffic.questions == len(questions)
+    assert [outcome(ahead, q) for q in questions] == [outcome(one, q) for q in questions]
+    assert ahead.traffic.round_trips == 1, "every answer should have come from the prefetch"
+
+
+def test_a_function_that_loops_costs_its_limit_once_in_a_prefetched_chunk(tmp_path):
+    door = door_on(tmp_path / "loops", LOOPS)
+    slow = Function("strides.view_strides", timeout=0.5)
+    questions = [question(slow, *args) for args in SHAPES]
+    started = time.monotonic()
+    door.prefetch(questions)
+    took = time.monotonic() - started
+    assert took < 2.5, f"{len(questions)} calls of a looping function took {took:.1f} s: its limit (0.5 s) once"
+    seen = [outcome(door, q) for q in questions]
+    assert seen[0][0] == "TimeoutFault" and "not run again" not in seen[0][1]
+    assert all(kind == "TimeoutFault" and "not run again" in text for kind, text in seen[1:]), seen
+
+
+def test_prefetching_stops_once_the_test_budget_is_spent(tmp_path):
+    door = door_on(tmp_path / "budget", LOOPS, test_budget=0.0)
+    door.prefetch([question(Function("strides.view_strides", timeout=0.3), *args) for args in SHAPES] * 1)
+    assert door.traffic.round_trips == 1, "a spent budget sends no further chunk"
+
+
+def test_a_recorded_question_is_rebuilt_exactly_from_its_key():
+    for q in [question(VIEW, *SHAPES[0]), question(Constant("roofline.PEAK_FLOPS_PER_SEC"))]:
+        rebuilt = question_from_key(q.key(), q.timeout)
+        assert rebuilt is not None and rebuilt.key() == q.key() and rebuilt.subject == q.subject
+    assert question_from_key('{"$t":["no.such_probe",{"$t":[]}]}') is None
+    assert question_from_key("not json") is None
+
+
+@pytest.mark.parametrize("digests", [False, True])
+def test_questions_are_recorded_for_the_grader_and_never_for_the_handout(tmp_path, digests):
+    recorder = Recorder(digests=digests)
+    recorder.question("test_x.py::test_y", question(VIEW, *SHAPES[0]).key(), 2.0)
+    recorder.write(tmp_path, manifest={})
+    asked = Recording.load(tmp_path).questions_of("test_x.py::test_y")
+    assert asked == ([] if digests else [(question(VIEW, *SHAPES[0]).key(), 2.0)])
