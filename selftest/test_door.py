@@ -17,6 +17,7 @@ from grader import mutants
 from grader.harness import faults
 from grader.harness.door import Door, question, question_from_key
 from grader.harness.impl import Implementation
+from grader.harness.lookahead import FIRST_CHUNK
 from grader.harness.recording import Recorder, Recording
 from grader.harness.spec import Constant, Function
 from grader.harness.transport import InProcess
@@ -50,13 +51,31 @@ def outcome(door: Door, q) -> tuple:
         return ("raised", raised.describe())
 
 
-def test_prefetched_answers_are_the_answers_asked_one_at_a_time(tmp_path):
+class Concurrent(InProcess):
+    """An in-process transport that lets the lookahead run in a thread (as a sandboxed worker does)."""
+
+    concurrent = True
+
+
+@pytest.mark.parametrize("background", [False, True])
+def test_prefetched_answers_are_the_answers_asked_one_at_a_time(tmp_path, background):
     one, ahead = door_on(tmp_path / "one"), door_on(tmp_path / "ahead")
+    if background:
+        ahead.transport.__class__ = Concurrent
     questions = [question(VIEW, *args) for args in SHAPES] + [question(Constant("roofline.PEAK_FLOPS_PER_SEC"))]
     ahead.prefetch(questions)
-    assert ahead.traffic.round_trips == 1 and ahead.traffic.questions == len(questions)
     assert [outcome(ahead, q) for q in questions] == [outcome(one, q) for q in questions]
-    assert ahead.traffic.round_trips == 1, "every answer should have come from the prefetch"
+    assert ahead.traffic.round_trips == 1 and ahead.traffic.questions == len(questions), \
+        "every answer should have come from one chunk sent ahead"
+
+
+def test_a_test_that_fails_early_wastes_at_most_the_first_chunk(tmp_path):
+    door = door_on(tmp_path / "early")
+    questions = [question(VIEW, (n,), (1,), (n,)) for n in range(1, 200)]
+    door.prefetch(questions)
+    outcome(door, questions[0])  # the test fails here, and asks nothing more
+    door.begin_test("the next test")
+    assert door.traffic.questions == FIRST_CHUNK
 
 
 def test_a_function_that_loops_costs_its_limit_once_in_a_prefetched_chunk(tmp_path):
@@ -72,10 +91,25 @@ def test_a_function_that_loops_costs_its_limit_once_in_a_prefetched_chunk(tmp_pa
     assert all(kind == "TimeoutFault" and "not run again" in text for kind, text in seen[1:]), seen
 
 
+SLOW = '''
+
+import time as _time
+_reference_view = view_strides
+
+
+def view_strides(shape, strides, new_shape):
+    _time.sleep(0.05)
+    return _reference_view(shape, strides, new_shape)
+'''
+
+
 def test_prefetching_stops_once_the_test_budget_is_spent(tmp_path):
-    door = door_on(tmp_path / "budget", LOOPS, test_budget=0.0)
-    door.prefetch([question(Function("strides.view_strides", timeout=0.3), *args) for args in SHAPES] * 1)
+    door = door_on(tmp_path / "budget", SLOW, test_budget=0.1)
+    questions = [question(VIEW, (n,), (1,), (n,)) for n in range(1, 40)]
+    door.prefetch(questions)
+    seen = [outcome(door, q) for q in questions]
     assert door.traffic.round_trips == 1, "a spent budget sends no further chunk"
+    assert seen[-1][0] == "BudgetFault", seen[-1]
 
 
 def test_a_recorded_question_is_rebuilt_exactly_from_its_key():

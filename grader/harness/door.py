@@ -20,12 +20,14 @@ its time limit again.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
 from grader.harness import faults, wire
 from grader.harness.impl import Implementation
+from grader.harness.lookahead import Lookahead
 from grader.harness.probe import Probe, ReportError, lookup
 from grader.harness.show import show_inputs
 from grader.harness.spec import Constant, Function
@@ -33,7 +35,6 @@ from grader.harness.transport import InProcess, Reply, Request, Session, Transpo
 
 R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
-PREFETCH_CHUNK = 64  # questions sent ahead together: few round trips, and the budget checked between chunks
 
 
 # --------------------------------------------------------------------------- questions
@@ -133,7 +134,8 @@ class Door:
         self.current_test = ""
         self._spent = 0.0
         self.stuck: dict[str, faults.TimeoutFault] = {}
-        self._prefetched: dict[str, Reply | BaseException] = {}
+        self._ahead: Lookahead | None = None  # questions sent ahead for the current test
+        self._transport_lock = threading.Lock()  # the test and a lookahead thread take turns
         self.traffic = Traffic()
         # record mode: told of every question a test asks that could be sent ahead (test id, key, timeout)
         self.log: Callable[[str, str, float | None], None] | None = None
@@ -170,11 +172,11 @@ class Door:
         sendable = watch is None and q.probe.batch  # a timed probe (batch=False) is always run afresh
         if self.log is not None and sendable:
             self.log(self.current_test, q.key(), q.timeout)
-        reply = self._prefetched.pop(q.key(), None) if sendable else None
+        reply = self._ahead.take(q.key()) if sendable and self._ahead is not None else None
         if reply is None:
             request = self.request(q, watch)
             self._check_budget(q)
-            reply = self._exchange([request])[0]
+            reply = self.exchange_now([request])[0]
         if isinstance(reply, BaseException):
             raise self._remember(reply)
         self._spent += reply.wall_seconds
@@ -182,39 +184,21 @@ class Door:
         return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped) if measured else value
 
     def prefetch(self, questions: list[Question]) -> None:
-        """Send these questions ahead, a chunk at a time; each is answered from here when a test asks it.
-
-        Saves a round trip per question where a test's questions are known in advance
-        (a recording lists what the reference run asked). A question never asked
-        costs only its run; one that failed fails where the test asks it, with the
-        same fault. Prefetching stops once the test's budget is spent (what is left
-        is asked, and refused, as usual), and a function that runs out of time is not
-        run again by later chunks.
-        """
+        """Send these questions ahead (``grader.harness.lookahead``); each is answered from there
+        when the test asks it, exactly as asking it alone would have answered it."""
+        self.stop_prefetch()
         wanted, seen = [], set()
         for q in questions:
             key = q.key()
-            if q.probe.batch and key not in self._prefetched and key not in seen:
+            if q.probe.batch and key not in seen:
                 wanted.append(q)
                 seen.add(key)
-        spent = self._spent
-        for start in range(0, len(wanted), PREFETCH_CHUNK):
-            if not self.trusted and spent > self.test_budget:
-                return
-            chunk = [q for q in wanted[start:start + PREFETCH_CHUNK] if q.subject not in self.stuck]
-            replies = self._exchange([self.request(q) for q in chunk])
-            for q, reply in zip(chunk, replies):
-                self._prefetched[q.key()] = reply
-                if isinstance(reply, Reply):
-                    spent += reply.wall_seconds
-                    outcome = reply.outcome
-                    if type(outcome) is dict and outcome.get("status") == "timeout":
-                        try:
-                            self._raise_for(outcome, q)
-                        except faults.TimeoutFault:
-                            pass  # remembered as stuck by _raise_for
-                elif isinstance(reply, faults.TimeoutFault):
-                    self._remember(reply)
+        self._ahead = Lookahead(self, wanted, background=getattr(self.transport, "concurrent", False))
+
+    def stop_prefetch(self) -> None:
+        if self._ahead is not None:
+            self._ahead.stop()
+            self._ahead = None
 
     def prefetch_recorded(self, entries: list[tuple[str, float | None]]) -> None:
         """Prefetch the questions a recording lists for this test: (question key, its own time limit)."""
@@ -231,6 +215,19 @@ class Door:
         timeout = (q.timeout or q.probe.timeout) * self.timeout_scale
         stuck = tuple((f, fault.headline()) for f, fault in self.stuck.items())
         return Request(q.probe.name, q.args, q.subject, timeout, q.probe.process, stuck, watch)
+
+    def exchange_now(self, requests: list[Request]) -> list[Reply | BaseException]:
+        """Carry requests now (after a lookahead's chunk already on its way)."""
+        with self._transport_lock:
+            return self._exchange(requests)
+
+    def note_timeout(self, q: Question, reply: Reply) -> None:
+        """Remember a function an answer sent ahead says ran out of time (later questions skip it)."""
+        if type(reply.outcome) is dict and reply.outcome.get("status") == "timeout":
+            try:
+                self._raise_for(reply.outcome, q)
+            except faults.TimeoutFault:
+                pass  # remembered as stuck
 
     def _exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
         started = time.perf_counter()
@@ -296,14 +293,15 @@ class Door:
 
     # -- the run ------------------------------------------------------------------------
     def begin_test(self, test_id: str) -> None:
+        self.stop_prefetch()
         self.current_test = test_id
         self._spent = 0.0
-        self._prefetched.clear()
 
     def session(self) -> Session:
         return self.transport.session()
 
     def close(self) -> None:
+        self.stop_prefetch()
         self.transport.close()
 
 

@@ -1,0 +1,126 @@
+"""Questions sent ahead of a test's asks: what a grading replay does with a recording's question list.
+
+A grading replay knows, from the recorded reference run, what each test will ask
+the implementation. Sending those questions ahead, a chunk per round trip, cuts
+the round trips from one per question to one per chunk, and where the transport
+allows it (``concurrent``: a sandboxed worker in another process) a background
+thread keeps the worker busy while the test compares the answers it already has.
+
+What a test sees does not change: each answer is the one asking it alone would
+have given (a question is sent exactly as ``Door.request`` builds it), a fault
+comes back where the test asks, and:
+
+* the lookahead stays at most ``window`` answers ahead of the test, so a test
+  that fails at its first example wastes little of the implementation's time;
+* it stops once the test's budget is spent (the rest is asked, and refused, as usual);
+* a function that ran out of time is not sent again (the transport and the
+  worker stub it out within a chunk; later chunks leave it out).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Union
+
+from grader.harness import faults
+from grader.harness.transport import Reply
+
+if TYPE_CHECKING:
+    from grader.harness.door import Door, Question
+
+FIRST_CHUNK, LAST_CHUNK = 8, 64  # chunks double from the first to the last size
+WINDOW = 96  # answers at most waiting for the test to ask them
+
+Answer = Union[Reply, BaseException]
+
+
+class Lookahead:
+    def __init__(self, door: "Door", questions: list["Question"], *, background: bool) -> None:
+        self.door = door
+        self.questions = questions
+        self.keys = {q.key() for q in questions}
+        self.answers: dict[str, Answer] = {}
+        self.next = 0  # the first question not sent yet
+        self.chunk = FIRST_CHUNK
+        self.spent = door._spent
+        self.stopped = False  # no more chunks: done, cancelled, or out of budget
+        self.cond = threading.Condition()
+        self.thread = None
+        if background and questions:
+            self.thread = threading.Thread(target=self._run, name="lookahead", daemon=True)
+            self.thread.start()
+
+    # -- the test's side --------------------------------------------------------------------
+    def take(self, key: str) -> Answer | None:
+        """The answer to a question sent ahead (waiting for it if it is on its way); None for a
+        question this lookahead does not hold (the caller asks it directly)."""
+        if key not in self.keys:
+            return None
+        if self.thread is None:
+            while key not in self.answers and not self.stopped:
+                self._send_chunk()
+            self.keys.discard(key)
+            return self.answers.pop(key, None)
+        with self.cond:
+            while key not in self.answers and not self.stopped:
+                self.cond.wait()
+            self.keys.discard(key)
+            answer = self.answers.pop(key, None)
+            self.cond.notify_all()
+            return answer
+
+    def stop(self) -> None:
+        """Send nothing more; wait for a chunk already on its way."""
+        with self.cond:
+            self.stopped = True
+            self.cond.notify_all()
+        if self.thread is not None:
+            self.thread.join()
+
+    # -- sending ----------------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            while True:
+                with self.cond:
+                    while not self.stopped and len(self.answers) >= WINDOW:
+                        self.cond.wait()
+                    if self.stopped:
+                        return
+                self._send_chunk()
+                with self.cond:
+                    if self.stopped:
+                        return
+        except BaseException:  # noqa: BLE001 - the test asks what is left directly, and sees the error there
+            with self.cond:
+                self.stopped = True
+                self.cond.notify_all()
+
+    def _send_chunk(self) -> None:
+        door = self.door
+        if self.next >= len(self.questions) or (not door.trusted and self.spent > door.test_budget):
+            self._finish()
+            return
+        taken = self.questions[self.next:self.next + self.chunk]
+        self.next += len(taken)
+        self.chunk = min(self.chunk * 2, LAST_CHUNK)
+        chunk = [q for q in taken if q.subject not in door.stuck]
+        answers = door.exchange_now([door.request(q) for q in chunk]) if chunk else []
+        with self.cond:
+            for q, answer in zip(chunk, answers):
+                self.answers[q.key()] = answer
+                if isinstance(answer, Reply):
+                    self.spent += answer.wall_seconds
+                    door.note_timeout(q, answer)
+                elif isinstance(answer, faults.TimeoutFault):
+                    door._remember(answer)
+            for q in taken:
+                if q.key() not in self.answers:  # left out (stuck): asked directly, and refused at once
+                    self.keys.discard(q.key())
+            if self.next >= len(self.questions):
+                self.stopped = True
+            self.cond.notify_all()
+
+    def _finish(self) -> None:
+        with self.cond:
+            self.stopped = True
+            self.cond.notify_all()
