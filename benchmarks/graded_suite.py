@@ -1,43 +1,75 @@
-"""Benchmark: wall time of the whole graded suite against the reference (a student's `pytest`).
+"""Benchmark: a student's loop and one Gradescope submission, each beside what it is compared with.
 
-Prints, in one run, the time with one process (-n 0) and with two xdist workers
-(-n 2, OMP_NUM_THREADS=1), each the best of --repeat runs. Goal: under 20 s.
+Prints, in one run (about 5 minutes on 2 cores):
+  student's first failure   `pytest -x` in the handout, on the untouched stubs         goal <= 4 s
+  student's whole suite     `pytest` in the handout, with a correct solution            goal <= 8 s
+  Gradescope path           `run_autograder` in a fake /autograder layout, the zip      goal <= 1/3 of naive
+                            built (and the reference run recorded) by `make gradescope`
+  naive alternative         one `pytest tests --submission X` with the grading profile and seed
+and where the Gradescope run's time went (the grader's own timing record).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import time
+import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from measure import (ROOT, Figure, best, breakdown, gradescope_layout, handout, header,  # noqa: E402
+                     naive_grading, reference_submission, run_autograder, timed, with_solution)
 
 
-def run(workers: int) -> float:
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    env.pop("CI", None)
-    command = [sys.executable, "-m", "pytest", "tests", "--impl", "reference", "-q", "-p", "no:cacheprovider",
-               "-n", str(workers)]
-    started = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    elapsed = time.perf_counter() - started
-    if done.returncode != 0:
-        sys.exit(f"the reference failed its own tests:\n{done.stdout[-3000:]}")
-    return elapsed
+def student_loop(work: Path, repeat: int) -> list[Figure]:
+    print("building the handout ...", file=sys.stderr)
+    stubs = handout(work / "handout")
+    solved = with_solution(stubs, work / "solved")
+    pytest = [sys.executable, "-m", "pytest"]
+    first, out = best(repeat, [*pytest, "-x", "-q"], cwd=stubs)
+    if "not implemented" not in out:
+        sys.exit(f"the stubs' first failure did not say 'not implemented':\n{out[-2000:]}")
+    whole, out = best(repeat, [*pytest, "-q"], cwd=solved)
+    if " passed" not in out or " failed" in out:
+        sys.exit(f"a correct solution did not pass the handout's tests:\n{out[-2000:]}")
+    return [Figure("student: first failure (pytest -x, stubs)", first, goal="<= 4 s", met=first <= 4),
+            Figure("student: whole suite (pytest, a correct solution)", whole, goal="<= 8 s", met=whole <= 8)]
+
+
+def gradescope(work: Path) -> tuple[Figure, list[str]]:
+    print("building the Gradescope zip (records the reference run) ...", file=sys.stderr)
+    root = gradescope_layout(work / "autograder")
+    submission = reference_submission(work / "submission")
+    seconds, results, timing = run_autograder(root, submission)
+    if not results.get("tests") or results.get("score", 0) <= 0:
+        sys.exit(f"run_autograder did not grade the reference: {results.get('output', '')[:2000]}")
+    print("the naive run ...", file=sys.stderr)
+    naive, _ = timed(naive_grading(submission), cwd=ROOT)
+    figure = Figure("Gradescope: one submission (run_autograder)", seconds, naive=naive,
+                    goal="<= 1/3 of naive", met=seconds * 3 <= naive)
+    return figure, breakdown(seconds, timing)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=2)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=2, help="student runs: best of this many")
+    parser.add_argument("--skip-gradescope", action="store_true")
     args = parser.parse_args()
-    print(f"graded suite vs the reference, {os.cpu_count()} cores, best of {args.repeat}:")
-    for workers in (0, 2):
-        best = min(run(workers) for _ in range(args.repeat))
-        verdict = "ok" if best < 20 else "OVER the 20 s goal"
-        print(f"  -n {workers}: {best:6.1f} s wall  ({verdict})")
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = student_loop(Path(tmp), args.repeat)
+        details: list[str] = []
+        if not args.skip_gradescope:
+            figure, details = gradescope(Path(tmp))
+            figures.append(figure)
+    print(f"{os.cpu_count()} cores; student figures best of {args.repeat}")
+    print(header())
+    for figure in figures:
+        print(figure.row())
+    if details:
+        print("  where the Gradescope run's time went:")
+        print("\n".join(details))
 
 
 if __name__ == "__main__":
