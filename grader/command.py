@@ -22,6 +22,8 @@ def pytest_args(paths: list[Path | str], *, profile: str, seed: int | None, sele
         "-p", "no:cacheprovider", "-q", "--no-header", "-o", "addopts=", "--assert=plain",
         # these two collect garbage several times at exit: a second per submission, for nothing
         "-p", "no:unraisableexception", "-p", "no:threadexception",
+        # options nobody here uses, whose imports cost a quarter second at every start
+        "-p", "no:jaxtyping", "-p", "no:typeguard",
         f"--rootdir={ROOT}", "-c", str(ROOT / "pyproject.toml"),
         f"--hypothesis-profile={profile}",
     ]
