@@ -16,6 +16,7 @@ from hypothesis import given, strategies as st
 from torch.utils.flop_counter import FlopCounterMode
 
 from grader.judges import part05 as cuda_bench
+from selftest.grading import ROOT
 from reference import roofline as R
 from tests.strategies import part05 as S
 
@@ -148,3 +149,42 @@ def test_reference_timing_on_gpu(m, k, n, dtype):
     if set(re.split(r"[^A-Z0-9]+", torch.cuda.get_device_name().upper())) & set(S.CHIPS):
         with cuda_bench.highest_fp32_precision():
             assert 0.3 < R.measure_matmul_mfu(m, k, n, dtype, "cuda") <= 1.0
+
+
+# --------------------------------------------------------------------------- reading a clock
+CLOCKED = {
+    "time.perf_counter": "import time\n\ndef time_matmul(*a):\n    s = time.perf_counter()\n    return time.perf_counter() - s\n",
+    "from-import alias": "from time import perf_counter as clock\n\ndef time_matmul(*a):\n    return clock()\n",
+    "module alias": "import time as t\n\ndef time_matmul(*a):\n    return t.monotonic()\n",
+    "helper": "import time\n\ndef _now():\n    return time.time()\n\ndef time_matmul(*a):\n    return _now()\n",
+    "benchmark": "from torch.utils import benchmark\n\ndef time_matmul(*a):\n"
+                 "    return benchmark.Timer('a @ b').timeit(3).mean\n",
+    "timeit": "import timeit\n\ndef time_matmul(*a):\n    return timeit.timeit(lambda: None, number=3)\n",
+    "cuda events": "import torch\n\ndef time_matmul(*a):\n    e = torch.cuda.Event(enable_timing=True)\n    return 0.0\n",
+}
+UNCLOCKED = {
+    "made up": "def time_matmul(m, k, n, *a):\n    return 2 * m * k * n / 5e10\n",
+    "padded": "import time\n\ndef time_matmul(m, k, n, *a):\n    time.sleep(0.01)\n    return 1e-3\n",
+    "clock elsewhere": "import time\n\ndef other():\n    return time.perf_counter()\n\ndef time_matmul(*a):\n    return 1e-3\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLOCKED))
+def test_every_way_to_read_a_clock_is_read(name):
+    from grader.harness.source import Module
+
+    assert Module.parse(CLOCKED[name], "roofline").clock_reads("time_matmul"), name
+
+
+@pytest.mark.parametrize("name", sorted(UNCLOCKED))
+def test_a_figure_without_a_clock_is_seen(name):
+    from grader.harness.source import Module
+
+    assert Module.parse(UNCLOCKED[name], "roofline").clock_reads("time_matmul") == [], name
+
+
+def test_the_reference_and_the_examples_read_a_clock():
+    from grader.harness.source import Module
+
+    for path in [ROOT / "reference" / "roofline.py", *sorted((ROOT / "examples").rglob("roofline.py"))]:
+        assert Module.parse(path.read_text(), "roofline").clock_reads("time_matmul"), path

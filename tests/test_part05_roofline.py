@@ -27,6 +27,7 @@ from grader.harness.faults import named_inputs
 from grader.harness.probes.part05 import DATASHEET, matmul_cost, promised, time_matmul_call
 from grader.harness.schema import FLOAT, STR, Optional, Tuple
 from grader.harness.show import show
+from grader.harness.source import Module
 from tests.strategies import part05 as S
 
 EXACT_MATH = 1e-12
@@ -131,6 +132,21 @@ EXTRA_WARMUP = 20  # a second call with this many more warm-up products: its ext
 FLOAT64_COSTS_MORE = 1.25  # a float64 product costs about twice a float32 one on any CPU (half the SIMD lanes)
 CEILING = {torch.float32: 5e11, torch.float64: 2.5e11}  # FLOP/s one CPU core cannot reach (AVX-512: ~2e11)
 HARNESS_WINDOW = (0.2, 8.0)  # the figure / the harness's own timing of the product, on a busy shared machine
+# the CPU the extra warm-up cost per product / the harness's own CPU per product: at least this (CPU
+# time does not stretch on a busy machine; a product made from fresh random operands costs more, not less)
+HARNESS_CPU_FLOOR = 0.5
+
+
+def _reads_a_clock(impl, fn: str) -> None:
+    """The figure must come from a clock the call read: a number made up, however padded, does not."""
+    text = impl.source("roofline")
+    try:
+        reads = Module.parse(text, "roofline").clock_reads("time_matmul") if text is not None else [0]
+    except SyntaxError:
+        return  # it would not import: the calls already said so
+    require(bool(reads), fn, "time_matmul never reads a clock (time.perf_counter() and the like), in itself or a "
+            "helper of roofline.py: measure the products you run, do not compute or guess the figure",
+            show_values=False)
 
 
 def _timed(impl, m, k, n, dtype, warmup, trials):
@@ -154,9 +170,11 @@ def test_time_matmul_cpu(impl, oracle, case):
       seconds, not the total, not milliseconds);
     * the second call must cost more CPU, at least what 20 products of this size
       cost on the fastest CPU core (the warm-up products ran);
-    * a float64 product must cost more CPU than a float32 one (the dtype asked for).
-    When grading, the figure is also held against the harness's own timing of the
-    same product, made in a process where no submission ever ran.
+    * a float64 product must cost more CPU than a float32 one (the dtype asked for);
+    * ``time_matmul`` reads a clock (its source is read, never run, to say so).
+    When grading, the figure and the extra products' CPU are also held against the
+    harness's own timing of the same product, made in a process where no
+    submission ever ran.
     """
     m, k, n, warmup, trials = case
     fn = "roofline.time_matmul"
@@ -181,8 +199,15 @@ def test_time_matmul_cpu(impl, oracle, case):
                 "`warmup` untimed products first, then time `trials` more",
                 inputs=inputs, show_values=False)
         per_product[dtype] = long.cpu_seconds / (w + EXTRA_WARMUP + t)
+        _reads_a_clock(impl, fn)
         if oracle.available(matmul_cost):
-            harness = oracle.run(matmul_cost, m, k, n, dtype, "cpu").wall_seconds
+            cost = oracle.run(matmul_cost, m, k, n, dtype, "cpu")
+            require(extra >= HARNESS_CPU_FLOOR * cost.cpu_seconds, fn,
+                    f"each of the {EXTRA_WARMUP} extra warm-up products cost {extra:.3g} s of CPU, less than half "
+                    f"what the harness's own product of this size costs ({cost.cpu_seconds:.3g} s): run real "
+                    "[m, k] @ [k, n] products of the dtype asked for",
+                    inputs=inputs, show_values=False)
+            harness = cost.wall_seconds
             low, high = HARNESS_WINDOW
             require(low <= seconds / harness <= high, fn,
                     f"{seconds / harness:.3g}x the harness's own timing of this product ({harness:.3g} s): "

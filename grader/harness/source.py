@@ -2,7 +2,7 @@
 
 Some facts a test needs are about how code is written, not what it returns: the
 jaxtyping annotations of Part 6, whether Part 6 calls einops, whether Part 7
-uses autograd. Watching the code run can be fooled by the code itself (it runs
+uses autograd, whether Part 5's timing reads a clock at all. Watching the code run can be fooled by the code itself (it runs
 in the same process as the watcher), so these are read from the source text, on
 the trusted side, with ``ast``:
 
@@ -124,6 +124,16 @@ class Module:
                     lines.append(call.lineno)
         return sorted(lines)
 
+    def clock_reads(self, function: str) -> list[int]:
+        """Lines where ``function`` (or a helper it calls) reads a clock (``CLOCKS``)."""
+        lines = []
+        for node in self.reachable(function):
+            for call in _walk_calls(node):
+                name = self.resolve(call.func) or ""
+                if name in CLOCKS or name.startswith(CLOCK_MODULES):
+                    lines.append(call.lineno)
+        return sorted(lines)
+
     def annotations(self, function: str) -> dict[str, Annotation | Plain] | None:
         """Each parameter's annotation and ``return``'s, as written; None if there is no such function."""
         node = self.functions.get(function)
@@ -155,6 +165,14 @@ class Module:
                 if dims is not None:
                     return Annotation(head.removeprefix("jaxtyping."), array, dims)
         return Plain(ast.unparse(node))
+
+
+# What measuring takes: a clock read, however it is spelled (Part 5's time_matmul).
+CLOCKS = frozenset(["time.perf_counter", "time.perf_counter_ns", "time.time", "time.time_ns", "time.monotonic",
+                    "time.monotonic_ns", "time.process_time", "time.process_time_ns", "time.thread_time",
+                    "time.thread_time_ns", "time.clock_gettime", "time.clock_gettime_ns",
+                    "datetime.datetime.now", "torch.cuda.Event"])
+CLOCK_MODULES = ("timeit.", "torch.utils.benchmark.", "triton.testing.")
 
 
 @functools.lru_cache(maxsize=64)
