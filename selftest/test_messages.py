@@ -4,6 +4,7 @@
   not the one the test called), with its own inputs and the line it was on; it
   costs its time limit once, and every later call to it fails at once the same way;
 * a value of the wrong kind says, in plain words, what came back and what was expected;
+* a function whose signature does not fit the spec is the student's error, not the harness's;
 * ``pytest --submission DIR`` (with a space, as the README writes it) works for a
   folder anywhere;
 * ``pytest -m cuda`` without a GPU says why the tests were skipped, without ``-rs``.
@@ -34,6 +35,13 @@ _reference_view = view_strides
 def view_strides(shape, strides, new_shape):
     found = _reference_view(shape, strides, new_shape)
     return tuple(new_shape) if found is None else found  # a tuple where torch would need a copy
+'''
+
+
+WRONG_SIGNATURE = '''
+
+def view_strides(shape, strides):
+    return None
 '''
 
 
@@ -68,6 +76,14 @@ def test_a_value_of_the_wrong_kind_is_said_in_plain_words(tmp_path):
     sub = submission(tmp_path / "kind", "strides", WRONG_KIND)
     out = pytest("tests/test_part01_strides.py", "--submission", str(sub), "-k", "view_strides").stdout
     assert "wrong value: returned a tuple where None was expected" in out, out[-2000:]
+
+
+def test_a_function_with_the_wrong_signature_is_the_students_error_not_the_harness(tmp_path):
+    sub = submission(tmp_path / "signature", "strides", WRONG_SIGNATURE)
+    out = pytest("tests/test_part01_strides.py", "--submission", str(sub), "-k", "test_view_strides").stdout
+    assert "strides.view_strides raised TypeError: view_strides() takes 2 positional arguments but 3 were given" \
+        in out, out[-2000:]
+    assert "harness error" not in out, out[-2000:]
 
 
 def test_submission_with_a_space_works_for_a_folder_anywhere(tmp_path):

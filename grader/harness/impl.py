@@ -48,6 +48,10 @@ class Implementation:
         self._relative: dict[str, str] = {}
 
     # -- loading ---------------------------------------------------------------
+    def loaded(self) -> list[ModuleType]:
+        """The implementation's modules imported so far."""
+        return list(self._modules.values())
+
     def module(self, short: str) -> ModuleType:
         if short in self._modules:
             return self._modules[short]

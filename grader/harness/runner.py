@@ -20,6 +20,7 @@ what arguments.
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 import traceback
@@ -97,6 +98,11 @@ class Runner:
             return {"status": "not_implemented", "function": function}
         except (Exception, SystemExit, GeneratorExit) as exc:
             where = self._innermost(exc)
+            if where is None and self._does_not_fit(exc):
+                # raised binding the arguments, before any line of it ran: still the implementation's
+                return {"status": "raised", "function": subject, "exc_type": type(exc).__name__,
+                        "message": f"{safe_str(exc)} (it is called with the arguments the spec gives it)",
+                        "where": ""}
             if where is None:
                 return _harness_error(subject, "".join(traceback.format_exception(exc))[-4000:])
             frame, _ = where
@@ -140,6 +146,17 @@ class Runner:
         stuck.__qualname__ = stuck.__name__ = name
         setattr(target, name, stuck)
 
+    def _does_not_fit(self, exc: BaseException) -> bool:
+        """A TypeError from binding a call's arguments to one of the implementation's own functions
+        or classes (``open_dataset() missing 2 required positional arguments``, ``not callable``)."""
+        if not isinstance(exc, TypeError) or self.impl is None:
+            return False
+        match = _BINDING.match(safe_str(exc))
+        if match is None:
+            return False
+        name = match.group(1).split(".")[0]
+        return any(name in vars(module) for module in self.impl.loaded())
+
     def _innermost(self, exc: BaseException):
         """The deepest traceback frame in the implementation's own files, as (summary, qualname)."""
         found = None
@@ -165,6 +182,10 @@ class Runner:
         shown = [name for name in names if name != "self"]
         inputs = show_inputs(tuple(shown), tuple(v for n, v in zip(names, values) if n != "self"), {})
         return function, f"{self.impl.relative(code.co_filename)}:{frame.f_lineno} in {code.co_name}", inputs
+
+
+_BINDING = re.compile(r"^([A-Za-z_][\w.]*)\(\) (?:missing \d+ required|takes \d+|takes from|got an unexpected|got multiple|"
+                      r"takes no arguments)")
 
 
 def _harness_error(function: str, message: str) -> dict[str, Any]:
