@@ -1,0 +1,69 @@
+"""Staff check: an observation a submission forges earns nothing (issue: nothing a worker reports is believed).
+
+A submission runs in the same process as the probes that watch it, so it can
+replace them, take off their hooks and call them itself, fake the type of what
+it returns, or burn and pad the time of a call. None of that may decide a score:
+every fact a test scores is computed on the trusted side from plain values, seen
+from outside the worker (its clocks, its memory maps), read from its source (never
+run), or held against values it cannot produce without doing the work.
+
+Each submission in ``selftest/forged/`` is the reference with one function
+replaced by a forgery; one real batch (isolation on, the grader's recording)
+grades them next to an honest one. Each must lose exactly the tests it attacks
+(for Part 10, a step without autocast loses every test of the step's values)
+and keep every other test of its part, so a loss below is the attack stopped,
+not a side effect.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader import mutants
+from selftest.grading import grade, recording, written
+
+FORGED = mutants.ROOT / "selftest" / "forged"
+ATTACKED = {
+    "part05_registry_replaced": {"test_time_matmul_cpu"},  # the probe that times a call, replaced at import
+    "part05_timing_padded": {"test_time_matmul_cpu"},  # CPU burnt and wall time padded around a made-up figure
+    "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly
+    "part09_type_name_faked": {"test_open_dataset"},  # an in-memory array that calls itself numpy.memmap
+    # hooks taken off and fed float32 results cast down: no autocast, so every value test of the step is lost
+    "part10_hooks_replayed": {"test_autocast_matmuls_in_bf16", "test_loss_is_float32",
+                              "test_stepped_once_and_grads_cleared", "test_fp16_with_grad_scaler",
+                              "test_fp16_without_grad_scaler"},
+}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    subs = tmp_path_factory.mktemp("forged")
+    for name in ATTACKED:
+        mutants.materialize(mutants.load(FORGED / f"{name}.py"), subs / name)
+    mutants.materialize_reference(subs / "honest")
+    out = tmp_path_factory.mktemp("out")
+    grade(str(subs), "--out", str(out), "-j", "2", "--recording", str(recording()),
+          "-m", "(part5 or part7 or part9 or part10) and not cuda")
+    return written(out)
+
+
+def failed(result: dict, part: int) -> set[str]:
+    return {t["test"].rsplit("::", 1)[-1] for t in result["tests"] if t["part"] == part and t["status"] != "passed"
+            and t["kind"] != "did not run"}
+
+
+def test_the_honest_submission_passes_every_test(graded):
+    for part in (5, 7, 9, 10):
+        assert failed(graded["honest"], part) == set(), part
+
+
+@pytest.mark.parametrize("name", sorted(ATTACKED))
+def test_a_forged_observation_loses_exactly_the_tests_it_attacks(graded, name):
+    part = int(name[4:6])
+    lost = failed(graded[name], part)
+    assert lost == ATTACKED[name], (
+        f"{name}: lost {sorted(lost)}, expected exactly {sorted(ATTACKED[name])}\n"
+        + "\n".join(t["message"][:600] for t in graded[name]["tests"] if t["part"] == part and t["status"] == "failed"))
+    for test in graded[name]["tests"]:
+        if test["test"].rsplit("::", 1)[-1] in ATTACKED[name]:
+            assert test["points"] == 0 and test["kind"] != "harness error", test
