@@ -3,19 +3,25 @@
 A resource limit (``setrlimit``) binds one process: a worker that spreads its memory over
 threads and children, each under the limit, escapes it, and sixty busy children get sixty
 shares of the CPUs. A control group counts everything a worker starts. The fork server
-makes one group of its own under the group it runs in (cgroup v1: one per controller, as
-here; v2: one, where the memory, pids and cpu controllers can be enabled for it) and one
-per worker inside that; the worker joins its group first thing after it is forked, so every
-process it ever starts is counted, and the fork server removes the group when the worker
-is gone. Where no group can be made (not root and nothing delegated), ``Groups.parents`` is
-empty and the grader watches the memory of each worker's process tree instead.
+makes one group per worker, ``grader-<its pid>-<tag>-w<n>``, beside the group it runs in
+itself (cgroup v1: one per controller, as here; v2: one, where the memory, pids and cpu
+controllers can be enabled for it). Beside, not inside a group of the fork server's own:
+for the CPU each worker then weighs what one process of the grader weighs, as it did as a
+plain process, instead of all workers sharing one process's weight on a busy machine. The
+worker joins its group first thing after it is forked, so every process it ever starts is
+counted, and the fork server removes the group when the worker is gone (at its start, it
+also removes the groups of fork servers that died without cleaning up). Where no group can
+be made (not root and nothing delegated), ``Groups.bases`` is empty and the grader watches
+the memory of each worker's process tree instead.
 
-``join`` runs in the worker; everything else in the fork server, except ``oom_kills``,
-which the grader reads from outside the worker to tell "out of memory" from a crash.
+``join`` runs in the worker; everything else in the fork server, except ``MemoryWatch``,
+which the grader reads from outside the worker to stop one that reached its memory limit,
+and ``remove_all``, with which the grader cleans up after a fork server that was killed.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import signal
 import time
@@ -64,62 +70,58 @@ def _own() -> dict[str, str]:
 
 
 class Groups:
-    """The fork server's groups: ``parents`` maps each controller to the folder worker groups go in."""
+    """The fork server's worker groups: ``bases`` maps each controller to the folder they are made in."""
 
     def __init__(self, tag: str) -> None:
+        self.tag = tag
         self.version = 0
-        self.parents: dict[str, str] = {}
+        self.bases: dict[str, str] = {}
         mounts, own = _mounts(), _own()
-        for version, setup in ((1, self._setup_v1), (2, self._setup_v2)):
-            self.parents = setup(tag, mounts, own)
-            if self.parents:
-                self.version = version
-                return
+        for version, find in ((1, self._bases_v1), (2, self._bases_v2)):
+            bases = find(mounts, own)
+            if bases and all(self._can_make(base) for base in set(bases.values())):
+                self.version, self.bases = version, bases
+                break
+        for base in set(self.bases.values()):
+            _remove_stale(base)
 
     @staticmethod
-    def _setup_v1(tag: str, mounts, own) -> dict[str, str]:
-        parents: dict[str, str] = {}
+    def _bases_v1(mounts, own) -> dict[str, str]:
+        bases = {}
         for controller in CONTROLLERS:
             mount = next((m for m, kind, options in mounts if kind == "cgroup" and controller in options), None)
             if mount is None or controller not in own:
-                break
-            base = os.path.join(mount, own[controller].lstrip("/"))
-            _remove_stale(base)
-            parent = os.path.join(base, tag)
-            try:
-                os.mkdir(parent, 0o755)
-            except OSError:
-                break
-            parents[controller] = parent
-        else:
-            return parents
-        for parent in parents.values():  # all three or none: a half-limited worker is not worth the bookkeeping
-            _rmdir(parent)
-        return {}
+                return {}  # all three or none: a half-limited worker is not worth the bookkeeping
+            bases[controller] = os.path.join(mount, own[controller].lstrip("/"))
+        return bases
 
     @staticmethod
-    def _setup_v2(tag: str, mounts, own) -> dict[str, str]:
+    def _bases_v2(mounts, own) -> dict[str, str]:
         mount = next((m for m, kind, _ in mounts if kind == "cgroup2"), None)
         if mount is None:
             return {}
-        # our own group first; as root, else the top (a group holding processes cannot delegate: EBUSY)
+        # beside ourselves first; as root, else at the top (a group that holds processes cannot pass
+        # its controllers on to groups in it: EBUSY)
         for base in dict.fromkeys([os.path.join(mount, own.get("", "/").lstrip("/")), mount]):
-            parent = os.path.join(base, tag)
             try:
-                if not set(CONTROLLERS) <= set(_read(os.path.join(base, "cgroup.controllers")).split()):
-                    continue
-                _remove_stale(base)
-                _enable(base)
-                os.mkdir(parent, 0o755)
-                _enable(parent)
-                return {controller: parent for controller in CONTROLLERS}
+                if set(CONTROLLERS) <= set(_read(os.path.join(base, "cgroup.controllers")).split()):
+                    _enable(base)
+                    return {controller: base for controller in CONTROLLERS}
             except OSError:
-                _rmdir(parent)
+                continue
         return {}
+
+    def _can_make(self, base: str) -> bool:
+        probe = os.path.join(base, f"{self.tag}-probe")
+        try:
+            os.mkdir(probe, 0o755)
+        except OSError:
+            return False
+        return _rmdir(probe)
 
     def create(self, name: str, memory_mb: int, processes: int, cpus: float) -> dict[str, str]:
         """A group for one worker, with its limits; {} if it cannot be made."""
-        dirs = {controller: os.path.join(parent, name) for controller, parent in self.parents.items()}
+        dirs = {controller: os.path.join(base, f"{self.tag}-{name}") for controller, base in self.bases.items()}
         try:
             for path in set(dirs.values()):
                 os.mkdir(path, 0o755)
@@ -133,7 +135,8 @@ class Groups:
             else:
                 path = dirs["memory"]
                 _write(path + "/memory.max", str(memory_mb * 2**20))
-                _write(path + "/memory.swap.max", "0")
+                if os.path.exists(path + "/memory.swap.max"):  # no swapping past it (where swap is counted)
+                    _write(path + "/memory.swap.max", "0")
                 _write(path + "/memory.oom.group", "1")  # out of memory: the whole worker goes
                 _write(path + "/pids.max", str(processes))
                 _write(path + "/cpu.max", f"{max(1000, int(cpus * 100000))} 100000")
@@ -166,38 +169,37 @@ class Groups:
         """Remove a worker's group; False while its last processes are still dying."""
         return all([_rmdir(path) for path in set(dirs.values())])
 
+    def prefixes(self) -> list[str]:
+        """What names every group of this fork server: ``remove_all`` takes them."""
+        return sorted({os.path.join(base, self.tag) for base in self.bases.values()})
+
     def close(self, timeout: float = 5.0) -> None:
-        """Remove the fork server's own groups, and any worker group left in them."""
-        for parent in set(self.parents.values()):
-            remove_tree(parent, timeout)
-        self.parents = {}
+        """Kill whatever is left in this fork server's groups, and remove them."""
+        for prefix in self.prefixes():
+            remove_all(prefix, timeout)
 
 
 def available() -> int:
     """The cgroup version a fork server here would limit its workers with (0: none), found by trying."""
-    groups = Groups(f"grader-probe-{os.getpid()}-{os.urandom(3).hex()}")
-    groups.close()
-    return groups.version
+    return Groups(f"grader-{os.getpid()}-{os.urandom(3).hex()}").version
 
 
-def remove_tree(parent: str, timeout: float = 5.0) -> None:
-    """Kill everything in one of a fork server's groups and remove it with the worker groups in it
-    (the grader calls this too: a fork server that was killed cannot)."""
+def remove_all(prefix: str, timeout: float = 5.0) -> None:
+    """Kill everything in the groups named ``prefix-*`` and remove them (one fork server's, by its prefix)."""
     deadline = time.monotonic() + timeout
-    for child in [os.path.join(parent, e) for e in _entries(parent)]:
-        while not _rmdir(child) and time.monotonic() < deadline:
-            Groups.kill({"": child})
+    for group in glob.glob(glob.escape(prefix) + "-*"):
+        while not _rmdir(group) and time.monotonic() < deadline:
+            Groups.kill({"": group})
             time.sleep(0.05)
-    _rmdir(parent)
 
 
 def _remove_stale(base: str) -> None:
-    """Groups of fork servers that are gone (killed before they could clean up: ``grader-<pid>-<tag>``)."""
+    """Groups of fork servers that are gone (killed before they could clean up): grader-<pid>-<tag>-<name>."""
     for name in _entries(base):
         fields = name.split("-")
-        if len(fields) == 3 and fields[0] == "grader" and fields[1].isdigit() \
+        if len(fields) >= 4 and fields[0] == "grader" and fields[1].isdigit() \
                 and not os.path.exists(f"/proc/{fields[1]}"):
-            remove_tree(os.path.join(base, name), timeout=1.0)
+            remove_all(os.path.join(base, "-".join(fields[:3])), timeout=1.0)
 
 
 def _entries(parent: str) -> list[str]:
@@ -230,16 +232,30 @@ def join(dirs: dict[str, str]) -> None:
         _write(path + "/cgroup.procs", str(os.getpid()))
 
 
-def oom_kills(memory_dir: str | None) -> int:
-    """How many processes of a worker's group the kernel killed for memory (0 if none, or no group)."""
-    if not memory_dir:
-        return 0
-    for name in ("memory.events", "memory.oom_control"):  # v2, v1
+class MemoryWatch:
+    """Whether a worker's group has reached its memory limit, read from outside in one file.
+
+    Reaching it is the offence, not only being killed for it: near its limit, a group without swap
+    can spend minutes evicting and re-reading its own library pages before the kernel kills
+    anything (seen here: 160 s), so the grader stops it as soon as its peak touches the limit."""
+
+    SLACK = 8 * 2**20  # the kernel charges in batches: a peak this close to the limit reached it
+
+    def __init__(self, memory_dir: str) -> None:
+        self.dir = memory_dir
+        self.v2 = os.path.exists(os.path.join(memory_dir, "memory.events"))
         try:
-            for line in _read(os.path.join(memory_dir, name)).splitlines():
-                key, _, value = line.partition(" ")
-                if key == "oom_kill":
-                    return int(value)
+            self.limit = 0 if self.v2 else int(_read(os.path.join(memory_dir, "memory.limit_in_bytes")))
         except (OSError, ValueError):
-            continue
-    return 0
+            self.limit = -1  # unreadable: never claim it was reached
+
+    def reached(self) -> bool:
+        if self.limit < 0:
+            return False
+        try:
+            if self.v2:  # "max": how often usage hit memory.max
+                fields = dict(line.split() for line in _read(self.dir + "/memory.events").splitlines())
+                return int(fields.get("max", 0)) > 0 or int(fields.get("oom_kill", 0)) > 0
+            return int(_read(self.dir + "/memory.max_usage_in_bytes")) >= self.limit - self.SLACK
+        except (OSError, ValueError):
+            return False

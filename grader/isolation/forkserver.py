@@ -233,7 +233,7 @@ class ForkServer:
         limits = spec.get("limits") or {}
         self.spawned += 1
         group = {}
-        if self.groups.parents:
+        if self.groups.bases:
             group = self.groups.create(f"w{self.spawned}", int(limits.get("memory_mb", 3072)) + self.base_mb,
                                        int(limits.get("processes", 64)), float(limits.get("cpus", 1.0)))
         spec = {**spec, "view": self.view, "harness": self.harness, "cgroup": group}
@@ -418,7 +418,7 @@ def main() -> None:
         pass
     server = ForkServer(path, harness, forbidden)
     sys.stdout.write(json.dumps({"ready": True, "pid": os.getpid(), "missing": missing,
-                                 "cgroups": sorted(set(server.groups.parents.values())), "view": server.view}) + "\n")
+                                 "cgroups": server.groups.prefixes(), "view": server.view}) + "\n")
     sys.stdout.flush()
     server.run()
 

@@ -68,7 +68,7 @@ class ForkServerHandle:
         self.workdir.chmod(0o711)
         self.private = self.workdir / "private"  # the socket's folder: the grader's alone
         self.process: subprocess.Popen | None = None
-        self.cgroups: list[str] = []  # the fork server's control groups, removed by close()
+        self.cgroups: list[str] = []  # what names the fork server's control groups (prefixes), for close()
         self._conn: socket.socket | None = None
         self._conn_pid = -1
         try:
@@ -165,8 +165,8 @@ class ForkServerHandle:
             except ProcessLookupError:
                 pass
             self.process.wait()
-        for parent in self.cgroups:  # what a fork server killed before it could clean up left behind
-            cgroups.remove_tree(parent)
+        for prefix in self.cgroups:  # what a fork server killed before it could clean up left behind
+            cgroups.remove_all(prefix)
         shutil.rmtree(self.private, ignore_errors=True)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
@@ -248,6 +248,7 @@ class _Worker:
                  memory_cgroup: str | None = None) -> None:
         self.pid, self.channel, self.root = pid, channel, root
         self.memory_cgroup = memory_cgroup  # the kernel limits its tree; else the grader watches it
+        self.memory_watch = cgroups.MemoryWatch(memory_cgroup) if memory_cgroup else None
         self.output = bytearray()
         self.output_total = 0
         self.flooded = False
@@ -261,10 +262,10 @@ class _Worker:
         self.base_mb = 0.0 if memory_cgroup else tree_memory_mb(pid)
 
     def over_memory(self) -> bool:
-        """Whether it holds, or held, more memory than allowed: the kernel's count of kills in its
-        group, or (no group) the memory of its whole process tree, children and threads included."""
-        if self.memory_cgroup:
-            return cgroups.oom_kills(self.memory_cgroup) > 0
+        """Whether it holds, or held, more memory than allowed: its group reached its limit, or (no
+        group) the memory of its whole process tree, children and threads included, is over it."""
+        if self.memory_watch is not None:
+            return self.memory_watch.reached()
         return tree_memory_mb(self.pid) > self.base_mb + self.limits.memory_mb
 
     def _drain(self) -> None:
