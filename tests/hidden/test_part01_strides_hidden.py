@@ -1,9 +1,15 @@
 """Part 1, hidden: views of layouts that real chains of torch ops produce.
 
 The public tests draw layouts directly (up to 4 dims). Here torch itself builds
-a tensor of up to 6 dims, then slices it with steps, transposes it and adds
-size-1 dims, and the resulting layout must be viewed correctly: view of a
-slice of a transpose, the case students meet in practice.
+a tensor of up to 6 dims, then slices it with steps, transposes it, adds size-1
+dims and broadcasts it (``expand``: stride 0 on a dim of any size, as a bias
+broadcast over (batch, seq) has), and the resulting layout must be viewed
+correctly: view of a slice of a transpose, the case students meet in practice,
+and the flattening of broadcast dims (``bias.expand(B, S, D).view(B * S, D)``
+needs no copy: dims of stride 0 next to each other are one block). The public
+layouts hold stride 0 only where an arbitrary stride happens to be drawn 0.
+
+Every answer is a bool, integers or None: compared exactly with the reference's (torch's).
 """
 
 import math
@@ -13,19 +19,22 @@ from hypothesis import strategies as st
 
 from grader.harness import spec
 from grader.harness.ask import ask
-from grader.harness.cases import given
+from grader.harness.cases import example, given
 from tests.strategies.part01 import same_numel_shape
 
 is_contiguous = spec.function("strides.is_contiguous")
 view_strides = spec.function("strides.view_strides")
 
+MAX_DIMS = 6
+OPS = ["slice", "transpose", "unsqueeze", "permute", "expand", "broadcast", "broadcast"]  # broadcasts often
+
 
 @st.composite
 def chained_layouts(draw):
-    shape = tuple(draw(st.lists(st.integers(1, 6), min_size=1, max_size=6)))
+    shape = tuple(draw(st.lists(st.integers(1, 6), min_size=1, max_size=MAX_DIMS)))
     x = torch.empty(shape)
     for _ in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(["slice", "transpose", "unsqueeze", "permute"]))
+        op = draw(st.sampled_from(OPS))
         if op == "slice" and x.dim():
             dim = draw(st.integers(0, x.dim() - 1))
             size = x.shape[dim]
@@ -36,16 +45,25 @@ def chained_layouts(draw):
         elif op == "transpose" and x.dim() >= 2:
             a, b = draw(st.permutations(range(x.dim())))[:2]
             x = x.transpose(a, b)
-        elif op == "unsqueeze" and x.dim() < 6:
+        elif op == "unsqueeze" and x.dim() < MAX_DIMS:
             x = x.unsqueeze(draw(st.integers(0, x.dim())))
         elif op == "permute" and x.dim() >= 2:
             x = x.permute(*draw(st.permutations(range(x.dim()))))
+        elif op == "expand" and 1 in x.shape:  # a size-1 dim repeated: stride 0
+            sizes = list(x.shape)
+            sizes[draw(st.sampled_from([d for d, size in enumerate(sizes) if size == 1]))] = draw(st.integers(2, 4))
+            x = x.expand(*sizes)
+        elif op == "broadcast" and x.dim() < MAX_DIMS:  # over new leading dims, as a bias over (batch, seq)
+            leading = draw(st.lists(st.integers(2, 4), min_size=1, max_size=min(2, MAX_DIMS - x.dim())))
+            x = x.expand(*leading, *x.shape)
     layout = (tuple(x.shape), x.stride())
     assert math.prod(layout[0]) == x.numel()
     return layout + (draw(same_numel_shape(layout[0])),)
 
 
 @given(case=chained_layouts())
+@example(case=((2, 3, 4), (0, 0, 1), (6, 4)))  # bias.expand(2, 3, 4).view(6, 4): strides (0, 1)
+@example(case=((4, 3), (0, 1), (12,)))  # x.expand(4, 3).view(12): torch needs a copy
 def test_chained_views(impl, oracle, case):
     shape, strides, new_shape = case
     ask(impl, oracle, is_contiguous, shape, strides).same()

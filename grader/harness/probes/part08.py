@@ -201,3 +201,41 @@ def linear_output(impl: Implementation, input_dim: int, output_dim: int, batch: 
     with torch.no_grad():
         y = layer(scale_input(batch, input_dim, seed))
     return Output(None, dense(layer.weight), dense(y))
+
+
+# --------------------------------------------------------------------------- backward
+@dataclass(frozen=True)
+class Backward(Report):
+    """What backward through the implementation's ``Cruncher`` left in the harness's tensors."""
+
+    problem: str | None
+    output: Any  # what the model returned
+    grads: dict[str, Any]  # each named parameter's .grad after backward (None: no gradient reached it)
+    input_grad: Any  # the input's .grad
+
+
+def backward_tensors(dim: int, batch: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The harness's input x (batch, dim), requiring grad, and the gradient sent back into the output (batch,)."""
+    x = torch.randn(batch, dim, generator=torch.Generator().manual_seed(seed + 1)).requires_grad_(True)
+    return x, torch.randn(batch, generator=torch.Generator().manual_seed(seed + 2))
+
+
+@probe(subject="model.Cruncher")
+def cruncher_backward(impl: Implementation, dim: int, num_layers: int, batch: int, seed: int) -> Backward:
+    """Load ``spec_weights`` into the implementation's ``Cruncher``, run it on x (batch, dim) that
+    requires grad, and backward from the output with a seeded gradient: every gradient it left."""
+    model = impl.function("model.Cruncher")(dim, num_layers)
+    problem = _module_problem(f"Cruncher({dim}, {num_layers})", model)
+    if problem:
+        return Backward(problem, None, {}, None)
+    try:
+        model.load_state_dict(spec_weights(dim, num_layers, seed))
+    except RuntimeError as error:  # torch's own words on the keys or shapes that do not fit
+        return Backward(f"load_state_dict with the spec's keys and shapes failed: {error}", None, {}, None)
+    x, upstream = backward_tensors(dim, batch, seed)
+    out = model(x)
+    if type(out) in (torch.Tensor, nn.Parameter) and out.shape == upstream.shape and out.requires_grad:
+        out.backward(upstream)
+    # a Parameter's .grad is a plain tensor (or None); an output of the wrong shape or with no graph: none ran
+    grads = {name: None if p.grad is None else dense(p.grad) for name, p in model.named_parameters()}
+    return Backward(None, dense(out), grads, None if x.grad is None else dense(x.grad))

@@ -229,3 +229,76 @@ def dense_state(value: Any) -> Any:
     if type(value) in (list, tuple):
         return type(value)(dense_state(v) for v in value)
     return dense(value)
+
+
+# --------------------------------------------------------------------------- other optimizers
+# The same runs with another of torch's optimizers, by name: each keeps other state
+# (SGD a momentum buffer, RMSprop a square average, Adagrad a sum and a step count).
+OPTIMIZERS = {
+    "adamw": lambda params: torch.optim.AdamW(params, lr=LEARNING_RATE),
+    "sgd_momentum": lambda params: torch.optim.SGD(params, lr=LEARNING_RATE, momentum=0.9),
+    "sgd_nesterov": lambda params: torch.optim.SGD(params, lr=LEARNING_RATE, momentum=0.9, nesterov=True),
+    "rmsprop": lambda params: torch.optim.RMSprop(params, lr=LEARNING_RATE),
+    "adagrad": lambda params: torch.optim.Adagrad(params, lr=LEARNING_RATE),
+}
+
+
+def make_run_with(optimizer: str, dim: int, num_layers: int, rows: int, seed: int):
+    """``make_run``'s model, data and generator, with the named optimizer instead of AdamW."""
+    model, _, data, rng = make_run(dim, num_layers, rows, seed)
+    return model, OPTIMIZERS[optimizer](model.parameters()), data, rng
+
+
+@probe(subject="training.train", timeout=TRAIN_TIMEOUT)
+def train_with(impl: Implementation, optimizer: str, dim: int, num_layers: int, rows: int, batch_size: int,
+               num_steps: int, seed: int) -> Trained:
+    """``train`` as the probe ``train`` runs it, with the named optimizer: the losses, then the model's state."""
+    model, opt, data, rng = make_run_with(optimizer, dim, num_layers, rows, seed)
+    losses = impl.function("training.train")(model, opt, data, num_steps, batch_size, rng)
+    grads = {name: "none" if p.grad is None else "zero" if not bool(p.grad.any()) else "nonzero"
+             for name, p in model.named_parameters()}
+    return Trained(dense(losses), parameters(model), grads)
+
+
+def stepped_run_with(optimizer: str, dim: int, num_layers: int, seed: int, steps: int):
+    """``stepped_run`` with the named optimizer: a state worth saving, from seeded gradients."""
+    model, opt, _, _ = make_run_with(optimizer, dim, num_layers, 1, seed)
+    generator = torch.Generator().manual_seed(seed + 2)
+    for _ in range(steps):
+        for p in model.parameters():
+            p.grad = torch.randn(p.shape, generator=generator)
+        opt.step()
+    opt.zero_grad()
+    return model, opt
+
+
+@probe(subject="training.save_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
+def checkpoint_file_with(impl: Implementation, optimizer: str, dim: int, num_layers: int, seed: int,
+                         steps: int) -> bytes:
+    """``save_checkpoint(path, model, optimizer, steps)`` of a stepped model and named optimizer: the file's bytes."""
+    model, opt = stepped_run_with(optimizer, dim, num_layers, seed, steps)
+    path = os.path.join(Scratch.fresh(), "checkpoint.pt")
+    impl.function("training.save_checkpoint")(path, model, opt, steps)
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""  # nothing was written: loading it will say so
+    finally:
+        Scratch.clear()
+
+
+@probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, process="separate", batch=False)
+def restore_checkpoint_with(impl: Implementation, optimizer: str, dim: int, num_layers: int, seed: int,
+                            blob: bytes) -> Restored:
+    """``load_checkpoint`` of a file holding ``blob`` into a fresh model and named optimizer, in a process
+    of its own (as ``restore_checkpoint``)."""
+    model, opt, _, _ = make_run_with(optimizer, dim, num_layers, 1, seed + 1)
+    path = os.path.join(Scratch.fresh(), "checkpoint.pt")
+    with open(path, "wb") as handle:
+        handle.write(blob)
+    try:
+        step = impl.function("training.load_checkpoint")(path, model, opt)
+    finally:
+        Scratch.clear()
+    return Restored(dense(step), parameters(model), dense_state(opt.state_dict()))

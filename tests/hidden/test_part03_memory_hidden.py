@@ -1,0 +1,72 @@
+"""Part 3, hidden — byte counts beyond float64's exact integers (assignment/memory.py).
+
+The public sizes keep every byte count below 2**53, where a float64 still holds every
+integer. Here parameter counts, matrix sides, KV-cache and Cruncher sizes give byte
+counts mostly between 2**53 and 2**90: a count that went through a float (``bits / 8``,
+``* 1.0``, ``math.pow``) comes out rounded, and one that went through numpy or an int64
+tensor wraps around past 2**63. The spec asks for exact integers, and Python's ints are
+exact at any size: compared exactly, every function at every drawn size.
+"""
+
+import torch
+from hypothesis import strategies as st
+
+from grader.harness import spec
+from grader.harness.ask import ask
+from grader.harness.cases import example, given
+from grader.harness.probes.part03 import ledger_total
+from grader.harness.schema import INT
+from tests.strategies import part03 as S
+
+training_ledger = spec.function("memory.training_ledger")
+matrix_bytes = spec.function("memory.matrix_bytes")
+kv_cache_bytes = spec.function("memory.kv_cache_bytes")
+cruncher_activation_bytes = spec.function("memory.cruncher_activation_bytes")
+
+FLOAT64_EXACT = 2**53  # the first integer above it that a float64 cannot hold is 2**53 + 1
+
+
+def beyond(low_bits: int, high_bits: int) -> st.SearchStrategy:
+    """Integers from 2**low_bits to 2**high_bits, odd ones as often as even (what a float rounds)."""
+    return st.integers(2**low_bits, 2**high_bits)
+
+
+@st.composite
+def huge_cases(draw):
+    """One size for each function, its byte count mostly beyond 2**53, often beyond 2**64."""
+    return {
+        "num_params": draw(beyond(50, 80)),  # 2**50 parameters already need 2**54 bytes in fp32 AdamW
+        "fields": draw(st.fixed_dictionaries({name: beyond(40, 90) for name in (
+            "parameters", "master_parameters", "gradients", "optimizer_state", "activations")})),
+        "matrix": (draw(beyond(26, 40)), draw(beyond(26, 40)), draw(S.dtypes)),
+        "kv_cache": (draw(st.integers(32, 1024)), draw(beyond(8, 20)), draw(beyond(17, 27)),
+                     draw(st.integers(1, 256)), draw(st.sampled_from([64, 96, 128, 256, 7])),
+                     draw(st.sampled_from(S.ACTIVATION_DTYPES + [torch.float8_e4m3fn]))),
+        "activations": (draw(beyond(20, 44)), draw(beyond(10, 20)), draw(st.integers(0, 1024)),
+                        draw(st.sampled_from(S.ACTIVATION_DTYPES))),
+    }
+
+
+# 2**53 + 1 parameters; a 3**20-row matrix of 3**20 columns; GPT-3-sized attention for a
+# million sequences of a million tokens; a Cruncher of odd sizes: none of these is a float
+ODD = {
+    "num_params": FLOAT64_EXACT + 1,
+    "fields": {"parameters": 2**60 + 1, "master_parameters": 2**61 + 3, "gradients": 2**62 + 5,
+               "optimizer_state": 2**63 + 7, "activations": 3**40},
+    "matrix": (3**20, 3**20 + 2, torch.float32),
+    "kv_cache": (96, 10**6 + 1, 10**6 + 3, 96, 128, torch.bfloat16),
+    "activations": (3**25, 12288 + 1, 95, torch.float16),
+}
+
+
+@given(case=huge_cases())
+@example(case=ODD)
+def test_byte_counts_beyond_float64(impl, oracle, case):
+    """Every recipe at a huge parameter count, a ledger total of huge lines, and the three
+    byte-count functions at huge sizes: exact integers."""
+    for recipe in S.RECIPES:
+        ask(impl, oracle, training_ledger, case["num_params"], recipe).same()
+    ask(impl, oracle, ledger_total, case["fields"], returns=INT).same()
+    ask(impl, oracle, matrix_bytes, *case["matrix"]).same()
+    ask(impl, oracle, kv_cache_bytes, *case["kv_cache"]).same()
+    ask(impl, oracle, cruncher_activation_bytes, *case["activations"]).same()

@@ -1,0 +1,41 @@
+"""Part 4, hidden — FLOP counts of whole training runs, beyond 2**53 and 2**64 (assignment/flops.py).
+
+The public sizes keep every count below 2**53. Accounting for a real run does not: one
+layer's matmul over 15 trillion training tokens is 2 * 1.5e13 * 8192 * 8192, about 2**71.
+Here the tokens (or batch) reach 2**44 and the widths 2**17: a count that went through a
+float comes out rounded, and one that went through numpy or an int64 tensor wraps around
+past 2**63. The spec asks for exact integers, which Python's ints are at any size:
+compared exactly.
+"""
+
+from hypothesis import strategies as st
+
+from grader.harness import spec
+from grader.harness.ask import ask
+from grader.harness.cases import example, given
+
+matmul_flops = spec.function("flops.matmul_flops")
+linear_flops = spec.function("flops.linear_flops")
+cruncher_flops = spec.function("flops.cruncher_flops")
+
+tokens = st.one_of(st.integers(2**30, 2**44), st.sampled_from([15 * 10**12, 15 * 10**12 + 1]))
+widths = st.one_of(st.integers(2**10, 2**17), st.sampled_from([8192, 12288, 28672, 53248]))
+
+
+@st.composite
+def run_sized_cases(draw):
+    """((m, k, n), (tokens, d_in, d_out), (batch, dim, num_layers[, input_requires_grad]))."""
+    matmul = (draw(tokens), draw(widths), draw(widths))
+    linear = (draw(tokens), draw(widths), draw(widths))
+    flag = draw(st.sampled_from([(), (False,), (True,)]))
+    cruncher = (draw(tokens), draw(widths), draw(st.integers(0, 128)), *flag)
+    return matmul, linear, cruncher
+
+
+@given(case=run_sized_cases())
+@example(case=((15 * 10**12 + 1, 8192, 28672), (2**44 + 1, 12288, 3 * 12288), (2**40 + 3, 2**16 + 1, 95, True)))
+def test_flops_of_whole_runs(impl, oracle, case):
+    matmul, linear, cruncher = case
+    ask(impl, oracle, matmul_flops, *matmul).same()
+    ask(impl, oracle, linear_flops, *linear).same()
+    ask(impl, oracle, cruncher_flops, *cruncher).same()

@@ -1,0 +1,81 @@
+"""Part 6, hidden — attention, split and merge in float64, bfloat16 and float16 (assignment/named.py).
+
+The public tensors are all float32. The annotations say ``Float``: any floating dtype,
+and nothing in the spec turns one dtype into another, so every result must keep its
+inputs' dtype, and its precision. Here the inputs are float64 (standard normal times
+10**e), or bfloat16 and float16 holding small integers times a power of two (every
+product and every sum of up to 8 of them is exact in 16 bits, so only the division by
+sqrt(dim) rounds).
+
+Compared as in the public tests, with the inputs' own dtype: split_heads and merge_heads
+exactly (they move numbers, never round them); each attention score within
+4·(dim+2)·(eps·S + tiny) with S = sum |q|·|k| / sqrt(dim) and eps, tiny of the inputs'
+dtype (2.2e-16 for float64): a few roundings per term in that dtype. A scale rounded to
+float32 (``torch.sqrt(torch.tensor(dim))`` is a float32 tensor) is off by up to 6e-8
+relative, millions of float64 roundings.
+"""
+
+import math
+
+import torch
+from hypothesis import strategies as st
+
+from grader.harness.cases import example, given
+from grader.harness.schema import Tensor
+from tests.test_part06_named import attention_scores, checked, merge_heads, split_heads
+
+DTYPES = [torch.float64, torch.bfloat16, torch.float16]
+axis = st.integers(1, 4)
+head_dim = st.integers(1, 8)
+
+
+@st.composite
+def tensors(draw, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
+    """float64: standard normal times 10**e; 16-bit: integers -4..4 times 2**e, exact in the dtype."""
+    generator = torch.Generator().manual_seed(draw(st.integers(0, 2**31 - 1)))
+    if dtype == torch.float64:
+        return torch.randn(shape, generator=generator, dtype=torch.float64) * 10.0 ** draw(st.integers(-2, 2))
+    return (torch.randint(-4, 5, shape, generator=generator) * 2.0 ** draw(st.integers(-4, 4))).to(dtype)
+
+
+@st.composite
+def typed_cases(draw):
+    """(q, k, x, num_heads, split), all of one drawn dtype: one call of each function."""
+    dtype = draw(st.sampled_from(DTYPES))
+    batch, seq_q, seq_k, heads = (draw(axis) for _ in range(4))
+    dim = draw(head_dim)
+    q = draw(tensors((batch, seq_q, heads, dim), dtype))
+    k = draw(tensors((batch, seq_k, heads, dim), dtype))
+    x = draw(tensors((batch, seq_q, heads * draw(head_dim)), dtype))
+    split = draw(tensors((batch, heads, seq_q, draw(head_dim)), dtype))
+    return q, k, x, heads, split
+
+
+def check_attention_scores(impl, oracle, q, k):
+    """The public test's comparison, in the inputs' dtype."""
+    batch, seq_q, heads, dim = q.shape
+    info = torch.finfo(q.dtype)
+    answers = checked(impl, oracle, attention_scores, q, k,
+                      returns=Tensor(q.dtype, (batch, heads, seq_q, k.shape[1])))
+    scale = torch.einsum("bihd,bjhd->bhij", q.double().abs(), k.double().abs()) / math.sqrt(dim)
+    answers.elementwise(4 * (dim + 2) * (info.eps * scale + info.tiny),
+                        f"compared elementwise within 4·(dim+2)·eps·sum(|q|·|k|)/sqrt(dim), eps of {q.dtype}")
+
+
+def _lecture(dtype, dim=5):
+    """The lecture's shapes (2, 3, 8 heads, dim), with a head size that is no perfect square: sqrt(5) rounds."""
+    values = (torch.arange(2 * 3 * 8 * dim, dtype=torch.float64).reshape(2, 3, 8, dim) % 7 - 3).to(dtype)
+    return values, values.flip(1), values.reshape(2, 3, 8 * dim), 8, values.transpose(1, 2).contiguous()
+
+
+@given(case=typed_cases())
+@example(case=_lecture(torch.float64))
+@example(case=_lecture(torch.bfloat16))
+def test_other_float_dtypes(impl, oracle, case):
+    q, k, x, num_heads, split = case
+    check_attention_scores(impl, oracle, q, k)
+    batch, seq, model = x.shape
+    checked(impl, oracle, split_heads, x, num_heads,
+            returns=Tensor(x.dtype, (batch, num_heads, seq, model // num_heads))).same()
+    batch, heads, seq, dim = split.shape
+    checked(impl, oracle, merge_heads, split, returns=Tensor(split.dtype, (batch, seq, heads * dim))).same()

@@ -1,0 +1,40 @@
+"""Part 10, hidden — float16 without a GradScaler (assignment/mixed_precision.py).
+
+The public steps run bfloat16 without a scaler and float16 with one. The spec allows the
+fourth combination too: ``scaler`` is optional whatever the dtype, and without one the
+step is ``loss.backward()`` then ``optimizer.step()``. So whether a scaler is used must
+follow from ``scaler`` being given, not from the dtype: here float16 steps get
+``scaler=None``, and the hidden layers' gradients of the shrunk models (shrink 12) flush
+to zero in float16, exactly as the reference's do.
+
+Compared as in the public tests (see tests/test_part10_mixed_precision.py): the matmuls'
+outputs exactly, the parameters and gradients float32, the loss float32 within 1e-5,
+one optimizer step and the gradients cleared.
+"""
+
+import pytest
+import torch
+from hypothesis import settings
+
+from grader.harness.ask import ask
+from grader.harness.cases import example, given
+from grader.harness.probes.part10 import train_step
+from tests.strategies import part10 as S
+from tests.test_part10_mixed_precision import (
+    cpu_float16_autocast, loss_is_float32, matmuls_ran_in_autocast, params_and_grads_stay_fp32,
+    stepped_once_and_cleared,
+)
+
+
+@pytest.mark.skipif(not cpu_float16_autocast(), reason="this torch has no float16 autocast on the CPU")
+@settings(max_examples=15)  # one step each: a step's bugs show on almost any scenario
+@given(case=S.steps(torch.float16))
+@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", None, 0))
+# the hidden layers' float16 gradients underflow, and with no scaler they stay zero
+@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", None, 12))
+def test_fp16_without_grad_scaler(impl, oracle, case):
+    step = ask(impl, oracle, train_step, *case)
+    matmuls_ran_in_autocast(step)
+    params_and_grads_stay_fp32(step)
+    loss_is_float32(step)
+    stepped_once_and_cleared(step)
