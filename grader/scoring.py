@@ -44,7 +44,9 @@ class SubmissionResult:
     error: str = ""  # whole-submission problem (does not import, grading crashed)
     output: str = ""  # what the submission printed, capped
     notes: tuple[str, ...] = field(default_factory=tuple)
-    timing: dict[str, float] = field(default_factory=dict)  # where the time went (staff and benchmarks)
+    # Where the time went (staff and benchmarks). Not part of the result: two runs that scored the
+    # same are equal however long they took, and the result stays hashable.
+    timing: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def score(self) -> float:
