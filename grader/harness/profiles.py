@@ -35,14 +35,19 @@ GRADING_EXAMPLES = 120
 
 
 def register() -> None:
-    settings.register_profile("student", max_examples=STUDENT_EXAMPLES, **COMMON)
+    # Every profile but ``ci`` starts from hypothesis's own defaults, never from whatever profile is
+    # loaded now: where CI is set hypothesis loads its derandomized ``ci`` profile at import, and a
+    # grading profile built on it would draw the very inputs the handout's recording answers.
+    base = settings.get_profile("default")
+    settings.register_profile("student", base, max_examples=STUDENT_EXAMPLES, derandomize=False, **COMMON)
     settings.register_profile(
         "ci", parent=settings.get_profile("ci"), max_examples=STUDENT_EXAMPLES, **COMMON
     )
-    settings.register_profile("grading", max_examples=GRADING_EXAMPLES, database=None, **COMMON)
-    settings.register_profile("record", max_examples=60, database=None, derandomize=True, **COMMON)
+    settings.register_profile("grading", base, max_examples=GRADING_EXAMPLES, database=None, derandomize=False,
+                              **COMMON)
+    settings.register_profile("record", base, max_examples=60, database=None, derandomize=True, **COMMON)
     # a mutant only has to fail: no need to shrink its failure to the smallest input
-    settings.register_profile("mutants", max_examples=15, database=None, derandomize=True,
+    settings.register_profile("mutants", base, max_examples=15, database=None, derandomize=True,
                               **{**COMMON, "phases": (Phase.explicit, Phase.reuse, Phase.generate)})
 
 
