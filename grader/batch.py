@@ -135,17 +135,23 @@ class Batch:
     """What every grading process of a batch shares, set up once and cleaned up after:
     the warm imports, the recording, the fork server, a lock folder no worker can reach."""
 
-    def __init__(self, options: Options, *, record_now: bool, log_dir: Path | None = None) -> None:
+    def __init__(self, options: Options, *, record_now: bool, log_dir: Path | None = None, server=None) -> None:
+        """``server``: a fork server already launched (``ForkServerHandle(wait=False)``): it starts while
+        this process imports; the batch owns it from here and closes it."""
         self.options = options
         self.record_now = record_now
         self.log_dir = log_dir
         self.notes: list[str] = []
         self.phases: dict[str, float] = {}  # where the batch's own time went, for batch.json
-        self.server = None
+        self.server = server
         self.scratch = Path(tempfile.mkdtemp(prefix="grading-batch-"))  # 0700: the grader's alone
 
     def __enter__(self) -> "Batch":
         clock = time.monotonic()
+        if self.options.isolate and self.server is None:  # started first: it imports while this process does
+            from grader.isolation.server import ForkServerHandle
+
+            self.server = ForkServerHandle(wait=False)
 
         def phase(name: str) -> None:
             nonlocal clock
@@ -153,6 +159,8 @@ class Batch:
             self.phases[name] = round(now - clock, 3)
             clock = now
 
+        # torch's compiler caches (made by `import torch._dynamo`) go with the batch, not to $TMPDIR
+        os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(self.scratch / "torch"))
         prewarm(self.options)
         phase("warm-up seconds")
         if self.record_now and self.options.recording is None:
@@ -168,12 +176,14 @@ class Batch:
             Recording.load(self.options.recording)  # parsed once here; every grading process inherits it
         phase("recording seconds")
         if self.options.isolate:
-            from grader.isolation.transport import ForkServerHandle
+            from grader.isolation.server import ForkServerHandle
 
-            self.server = ForkServerHandle()
+            if self.server is None:
+                self.server = ForkServerHandle(wait=False)
+            self.server.wait_ready()
             if self.server.missing:  # a worker cannot import these after dropping privileges
                 self.notes.append("the fork server could not preload: " + ", ".join(self.server.missing))
-        phase("fork server seconds")
+        phase("fork server seconds")  # what was left of its start-up after the imports above
         return self
 
     def __exit__(self, *exc) -> None:
@@ -190,6 +200,7 @@ class _Running:
     started: float
     slot: int
     data: bytearray
+    tmp: Path  # its $TMPDIR, removed when it is done
 
 
 class Scheduler:
@@ -250,6 +261,9 @@ class Scheduler:
             uid = self.uid_base + UIDS_PER_SLOT * slot if os.geteuid() == 0 and options.drop_privileges else None
             sandbox = Sandbox(self.batch.server, uid, options.limits)
         log = (self.batch.log_dir / f"{sub.student}.log") if self.batch.log_dir else None
+        # its temporary files (the staged submission, pytest's) in the batch's scratch: a grading
+        # process killed at its time limit leaves nothing behind once the batch is done
+        tmp = Path(tempfile.mkdtemp(prefix="grading-", dir=self.batch.scratch))
         read_fd, write_fd = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -259,6 +273,8 @@ class Scheduler:
             try:
                 os.close(read_fd)
                 os.setpgid(0, 0)
+                os.environ["TMPDIR"] = str(tmp)
+                tempfile.tempdir = None
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 result = grade_here(sub, options, sandbox=sandbox, log=log, lock_dir=self.batch.scratch)
                 payload = json.dumps(result.to_dict()).encode()
@@ -271,11 +287,12 @@ class Scheduler:
             finally:
                 os._exit(code)
         os.close(write_fd)
-        return _Running(sub, pid, read_fd, time.monotonic(), slot, bytearray())
+        return _Running(sub, pid, read_fd, time.monotonic(), slot, bytearray(), tmp)
 
     def _finish(self, job: _Running) -> scoring.SubmissionResult:
         _, status = os.waitpid(job.pid, 0)
         os.close(job.fd)
+        shutil.rmtree(job.tmp, ignore_errors=True)
         seconds = time.monotonic() - job.started
         try:
             return scoring.SubmissionResult.from_dict(json.loads(job.data))
@@ -306,13 +323,15 @@ def grade_all(
     progress: bool = True,
     replay: bool = True,
     uid_base: int | None = None,
+    server=None,
 ) -> Graded:
     """Grade every submission; returns results in the order of ``subs``, notes and phase timings.
 
     ``replay``: record the reference once under the grading seed (unless ``options.recording``
     already holds such a recording) and replay it for every submission; else draw live.
+    ``server``: a fork server launched early (see ``Batch``); closed here.
     """
-    with Batch(options, record_now=replay and len(subs) > 1, log_dir=log_dir) as batch:
+    with Batch(options, record_now=replay and len(subs) > 1, log_dir=log_dir, server=server) as batch:
         scheduler = Scheduler(batch, jobs=jobs, uid_base=uid_base, submission_timeout=submission_timeout,
                               on_result=on_result, progress=progress)
         started = time.monotonic()

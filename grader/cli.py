@@ -74,6 +74,19 @@ def _recording(args: argparse.Namespace, seed: int | None) -> tuple[Path | None,
 
 
 def _grade(args: argparse.Namespace) -> int:
+    server = None
+    if not args.no_isolate:  # launched first: the fork server imports torch while this process does
+        from grader.isolation.server import ForkServerHandle
+
+        server = ForkServerHandle(wait=False)
+    try:
+        return _grade_with(args, server)
+    finally:
+        if server is not None:
+            server.close()  # a no-op once the batch has closed it
+
+
+def _grade_with(args: argparse.Namespace, server) -> int:
     from grader import outputs, report
     from grader import rubric as rubric_mod
     from grader.batch import grade_all
@@ -128,7 +141,7 @@ def _grade(args: argparse.Namespace) -> int:
           file=sys.stderr)
     graded = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
                        on_result=lambda r: outputs.write_student(out, r), progress=not args.quiet,
-                       replay=not args.live, uid_base=args.worker_uid_base)
+                       replay=not args.live, uid_base=args.worker_uid_base, server=server)
     results = graded.results
     notes += graded.notes
     # written again at the end, after every worker is gone: the last word is the grader's
@@ -166,6 +179,8 @@ def _record(args: argparse.Namespace) -> int:
         shutil.rmtree(out)
     options = Options(seed=seed, profile=args.profile, select=args.select, isolate=False)
     started = time.monotonic()
+    caches = tempfile.TemporaryDirectory(prefix="grader-record-")  # torch's compiler caches, removed after
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", caches.name)
     prewarm(options)
     log = Path(tempfile.mkstemp(prefix="grader-record-", suffix=".log")[1])
     if not record(options, out, log=log):

@@ -119,6 +119,8 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         notes = list(collector.collection_errors)
         if options.isolate:
             notes.append(f"isolation ({seen.protections.mode}): " + (", ".join(seen.protections.applied) or "none"))
+            if seen.protections.missing:  # a degraded worker is said in every result, not only the batch's
+                notes.append("isolation MISSING: " + "; ".join(seen.protections.missing))
         return scoring.score(sub.student, collector.outcomes.values(), rubric,
                              seconds=time.monotonic() - started, error=error, output=seen.output, notes=notes,
                              timing=timing)

@@ -52,7 +52,7 @@ PRELOAD_LIBRARIES = (
     "numpy numpy.random numpy.lib.format torch torch.nn torch.nn.functional torch.nn.init "
     "torch.optim torch.optim.lr_scheduler torch.autograd torch.autograd.graph torch.func torch.amp "
     "torch.utils.data torch.utils.flop_counter torch.utils._python_dispatch torch.overrides "
-    "torch.testing einops einops.layers.torch jaxtyping beartype"
+    "torch.testing einops einops.layers.torch jaxtyping typeguard"
 ).split()
 
 
@@ -117,11 +117,11 @@ def _exercise(torch) -> None:
     einops.rearrange(einops.rearrange(t, "b s h d -> b s (h d)"), "b s (h d) -> b h s d", h=4)
     einops.reduce(t, "b s h d -> b h", "sum")
     einops.repeat(t[0, 0, 0], "d -> n d", n=2)
-    try:
-        import beartype
+    try:  # the pairing the stubs name: jaxtyping checked by typeguard 2.13.3
         from jaxtyping import Float, jaxtyped
+        from typeguard import typechecked
 
-        @jaxtyped(typechecker=beartype.beartype)
+        @jaxtyped(typechecker=typechecked)
         def f(a: Float[torch.Tensor, "n m"]) -> Float[torch.Tensor, "n"]:
             return a.sum(-1)
 

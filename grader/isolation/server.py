@@ -1,0 +1,177 @@
+"""The fork server's handle: starting it, talking to it, shutting it down with everything it made.
+
+The fork server (``grader.isolation.forkserver``) is a fresh interpreter that
+imports torch and the harness once and forks every sandboxed worker. This module
+imports nothing heavy, so a grading command can launch it first
+(``ForkServerHandle(wait=False)``) and do its own imports while the fork server
+does its own, on another core.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from grader.isolation import cgroups
+
+HERE = Path(__file__).resolve().parent
+GRADER_DIR = HERE.parent
+IMPORT_TIMEOUT = 30.0
+WORKER_FILES = ("__init__.py", "framing.py", "sandbox.py", "view.py", "cgroups.py", "worker.py", "forkserver.py")
+STAFF_REPOSITORY = GRADER_DIR.parent  # never shown to a worker, nor any folder that holds it
+
+
+def stage_harness(dest: Path, *, judges: bool = False) -> Path:
+    """Copy what a worker may see of the grader: the public harness and the worker code; for
+    a clean worker, the judges too (never for one that runs a submission)."""
+    pkg = dest / "grader"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(GRADER_DIR / "harness", pkg / "harness", ignore=ignore)
+    if judges:
+        shutil.copytree(GRADER_DIR / "judges", pkg / "judges", ignore=ignore)
+    (pkg / "isolation").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    for name in WORKER_FILES:
+        shutil.copyfile(HERE / name, pkg / "isolation" / name)
+    for path in [dest, *dest.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return dest
+
+
+class ForkServerHandle:
+    """Starts the fork server (a fresh interpreter) and talks to it."""
+
+    def __init__(self, workdir: Path | None = None, *, wait: bool = True) -> None:
+        """``wait=False``: return as soon as the fork server is launched (it imports torch meanwhile);
+        ``wait_ready()`` before the first request."""
+        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="grader-fs-"))
+        self.workdir.chmod(0o711)
+        self.private = self.workdir / "private"  # the socket's folder: the grader's alone
+        self.process: subprocess.Popen | None = None
+        self.cgroups: list[str] = []  # what names the fork server's control groups (prefixes), for close()
+        self.missing: list[str] = []  # what it could not preload
+        self._conn: socket.socket | None = None
+        self._conn_pid = -1
+        self._lock = threading.Lock()  # one request at a time on the connection (a lookahead thread, a test)
+        self._ready = False
+        try:
+            self._launch()
+            if wait:
+                self.wait_ready()
+        except BaseException:
+            self.close()
+            raise
+
+    def _launch(self) -> None:
+        harness = stage_harness(self.workdir / "harness")
+        self.trusted = stage_harness(self.workdir / "trusted", judges=True)  # clean workers' path
+        self.workers = self.workdir / "workers"  # every worker's folder: gone with the fork server
+        self.workers.mkdir(mode=0o711)
+        if len(os.fsencode(self.private)) > 80:  # a socket's path has at most 107 bytes: a long $TMPDIR
+            self.private = Path(tempfile.mkdtemp(prefix="grader-fs-", dir="/tmp"))
+        else:
+            self.private.mkdir(mode=0o700)
+        self.path = str(self.private / "forkserver.sock")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST", "HYPOTHESIS"))}
+        env["OMP_NUM_THREADS"] = "1"
+        env["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"  # the fork server must never initialise CUDA
+        env["TORCHINDUCTOR_CACHE_DIR"] = str(self.workdir / "torch")  # not $TMPDIR/torchinductor_<user>
+        # -I: no PYTHONPATH, no user site, no working folder on sys.path; the bootstrap
+        # puts the harness copy (and nothing of the staff repository) on it
+        bootstrap = "import sys; sys.path.insert(0, sys.argv[1]); from grader.isolation.forkserver import main; main()"
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-c", bootstrap, str(harness), self.path, str(STAFF_REPOSITORY)],
+            cwd=str(harness), stdout=subprocess.PIPE, env=env, start_new_session=True,
+        )
+
+    def wait_ready(self) -> None:
+        """Wait for the fork server's first line: its pid, what it preloaded, the view it built."""
+        if self._ready:
+            return
+        line = self.process.stdout.readline() if self.process and self.process.stdout else b""
+        if not line:
+            raise RuntimeError("the fork server did not start")
+        info = json.loads(line)
+        self.pid = int(info["pid"])
+        self.missing = list(info.get("missing", []))
+        self.cgroups = [str(p) for p in info.get("cgroups", [])]
+        self.view = [str(p) for p in info.get("view", [])]  # the paths every worker sees
+        self._ready = True
+
+    # -- requests ------------------------------------------------------------------
+    def _connection(self) -> socket.socket:
+        if self._conn is None or self._conn_pid != os.getpid():  # a forked grading child needs its own
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            conn.connect(self.path)
+            self._conn, self._conn_pid = conn, os.getpid()
+        return self._conn
+
+    def request(self, payload: dict, fds: list[int] = (), timeout: float = 60.0) -> dict:
+        self.wait_ready()
+        with self._lock:
+            return self._request(payload, fds, timeout)
+
+    def _request(self, payload: dict, fds: list[int], timeout: float) -> dict:
+        conn = self._connection()
+        data = json.dumps(payload).encode()
+        if fds:
+            socket.send_fds(conn, [data], list(fds))
+        else:
+            conn.send(data)
+        conn.settimeout(timeout)
+        reply = conn.recv(65536)
+        if not reply:
+            raise RuntimeError("the fork server closed the connection")
+        answer = json.loads(reply)
+        if "error" in answer:
+            raise RuntimeError(f"fork server: {answer['error']}")
+        return answer
+
+    def spawn(self, spec: dict, channel_fd: int, output_fd: int) -> dict:
+        """Fork a worker; the fork server's answer: its pid, and the protections it set up."""
+        answer = self.request({"op": "spawn", "spec": spec}, [channel_fd, output_fd])
+        if int(answer.get("pid", 0)) <= 1:
+            raise RuntimeError(f"the fork server reported an impossible worker pid {answer.get('pid')}")
+        return answer
+
+    def status(self, pid: int) -> int | None:
+        return self.request({"op": "status", "pid": pid}).get("status")
+
+    def kill(self, pid: int) -> None:
+        self.request({"op": "kill", "pid": pid})
+
+    def sweep(self, uid: int) -> None:
+        self.request({"op": "sweep", "uid": uid})
+
+    def close(self) -> None:
+        if self.process is not None and self.process.poll() is None and self._conn_pid in (-1, os.getpid()):
+            try:  # first every worker and whatever they left running, wherever it went
+                conn = self._connection()
+                conn.settimeout(10)
+                conn.send(json.dumps({"op": "shutdown"}).encode())
+                conn.recv(16)
+            except OSError:
+                pass
+        if self._conn is not None and self._conn_pid == os.getpid():
+            self._conn.close()
+            self._conn = None
+        if self.process is not None and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.process.wait()
+        for prefix in self.cgroups:  # what a fork server killed before it could clean up left behind
+            cgroups.remove_all(prefix)
+        shutil.rmtree(self.private, ignore_errors=True)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
