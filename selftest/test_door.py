@@ -17,7 +17,7 @@ from grader import mutants
 from grader.harness import faults
 from grader.harness.door import Door, question, question_from_key
 from grader.harness.impl import Implementation
-from grader.harness.lookahead import FIRST_CHUNK
+from grader.harness.lookahead import FIRST_CHUNK, WINDOW
 from grader.harness.recording import Recorder, Recording
 from grader.harness.spec import Constant, Function
 from grader.harness.transport import InProcess
@@ -63,10 +63,21 @@ def test_prefetched_answers_are_the_answers_asked_one_at_a_time(tmp_path, backgr
     if background:
         ahead.transport.__class__ = Concurrent
     questions = [question(VIEW, *args) for args in SHAPES] + [question(Constant("roofline.PEAK_FLOPS_PER_SEC"))]
+    questions.append(question(VIEW, *SHAPES[0]))  # asked twice in the test: sent twice, answered twice
     ahead.prefetch(questions)
     assert [outcome(ahead, q) for q in questions] == [outcome(one, q) for q in questions]
     assert ahead.traffic.round_trips == 1 and ahead.traffic.questions == len(questions), \
         "every answer should have come from one chunk sent ahead"
+
+
+def test_a_test_that_asks_out_of_order_still_gets_every_answer(tmp_path):
+    """More questions than the window, asked last first: the one waited for is fetched anyway."""
+    door = door_on(tmp_path / "reversed")
+    door.transport.__class__ = Concurrent
+    questions = [question(VIEW, (n,), (1,), (n,)) for n in range(1, 2 * WINDOW)]
+    door.prefetch(questions)
+    assert [door.ask(q) for q in reversed(questions)] == [(1,)] * len(questions)
+    door.stop_prefetch()
 
 
 def test_a_test_that_fails_early_wastes_at_most_the_first_chunk(tmp_path):
@@ -123,7 +134,12 @@ def test_a_recorded_question_is_rebuilt_exactly_from_its_key():
 @pytest.mark.parametrize("digests", [False, True])
 def test_questions_are_recorded_for_the_grader_and_never_for_the_handout(tmp_path, digests):
     recorder = Recorder(digests=digests)
-    recorder.question("test_x.py::test_y", question(VIEW, *SHAPES[0]).key(), 2.0)
+    test = "test_x.py::test_y"
+    for args in SHAPES[:2]:  # the bigger example first, as hypothesis may draw them
+        recorder.example(test, {"case": args[::-1]})
+        recorder.question(test, question(VIEW, *args).key(), 2.0)
     recorder.write(tmp_path, manifest={})
-    asked = Recording.load(tmp_path).questions_of("test_x.py::test_y")
-    assert asked == ([] if digests else [(question(VIEW, *SHAPES[0]).key(), 2.0)])
+    asked = Recording.load(tmp_path).questions_of(test)
+    # a replay runs the simplest (shortest) example first: its questions come first
+    simplest_first = sorted(SHAPES[:2], key=lambda a: len(repr(a)))
+    assert asked == ([] if digests else [(question(VIEW, *a).key(), 2.0) for a in simplest_first])

@@ -32,6 +32,7 @@ from grader.harness.faults import Mismatch
 from grader.harness.probe import Probe
 from grader.harness.schema import Schema
 from grader.harness.spec import Constant, Function
+from grader.harness.show import Later
 from grader.harness.wire import Record
 
 
@@ -48,7 +49,7 @@ def ask(impl: Door, oracle: Door | None, asked: Function | Constant | Probe | st
     seen = impl.ask(q, measured=True, watch=watch)
     if returns is None and isinstance(asked, (Function, Constant)):
         returns = asked.returns
-    return Answers(q.subject, q.inputs(), seen.value, expected, returns, seen=seen)
+    return Answers(q.subject, Later(q.inputs), seen.value, expected, returns, seen=seen)
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Answers:
     """The implementation's answer (``got``) and the oracle's (``expected``) to one question."""
 
     subject: str  # the spec function failures are reported against
-    inputs: str  # the question's inputs, as a failure message shows them
+    inputs: str | Later  # the question's inputs, as a failure message shows them (made when one does)
     got: Any
     expected: Any
     returns: Schema | None = None  # the type ``got`` must have

@@ -31,7 +31,7 @@ from grader.harness.lookahead import Lookahead
 from grader.harness.probe import Probe, ReportError, lookup
 from grader.harness.show import show_inputs
 from grader.harness.spec import Constant, Function
-from grader.harness.transport import InProcess, Reply, Request, Session, Transport
+from grader.harness.transport import InProcess, OnReply, Reply, Request, Session, Transport
 
 R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
@@ -54,8 +54,12 @@ class Question:
         return show_inputs(self.params, self.shown, {})
 
     def key(self) -> str:
-        """A stable text key: what recordings file answers under."""
-        return wire.canonical_key(self.probe.name, self.args)
+        """A stable text key: what recordings file answers under (made once: asked several times a question)."""
+        key = self.__dict__.get("_key")
+        if key is None:
+            key = wire.canonical_key(self.probe.name, self.args)
+            object.__setattr__(self, "_key", key)
+        return key
 
     def decode(self, value: Any) -> Any:
         return self.probe.decode(value)
@@ -187,12 +191,7 @@ class Door:
         """Send these questions ahead (``grader.harness.lookahead``); each is answered from there
         when the test asks it, exactly as asking it alone would have answered it."""
         self.stop_prefetch()
-        wanted, seen = [], set()
-        for q in questions:
-            key = q.key()
-            if q.probe.batch and key not in seen:
-                wanted.append(q)
-                seen.add(key)
+        wanted = [q for q in questions if q.probe.batch]  # a question asked twice is sent twice
         self._ahead = Lookahead(self, wanted, background=getattr(self.transport, "concurrent", False))
 
     def stop_prefetch(self) -> None:
@@ -216,10 +215,10 @@ class Door:
         stuck = tuple((f, fault.headline()) for f, fault in self.stuck.items())
         return Request(q.probe.name, q.args, q.subject, timeout, q.probe.process, stuck, watch)
 
-    def exchange_now(self, requests: list[Request]) -> list[Reply | BaseException]:
-        """Carry requests now (after a lookahead's chunk already on its way)."""
+    def exchange_now(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
+        """Carry requests now (after a lookahead's chunk already on its way); see ``Transport.exchange``."""
         with self._transport_lock:
-            return self._exchange(requests)
+            return self._exchange(requests, on_reply)
 
     def note_timeout(self, q: Question, reply: Reply) -> None:
         """Remember a function an answer sent ahead says ran out of time (later questions skip it)."""
@@ -229,9 +228,9 @@ class Door:
             except faults.TimeoutFault:
                 pass  # remembered as stuck
 
-    def _exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
+    def _exchange(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
         started = time.perf_counter()
-        replies = self.transport.exchange(requests)
+        replies = self.transport.exchange(requests, on_reply) if on_reply else self.transport.exchange(requests)
         inside = sum(r.wall_seconds for r in replies if isinstance(r, Reply))
         t = self.traffic
         self.traffic = Traffic(t.round_trips + 1, t.questions + len(requests),

@@ -10,8 +10,11 @@ What a test sees does not change: each answer is the one asking it alone would
 have given (a question is sent exactly as ``Door.request`` builds it), a fault
 comes back where the test asks, and:
 
-* the lookahead stays at most ``window`` answers ahead of the test, so a test
-  that fails at its first example wastes little of the implementation's time;
+* questions go in the order the test will ask them (a recording lists them per
+  example, and a replay runs the examples in a known order), and the lookahead
+  stays at most ``WINDOW`` answers ahead of the test, so a test that fails at its
+  first example wastes little of the implementation's time (should the test ask
+  out of order, the one it waits for is fetched whatever the window);
 * it stops once the test's budget is spent (the rest is asked, and refused, as usual);
 * a function that ran out of time is not sent again (the transport and the
   worker stub it out within a chunk; later chunks leave it out).
@@ -20,6 +23,7 @@ comes back where the test asks, and:
 from __future__ import annotations
 
 import threading
+from collections import Counter, deque
 from typing import TYPE_CHECKING, Union
 
 from grader.harness import faults
@@ -38,12 +42,14 @@ class Lookahead:
     def __init__(self, door: "Door", questions: list["Question"], *, background: bool) -> None:
         self.door = door
         self.questions = questions
-        self.keys = {q.key() for q in questions}
-        self.answers: dict[str, Answer] = {}
+        self.keys = Counter(q.key() for q in questions)  # answers still to come or to be taken, by key
+        self.answers: dict[str, deque[Answer]] = {}  # a question asked twice has two answers
+        self.held = 0  # answers waiting for the test to take them
         self.next = 0  # the first question not sent yet
         self.chunk = FIRST_CHUNK
         self.spent = door._spent
         self.stopped = False  # no more chunks: done, cancelled, or out of budget
+        self.wanted: str | None = None  # the key the test is waiting for, if any
         self.cond = threading.Condition()
         self.thread = None
         if background and questions:
@@ -54,20 +60,29 @@ class Lookahead:
     def take(self, key: str) -> Answer | None:
         """The answer to a question sent ahead (waiting for it if it is on its way); None for a
         question this lookahead does not hold (the caller asks it directly)."""
-        if key not in self.keys:
+        if self.keys[key] <= 0:
             return None
         if self.thread is None:
-            while key not in self.answers and not self.stopped:
+            while not self.answers.get(key) and not self.stopped:
                 self._send_chunk()
-            self.keys.discard(key)
-            return self.answers.pop(key, None)
+            return self._pop(key)
         with self.cond:
-            while key not in self.answers and not self.stopped:
+            self.wanted = key  # the window does not hold back an answer the test waits for
+            self.cond.notify_all()
+            while not self.answers.get(key) and not self.stopped:
                 self.cond.wait()
-            self.keys.discard(key)
-            answer = self.answers.pop(key, None)
+            self.wanted = None
+            answer = self._pop(key)
             self.cond.notify_all()
             return answer
+
+    def _pop(self, key: str) -> Answer | None:
+        self.keys[key] -= 1
+        waiting = self.answers.get(key)
+        if not waiting:
+            return None  # stopped before it was sent: asked directly
+        self.held -= 1
+        return waiting.popleft()
 
     def stop(self) -> None:
         """Send nothing more; wait for a chunk already on its way."""
@@ -82,7 +97,7 @@ class Lookahead:
         try:
             while True:
                 with self.cond:
-                    while not self.stopped and len(self.answers) >= WINDOW:
+                    while not self.stopped and self.held >= WINDOW and self.wanted is None:
                         self.cond.wait()
                     if self.stopped:
                         return
@@ -103,19 +118,29 @@ class Lookahead:
         taken = self.questions[self.next:self.next + self.chunk]
         self.next += len(taken)
         self.chunk = min(self.chunk * 2, LAST_CHUNK)
-        chunk = [q for q in taken if q.subject not in door.stuck]
-        answers = door.exchange_now([door.request(q) for q in chunk]) if chunk else []
+        chunk: list[Question] = []
+        left_out: list[Question] = []  # about a function already stuck: asked directly, and refused at once
+        for q in taken:
+            (left_out if q.subject in door.stuck else chunk).append(q)
         with self.cond:
-            for q, answer in zip(chunk, answers):
-                self.answers[q.key()] = answer
+            for q in left_out:
+                self.keys[q.key()] -= 1
+
+        def deliver(index: int, answer: Answer) -> None:  # each answer as it comes, not the chunk's end
+            q = chunk[index]
+            with self.cond:
+                self.answers.setdefault(q.key(), deque()).append(answer)
+                self.held += 1
                 if isinstance(answer, Reply):
                     self.spent += answer.wall_seconds
                     door.note_timeout(q, answer)
                 elif isinstance(answer, faults.TimeoutFault):
                     door._remember(answer)
-            for q in taken:
-                if q.key() not in self.answers:  # left out (stuck): asked directly, and refused at once
-                    self.keys.discard(q.key())
+                self.cond.notify_all()
+
+        if chunk:
+            door.exchange_now([door.request(q) for q in chunk], deliver)
+        with self.cond:
             if self.next >= len(self.questions):
                 self.stopped = True
             self.cond.notify_all()

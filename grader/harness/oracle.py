@@ -44,11 +44,13 @@ class LiveOracle(Door):
             return self._value(q, wire.decode(hit))
         return super().ask(q, measured=measured, watch=watch)
 
-    def _exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
+    def _exchange(self, requests: list[Request], on_reply=None) -> list[Reply | BaseException]:
         replies = []
-        for request in requests:
+        for index, request in enumerate(requests):
             transport = self.clean if request.process == "clean" else self.transport
             replies.extend(transport.exchange([request]))
+            if on_reply is not None:
+                on_reply(index, replies[-1])
         return replies
 
     def _value(self, q: Question, outcome: Any) -> Any:

@@ -156,7 +156,9 @@ def _build_oracle(config: pytest.Config) -> Door:
 
 def _door(config: pytest.Config, key, build) -> Door:
     if key not in config.stash:
-        config.stash[key] = build(config)
+        door = build(config)
+        door.begin_test(config.stash[RUN_KEY].test)  # built during the first test's setup: it is that test's
+        config.stash[key] = door
     return config.stash[key]
 
 
@@ -237,7 +239,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
     fixtures = cases.fixtures(pyfuncitem.funcargs)
     impl = pyfuncitem.config.stash.get(IMPL_KEY, None)
     if impl is not None:  # what the recorded run asked, sent ahead: one round trip per chunk, not per call
-        impl.prefetch_recorded(run.recording.questions_of(run.test))
+        impl.prefetch_recorded(run.recording.questions_of(run.test, list(cases.examples)))
     for example in cases.replayed(run.recording, run.test):
         cases.body(**fixtures, **example)
     return True

@@ -28,6 +28,7 @@ ran. The handout replays recorded judgements instead, and has no measurements.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import types
@@ -63,13 +64,18 @@ class Report:
         return _rebuild(cls, value, cls.__name__)
 
 
+@functools.lru_cache(maxsize=None)
+def _layout(cls: type) -> tuple[dict[str, Any], list[str]]:
+    """A report class's field annotations and field names (read once per class)."""
+    return typing.get_type_hints(cls), [f.name for f in dataclasses.fields(cls)]
+
+
 def _rebuild(cls: type, value: Any, where: str) -> Any:
     from grader.harness.wire import Record
 
     if not isinstance(value, Record) or value.kind != "dataclass" or value.name != cls.__name__:
         raise ReportError(f"{where}: expected a {cls.__name__} report, got {_what(value)}")
-    hints = typing.get_type_hints(cls)
-    fields = [f.name for f in dataclasses.fields(cls)]
+    hints, fields = _layout(cls)
     if list(value.field_names()) != fields:
         raise ReportError(f"{where}: fields {list(value.field_names())} instead of {fields}")
     kwargs = {name: _field(value.get(name), hints[name], f"{where}.{name}") for name in fields}

@@ -54,6 +54,11 @@ def fingerprint(root: Path = ROOT) -> str:
     return digest.hexdigest()
 
 
+def example_id(encoded: dict[str, str]) -> str:
+    """One example's identity in a recording: its arguments' wire texts, by name."""
+    return json.dumps(sorted(encoded.items()), separators=(",", ":"))
+
+
 def _simplicity(example: dict[str, str]) -> tuple:
     """Shortest encoding first: what shrinking over the recorded examples would reach."""
     return sum(len(v) for v in example.values()), sorted(example.items())
@@ -111,14 +116,23 @@ class Recording:
             self._sorted[test] = sorted(distinct, key=lambda e: _simplicity(dict(e)))
         return self._sorted[test]
 
-    def questions_of(self, test: str) -> list[tuple[str, float | None]]:
-        """What the test asked the implementation in the recorded run, in order: (question key,
-        its own time limit or None). Only the grader's recordings keep these (see ``Recorder``)."""
-        out = []
-        for entry in self.questions.get(test, ()):
-            if type(entry) is list and len(entry) == 2 and type(entry[0]) is str:
-                timeout = entry[1] if type(entry[1]) in (int, float) else None
-                out.append((entry[0], timeout))
+    def questions_of(self, test: str, explicit: list[dict[str, Any]] = ()) -> list[tuple[str, float | None]]:
+        """What the test asked the implementation in the recorded run, example by example in the order
+        a replay runs them (``explicit`` examples first, then the recorded ones simplest first): (question
+        key, its own time limit or None). Only the grader's recordings keep these (see ``Recorder``)."""
+        asked = self.questions.get(test)
+        if type(asked) is not dict:
+            return []
+        order = [example_id({k: wire.encode(v) for k, v in e.items()}) for e in explicit]
+        order += [example_id(dict(e)) for e in self._ordered(test)]
+        out, seen = [], set()
+        for example in order:
+            if example in seen:  # an explicit example that was also recorded: replayed once
+                continue
+            seen.add(example)
+            for entry in asked.get(example, ()):
+                if type(entry) is list and len(entry) == 2 and type(entry[0]) is str:
+                    out.append((entry[0], entry[1] if type(entry[1]) in (int, float) else None))
         return out
 
     def answer(self, key: str) -> Any:
@@ -140,14 +154,20 @@ class Recorder:
         self.digests = digests
         self.examples: dict[str, list[dict[str, str]]] = {}
         self.answers: dict[str, str] = {}
-        self.questions: dict[str, dict[str, float | None]] = {}  # by test: key -> its time limit, in order
+        # by test, by example (``example_id``): [question key, its time limit], in the order asked (a
+        # question asked twice is listed twice: a replay sends it twice)
+        self.questions: dict[str, dict[str, list[list]]] = {}
+        self._example: dict[str, str] = {}  # by test: the example being run
 
     def example(self, test: str, values: dict[str, Any]) -> None:
-        self.examples.setdefault(test, []).append({name: wire.encode(v) for name, v in values.items()})
+        encoded = {name: wire.encode(v) for name, v in values.items()}
+        self.examples.setdefault(test, []).append(encoded)
+        self._example[test] = example_id(encoded)
 
     def question(self, test: str, key: str, timeout: float | None) -> None:
         """A question the test asked the implementation (sent ahead when a grading run replays it)."""
-        self.questions.setdefault(test, {}).setdefault(key, timeout)
+        example = self._example.get(test, "")
+        self.questions.setdefault(test, {}).setdefault(example, []).append([key, timeout])
 
     def answer(self, key: str, outcome: Any, secret: Any = None) -> None:
         if type(outcome) is not dict or outcome.get("status") != "ok":
@@ -165,8 +185,7 @@ class Recorder:
         _write_gz(folder / ANSWERS, {"answers": self.answers})
         if not self.digests:
             # the handout has none: a question's arguments may be built from the reference's answers
-            _write_gz(folder / QUESTIONS, {"questions": {test: [[k, t] for k, t in asked.items()]
-                                                          for test, asked in self.questions.items()}})
+            _write_gz(folder / QUESTIONS, {"questions": self.questions})
         if stubs is not None:
             (folder / STUBS).write_bytes(gzip.compress(json.dumps(stubs, sort_keys=True).encode(), mtime=0))
         (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")

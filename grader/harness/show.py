@@ -93,3 +93,34 @@ def show_inputs(names: Sequence[str], args: tuple, kwargs: dict) -> str:
         parts.append(f"{name}={show(value)}")
     parts.extend(f"{k}={show(v)}" for k, v in kwargs.items())
     return ", ".join(parts)
+
+
+class Later:
+    """Text made only when something reads it (a failure message), not for every question asked."""
+
+    __slots__ = ("_make", "_text")
+
+    def __init__(self, make) -> None:
+        self._make = make
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = str(self._make())
+        return self._text
+
+    def __bool__(self) -> bool:
+        return bool(str(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+

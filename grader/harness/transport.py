@@ -95,10 +95,11 @@ class Transport(Protocol):
 
     label: str
 
-    def exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
+    def exchange(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
         """Answer ``requests`` in order. A request that could not be answered (timeout, crash,
         a malformed answer) gives its ``grader.harness.faults.Fault`` in its place; the
-        requests after it are still tried (on a fresh process where one was lost)."""
+        requests after it are still tried (on a fresh process where one was lost).
+        ``on_reply(index, reply)`` is told of each as it comes, before the rest are answered."""
         ...
 
     def session(self) -> Session:
@@ -108,15 +109,27 @@ class Transport(Protocol):
         ...
 
 
-def answer_in_order(requests: list[Request], one: Callable[[Request], Reply]) -> list[Reply | BaseException]:
+OnReply = Callable[[int, "Reply | BaseException"], None]
+
+
+def answer_in_order(requests: list[Request], one: Callable[[Request], Reply],
+                    on_reply: OnReply | None = None) -> list[Reply | BaseException]:
     """Answer ``requests`` one after the other with ``one``, a fault in place of a request it could
     not answer. A function that runs out of time is stubbed out for the requests after it in the
-    same exchange: a batch of questions costs a stuck function's time limit once, not once each."""
+    same exchange: a batch of questions costs a stuck function's time limit once, not once each.
+    One whose process died (a crash, a memory limit) is not called again in the exchange: the
+    later requests about it get the same fault, instead of a fresh process each to kill."""
     from grader.harness import faults
 
     replies: list[Reply | BaseException] = []
     stuck: tuple[tuple[str, str], ...] = ()
-    for request in requests:
+    crashed: dict[str, faults.CrashFault] = {}
+    for index, request in enumerate(requests):
+        if request.subject in crashed:
+            replies.append(crashed[request.subject])
+            if on_reply is not None:
+                on_reply(index, crashed[request.subject])
+            continue
         if stuck:
             request = replace(request, stuck=request.stuck + stuck)
         try:
@@ -124,6 +137,10 @@ def answer_in_order(requests: list[Request], one: Callable[[Request], Reply]) ->
         except faults.Fault as fault:
             reply = fault
         replies.append(reply)
+        if on_reply is not None:
+            on_reply(index, reply)
+        if isinstance(reply, faults.CrashFault):
+            crashed[request.subject] = reply
         timed_out = _timed_out(reply)
         if timed_out and all(timed_out != name for name, _ in request.stuck + stuck):
             stuck += ((timed_out, "ran out of time earlier in this run"),)
@@ -158,8 +175,8 @@ class InProcess:
         self.runner = Runner(impl)
         self.judges = judges
 
-    def exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
-        return answer_in_order(requests, self._one)
+    def exchange(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
+        return answer_in_order(requests, self._one, on_reply)
 
     def _one(self, request: Request) -> Reply:
         from grader.harness import wire
