@@ -17,14 +17,12 @@ outside the worker.
 
 from __future__ import annotations
 
-import json
+import collections
 import os
 import select
 import shutil
 import signal
 import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -32,144 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.harness import faults, wire
-from grader.harness.transport import Protections, Reply, Request, Session, mappings, process_cpu_seconds
+from grader.harness.transport import (OnReply, Protections, Reply, Request, Session, answer_in_order, mappings,
+                                      process_cpu_seconds)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
-
-HERE = Path(__file__).resolve().parent
-GRADER_DIR = HERE.parent
-IMPORT_TIMEOUT = 30.0
-WORKER_FILES = ("__init__.py", "framing.py", "sandbox.py", "view.py", "cgroups.py", "worker.py", "forkserver.py")
-STAFF_REPOSITORY = GRADER_DIR.parent  # never shown to a worker, nor any folder that holds it
-
-
-def stage_harness(dest: Path, *, judges: bool = False) -> Path:
-    """Copy what a worker may see of the grader: the public harness and the worker code; for
-    a clean worker, the judges too (never for one that runs a submission)."""
-    pkg = dest / "grader"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(GRADER_DIR / "harness", pkg / "harness", ignore=ignore)
-    if judges:
-        shutil.copytree(GRADER_DIR / "judges", pkg / "judges", ignore=ignore)
-    (pkg / "isolation").mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    for name in WORKER_FILES:
-        shutil.copyfile(HERE / name, pkg / "isolation" / name)
-    for path in [dest, *dest.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    return dest
-
-
-class ForkServerHandle:
-    """Starts the fork server (a fresh interpreter) and talks to it."""
-
-    def __init__(self, workdir: Path | None = None) -> None:
-        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="grader-fs-"))
-        self.workdir.chmod(0o711)
-        self.private = self.workdir / "private"  # the socket's folder: the grader's alone
-        self.process: subprocess.Popen | None = None
-        self.cgroups: list[str] = []  # what names the fork server's control groups (prefixes), for close()
-        self._conn: socket.socket | None = None
-        self._conn_pid = -1
-        try:
-            self._start()
-        except BaseException:
-            self.close()
-            raise
-
-    def _start(self) -> None:
-        harness = stage_harness(self.workdir / "harness")
-        self.trusted = stage_harness(self.workdir / "trusted", judges=True)  # clean workers' path
-        self.workers = self.workdir / "workers"  # every worker's folder: gone with the fork server
-        self.workers.mkdir(mode=0o711)
-        if len(os.fsencode(self.private)) > 80:  # a socket's path has at most 107 bytes: a long $TMPDIR
-            self.private = Path(tempfile.mkdtemp(prefix="grader-fs-", dir="/tmp"))
-        else:
-            self.private.mkdir(mode=0o700)
-        self.path = str(self.private / "forkserver.sock")
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST", "HYPOTHESIS"))}
-        env["OMP_NUM_THREADS"] = "1"
-        env["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"  # the fork server must never initialise CUDA
-        env["TORCHINDUCTOR_CACHE_DIR"] = str(self.workdir / "torch")  # not $TMPDIR/torchinductor_<user>
-        # -I: no PYTHONPATH, no user site, no working folder on sys.path; the bootstrap
-        # puts the harness copy (and nothing of the staff repository) on it
-        bootstrap = "import sys; sys.path.insert(0, sys.argv[1]); from grader.isolation.forkserver import main; main()"
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", "-c", bootstrap, str(harness), self.path, str(STAFF_REPOSITORY)],
-            cwd=str(harness), stdout=subprocess.PIPE, env=env, start_new_session=True,
-        )
-        line = self.process.stdout.readline() if self.process.stdout else b""
-        if not line:
-            raise RuntimeError("the fork server did not start")
-        info = json.loads(line)
-        self.pid = int(info["pid"])
-        self.missing = list(info.get("missing", []))
-        self.cgroups = [str(p) for p in info.get("cgroups", [])]
-        self.view = [str(p) for p in info.get("view", [])]  # the paths every worker sees
-
-    # -- requests ------------------------------------------------------------------
-    def _connection(self) -> socket.socket:
-        if self._conn is None or self._conn_pid != os.getpid():  # a forked grading child needs its own
-            conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            conn.connect(self.path)
-            self._conn, self._conn_pid = conn, os.getpid()
-        return self._conn
-
-    def request(self, payload: dict, fds: list[int] = (), timeout: float = 60.0) -> dict:
-        conn = self._connection()
-        data = json.dumps(payload).encode()
-        if fds:
-            socket.send_fds(conn, [data], list(fds))
-        else:
-            conn.send(data)
-        conn.settimeout(timeout)
-        reply = conn.recv(65536)
-        if not reply:
-            raise RuntimeError("the fork server closed the connection")
-        answer = json.loads(reply)
-        if "error" in answer:
-            raise RuntimeError(f"fork server: {answer['error']}")
-        return answer
-
-    def spawn(self, spec: dict, channel_fd: int, output_fd: int) -> dict:
-        """Fork a worker; the fork server's answer: its pid, and the protections it set up."""
-        answer = self.request({"op": "spawn", "spec": spec}, [channel_fd, output_fd])
-        if int(answer.get("pid", 0)) <= 1:
-            raise RuntimeError(f"the fork server reported an impossible worker pid {answer.get('pid')}")
-        return answer
-
-    def status(self, pid: int) -> int | None:
-        return self.request({"op": "status", "pid": pid}).get("status")
-
-    def kill(self, pid: int) -> None:
-        self.request({"op": "kill", "pid": pid})
-
-    def sweep(self, uid: int) -> None:
-        self.request({"op": "sweep", "uid": uid})
-
-    def close(self) -> None:
-        if self.process is not None and self.process.poll() is None and self._conn_pid in (-1, os.getpid()):
-            try:  # first every worker and whatever they left running, wherever it went
-                conn = self._connection()
-                conn.settimeout(10)
-                conn.send(json.dumps({"op": "shutdown"}).encode())
-                conn.recv(16)
-            except OSError:
-                pass
-        if self._conn is not None and self._conn_pid == os.getpid():
-            self._conn.close()
-            self._conn = None
-        if self.process is not None and self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait()
-        for prefix in self.cgroups:  # what a fork server killed before it could clean up left behind
-            cgroups.remove_all(prefix)
-        shutil.rmtree(self.private, ignore_errors=True)
-        shutil.rmtree(self.workdir, ignore_errors=True)
-
+from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
 
 def _rss_mb(pid: int) -> float:
     """Resident memory of a process, in MB (0 if it is gone)."""
@@ -257,6 +122,8 @@ class _Worker:
         self.reader = threading.Thread(target=self._drain, daemon=True)
         self.reader.start()
         self.next_id = 1
+        self.last_answer = 0.0  # when its last answer arrived (monotonic), and its CPU clock then
+        self.last_cpu = 0.0
         self.uid: int | None = None
         # the warm worker's own size, torch included (without a cgroup, what its tree may add to is measured from here)
         self.base_mb = 0.0 if memory_cgroup else tree_memory_mb(pid)
@@ -306,10 +173,29 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
 
 
+@dataclass(frozen=True)
+class _Ahead:
+    """A request written to a worker's channel before its turn (see ``Sandboxed._one``)."""
+
+    worker: _Worker
+    rid: int
+    args: tuple  # the request's own argument tuple: its turn is the request holding this very tuple
+    probe: str
+    limit: float
+    subject: str
+    size: int  # bytes on the channel
+    sent: float  # when (monotonic)
+
+
+AHEAD_COUNT = 16  # requests in flight to a worker beyond the one it is answering
+AHEAD_BYTES = 32 * 1024  # and at most this many bytes of them: far below a socket's buffer
+
+
 class Sandboxed:
     """A transport whose other side is sandboxed worker processes, one per process role."""
 
     label = "sandboxed worker"
+    concurrent = True  # its workers compute while the grading process does not wait (a lookahead may run)
 
     def __init__(self, package_dir: Path | None, sandbox: Sandbox | None = None) -> None:
         sandbox = sandbox or Sandbox()
@@ -321,34 +207,85 @@ class Sandboxed:
             (fresh_uid_base(1) if os.geteuid() == 0 and sandbox.server is None else None)
         self.limits = sandbox.limits
         self.workers: dict[str, _Worker] = {}
+        self._ahead: collections.deque[_Ahead] = collections.deque()  # requests sent ahead, in order
         self.dead: dict[str, faults.Fault] = {}  # a role whose worker cannot even start
         self.protections = Protections("none available")
         self.import_errors: dict[str, str] = {}
         self.output = bytearray()
 
     # -- the transport ---------------------------------------------------------------------
-    def exchange(self, requests: list[Request]) -> list[Reply | BaseException]:
-        replies: list[Reply | BaseException] = []
-        for request in requests:
-            try:
-                replies.append(self._one(request))
-            except faults.Fault as fault:
-                replies.append(fault)
-        return replies
+    def exchange(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
+        after = {id(r): i + 1 for i, r in enumerate(requests)}  # where the requests after each one start
+        try:
+            return answer_in_order(requests, lambda r: self._one(r, requests, after.get(id(r), len(requests))),
+                                   on_reply)
+        finally:
+            self._settle_ahead()
 
-    def _one(self, request: Request) -> Reply:
-        role = request.process if self.source is not None else "clean"
+    def _role(self, request: Request) -> str:
+        return request.process if self.source is not None else "clean"
+
+    def _one(self, request: Request, requests: list[Request] = (), upcoming: int = 0) -> Reply:
+        """Answer one request. The requests after it in the exchange (``requests[upcoming:]``) are sent to
+        the same worker before this one's answer is read, a few small ones at a time (pipelined): the
+        worker starts on the next the moment it has answered, however long this process takes to read
+        the answer, and each request's time is counted from the moment its worker could start on it."""
+        role = self._role(request)
         if role in self.dead:
             dead = self.dead[role]
             raise faults.TimeoutFault(request.subject, dead.seconds) if isinstance(dead, faults.TimeoutFault) \
                 else faults.CrashFault(request.subject, dead.detail)
         worker = self._ensure_worker(role, request.subject)
-        cpu = process_cpu_seconds(worker.pid)
-        started = time.monotonic()
-        outcome = self._exchange(worker, request.to_wire(), request.hard_limit, request.subject)
-        wall = time.monotonic() - started
+        head = self._ahead[0] if self._ahead else None
+        if head is not None and head.worker is worker and head.args is request.args and head.probe == request.probe:
+            self._ahead.popleft()
+            rid, started, cpu = head.rid, max(worker.last_answer, head.sent), worker.last_cpu
+        else:
+            self._settle_ahead()  # sent ahead for nothing (a request left out): read and dropped
+            cpu, started = process_cpu_seconds(worker.pid), time.monotonic()
+            rid = self._send(worker, request.to_wire(), request.hard_limit, request.subject)
+        if request.watch is None:
+            self._top_up(worker, role, requests, upcoming)
+        outcome = self._answer(worker, rid, started + request.hard_limit, request.hard_limit, request.subject)
+        worker.last_answer, worker.last_cpu = time.monotonic(), process_cpu_seconds(worker.pid)
         mapped = mappings(worker.pid, request.watch) if request.watch else None
-        return Reply(outcome, wall, max(process_cpu_seconds(worker.pid) - cpu, 0.0), mapped)
+        return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped)
+
+    def _top_up(self, worker: _Worker, role: str, requests: list[Request], upcoming: int) -> None:
+        """Send small requests ahead, in order, up to ``AHEAD_COUNT`` and ``AHEAD_BYTES`` in flight."""
+        position = upcoming + len(self._ahead)
+        queued = sum(a.size for a in self._ahead)
+        while len(self._ahead) < AHEAD_COUNT and position < len(requests):
+            following = requests[position]
+            if following.watch is not None or self._role(following) != role:
+                return
+            text = wire.encode({"id": worker.next_id, **following.to_wire()}).encode()
+            if queued + len(text) > AHEAD_BYTES:
+                return
+            try:
+                worker.channel.settimeout(1.0)
+                framing.send(worker.channel, text)
+            except OSError:  # its own turn finds out what is wrong with the worker
+                return
+            self._ahead.append(_Ahead(worker, worker.next_id, following.args, following.probe,
+                                      following.hard_limit, following.subject, len(text), time.monotonic()))
+            worker.next_id += 1
+            queued += len(text)
+            position += 1
+
+    def _settle_ahead(self) -> None:
+        """Requests sent ahead that nobody asks for after all: read their answers and drop them (a
+        worker that does not answer in time is stopped)."""
+        while self._ahead:
+            ahead = self._ahead.popleft()
+            if ahead.worker not in self.workers.values():
+                continue
+            try:
+                self._answer(ahead.worker, ahead.rid, time.monotonic() + ahead.limit, ahead.limit, ahead.subject)
+                ahead.worker.last_answer = time.monotonic()
+                ahead.worker.last_cpu = process_cpu_seconds(ahead.worker.pid)
+            except faults.Fault:
+                pass
 
     def _ensure_worker(self, role: str, subject: str) -> _Worker:
         if role in self.workers:
@@ -407,10 +344,14 @@ class Sandboxed:
         return worker
 
     def _exchange(self, worker: _Worker, request: dict, seconds: float, subject: str) -> dict:
+        deadline = time.monotonic() + seconds  # for sending the question and getting the answer, together
+        rid = self._send(worker, request, seconds, subject)
+        return self._answer(worker, rid, deadline, seconds, subject)
+
+    def _send(self, worker: _Worker, request: dict, seconds: float, subject: str) -> int:
         rid = worker.next_id
         worker.next_id += 1
         request = {"id": rid, **request}
-        deadline = time.monotonic() + seconds  # for sending the question and getting the answer, together
         try:
             # a worker that stops reading its channel (a thread holding the interpreter) must not hold the
             # grader: a large question is sent by the deadline too (sendall's timeout is a total since 3.5)
@@ -421,6 +362,10 @@ class Sandboxed:
             raise faults.TimeoutFault(subject, round(seconds, 1)) from None
         except OSError:
             raise self._crashed(worker, subject) from None
+        return rid
+
+    def _answer(self, worker: _Worker, rid: int, deadline: float, seconds: float, subject: str) -> dict:
+        """The outcome the worker sends for request ``rid``, by ``deadline``."""
         try:
             raw = self._receive(worker, deadline, subject, seconds)
             answer = wire.decode(raw)
@@ -496,6 +441,8 @@ class Sandboxed:
                 self.server.sweep(worker.uid)
         except (OSError, RuntimeError):
             pass
+        if any(a.worker is worker for a in self._ahead):  # sent to a worker that is gone: their turns resend them
+            self._ahead = collections.deque(a for a in self._ahead if a.worker is not worker)
         try:
             worker.channel.close()
         except OSError:
