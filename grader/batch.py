@@ -14,6 +14,12 @@ submission scored from what it reported (nothing: every test "did not run").
 ``Batch`` holds what every grading process shares (the recording, the fork
 server, a private lock folder) and cleans it up; ``Scheduler`` runs the
 grading processes, ``jobs`` at a time, and collects their results.
+
+With fewer submissions than slots (one Gradescope submission on a machine with
+several cores), a submission is split by part across the spare slots
+(``split_parts``): each piece is a grading process of its own, with its own
+workers, and the pieces' results are joined test by test. A whole part stays in
+one piece, so a function stuck in a loop still costs its limit once.
 """
 
 from __future__ import annotations
@@ -192,6 +198,60 @@ class Batch:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
+def split_parts(weights: dict[int, float], pieces: int) -> list[list[int]]:
+    """Parts in ``pieces`` groups of about equal weight (longest first, each to the lightest group),
+    none empty; the groups in part order."""
+    groups: list[tuple[float, list[int]]] = [(0.0, []) for _ in range(min(pieces, len(weights)))]
+    for part in sorted(weights, key=lambda p: (-weights[p], p)):
+        lightest = min(range(len(groups)), key=lambda i: (groups[i][0], i))
+        total, members = groups[lightest]
+        groups[lightest] = (total + weights[part], members + [part])
+    return sorted((sorted(members) for _, members in groups if members), key=lambda g: g[0])
+
+
+def part_weights(options: Options) -> dict[int, float]:
+    """What grading each part costs: how long the recording run spent in its tests' bodies (drawing
+    examples left out, as a replay leaves it out), or, without such a recording, the same for each."""
+    from grader.harness.parts import PARTS, part_of_path
+
+    weights = {number: 0.0 for number in PARTS}
+    if options.recording is not None:
+        from grader.harness.recording import Recording
+
+        recording = Recording.load(options.recording)
+        for item in rubric_mod.load(options.rubric).items:
+            part = part_of_path(item.test.split("::")[0])
+            seconds = recording.seconds_of(item.test)
+            if part is not None and seconds is not None:
+                weights[part.number] += seconds
+    if not all(weights.values()):
+        return {number: 1.0 for number in PARTS}
+    return weights
+
+
+def join_pieces(pieces: list[tuple[list[int], scoring.SubmissionResult]]) -> scoring.SubmissionResult:
+    """One submission's result from the results of its pieces: each test from the piece that ran its part."""
+    if len(pieces) == 1:
+        return pieces[0][1]
+    owner = {part: result for parts, result in pieces for part in parts}
+    first = pieces[0][1]
+    tests = tuple(next(t for t in owner[s.part].tests if t.test == s.test) if s.part in owner else s
+                  for s in first.tests)
+    results = [result for _, result in pieces]
+
+    def unique(texts) -> list[str]:
+        return list(dict.fromkeys(t for t in texts if t))
+
+    timing: dict[str, float] = {}
+    for result in results:
+        for key, value in result.timing.items():
+            timing[key] = round(timing.get(key, 0.0) + value, 3)
+    return scoring.SubmissionResult(
+        student=first.student, tests=tests, seconds=max(r.seconds for r in results),
+        error="\n".join(unique(r.error for r in results)), output="\n".join(unique(r.output for r in results)),
+        notes=tuple(unique(n for r in results for n in r.notes)), timing=timing)
+
+
 @dataclass
 class _Running:
     sub: Submission
@@ -201,6 +261,7 @@ class _Running:
     slot: int
     data: bytearray
     tmp: Path  # its $TMPDIR, removed when it is done
+    parts: list[int] | None = None  # a piece of a submission split by part (None: the whole submission)
 
 
 class Scheduler:
@@ -219,14 +280,18 @@ class Scheduler:
         bar = Progress(len(subs), enabled=self.progress)
         bar.update()
         results: dict[str, scoring.SubmissionResult] = {}
-        queue = list(subs)
+        queue = self._pieces(subs)
+        expected = {}
+        for sub, _ in queue:
+            expected[sub.student] = expected.get(sub.student, 0) + 1
+        finished: dict[str, list[tuple[list[int] | None, scoring.SubmissionResult]]] = {}
         running: dict[int, _Running] = {}  # by pipe fd
         free_slots = list(range(self.jobs))
         selector = selectors.DefaultSelector()
         try:
             while queue or running:
                 while queue and free_slots:
-                    job = self._start(queue.pop(0), free_slots.pop(0))
+                    job = self._start(*queue.pop(0), free_slots.pop(0))
                     running[job.fd] = job
                     selector.register(job.fd, selectors.EVENT_READ)
                 for key, _ in selector.select(timeout=0.5):
@@ -237,8 +302,12 @@ class Scheduler:
                         continue
                     selector.unregister(key.fd)
                     del running[key.fd]
-                    result = self._finish(job)
                     free_slots.append(job.slot)
+                    done = finished.setdefault(job.sub.student, [])
+                    done.append((job.parts, self._finish(job)))
+                    if len(done) < expected[job.sub.student]:
+                        continue
+                    result = done[0][1] if done[0][0] is None else join_pieces(sorted(done, key=lambda d: d[0]))
                     results[job.sub.student] = result
                     bar.update(result)
                     if self.on_result:
@@ -252,8 +321,18 @@ class Scheduler:
                 _kill(job.pid)
         return [results[s.student] for s in subs]
 
-    def _start(self, sub: Submission, slot: int) -> _Running:
+    def _pieces(self, subs: list[Submission]) -> list[tuple[Submission, list[int] | None]]:
+        """What to run: each submission whole, or, with slots to spare, in pieces of whole parts."""
+        pieces = self.jobs // len(subs) if subs else 1
+        if pieces < 2 or self.batch.options.select is not None:
+            return [(sub, None) for sub in subs]
+        groups = split_parts(part_weights(self.batch.options), pieces)
+        return [(sub, group) for sub in subs for group in groups]
+
+    def _start(self, sub: Submission, parts: list[int] | None, slot: int) -> _Running:
         options = self.batch.options
+        if parts is not None:
+            options = replace(options, select=" or ".join(f"part{p}" for p in parts))
         sandbox = None
         if options.isolate:
             from grader.isolation.transport import UIDS_PER_SLOT, Sandbox
@@ -287,7 +366,7 @@ class Scheduler:
             finally:
                 os._exit(code)
         os.close(write_fd)
-        return _Running(sub, pid, read_fd, time.monotonic(), slot, bytearray(), tmp)
+        return _Running(sub, pid, read_fd, time.monotonic(), slot, bytearray(), tmp, parts)
 
     def _finish(self, job: _Running) -> scoring.SubmissionResult:
         _, status = os.waitpid(job.pid, 0)
@@ -350,4 +429,5 @@ def _kill(pid: int) -> None:
             pass
 
 
-__all__ = ["grade_all", "Graded", "record", "prewarm", "Batch", "Scheduler", "Progress", "ROOT"]
+__all__ = ["grade_all", "Graded", "record", "prewarm", "Batch", "Scheduler", "Progress", "ROOT", "split_parts",
+           "join_pieces"]

@@ -23,6 +23,7 @@ variable.
 from __future__ import annotations
 
 import functools
+import time
 import inspect
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -106,9 +107,14 @@ def given(**strategies: Any) -> Callable:
         @functools.wraps(fn)
         def body(*args: Any, **kwargs: Any) -> Any:
             run = current()
-            if run.recorder is not None:
-                run.recorder.example(run.test, {name: kwargs[name] for name in params})
-            return fn(*args, **kwargs)
+            if run.recorder is None:
+                return fn(*args, **kwargs)
+            run.recorder.example(run.test, {name: kwargs[name] for name in params})
+            started = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:  # what the body costs, without hypothesis's drawing: what replaying it will cost
+                run.recorder.spent(run.test, time.perf_counter() - started)
 
         test = hypothesis.given(**strategies)(body)
         setattr(test, _CASES, Cases(params, tuple(getattr(fn, _EXAMPLES, ())), body))

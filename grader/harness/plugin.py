@@ -188,7 +188,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
         manifest = {"fingerprint": fingerprint(config.rootpath), "digests": run.recorder.digests,
                     "profile": config.getoption("hypothesis_profile", default=None) or profiles.default_profile(),
-                    "seed": _int(config.getoption("hypothesis_seed", default=None)), "python": sys.version.split()[0]}
+                    "seed": _int(config.getoption("hypothesis_seed", default=None)), "python": sys.version.split()[0],
+                    "seconds": {test: round(s, 3) for test, s in sorted(run.recorder.seconds.items())}}
         run.recorder.write(Path(record_to), manifest=manifest, stubs=stub_sources(config.rootpath))
 
 
@@ -300,6 +301,9 @@ def kind_of(exc: BaseException) -> str:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
+    run = item.config.stash[RUN_KEY]
+    if call.when == "call" and run.recorder is not None:  # a test without drawn cases: its whole call
+        run.recorder.seconds.setdefault(test_id(item.nodeid), call.duration)
     if call.excinfo is None or not report.failed:
         return report
     exc, note = _unwrap(call.excinfo.value)

@@ -135,6 +135,12 @@ class Recording:
                     out.append((entry[0], entry[1] if type(entry[1]) in (int, float) else None))
         return out
 
+    def seconds_of(self, test: str) -> float | None:
+        """How long the recorded run of a test took (None: not recorded): what a grader splitting one
+        submission across processes weighs the tests by."""
+        value = self.manifest.get("seconds", {}).get(test) if type(self.manifest.get("seconds")) is dict else None
+        return float(value) if type(value) in (int, float) and value >= 0 else None
+
     def answer(self, key: str) -> Any:
         """The recorded outcome of a question (None if it was never asked)."""
         text = self.answers.get(key)
@@ -158,11 +164,15 @@ class Recorder:
         # question asked twice is listed twice: a replay sends it twice)
         self.questions: dict[str, dict[str, list[list]]] = {}
         self._example: dict[str, str] = {}  # by test: the example being run
+        self.seconds: dict[str, float] = {}  # by test: how long its bodies ran (a grader's cost hint)
 
     def example(self, test: str, values: dict[str, Any]) -> None:
         encoded = {name: wire.encode(v) for name, v in values.items()}
         self.examples.setdefault(test, []).append(encoded)
         self._example[test] = example_id(encoded)
+
+    def spent(self, test: str, seconds: float) -> None:
+        self.seconds[test] = self.seconds.get(test, 0.0) + seconds
 
     def question(self, test: str, key: str, timeout: float | None) -> None:
         """A question the test asked the implementation (sent ahead when a grading run replays it)."""
