@@ -1,7 +1,7 @@
 """Hooks the harness asks of other plugins: where the implementation and the judges run.
 
 The harness answers both in process. The staff grader's plugin
-(``grader/sandbox_plugin.py``) answers them with sandboxed workers when asked to
+(``grader/staff_plugin.py``) answers them with sandboxed workers when asked to
 ``--isolate``; the harness knows nothing of how.
 """
 
