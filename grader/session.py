@@ -22,6 +22,7 @@ import pytest
 from grader import rubric as rubric_mod
 from grader import scoring
 from grader.command import ROOT, pytest_args
+from grader.harness import wire
 from grader.harness.door import Traffic
 from grader.harness.plugin import IMPL_KEY
 from grader.harness.transport import Session
@@ -86,6 +87,8 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
                lock_dir: Path | None = None) -> scoring.SubmissionResult:
     """Stage, run and score one submission (``sandbox``: the batch's shared fork server and this slot's users)."""
     started = time.monotonic()
+    if options.isolate:  # no student code runs in this process: tensors may remember their encodings
+        wire.REMEMBER_ENCODINGS = True
     rubric = rubric_mod.load(options.rubric)
     workdir = Path(tempfile.mkdtemp(prefix="grading-"))
     try:

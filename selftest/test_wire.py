@@ -197,3 +197,29 @@ def test_tensors_with_odd_strides_on_size_one_dims_encode():
     assert column.stride() == (12,)
     assert torch.equal(wire.roundtrip(column), column)
     assert torch.equal(wire.roundtrip(torch.arange(6.0).reshape(2, 3).t()), torch.arange(6.0).reshape(2, 3).t())
+
+
+# --------------------------------------------------------------------------- remembered encodings (trusted side)
+@pytest.fixture
+def remembering(monkeypatch):
+    monkeypatch.setattr(wire, "REMEMBER_ENCODINGS", True)
+
+
+def test_off_by_default_where_student_code_may_run():
+    assert wire.REMEMBER_ENCODINGS is False
+
+
+def test_a_remembered_encoding_follows_every_change_to_the_tensor(remembering):
+    t = wire.decode(wire.encode(torch.arange(6.0).reshape(2, 3)))
+    assert wire.decode(wire.encode(t)).tolist() == [[0, 1, 2], [3, 4, 5]]
+    t.add_(1)  # in place
+    assert wire.decode(wire.encode(t)).tolist() == [[1, 2, 3], [4, 5, 6]]
+    t[0].mul_(0)  # through a view: the version counter is shared
+    assert wire.decode(wire.encode(t)).tolist() == [[0, 0, 0], [4, 5, 6]]
+    fresh = torch.zeros(2)
+    assert wire.decode(wire.encode(fresh)).wire_requires_grad is False
+    fresh.requires_grad_(True)
+    assert wire.decode(wire.encode(fresh)).wire_requires_grad is True
+    u = t.detach().reshape(3, 2)  # another tensor over the same storage has its own shape
+    assert wire.decode(wire.encode(u)).shape == (3, 2)
+    assert wire.canonical_key(t) == wire.canonical_key(wire.decode(wire.encode(t)))

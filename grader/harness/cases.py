@@ -23,8 +23,8 @@ variable.
 from __future__ import annotations
 
 import functools
-import time
 import inspect
+import time
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal
@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterator, Literal
 import hypothesis
 
 from grader.harness import wire
-from grader.harness.recording import Recorder, Recording
+from grader.harness.recording import Recorder, Recording, example_id
 
 Mode = Literal["live", "record", "replay"]
 
@@ -69,19 +69,16 @@ class Cases:
     def replayed(self, recording: Recording, test: str) -> Iterator[dict[str, Any]]:
         """The explicit examples, then the recorded ones not among them, simplest first (lazily)."""
         yield from self.examples
-        seen = {_key(e) for e in self.examples}
-        for example in recording.examples_of(test):
-            if set(example) == set(self.params) and _key(example) not in seen:
+        # compared as recorded (each value's wire text), not decoded and encoded again
+        seen = {example_id({name: wire.encode(value) for name, value in e.items()}) for e in self.examples}
+        for example in recording.examples_of(test, skip=seen):
+            if set(example) == set(self.params):
                 yield example
 
 
 @functools.lru_cache(maxsize=None)
 def _parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
     return tuple(inspect.signature(fn).parameters)
-
-
-def _key(example: dict[str, Any]) -> str:
-    return wire.canonical_key(sorted(example.items()))
 
 
 _EXAMPLES = "__graded_examples__"

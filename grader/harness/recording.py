@@ -101,10 +101,13 @@ class Recording:
         manifest = json.loads((folder / MANIFEST).read_text()) if (folder / MANIFEST).exists() else {}
         return cls(read(EXAMPLES, "examples"), read(ANSWERS, "answers"), manifest, read(QUESTIONS, "questions"))
 
-    def examples_of(self, test: str) -> Iterator[dict[str, Any]]:
+    def examples_of(self, test: str, *, skip: set[str] = frozenset()) -> Iterator[dict[str, Any]]:
         """The test's examples, distinct, simplest first; each decoded afresh as it is reached
-        (a replay that stops at its first failure decodes no more)."""
+        (a replay that stops at its first failure decodes no more). ``skip``: examples already run
+        (their ``example_id``), left out."""
         for example in self._ordered(test):
+            if skip and example_id(dict(example)) in skip:
+                continue
             yield {name: wire.decode(text) for name, text in example}
 
     def count(self, test: str) -> int:

@@ -264,7 +264,8 @@ class Tensor(Schema):
         if self.device is not None and device != self.device:
             return f"returned a tensor on {device}; expected one on {self.device}"
         if self.finite and value.dtype.is_floating_point and value.numel():
-            if not bool(torch.isfinite(value.to(torch.float64)).all()):
+            native = value.dtype in (torch.float64, torch.float32, torch.float16, torch.bfloat16)
+            if not bool(torch.isfinite(value if native else value.to(torch.float64)).all()):
                 return "returned a tensor with NaN or infinite values"
         return None
 
