@@ -244,6 +244,7 @@ class MemoryWatch:
     def __init__(self, memory_dir: str) -> None:
         self.dir = memory_dir
         self.v2 = os.path.exists(os.path.join(memory_dir, "memory.events"))
+        self._fd: int | None = None  # the one file it reads, kept open: it is read after every answer
         try:
             self.limit = 0 if self.v2 else int(_read(os.path.join(memory_dir, "memory.limit_in_bytes")))
         except (OSError, ValueError):
@@ -253,9 +254,21 @@ class MemoryWatch:
         if self.limit < 0:
             return False
         try:
+            if self._fd is None:
+                name = "memory.events" if self.v2 else "memory.max_usage_in_bytes"
+                self._fd = os.open(os.path.join(self.dir, name), os.O_RDONLY | os.O_CLOEXEC)
+            text = os.pread(self._fd, 4096, 0).decode()
             if self.v2:  # "max": how often usage hit memory.max
-                fields = dict(line.split() for line in _read(self.dir + "/memory.events").splitlines())
+                fields = dict(line.split() for line in text.splitlines())
                 return int(fields.get("max", 0)) > 0 or int(fields.get("oom_kill", 0)) > 0
-            return int(_read(self.dir + "/memory.max_usage_in_bytes")) >= self.limit - self.SLACK
+            return int(text) >= self.limit - self.SLACK
         except (OSError, ValueError):
             return False
+
+    def close(self) -> None:
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = None

@@ -435,6 +435,8 @@ class Sandboxed:
         return faults.CrashFault(subject, describe_status(status))
 
     def _kill(self, worker: _Worker) -> None:
+        if worker.memory_watch is not None:
+            worker.memory_watch.close()
         try:
             self.server.kill(worker.pid)
             if worker.uid is not None:
