@@ -46,6 +46,7 @@ class Implementation:
         self._errors: dict[str, LoadError] = {}
         self._owned: dict[str, bool] = {}
         self._relative: dict[str, str] = {}
+        self._sources: dict[str, str] | None = None
 
     # -- loading ---------------------------------------------------------------
     def loaded(self) -> list[ModuleType]:
@@ -133,13 +134,16 @@ class Implementation:
             return None
 
     def sources(self) -> dict[str, str]:
-        """Every module of the package, by short name: the text, read from disk, never run."""
-        out = {}
-        for path in sorted(self.package_dir.glob("*.py")):
-            text = self.source(path.stem)
-            if text is not None:
-                out[path.stem] = text
-        return out
+        """Every module of the package, by short name: the text, read from disk, never run (once: a
+        staged submission does not change while it is graded)."""
+        if self._sources is None:
+            out = {}
+            for path in sorted(self.package_dir.glob("*.py")):
+                text = self.source(path.stem)
+                if text is not None:
+                    out[path.stem] = text
+            self._sources = out
+        return dict(self._sources)
 
     # -- telling its code from ours ---------------------------------------------
     def owns(self, filename: str) -> bool:

@@ -203,11 +203,13 @@ def mappings(pid: int, name: str) -> tuple[str, ...] | None:
     """Permissions of each mapping of a file called ``name`` in process ``pid`` (None: no /proc here)."""
     try:
         with open(f"/proc/{pid}/maps") as handle:
-            lines = handle.read().splitlines()
+            text = handle.read()
     except OSError:
         return None
     found = []
-    for line in lines:
+    for line in text.splitlines():
+        if name not in line:  # a process with torch maps thousands of files: look closer only at these
+            continue
         fields = line.split(maxsplit=5)
         if len(fields) == 6 and fields[5].removesuffix(" (deleted)").rsplit("/", 1)[-1] == name:
             found.append(fields[1])
