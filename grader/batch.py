@@ -181,16 +181,25 @@ class Batch:
 
             Recording.load(self.options.recording)  # parsed once here; every grading process inherits it
         phase("recording seconds")
-        if self.options.isolate:
+        if self.options.isolate and self.server is None:
             from grader.isolation.server import ForkServerHandle
 
-            if self.server is None:
-                self.server = ForkServerHandle(wait=False)
-            self.server.wait_ready()
+            self.server = ForkServerHandle(wait=False)
+        # not waited for here: grading processes start their own work meanwhile, and each waits
+        # for the fork server at its first worker (see ``server_ready``)
+        return self
+
+    def server_ready(self) -> None:
+        """Wait for the fork server's word on itself; note what it could not preload."""
+        clock = time.monotonic()
+        if self.server is not None:
+            try:
+                self.server.wait_ready()
+            except (RuntimeError, ValueError, KeyError) as exc:
+                self.notes.append(f"WARNING: the fork server did not start ({exc}): no worker could run")
             if self.server.missing:  # a worker cannot import these after dropping privileges
                 self.notes.append("the fork server could not preload: " + ", ".join(self.server.missing))
-        phase("fork server seconds")  # what was left of its start-up after the imports above
-        return self
+        self.phases["fork server seconds"] = round(time.monotonic() - clock, 3)
 
     def __exit__(self, *exc) -> None:
         if self.server is not None:
@@ -416,6 +425,8 @@ def grade_all(
         started = time.monotonic()
         results = scheduler.run(subs)
         phases = {**batch.phases, "grading seconds": round(time.monotonic() - started, 3)}
+        batch.server_ready()  # long since ready: its first line is read, its notes taken
+        phases["fork server seconds"] = batch.phases["fork server seconds"]
         return Graded(results, batch.notes, phases)
 
 

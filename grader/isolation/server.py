@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from grader.isolation import cgroups
@@ -25,6 +26,7 @@ from grader.isolation import cgroups
 HERE = Path(__file__).resolve().parent
 GRADER_DIR = HERE.parent
 IMPORT_TIMEOUT = 30.0
+START_TIMEOUT = 180.0  # for the fork server's imports, on a loaded machine
 WORKER_FILES = ("__init__.py", "framing.py", "sandbox.py", "view.py", "cgroups.py", "worker.py", "forkserver.py")
 STAFF_REPOSITORY = GRADER_DIR.parent  # never shown to a worker, nor any folder that holds it
 
@@ -62,6 +64,7 @@ class ForkServerHandle:
         self._conn_pid = -1
         self._lock = threading.Lock()  # one request at a time on the connection (a lookahead thread, a test)
         self._ready = False
+        self._owner = os.getpid()  # only this process reads the fork server's first line
         try:
             self._launch()
             if wait:
@@ -93,8 +96,9 @@ class ForkServerHandle:
         )
 
     def wait_ready(self) -> None:
-        """Wait for the fork server's first line: its pid, what it preloaded, the view it built."""
-        if self._ready:
+        """Wait for the fork server's first line: its pid, what it preloaded, the view it built.
+        (A process forked from the owner never reads it: its first request waits for the socket.)"""
+        if self._ready or os.getpid() != self._owner:
             return
         line = self.process.stdout.readline() if self.process and self.process.stdout else b""
         if not line:
@@ -109,10 +113,27 @@ class ForkServerHandle:
     # -- requests ------------------------------------------------------------------
     def _connection(self) -> socket.socket:
         if self._conn is None or self._conn_pid != os.getpid():  # a forked grading child needs its own
-            conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            conn.connect(self.path)
+            deadline = time.monotonic() + START_TIMEOUT
+            while True:
+                conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                try:  # the socket appears when the fork server is ready: a grading process forked
+                    conn.connect(self.path)  # before then starts its own work, and waits only here
+                    break
+                except (FileNotFoundError, ConnectionRefusedError):
+                    conn.close()
+                    if self._ready or time.monotonic() > deadline or not self._running():
+                        raise RuntimeError("the fork server did not start") from None
+                    time.sleep(0.02)
             self._conn, self._conn_pid = conn, os.getpid()
         return self._conn
+
+    def _running(self) -> bool:
+        """Whether the fork server's process is alive (asked from any process: not only its parent)."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat") as handle:
+                return handle.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+        except (OSError, IndexError, AttributeError):
+            return False
 
     def request(self, payload: dict, fds: list[int] = (), timeout: float = 60.0) -> dict:
         self.wait_ready()
@@ -152,6 +173,10 @@ class ForkServerHandle:
         self.request({"op": "sweep", "uid": uid})
 
     def close(self) -> None:
+        try:  # what it says of itself: the control groups to remove if it cannot
+            self.wait_ready()
+        except (RuntimeError, ValueError, KeyError):
+            pass
         if self.process is not None and self.process.poll() is None and self._conn_pid in (-1, os.getpid()):
             try:  # first every worker and whatever they left running, wherever it went
                 conn = self._connection()
