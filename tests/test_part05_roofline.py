@@ -132,9 +132,12 @@ EXTRA_WARMUP = 20  # a second call with this many more warm-up products: its ext
 FLOAT64_COSTS_MORE = 1.25  # a float64 product costs about twice a float32 one on any CPU (half the SIMD lanes)
 CEILING = {torch.float32: 5e11, torch.float64: 2.5e11}  # FLOP/s one CPU core cannot reach (AVX-512: ~2e11)
 HARNESS_WINDOW = (0.2, 8.0)  # the figure / the harness's own timing of the product, on a busy shared machine
-# the CPU the extra warm-up cost per product / the harness's own CPU per product: at least this (CPU
-# time does not stretch on a busy machine; a product made from fresh random operands costs more, not less)
-HARNESS_CPU_FLOOR = 0.5
+# the CPU the extra warm-up cost per product / the harness's own least CPU per product: at least this.
+# CPU time stretches on a busy shared machine too (caches, memory bandwidth): an honest time_matmul
+# measured 0.48 of the harness's median once, under the self-tests' load. Against the harness's least,
+# 0.35 leaves room for that and still fails products three times cheaper than asked (a smaller matrix,
+# a cheaper dtype), which the FLOP/s ceiling above lets through.
+HARNESS_CPU_FLOOR = 0.35
 
 
 def _reads_a_clock(impl, fn: str) -> None:
@@ -203,8 +206,8 @@ def test_time_matmul_cpu(impl, oracle, case):
         if oracle.available(matmul_cost):
             cost = oracle.run(matmul_cost, m, k, n, dtype, "cpu")
             require(extra >= HARNESS_CPU_FLOOR * cost.cpu_seconds, fn,
-                    f"each of the {EXTRA_WARMUP} extra warm-up products cost {extra:.3g} s of CPU, less than half "
-                    f"what the harness's own product of this size costs ({cost.cpu_seconds:.3g} s): run real "
+                    f"each of the {EXTRA_WARMUP} extra warm-up products cost {extra:.3g} s of CPU, less than a third "
+                    f"of what the harness's own product of this size costs ({cost.cpu_seconds:.3g} s): run real "
                     "[m, k] @ [k, n] products of the dtype asked for",
                     inputs=inputs, show_values=False)
             harness = cost.wall_seconds
