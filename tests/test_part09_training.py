@@ -110,17 +110,28 @@ def test_checkpoint_round_trip(impl, oracle, case):
     file, in another process, into a fresh model and AdamW: the step, every parameter and AdamW's whole
     state must come back bit for bit."""
     dim, num_layers, seed, steps = case
-    blob = impl.run(checkpoint_file, *case)
-    expected_blob = oracle.run(checkpoint_file, *case)
-    expected = oracle.run(restore_checkpoint, dim, num_layers, seed, expected_blob)
-    got = impl.run(restore_checkpoint, dim, num_layers, seed, blob)
-    inputs = (f"dim={dim}, num_layers={num_layers}, seed={seed}: an AdamW after {steps} steps, saved with "
-              f"save_checkpoint(path, model, optimizer, {steps}), loaded in another process")
+    check_round_trip(impl, oracle, (checkpoint_file, *case), (restore_checkpoint, dim, num_layers, seed), steps,
+                     inputs=f"dim={dim}, num_layers={num_layers}, seed={seed}: an AdamW after {steps} steps, saved "
+                            f"with save_checkpoint(path, model, optimizer, {steps}), loaded in another process",
+                     optimizer_problem="the fresh AdamW's state (exp_avg, exp_avg_sq, step of each parameter) "
+                                       "differs from the saved one after loading: save optimizer.state_dict() too "
+                                       "and load it with optimizer.load_state_dict")
+
+
+def check_round_trip(impl, oracle, saving: tuple, restoring: tuple, steps: int, *, inputs: str,
+                     optimizer_problem: str) -> None:
+    """``saving`` (a probe and its arguments) writes a checkpoint in one process; ``restoring`` (a probe
+    and its arguments, the file's bytes last) loads it in another: the step, the parameters and the
+    optimizer's state must come back bit for bit."""
+    save, *save_args = saving
+    restore, *restore_args = restoring
+    blob = impl.run(save, *save_args)
+    expected_blob = oracle.run(save, *save_args)
+    expected = oracle.run(restore, *restore_args, expected_blob)
+    got = impl.run(restore, *restore_args, blob)
     answers = Answers("training.load_checkpoint", inputs, got, expected)
     answers.where("step").check(INT)
     answers.where("step").same(f"returned step {got.step!r}; expected {steps}, the step given to save_checkpoint")
     answers.where("params").same("the fresh model's parameters differ from the saved model's after loading: save "
                                  "model.state_dict() and load it with model.load_state_dict")
-    answers.where("optimizer").same("the fresh AdamW's state (exp_avg, exp_avg_sq, step of each parameter) differs "
-                                    "from the saved one after loading: save optimizer.state_dict() too and load it "
-                                    "with optimizer.load_state_dict")
+    answers.where("optimizer").same(optimizer_problem)

@@ -53,12 +53,23 @@ def make_data(rows: int, dim: int, seed: int) -> np.ndarray:
     return np.concatenate([x, y[:, None]], axis=1).astype(np.float32)
 
 
-def make_run(dim: int, num_layers: int, rows: int, seed: int):
-    """Model, AdamW, data and the batch generator of one scenario, all from ``seed``."""
+# torch's optimizers a run may use, by name (AdamW unless a hidden test names another: each keeps
+# other state, SGD a momentum buffer, RMSprop a square average, Adagrad a sum and a step count)
+OPTIMIZERS = {
+    "adamw": lambda params: torch.optim.AdamW(params, lr=LEARNING_RATE),
+    "sgd_momentum": lambda params: torch.optim.SGD(params, lr=LEARNING_RATE, momentum=0.9),
+    "sgd_nesterov": lambda params: torch.optim.SGD(params, lr=LEARNING_RATE, momentum=0.9, nesterov=True),
+    "rmsprop": lambda params: torch.optim.RMSprop(params, lr=LEARNING_RATE),
+    "adagrad": lambda params: torch.optim.Adagrad(params, lr=LEARNING_RATE),
+}
+
+
+def make_run(dim: int, num_layers: int, rows: int, seed: int, optimizer_name: str = "adamw"):
+    """Model, optimizer (AdamW unless named), data and the batch generator of one scenario, all from ``seed``."""
     torch.default_generator.manual_seed(seed)
     model = DeepLinear(dim, num_layers)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE)
-    return model, optimizer, make_data(rows, dim, seed), np.random.default_rng([seed, 1])
+    return model, OPTIMIZERS[optimizer_name](model.parameters()), make_data(rows, dim, seed), \
+        np.random.default_rng([seed, 1])
 
 
 def parameters(model: nn.Module) -> dict[str, torch.Tensor]:
@@ -160,7 +171,11 @@ class Trained(Report):
 def train(impl: Implementation, dim: int, num_layers: int, rows: int, batch_size: int,
           num_steps: int, seed: int) -> Trained:
     """The implementation's ``train`` on the harness's model and AdamW: the losses, then the model's state."""
-    model, optimizer, data, rng = make_run(dim, num_layers, rows, seed)
+    return _trained(impl, make_run(dim, num_layers, rows, seed), num_steps, batch_size)
+
+
+def _trained(impl: Implementation, run: tuple, num_steps: int, batch_size: int) -> Trained:
+    model, optimizer, data, rng = run
     losses = impl.function("training.train")(model, optimizer, data, num_steps, batch_size, rng)
     grads = {name: "none" if p.grad is None else "zero" if not bool(p.grad.any()) else "nonzero"
              for name, p in model.named_parameters()}
@@ -168,10 +183,10 @@ def train(impl: Implementation, dim: int, num_layers: int, rows: int, batch_size
 
 
 # --------------------------------------------------------------------------- checkpoints
-def stepped_run(dim: int, num_layers: int, seed: int, steps: int):
-    """A model and an AdamW that has taken ``steps`` steps, on gradients drawn from the seed
-    (no data, no loss: only a state worth saving, with moments and step counts)."""
-    model, optimizer, _, _ = make_run(dim, num_layers, 1, seed)
+def stepped_run(dim: int, num_layers: int, seed: int, steps: int, optimizer_name: str = "adamw"):
+    """A model and an optimizer (AdamW unless named) that has taken ``steps`` steps, on gradients drawn
+    from the seed (no data, no loss: only a state worth saving, with moments and step counts)."""
+    model, optimizer, _, _ = make_run(dim, num_layers, 1, seed, optimizer_name)
     generator = torch.Generator().manual_seed(seed + 2)
     for _ in range(steps):
         for p in model.parameters():
@@ -184,7 +199,10 @@ def stepped_run(dim: int, num_layers: int, seed: int, steps: int):
 @probe(subject="training.save_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
 def checkpoint_file(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int) -> bytes:
     """``save_checkpoint(path, model, optimizer, steps)`` of a stepped model and AdamW: the file's bytes."""
-    model, optimizer = stepped_run(dim, num_layers, seed, steps)
+    return _saved(impl, *stepped_run(dim, num_layers, seed, steps), steps)
+
+
+def _saved(impl: Implementation, model: nn.Module, optimizer: torch.optim.Optimizer, steps: int) -> bytes:
     path = os.path.join(Scratch.fresh(), "checkpoint.pt")
     impl.function("training.save_checkpoint")(path, model, optimizer, steps)
     try:
@@ -212,6 +230,10 @@ def restore_checkpoint(impl: Implementation, dim: int, num_layers: int, seed: in
     Runs in a process of its own: what it reports can only have come through the file.
     """
     model, optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
+    return _restored(impl, model, optimizer, blob)
+
+
+def _restored(impl: Implementation, model: nn.Module, optimizer: torch.optim.Optimizer, blob: bytes) -> Restored:
     path = os.path.join(Scratch.fresh(), "checkpoint.pt")
     with open(path, "wb") as handle:
         handle.write(blob)
@@ -232,60 +254,19 @@ def dense_state(value: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- other optimizers
-# The same runs with another of torch's optimizers, by name: each keeps other state
-# (SGD a momentum buffer, RMSprop a square average, Adagrad a sum and a step count).
-OPTIMIZERS = {
-    "adamw": lambda params: torch.optim.AdamW(params, lr=LEARNING_RATE),
-    "sgd_momentum": lambda params: torch.optim.SGD(params, lr=LEARNING_RATE, momentum=0.9),
-    "sgd_nesterov": lambda params: torch.optim.SGD(params, lr=LEARNING_RATE, momentum=0.9, nesterov=True),
-    "rmsprop": lambda params: torch.optim.RMSprop(params, lr=LEARNING_RATE),
-    "adagrad": lambda params: torch.optim.Adagrad(params, lr=LEARNING_RATE),
-}
-
-
-def make_run_with(optimizer: str, dim: int, num_layers: int, rows: int, seed: int):
-    """``make_run``'s model, data and generator, with the named optimizer instead of AdamW."""
-    model, _, data, rng = make_run(dim, num_layers, rows, seed)
-    return model, OPTIMIZERS[optimizer](model.parameters()), data, rng
-
-
+# The same runs with another of torch's optimizers, by name (``OPTIMIZERS``).
 @probe(subject="training.train", timeout=TRAIN_TIMEOUT)
 def train_with(impl: Implementation, optimizer: str, dim: int, num_layers: int, rows: int, batch_size: int,
                num_steps: int, seed: int) -> Trained:
     """``train`` as the probe ``train`` runs it, with the named optimizer: the losses, then the model's state."""
-    model, opt, data, rng = make_run_with(optimizer, dim, num_layers, rows, seed)
-    losses = impl.function("training.train")(model, opt, data, num_steps, batch_size, rng)
-    grads = {name: "none" if p.grad is None else "zero" if not bool(p.grad.any()) else "nonzero"
-             for name, p in model.named_parameters()}
-    return Trained(dense(losses), parameters(model), grads)
-
-
-def stepped_run_with(optimizer: str, dim: int, num_layers: int, seed: int, steps: int):
-    """``stepped_run`` with the named optimizer: a state worth saving, from seeded gradients."""
-    model, opt, _, _ = make_run_with(optimizer, dim, num_layers, 1, seed)
-    generator = torch.Generator().manual_seed(seed + 2)
-    for _ in range(steps):
-        for p in model.parameters():
-            p.grad = torch.randn(p.shape, generator=generator)
-        opt.step()
-    opt.zero_grad()
-    return model, opt
+    return _trained(impl, make_run(dim, num_layers, rows, seed, optimizer), num_steps, batch_size)
 
 
 @probe(subject="training.save_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
 def checkpoint_file_with(impl: Implementation, optimizer: str, dim: int, num_layers: int, seed: int,
                          steps: int) -> bytes:
     """``save_checkpoint(path, model, optimizer, steps)`` of a stepped model and named optimizer: the file's bytes."""
-    model, opt = stepped_run_with(optimizer, dim, num_layers, seed, steps)
-    path = os.path.join(Scratch.fresh(), "checkpoint.pt")
-    impl.function("training.save_checkpoint")(path, model, opt, steps)
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return b""  # nothing was written: loading it will say so
-    finally:
-        Scratch.clear()
+    return _saved(impl, *stepped_run(dim, num_layers, seed, steps, optimizer), steps)
 
 
 @probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, process="separate", batch=False)
@@ -293,12 +274,5 @@ def restore_checkpoint_with(impl: Implementation, optimizer: str, dim: int, num_
                             blob: bytes) -> Restored:
     """``load_checkpoint`` of a file holding ``blob`` into a fresh model and named optimizer, in a process
     of its own (as ``restore_checkpoint``)."""
-    model, opt, _, _ = make_run_with(optimizer, dim, num_layers, 1, seed + 1)
-    path = os.path.join(Scratch.fresh(), "checkpoint.pt")
-    with open(path, "wb") as handle:
-        handle.write(blob)
-    try:
-        step = impl.function("training.load_checkpoint")(path, model, opt)
-    finally:
-        Scratch.clear()
-    return Restored(dense(step), parameters(model), dense_state(opt.state_dict()))
+    model, opt, _, _ = make_run(dim, num_layers, 1, seed + 1, optimizer)
+    return _restored(impl, model, opt, blob)
