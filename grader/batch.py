@@ -32,6 +32,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -181,12 +182,8 @@ class Batch:
 
             Recording.load(self.options.recording)  # parsed once here; every grading process inherits it
         phase("recording seconds")
-        if self.options.isolate and self.server is None:
-            from grader.isolation.server import ForkServerHandle
-
-            self.server = ForkServerHandle(wait=False)
-        # not waited for here: grading processes start their own work meanwhile, and each waits
-        # for the fork server at its first worker (see ``server_ready``)
+        # the fork server is not waited for here: grading processes start their own work meanwhile,
+        # and each waits for it at its first worker (see ``server_ready``)
         return self
 
     def server_ready(self) -> None:
@@ -290,9 +287,7 @@ class Scheduler:
         bar.update()
         results: dict[str, scoring.SubmissionResult] = {}
         queue = self._pieces(subs)
-        expected = {}
-        for sub, _ in queue:
-            expected[sub.student] = expected.get(sub.student, 0) + 1
+        expected = Counter(sub.student for sub, _ in queue)  # pieces per submission
         finished: dict[str, list[tuple[list[int] | None, scoring.SubmissionResult]]] = {}
         running: dict[int, _Running] = {}  # by pipe fd
         free_slots = list(range(self.jobs))
@@ -424,10 +419,9 @@ def grade_all(
                               on_result=on_result, progress=progress)
         started = time.monotonic()
         results = scheduler.run(subs)
-        phases = {**batch.phases, "grading seconds": round(time.monotonic() - started, 3)}
+        grading = round(time.monotonic() - started, 3)
         batch.server_ready()  # long since ready: its first line is read, its notes taken
-        phases["fork server seconds"] = batch.phases["fork server seconds"]
-        return Graded(results, batch.notes, phases)
+        return Graded(results, batch.notes, {**batch.phases, "grading seconds": grading})
 
 
 def _kill(pid: int) -> None:
