@@ -45,15 +45,21 @@ from grader.session import Options, grade_here
 from grader.submissions import Submission
 
 
-def prewarm(options: Options) -> None:
-    """Import and run, once, everything a grading process needs (it inherits it all)."""
+def prewarm(options: Options, *, compiler: bool = True) -> None:
+    """Import and run, once, everything a grading process needs (it inherits it all).
+
+    ``compiler``: import ``torch._dynamo`` too (2 s), which the reference's optimizers and dispatch
+    modes import on first use. A grading process that replays a recording never runs the reference
+    unless a submission asks what the recording never met (then it imports it itself), so a lone
+    submission with a recording skips it; a batch, which pays it once for all, does not."""
     # Ask NVML, not the CUDA runtime, whether there is a GPU: a process that has
     # initialised CUDA cannot fork children that use it.
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
     import torch
 
     torch.set_num_threads(1)  # forked children of a process with a thread pool deadlock
-    import torch._dynamo  # noqa: F401 - what optimizers and dispatch modes import on first use
+    if compiler:
+        import torch._dynamo  # noqa: F401 - what optimizers and dispatch modes import on first use
     from hypothesis import settings
 
     from grader.harness import profiles
@@ -142,11 +148,13 @@ class Batch:
     """What every grading process of a batch shares, set up once and cleaned up after:
     the warm imports, the recording, the fork server, a lock folder no worker can reach."""
 
-    def __init__(self, options: Options, *, record_now: bool, log_dir: Path | None = None, server=None) -> None:
+    def __init__(self, options: Options, *, record_now: bool, log_dir: Path | None = None, server=None,
+                 lone: bool = False) -> None:
         """``server``: a fork server already launched (``ForkServerHandle(wait=False)``): it starts while
-        this process imports; the batch owns it from here and closes it."""
+        this process imports; the batch owns it from here and closes it. ``lone``: one submission."""
         self.options = options
         self.record_now = record_now
+        self.lone = lone
         self.log_dir = log_dir
         self.notes: list[str] = []
         self.phases: dict[str, float] = {}  # where the batch's own time went, for batch.json
@@ -168,7 +176,7 @@ class Batch:
 
         # torch's compiler caches (made by `import torch._dynamo`) go with the batch, not to $TMPDIR
         os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", str(self.scratch / "torch"))
-        prewarm(self.options)
+        prewarm(self.options, compiler=not (self.lone and self.options.recording is not None))
         phase("warm-up seconds")
         if self.record_now and self.options.recording is None:
             folder = self.scratch / "recording"
@@ -414,7 +422,8 @@ def grade_all(
     already holds such a recording) and replay it for every submission; else draw live.
     ``server``: a fork server launched early (see ``Batch``); closed here.
     """
-    with Batch(options, record_now=replay and len(subs) > 1, log_dir=log_dir, server=server) as batch:
+    with Batch(options, record_now=replay and len(subs) > 1, log_dir=log_dir, server=server,
+               lone=len(subs) == 1) as batch:
         scheduler = Scheduler(batch, jobs=jobs, uid_base=uid_base, submission_timeout=submission_timeout,
                               on_result=on_result, progress=progress)
         started = time.monotonic()
