@@ -89,26 +89,85 @@ def prewarm(options: Options, *, compiler: bool = True) -> None:
             pass
 
 
-def record(options: Options, into: Path, log: Path | None = None) -> bool:
+def record(options: Options, into: Path, log: Path | None = None, *, jobs: int = 1) -> bool:
     """Run the graded tests once against the reference under the grading seed and profile,
-    recording every example drawn and every answer (in this trusted process).
+    recording every example drawn and every answer (in trusted processes only).
 
     Every submission graded with that seed then replays exactly those examples,
     with the answers at hand: the inputs cost nothing to generate again, the
     reference is not asked twice, and every submission is graded on the same
     inputs. Returns False if the reference failed its own tests (then nothing
     is written, and the batch grades live).
+
+    ``jobs`` > 1: the parts are recorded in that many forked processes at once and the pieces
+    merged (each test's examples depend only on the seed, not on which tests run beside it).
     """
+    groups = split_parts(_tests_per_part(options), jobs) if jobs > 1 else []
+    if len(groups) < 2:
+        return _record_piece(options, into, log, parts=None) == 0
+    from grader.harness.recording import merge
+
+    pieces = [into.with_name(f"{into.name}.piece{k}") for k in range(len(groups))]
+    logs = [log.with_name(f"{log.stem}.piece{k}{log.suffix}") if log else None for k in range(len(groups))]
+    children = []
+    sys.stdout.flush()
+    sys.stderr.flush()
+    for parts, piece, piece_log in zip(groups, pieces, logs):
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                code = _record_piece(options, piece, piece_log, parts=parts)
+            finally:
+                os._exit(code)
+        children.append(pid)
+    statuses = []
+    try:
+        for pid in children:
+            statuses.append(os.waitpid(pid, 0)[1])
+        # a piece whose parts the selection (-m) leaves empty collects nothing; the others must pass
+        codes = [os.WEXITSTATUS(s) if os.WIFEXITED(s) else -1 for s in statuses]
+        ok = all(c in (0, NOTHING_COLLECTED) for c in codes) and 0 in codes
+        if ok:
+            merge([piece for piece, c in zip(pieces, codes) if c == 0], into)
+        return ok
+    finally:
+        for pid in children[len(statuses):]:  # interrupted: the pieces not yet waited for
+            _kill(pid)
+        for piece in pieces:
+            shutil.rmtree(piece, ignore_errors=True)
+
+
+def _tests_per_part(options: Options) -> dict[int, float]:
+    """How many graded tests each part has: what a recording run's time mostly follows (drawing examples)."""
+    from grader.harness.parts import PARTS, part_of_path
+
+    counts = {number: 0.0 for number in PARTS}
+    for item in rubric_mod.load(options.rubric).items:
+        part = part_of_path(item.test.split("::")[0])
+        if part is not None:
+            counts[part.number] += 1
+    return {number: count for number, count in counts.items() if count}
+
+
+NOTHING_COLLECTED = 5  # pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def _record_piece(options: Options, into: Path, log: Path | None, *, parts: list[int] | None) -> int:
+    """Record the selected tests (only these parts, if given); pytest's exit code."""
     import pytest
 
     from grader.session import _output_to
 
     select = "not cuda" + (f" and ({options.select})" if options.select else "")
+    if parts is not None:
+        select += " and (" + " or ".join(f"part{p}" for p in parts) + ")"
     args = pytest_args([options.tests], profile=options.profile, seed=options.seed, select=select,
                        impl="reference", record_to=into)
     with _output_to(log):
         code = pytest.main(args)
-    return code == pytest.ExitCode.OK
+    return int(code)
 
 
 class Progress:
@@ -149,12 +208,13 @@ class Batch:
     the warm imports, the recording, the fork server, a lock folder no worker can reach."""
 
     def __init__(self, options: Options, *, record_now: bool, log_dir: Path | None = None, server=None,
-                 lone: bool = False) -> None:
+                 lone: bool = False, jobs: int = 1) -> None:
         """``server``: a fork server already launched (``ForkServerHandle(wait=False)``): it starts while
         this process imports; the batch owns it from here and closes it. ``lone``: one submission."""
         self.options = options
         self.record_now = record_now
         self.lone = lone
+        self.jobs = jobs  # processes it may run at once (the recording run is split across them)
         self.log_dir = log_dir
         self.notes: list[str] = []
         self.phases: dict[str, float] = {}  # where the batch's own time went, for batch.json
@@ -181,7 +241,7 @@ class Batch:
         if self.record_now and self.options.recording is None:
             folder = self.scratch / "recording"
             log = (self.log_dir / "reference-run.log") if self.log_dir else None
-            if record(self.options, folder, log=log):
+            if record(self.options, folder, log=log, jobs=self.jobs):
                 self.options = replace(self.options, recording=folder)
             else:
                 self.notes.append("the reference failed its own tests in the recording run: graded live")
@@ -423,7 +483,7 @@ def grade_all(
     ``server``: a fork server launched early (see ``Batch``); closed here.
     """
     with Batch(options, record_now=replay and len(subs) > 1, log_dir=log_dir, server=server,
-               lone=len(subs) == 1) as batch:
+               lone=len(subs) == 1, jobs=jobs) as batch:
         scheduler = Scheduler(batch, jobs=jobs, uid_base=uid_base, submission_timeout=submission_timeout,
                               on_result=on_result, progress=progress)
         started = time.monotonic()

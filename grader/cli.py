@@ -183,7 +183,7 @@ def _record(args: argparse.Namespace) -> int:
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", caches.name)
     prewarm(options)
     log = Path(tempfile.mkstemp(prefix="grader-record-", suffix=".log")[1])
-    if not record(options, out, log=log):
+    if not record(options, out, log=log, jobs=args.jobs):
         print(f"error: the reference failed its own tests while recording; see {log}", file=sys.stderr)
         return 1
     log.unlink(missing_ok=True)
@@ -290,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seed-file", default=None)
     r.add_argument("--profile", default="grading")
     r.add_argument("-m", dest="select", default=None, help="only tests matching this marker expression")
+    r.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                   help="record the parts in this many processes at once (default: one per core)")
     r.set_defaults(func=_record)
 
     m = sub.add_parser("merge", help="join shards, or a CPU pass and a GPU pass, into one output")

@@ -187,6 +187,26 @@ def gradescope_run(tmp_path_factory):
     return runs
 
 
+def test_a_recording_made_in_pieces_is_the_recording_made_whole(tmp_path):
+    """``record -j N`` records the parts in N processes and merges them: byte for byte what one
+    process records (each test's examples follow the seed alone); pieces the selection leaves
+    empty are no failure."""
+    made = {}
+    for jobs in (1, 10):
+        out = tmp_path / f"j{jobs}"
+        run = subprocess.run([sys.executable, "-m", "grader", "record", "--seed", "5", "-m", "part1 or part10",
+                              "-j", str(jobs), "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
+                             timeout=600)
+        assert run.returncode == 0, run.stderr[-3000:]
+        made[jobs] = out
+    for name in ("examples.json.gz", "answers.json.gz", "questions.json.gz", "stubs.json.gz"):
+        assert (made[1] / name).read_bytes() == (made[10] / name).read_bytes(), name
+    whole, pieces = (json.loads((made[j] / "manifest.json").read_text()) for j in (1, 10))
+    assert set(whole["seconds"]) == set(pieces["seconds"]) and whole["seconds"]
+    assert {k: v for k, v in whole.items() if k != "seconds"} == {k: v for k, v in pieces.items() if k != "seconds"}
+    assert not list(tmp_path.glob("*.piece*"))
+
+
 def test_a_stale_recording_is_refused_with_a_clear_message(tmp_path):
     """A recording made from other tests or another reference must never be replayed."""
     stale = tmp_path / "stale"

@@ -205,6 +205,39 @@ class Recorder:
         return folder
 
 
+def merge(pieces: list[Path], into: Path) -> Path:
+    """One recording from recordings of disjoint sets of tests made from the same tree under the same
+    seed and profile (a recording run split by part across processes). Examples, questions and the
+    seconds a test took belong to one piece each; an answer met by several pieces is the same
+    reference's answer to the same question, and the first piece's is kept."""
+    read = [Recording._read(Path(folder)) for folder in pieces]
+    made_from = {(r.manifest.get("fingerprint"), r.manifest.get("seed"), r.manifest.get("profile")) for r in read}
+    if len(made_from) != 1:
+        raise Stale(f"the pieces of a recording were made from different trees, seeds or profiles: {made_from}")
+    examples: dict[str, list] = {}
+    answers: dict[str, str] = {}
+    questions: dict[str, dict] = {}
+    seconds: dict[str, float] = {}
+    for r in read:
+        examples.update(r.examples)
+        questions.update(r.questions)
+        seconds.update(r.manifest.get("seconds", {}))
+        for key, text in r.answers.items():
+            answers.setdefault(key, text)
+    into = Path(into)
+    into.mkdir(parents=True, exist_ok=True)
+    _write_gz(into / EXAMPLES, {"examples": examples})
+    _write_gz(into / ANSWERS, {"answers": answers})
+    if questions:
+        _write_gz(into / QUESTIONS, {"questions": questions})
+    stubs = Path(pieces[0]) / STUBS
+    if stubs.exists():
+        (into / STUBS).write_bytes(stubs.read_bytes())
+    manifest = {**read[0].manifest, "seconds": dict(sorted(seconds.items()))}
+    (into / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return into
+
+
 def _write_gz(path: Path, payload: dict) -> Path:
     """Deterministic bytes for the same content (sorted keys, no timestamp)."""
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
