@@ -54,9 +54,12 @@ def fingerprint(root: Path = ROOT) -> str:
     return digest.hexdigest()
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"))  # made once (json.dumps with options makes one a call)
+
+
 def example_id(encoded: dict[str, str]) -> str:
     """One example's identity in a recording: its arguments' wire texts, by name."""
-    return json.dumps(sorted(encoded.items()), separators=(",", ":"))
+    return _COMPACT.encode(sorted(encoded.items()))
 
 
 def _simplicity(example: dict[str, str]) -> tuple:

@@ -21,6 +21,7 @@ data); the decoder runs on the trusted side and is strict about structure.
 from __future__ import annotations
 
 import base64
+import binascii
 import dataclasses
 import json
 import math
@@ -100,9 +101,15 @@ class Opaque:
 
 
 # --------------------------------------------------------------------------- encode
+# made once: json.dumps and json.loads build a new encoder or decoder at every call given any option,
+# which cost as much as the encoding of a typical message
+_TEXT = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+_KEY_TEXT = json.JSONEncoder(separators=(",", ":"), sort_keys=True, allow_nan=False)
+
+
 def encode(value: Any) -> str:
     """Plain data -> JSON text. Never raises for odd values: they become Opaque."""
-    return json.dumps(_enc(value, 0), separators=(",", ":"), allow_nan=False)
+    return _TEXT.encode(_enc(value, 0))
 
 
 def _float(x: float) -> Any:
@@ -241,7 +248,10 @@ def decode(text: str | bytes, *, digests: bool = False) -> Any:
     if len(text) > MAX_BYTES:
         raise WireError(f"message of {len(text)} bytes exceeds {MAX_BYTES}")
     try:
-        obj = json.loads(text, parse_constant=_no_constants)
+        if type(text) is str and not text.startswith("\ufeff"):  # what json.loads checks first
+            obj = _READ.decode(text)
+        else:
+            obj = json.loads(text, parse_constant=_no_constants)
     except WireError:
         raise
     except (ValueError, RecursionError) as exc:
@@ -259,21 +269,34 @@ def _no_constants(name: str) -> Any:
     raise WireError(f"bare {name} is not allowed")
 
 
+_READ = json.JSONDecoder(parse_constant=_no_constants)
+
+
+_PLAIN = frozenset((type(None), bool, int, float, str))  # JSON values that decode to themselves
+
+
 def _dec(obj: Any, depth: int, digests: bool = False) -> Any:
     if depth > MAX_DEPTH + 2:
         raise WireError("nested too deeply")
     t = type(obj)
-    if obj is None or t in (bool, int, float, str):
+    if t in _PLAIN:
         return obj
     if t is list:
+        if depth < MAX_DEPTH + 2:  # plain items decided here: a call each was most of decoding's time
+            return [v if type(v) in _PLAIN else _dec(v, depth + 1, digests) for v in obj]
         return [_dec(v, depth + 1, digests) for v in obj]
     if t is not dict or len(obj) == 0:
         raise WireError(f"unexpected JSON value {obj!r:.60}")
     tag = next(iter(obj))
+    if tag == "$tensor":
+        return _dec_tensor(obj)
+    if tag == "$t":
+        items = _list(obj["$t"])
+        if depth < MAX_DEPTH + 2:
+            return tuple([v if type(v) in _PLAIN else _dec(v, depth + 1, digests) for v in items])
+        return tuple([_dec(v, depth + 1, digests) for v in items])
     if tag == "$f":
         return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}[_str(obj["$f"])]
-    if tag == "$t":
-        return tuple(_dec(v, depth + 1, digests) for v in _list(obj["$t"]))
     if tag == "$d":
         out = {}
         for pair in _list(obj["$d"]):
@@ -290,8 +313,6 @@ def _dec(obj: Any, depth: int, digests: bool = False) -> Any:
         if name not in ALL_DTYPES:
             raise WireError(f"unknown dtype {name!r}")
         return ALL_DTYPES[name]
-    if tag == "$tensor":
-        return _dec_tensor(obj)
     if tag == "$ndarray":
         return _dec_ndarray(obj)
     if tag in ("$nt", "$dc"):
@@ -331,14 +352,14 @@ def _dec_tensor(obj: dict) -> torch.Tensor:
         raise WireError(f"tensor dtype {name!r} not allowed")
     dtype = TENSOR_DTYPES[name]
     shape = _shape(obj["shape"])
-    raw = base64.b64decode(_str(obj["data"]), validate=True)
+    raw = binascii.a2b_base64(_str(obj["data"]), strict_mode=True)
     numel = math.prod(shape)
     if len(raw) != numel * dtype.itemsize:
         raise WireError("tensor data does not match its shape")
     if numel == 0:
         tensor = torch.empty(shape, dtype=dtype)
     else:
-        tensor = torch.frombuffer(bytearray(raw), dtype=torch.uint8).view(dtype).reshape(shape)
+        tensor = torch.frombuffer(bytearray(raw), dtype=dtype).reshape(shape)
     # what the tensor was on the implementation's side, kept as plain attributes
     tensor.wire_device = _str(obj.get("device", "cpu"))
     tensor.wire_requires_grad = obj.get("requires_grad") is True
@@ -367,4 +388,4 @@ def roundtrip(value: Any) -> Any:
 
 def canonical_key(*parts: Any) -> str:
     """A stable text key for plain data (used to look recorded answers up)."""
-    return json.dumps(_enc(parts, 0), separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return _KEY_TEXT.encode(_enc(parts, 0))
