@@ -48,7 +48,7 @@ from grader.submissions import Submission
 def prewarm(options: Options, *, compiler: bool = True) -> None:
     """Import and run, once, everything a grading process needs (it inherits it all).
 
-    ``compiler``: import ``torch._dynamo`` too (2 s), which the reference's optimizers and dispatch
+    ``compiler``: import torch's compiler too (2 s), which the reference's optimizers and dispatch
     modes import on first use. A grading process that replays a recording never runs the reference
     unless a submission asks what the recording never met (then it imports it itself), so a lone
     submission with a recording skips it; a batch, which pays it once for all, does not."""
