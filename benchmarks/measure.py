@@ -44,8 +44,10 @@ def header() -> str:
 
 
 def environment() -> dict[str, str]:
-    """This environment without CI (so the profiles the commands name are the ones that run)."""
-    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    """This environment without CI (so the profiles the commands name are the ones that run), and
+    without PYTHONDONTWRITEBYTECODE, which some CI images set: a user's Python keeps its bytecode
+    caches, and without them every run compiles the harness and the tests again."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTHONDONTWRITEBYTECODE")}
     return {**env, "OMP_NUM_THREADS": "1"}
 
 
