@@ -109,34 +109,48 @@ def record(options: Options, into: Path, log: Path | None = None, *, jobs: int =
 
     pieces = [into.with_name(f"{into.name}.piece{k}") for k in range(len(groups))]
     logs = [log.with_name(f"{log.stem}.piece{k}{log.suffix}") if log else None for k in range(len(groups))]
-    children = []
-    sys.stdout.flush()
-    sys.stderr.flush()
-    for parts, piece, piece_log in zip(groups, pieces, logs):
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
-                code = _record_piece(options, piece, piece_log, parts=parts)
-            finally:
-                os._exit(code)
-        children.append(pid)
-    statuses = []
     try:
-        for pid in children:
-            statuses.append(os.waitpid(pid, 0)[1])
+        codes = _record_pieces(options, list(zip(groups, pieces, logs)))
+        # a piece that failed is recorded again alone: the reference's timing tests measure CPU time,
+        # which the other pieces, busy beside it, can stretch
+        for index, code in enumerate(codes):
+            if code not in (0, NOTHING_COLLECTED):
+                codes[index] = _record_pieces(options, [(groups[index], pieces[index], logs[index])])[0]
         # a piece whose parts the selection (-m) leaves empty collects nothing; the others must pass
-        codes = [os.WEXITSTATUS(s) if os.WIFEXITED(s) else -1 for s in statuses]
         ok = all(c in (0, NOTHING_COLLECTED) for c in codes) and 0 in codes
         if ok:
             merge([piece for piece, c in zip(pieces, codes) if c == 0], into)
         return ok
     finally:
-        for pid in children[len(statuses):]:  # interrupted: the pieces not yet waited for
-            _kill(pid)
         for piece in pieces:
             shutil.rmtree(piece, ignore_errors=True)
+
+
+def _record_pieces(options: Options, pieces: list[tuple[list[int], Path, Path | None]]) -> list[int]:
+    """Record each (parts, folder, log) in a forked process of its own, all at once; their exit codes."""
+    children: list[int] = []
+    codes: list[int] = []
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        for parts, folder, log in pieces:
+            shutil.rmtree(folder, ignore_errors=True)
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    signal.signal(signal.SIGINT, signal.SIG_DFL)
+                    code = _record_piece(options, folder, log, parts=parts)
+                finally:
+                    os._exit(code)
+            children.append(pid)
+        for pid in children:
+            status = os.waitpid(pid, 0)[1]
+            codes.append(os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1)
+        return codes
+    finally:
+        for pid in children[len(codes):]:  # interrupted: those not waited for
+            _kill(pid)
 
 
 def _tests_per_part(options: Options) -> dict[int, float]:
