@@ -157,7 +157,7 @@ def _timed(impl, m, k, n, dtype, warmup, trials):
 
     Each is made twice and the one that cost less CPU kept: CPU time only stretches on a busy
     machine, and the extra warm-up's cost is a difference of two calls, which a stretch of the first
-    alone shrank to a fifth of an honest product's cost once (with both cores busy)."""
+    alone shrank below a third of an honest product's cost once (with both cores busy)."""
     impl.measure(time_matmul_call, 16, 16, 16, dtype, "cpu", 1, 1)  # first-use costs, outside what is measured
     w, t = (3, 10) if warmup is None else (warmup, trials)
     calls = [impl.measure(time_matmul_call, m, k, n, dtype, "cpu", *sizes)
