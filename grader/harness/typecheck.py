@@ -41,13 +41,10 @@ def rebuilt(annotation: Annotation | Plain) -> Any:
     return PLAIN.get(annotation.text)
 
 
-def stand_in(annotations: dict[str, Annotation | Plain], params: tuple[str, ...]) -> Callable[..., Any]:
-    """A function of ``params`` with these annotations, checked; it returns ``result``. (Built once.)"""
-    return _stand_in(tuple(sorted(annotations.items())), params)
-
-
 @functools.lru_cache(maxsize=256)
 def _stand_in(items: tuple, params: tuple[str, ...]) -> Callable[..., Any]:
+    """A function of ``params`` with these annotations (``items``: sorted (name, annotation) pairs),
+    checked; it returns ``result``. (Built once.)"""
     annotations = dict(items)
     if not all(p.isidentifier() and not keyword.iskeyword(p) for p in params):
         raise ValueError(f"odd parameter names {params!r}")
