@@ -217,28 +217,17 @@ def merge(pieces: list[Path], into: Path) -> Path:
     made_from = {(r.manifest.get("fingerprint"), r.manifest.get("seed"), r.manifest.get("profile")) for r in read}
     if len(made_from) != 1:
         raise Stale(f"the pieces of a recording were made from different trees, seeds or profiles: {made_from}")
-    examples: dict[str, list] = {}
-    answers: dict[str, str] = {}
-    questions: dict[str, dict] = {}
+    joined = Recorder(digests=bool(read[0].manifest.get("digests")))
     seconds: dict[str, float] = {}
     for r in read:
-        examples.update(r.examples)
-        questions.update(r.questions)
+        joined.examples.update(r.examples)
+        joined.questions.update(r.questions)
         seconds.update(r.manifest.get("seconds", {}))
         for key, text in r.answers.items():
-            answers.setdefault(key, text)
-    into = Path(into)
-    into.mkdir(parents=True, exist_ok=True)
-    _write_gz(into / EXAMPLES, {"examples": examples})
-    _write_gz(into / ANSWERS, {"answers": answers})
-    if questions:
-        _write_gz(into / QUESTIONS, {"questions": questions})
+            joined.answers.setdefault(key, text)
     stubs = Path(pieces[0]) / STUBS
-    if stubs.exists():
-        (into / STUBS).write_bytes(stubs.read_bytes())
-    manifest = {**read[0].manifest, "seconds": dict(sorted(seconds.items()))}
-    (into / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    return into
+    return joined.write(into, manifest={**read[0].manifest, "seconds": dict(sorted(seconds.items()))},
+                        stubs=json.loads(gzip.decompress(stubs.read_bytes())) if stubs.exists() else None)
 
 
 def _write_gz(path: Path, payload: dict) -> Path:
