@@ -155,14 +155,26 @@ def _record_pieces(options: Options, pieces: list[tuple[list[int], Path, Path | 
 
 def _tests_per_part(options: Options) -> dict[int, float]:
     """How many graded tests each part has: what a recording run's time mostly follows (drawing examples)."""
+    counts = _per_part(options, lambda test: 1.0)
+    return {number: count for number, count in counts.items() if count}
+
+
+def _per_part(options: Options, weight: Callable[[str], float | None]) -> dict[int, float]:
+    """The sum, by part, of ``weight`` over the rubric's tests (None: left out); every part listed."""
     from grader.harness.parts import PARTS, part_of_path
 
-    counts = {number: 0.0 for number in PARTS}
+    sums = {number: 0.0 for number in PARTS}
     for item in rubric_mod.load(options.rubric).items:
         part = part_of_path(item.test.split("::")[0])
-        if part is not None:
-            counts[part.number] += 1
-    return {number: count for number, count in counts.items() if count}
+        value = weight(item.test) if part is not None else None
+        if value is not None:
+            sums[part.number] += value
+    return sums
+
+
+def _marked(parts: list[int]) -> str:
+    """A marker expression for the tests of these parts."""
+    return " or ".join(f"part{p}" for p in parts)
 
 
 NOTHING_COLLECTED = 5  # pytest.ExitCode.NO_TESTS_COLLECTED
@@ -176,7 +188,7 @@ def _record_piece(options: Options, into: Path, log: Path | None, *, parts: list
 
     select = "not cuda" + (f" and ({options.select})" if options.select else "")
     if parts is not None:
-        select += " and (" + " or ".join(f"part{p}" for p in parts) + ")"
+        select += f" and ({_marked(parts)})"
     args = pytest_args([options.tests], profile=options.profile, seed=options.seed, select=select,
                        impl="reference", record_to=into)
     with _output_to(log):
@@ -300,21 +312,15 @@ def split_parts(weights: dict[int, float], pieces: int) -> list[list[int]]:
 def part_weights(options: Options) -> dict[int, float]:
     """What grading each part costs: how long the recording run spent in its tests' bodies (drawing
     examples left out, as a replay leaves it out), or, without such a recording, the same for each."""
-    from grader.harness.parts import PARTS, part_of_path
+    from grader.harness.parts import PARTS
 
-    weights = {number: 0.0 for number in PARTS}
     if options.recording is not None:
         from grader.harness.recording import Recording
 
-        recording = Recording.load(options.recording)
-        for item in rubric_mod.load(options.rubric).items:
-            part = part_of_path(item.test.split("::")[0])
-            seconds = recording.seconds_of(item.test)
-            if part is not None and seconds is not None:
-                weights[part.number] += seconds
-    if not all(weights.values()):
-        return {number: 1.0 for number in PARTS}
-    return weights
+        weights = _per_part(options, Recording.load(options.recording).seconds_of)
+        if all(weights.values()):
+            return weights
+    return {number: 1.0 for number in PARTS}
 
 
 def join_pieces(pieces: list[tuple[list[int], scoring.SubmissionResult]]) -> scoring.SubmissionResult:
@@ -418,7 +424,7 @@ class Scheduler:
     def _start(self, sub: Submission, parts: list[int] | None, slot: int) -> _Running:
         options = self.batch.options
         if parts is not None:
-            options = replace(options, select=" or ".join(f"part{p}" for p in parts))
+            options = replace(options, select=_marked(parts))
         sandbox = None
         if options.isolate:
             from grader.isolation.transport import UIDS_PER_SLOT, Sandbox
