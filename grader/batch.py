@@ -40,6 +40,7 @@ from typing import Callable
 from grader import rubric as rubric_mod
 from grader import scoring
 from grader.command import ROOT, pytest_args
+from grader.harness import wire
 from grader.isolation.sandbox import fresh_uid_base
 from grader.session import Options, grade_here
 from grader.submissions import Submission
@@ -55,6 +56,10 @@ def prewarm(options: Options, *, compiler: bool = True) -> None:
     # Ask NVML, not the CUDA runtime, whether there is a GPU: a process that has
     # initialised CUDA cannot fork children that use it.
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
+    from grader.harness.devices import ENV, decide_for_children
+
+    if ENV not in os.environ:  # asked once here, of a fresh process, not once by every grading process
+        decide_for_children()
     import torch
 
     torch.set_num_threads(1)  # forked children of a process with a thread pool deadlock
@@ -272,9 +277,15 @@ class Batch:
             else:
                 self.notes.append("the reference failed its own tests in the recording run: graded live")
         if self.options.recording is not None:
+            from grader.harness.door import prepare_questions
             from grader.harness.recording import Recording
 
-            Recording.load(self.options.recording)  # parsed once here; every grading process inherits it
+            recording = Recording.load(self.options.recording)  # parsed once here; every grading process inherits it
+            if not self.lone:  # and decoded once here, not once per submission (a lone one decodes what it meets)
+                if self.options.isolate:  # no student code runs here, nor in the grading processes
+                    wire.REMEMBER_ENCODINGS = True
+                recording.prepare()
+                prepare_questions(recording)
         phase("recording seconds")
         # the fork server is not waited for here: grading processes start their own work meanwhile,
         # and each waits for it at its first worker (see ``server_ready``)

@@ -143,3 +143,45 @@ def test_questions_are_recorded_for_the_grader_and_never_for_the_handout(tmp_pat
     # a replay runs the simplest (shortest) example first: its questions come first
     simplest_first = sorted(SHAPES[:2], key=lambda a: len(repr(a)))
     assert asked == ([] if digests else [(question(VIEW, *a).key(), 2.0) for a in simplest_first])
+
+
+def test_a_prepared_recording_replays_the_same_values_and_never_shares_one(tmp_path):
+    """A batch decodes its recording once, before forking (``Recording.prepare``): the values a
+    replay takes must be the ones decoding as it goes gives, and each prepared object is handed out
+    once, so a test that changes what it was given cannot change what the next asker gets."""
+    import torch
+
+    from grader.harness.door import prepare_questions
+
+    recorder = Recorder(digests=False)
+    test = "test_x.py::test_y"
+    for args in SHAPES[:2]:
+        recorder.example(test, {"case": torch.arange(len(args[2])), "shape": args[2]})
+        q = question(VIEW, *args)
+        recorder.question(test, q.key(), 2.0)
+        recorder.answer(q.key(), {"status": "ok", "value": torch.ones(2)})
+    recorder.write(tmp_path / "a", manifest={})
+    recorder.write(tmp_path / "b", manifest={})
+    plain, prepared = Recording.load(tmp_path / "a"), Recording.load(tmp_path / "b")
+    prepared.prepare()
+    prepare_questions(prepared)
+    key = question(VIEW, *SHAPES[0]).key()
+
+    def same(x, y):
+        if isinstance(x, torch.Tensor):
+            return isinstance(y, torch.Tensor) and torch.equal(x, y)
+        if isinstance(x, dict):
+            return isinstance(y, dict) and x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+        return x == y
+
+    examples = list(prepared.examples_of(test))
+    assert len(examples) == 2 and all(same(a, b) for a, b in zip(examples, plain.examples_of(test)))
+    first = prepared.answer(key)
+    assert same(first, plain.answer(key))
+    first["value"].add_(1)  # a test changing what it was given
+    again = prepared.answer(key)
+    assert again is not first and same(again, plain.answer(key))
+    examples[0]["case"].add_(1)
+    assert same(next(prepared.examples_of(test)), next(plain.examples_of(test)))
+    assert [question_from_key(k, t).key() for k, t in prepared.questions_of(test)] == \
+        [k for k, _ in plain.questions_of(test)]

@@ -29,6 +29,7 @@ from grader.harness import faults, wire
 from grader.harness.impl import Implementation
 from grader.harness.lookahead import Lookahead
 from grader.harness.probe import Probe, ReportError, lookup
+from grader.harness.recording import Recording
 from grader.harness.show import show_inputs
 from grader.harness.spec import Constant, Function
 from grader.harness.transport import InProcess, OnReply, Reply, Request, Session, Transport
@@ -80,7 +81,34 @@ def question(asked: Function | Constant | Probe | str, *args: Any) -> Question:
 
 
 def question_from_key(key: str, timeout: float | None = None) -> Question | None:
-    """The question a recording filed under ``key`` (None: a probe this harness no longer has)."""
+    """The question a recording filed under ``key`` (None: a probe this harness no longer has).
+
+    Made once per process (or inherited from the batch's parent, see ``prepare_questions``): such a
+    question is only ever sent, never handed to a test, so one object can serve every ask of it."""
+    made = _FROM_KEY.get((key, timeout), _NOT_MADE)
+    if made is _NOT_MADE:
+        made = _FROM_KEY[(key, timeout)] = _question_from_key(key, timeout)
+    return made
+
+
+def prepare_questions(recording: Recording) -> None:
+    """Make every question a recording lists, and (where tensors remember their encodings, see
+    ``wire.REMEMBER_ENCODINGS``) encode its arguments once: a batch does this before it forks its
+    grading processes, which inherit the questions instead of each building them again."""
+    for by_example in recording.questions.values():
+        for entries in by_example.values() if type(by_example) is dict else ():
+            for entry in entries:
+                if type(entry) is list and len(entry) == 2 and type(entry[0]) is str:
+                    q = question_from_key(entry[0], entry[1] if type(entry[1]) in (int, float) else None)
+                    if q is not None and wire.REMEMBER_ENCODINGS:
+                        wire.encode(q.args)
+
+
+_FROM_KEY: dict[tuple[str, float | None], "Question | None"] = {}
+_NOT_MADE = object()
+
+
+def _question_from_key(key: str, timeout: float | None) -> Question | None:
     try:
         probe_name, args = wire.decode(key)
     except (wire.WireError, TypeError, ValueError):

@@ -76,7 +76,11 @@ class Recording:
         self.answers = answers
         self.manifest = manifest
         self.questions = questions or {}
-        self._sorted: dict[str, list[tuple[tuple[str, str], ...]]] = {}
+        # by test: its distinct examples, simplest first, each with its ``example_id``
+        self._sorted: dict[str, list[tuple[tuple[tuple[str, str], ...], str]]] = {}
+        # decoded ahead by ``prepare``, each handed out once: by key, and by (test, example id)
+        self._answers_ready: dict[str, Any] = {}
+        self._examples_ready: dict[tuple[str, str], dict[str, Any]] = {}
 
     @classmethod
     def load(cls, folder: Path, *, expect: str | None = None) -> "Recording":
@@ -108,19 +112,33 @@ class Recording:
         """The test's examples, distinct, simplest first; each decoded afresh as it is reached
         (a replay that stops at its first failure decodes no more). ``skip``: examples already run
         (their ``example_id``), left out."""
-        for example in self._ordered(test):
-            if skip and example_id(dict(example)) in skip:
+        for example, identity in self._ordered(test):
+            if identity in skip:
                 continue
-            yield {name: wire.decode(text) for name, text in example}
+            ready = self._examples_ready.pop((test, identity), None)
+            yield ready if ready is not None else {name: wire.decode(text) for name, text in example}
 
     def count(self, test: str) -> int:
         return len(self._ordered(test))
 
-    def _ordered(self, test: str) -> list[tuple[tuple[str, str], ...]]:
+    def _ordered(self, test: str) -> list[tuple[tuple[tuple[str, str], ...], str]]:
         if test not in self._sorted:
             distinct = {tuple(sorted(example.items())) for example in self.examples.get(test, ())}
-            self._sorted[test] = sorted(distinct, key=lambda e: _simplicity(dict(e)))
+            ordered = sorted(distinct, key=lambda e: _simplicity(dict(e)))
+            self._sorted[test] = [(example, example_id(dict(example))) for example in ordered]
         return self._sorted[test]
+
+    def prepare(self) -> None:
+        """Decode now everything a replay takes from this recording: the examples and the answers.
+
+        A batch calls it once, before it forks its grading processes, which then inherit the
+        decoded values instead of each decoding them again. Each value prepared is handed out once
+        (``examples_of``, ``answer``); asked again, it is decoded afresh, so no two askers in a
+        process ever share an object, exactly as without ``prepare``."""
+        for test in self.examples:
+            for example, identity in self._ordered(test):
+                self._examples_ready[(test, identity)] = {name: wire.decode(text) for name, text in example}
+        self._answers_ready = {key: wire.decode(text, digests=True) for key, text in self.answers.items()}
 
     def questions_of(self, test: str, explicit: list[dict[str, Any]] = ()) -> list[tuple[str, float | None]]:
         """What the test asked the implementation in the recorded run, example by example in the order
@@ -130,7 +148,7 @@ class Recording:
         if type(asked) is not dict:
             return []
         order = [example_id({k: wire.encode(v) for k, v in e.items()}) for e in explicit]
-        order += [example_id(dict(e)) for e in self._ordered(test)]
+        order += [identity for _, identity in self._ordered(test)]
         out, seen = [], set()
         for example in order:
             if example in seen:  # an explicit example that was also recorded: replayed once
@@ -149,6 +167,8 @@ class Recording:
 
     def answer(self, key: str) -> Any:
         """The recorded outcome of a question (None if it was never asked)."""
+        if key in self._answers_ready:
+            return self._answers_ready.pop(key)
         text = self.answers.get(key)
         return None if text is None else wire.decode(text, digests=True)
 
