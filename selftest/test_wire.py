@@ -144,7 +144,7 @@ json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
         st.sampled_from(["$t", "$d", "$f", "$tensor", "$dtype", "$nt", "$dc", "$opaque", "shape", "data",
-                         "fields", "x"]), inner, max_size=3),
+                         "at", "fields", "x"]), inner, max_size=3),
     max_leaves=12,
 )
 
@@ -156,6 +156,55 @@ def test_hostile_json_structures_decode_or_raise_a_wire_error(obj):
     except wire.WireError:
         return
     assert not isinstance(value, torch.Tensor) or type(value) is torch.Tensor
+
+
+@given(json_values, st.binary(max_size=64))
+def test_hostile_packed_messages_unpack_or_raise_a_wire_error(obj, tail):
+    text = json.dumps(obj).encode()
+    try:
+        value = wire.unpack(len(text).to_bytes(4, "big") + text + tail)
+    except wire.WireError:
+        return
+    assert not isinstance(value, torch.Tensor) or type(value) is torch.Tensor
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.int64, torch.bool, torch.complex64], ids=str)
+def test_large_tensors_travel_raw_after_the_text_and_round_trip_bit_for_bit(dtype):
+    big = (torch.randn(64, 33) * 10).to(dtype)  # at least SIDECAR_MIN bytes: sent raw
+    value = {"weights": (big.t(), torch.ones(2)), "again": big, "name": "x"}
+    message = wire.pack(value)
+    (length,) = wire._LENGTH.unpack_from(message)
+    text = message[4:4 + length].decode()
+    assert big.numel() * dtype.itemsize >= wire.SIDECAR_MIN and '"at"' in text and '"data"' in text
+    assert len(message) < len(wire.encode(value)), "raw bytes are smaller than their base64"
+    back = wire.unpack(message)
+    assert type(back["again"]) is torch.Tensor and back["again"].dtype == dtype
+    assert torch.equal(back["again"], big) and torch.equal(back["weights"][0], big.t())
+    assert torch.equal(back["weights"][1], torch.ones(2)) and back["name"] == "x"
+    assert wire.encode(back) == wire.encode(value), "a packed tensor is the same value as an encoded one"
+    back["again"].zero_()  # its own memory, not the message's
+    assert torch.equal(wire.unpack(message)["again"], big)
+
+
+def test_a_packed_message_that_lies_about_its_bytes_is_refused():
+    message = wire.pack(torch.ones(1024))
+    (length,) = wire._LENGTH.unpack_from(message)
+    header = json.loads(message[4:4 + length])
+
+    def repacked(**changes) -> bytes:
+        text = json.dumps({**header, **changes}).encode()
+        return len(text).to_bytes(4, "big") + text + message[4 + length:]
+
+    for lie in ([0, 4095], [1, 4096], [0, 4097], [-1, 4096], [0.0, 4096], [0], "0,4096"):
+        with pytest.raises(wire.WireError):
+            wire.unpack(repacked(at=lie))
+    with pytest.raises(wire.WireError):
+        wire.unpack(repacked(shape=[1025]))
+    for broken in (b"", b"\0\0", (10**6).to_bytes(4, "big") + b"{}", (2).to_bytes(4, "big") + b"\xff\xfe"):
+        with pytest.raises(wire.WireError):
+            wire.unpack(broken)
+    with pytest.raises(wire.WireError, match="outside a packed message"):
+        wire.decode(message[4:4 + length].decode())  # raw bytes only come with a packed message
 
 
 def test_a_tensor_whose_bytes_lie_about_its_shape_is_refused():

@@ -11,6 +11,11 @@ nothing but plain values:
     Record (a dataclass or named tuple, as name + fields),
     Opaque (anything else, kept only as the name of its type).
 
+Messages between processes are *packed* (``pack``/``unpack``): the same JSON, but a
+large tensor's bytes travel raw after the text instead of in base64 inside it (a
+model's weights are megabytes: base64 and JSON's escaping of the string cost more
+than the call that made them). Keys and recordings stay JSON text.
+
 So a value that arrives can never run code: no ``__eq__`` that lies, no tensor
 subclass with a ``__torch_function__``, no pickle. The encoder runs on the
 implementation's side and is lenient about harmless look-alikes (``torch.Size``
@@ -25,6 +30,7 @@ import binascii
 import dataclasses
 import json
 import math
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,6 +118,18 @@ def encode(value: Any) -> str:
     return _TEXT.encode(_enc(value, 0))
 
 
+SIDECAR_MIN = 1024  # a packed tensor of at least this many bytes travels raw, after the text
+_LENGTH = struct.Struct(">I")
+
+
+def pack(value: Any) -> bytes:
+    """Plain data -> one message: the JSON text's length (4 bytes), the text, then the raw bytes
+    of its large tensors, each referred to in the text by offset and length."""
+    tail: list[bytes] = []
+    text = _TEXT.encode(_enc(value, 0, tail)).encode("utf-8")
+    return b"".join([_LENGTH.pack(len(text)), text, *tail])
+
+
 def _float(x: float) -> Any:
     if math.isfinite(x):
         return x
@@ -125,7 +143,7 @@ def _type_name(value: Any) -> str:
     return qual if module in ("builtins", "") else f"{module}.{qual}"
 
 
-def _enc(value: Any, depth: int) -> Any:
+def _enc(value: Any, depth: int, tail: list[bytes] | None = None) -> Any:
     if depth > MAX_DEPTH:
         return {"$opaque": "too deeply nested"}
     t = type(value)
@@ -146,21 +164,21 @@ def _enc(value: Any, depth: int) -> Any:
     if t is torch.Size:
         return {"$t": [int(v) for v in tuple.__iter__(value)]}
     if t is tuple:
-        return {"$t": [_enc(v, depth + 1) for v in value]}
+        return {"$t": [_enc(v, depth + 1, tail) for v in value]}
     if t is list:
-        return [_enc(v, depth + 1) for v in value]
+        return [_enc(v, depth + 1, tail) for v in value]
     if t is dict:
-        return {"$d": [[_enc(k, depth + 1), _enc(v, depth + 1)] for k, v in value.items()]}
+        return {"$d": [[_enc(k, depth + 1, tail), _enc(v, depth + 1, tail)] for k, v in value.items()]}
     if t is bytes:
         return {"$b": base64.b64encode(value).decode("ascii")}
     if t is torch.dtype:
         return {"$dtype": str(value).removeprefix("torch.")}
     if t is torch.Tensor or t is torch.nn.Parameter:
-        return _enc_tensor(value)
+        return _enc_tensor(value, tail)
     if t is np.ndarray or t is np.memmap:
         return _enc_ndarray(value)
     if t is Record:  # already decoded (a memoised answer): encode it as it first came
-        fields = [[k, _enc(v, depth + 1)] for k, v in value.fields]
+        fields = [[k, _enc(v, depth + 1, tail)] for k, v in value.fields]
         return {"$nt" if value.kind == "namedtuple" else "$dc": value.name, "fields": fields}
     if t is Opaque:
         return {"$opaque": value.type_name, "why": value.why}
@@ -169,10 +187,10 @@ def _enc(value: Any, depth: int) -> Any:
 
         return digest.to_wire(value)
     if isinstance(value, tuple) and hasattr(t, "_fields") and t.__bases__ == (tuple,):
-        fields = [[str(k), _enc(v, depth + 1)] for k, v in zip(t._fields, tuple.__iter__(value))]
+        fields = [[str(k), _enc(v, depth + 1, tail)] for k, v in zip(t._fields, tuple.__iter__(value))]
         return {"$nt": t.__name__, "fields": fields}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = [[f.name, _enc(getattr(value, f.name), depth + 1)] for f in dataclasses.fields(value)]
+        fields = [[f.name, _enc(getattr(value, f.name), depth + 1, tail)] for f in dataclasses.fields(value)]
         return {"$dc": t.__name__, "fields": fields}
     if isinstance(value, torch.Tensor):
         return {"$opaque": _type_name(value), "why": "a tensor subclass"}
@@ -190,19 +208,19 @@ def _remember(t: torch.Tensor, encoded: dict) -> None:
         pass
 
 
-def _enc_tensor(t: torch.Tensor) -> Any:
+def _enc_tensor(t: torch.Tensor, tail: list[bytes] | None = None) -> Any:
     if REMEMBER_ENCODINGS:
         memo = t.__dict__.get(_MEMO)
         if memo is not None and memo[0] == _memo_key(t):
             return memo[1]
-        encoded = _encode_tensor(t)
-        if "$tensor" in encoded:
-            _remember(t, encoded)
-        return encoded
-    return _encode_tensor(t)
+    encoded = _encode_tensor(t, tail)
+    if REMEMBER_ENCODINGS and "data" in encoded:
+        _remember(t, encoded)
+    return encoded
 
 
-def _encode_tensor(t: torch.Tensor) -> Any:
+def _encode_tensor(t: torch.Tensor, tail: list[bytes] | None = None) -> Any:
+    """``tail``: packing a message (``pack``): a large tensor's bytes go there, raw."""
     name = str(t.dtype).removeprefix("torch.")
     if name not in TENSOR_DTYPES:
         return {"$opaque": f"tensor of dtype {name}"}
@@ -215,14 +233,19 @@ def _encode_tensor(t: torch.Tensor) -> Any:
         raw = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
     except Exception as exc:  # noqa: BLE001 - whatever the tensor is, encoding must not fail
         return {"$opaque": "tensor", "why": f"could not be read: {type(exc).__name__}"}
-    return {
+    encoded = {
         "$tensor": name,
         "shape": [int(s) for s in t.shape],
         # a tensor that already crossed keeps what it was on the other side
         "device": str(getattr(t, "wire_device", t.device.type)),
         "requires_grad": bool(getattr(t, "wire_requires_grad", t.requires_grad)),
-        "data": base64.b64encode(raw).decode("ascii"),
     }
+    if tail is not None and len(raw) >= SIDECAR_MIN:
+        encoded["at"] = [sum(map(len, tail)), len(raw)]
+        tail.append(raw)
+    else:
+        encoded["data"] = base64.b64encode(raw).decode("ascii")
+    return encoded
 
 
 def _enc_ndarray(a: np.ndarray) -> Any:
@@ -238,7 +261,24 @@ def _enc_ndarray(a: np.ndarray) -> Any:
 
 
 # --------------------------------------------------------------------------- decode
-def decode(text: str | bytes, *, digests: bool = False) -> Any:
+def unpack(message: bytes) -> Any:
+    """One packed message (``pack``) -> plain data. As strict as ``decode``: a tensor may refer
+    only to bytes after the text, and exactly as many as its shape and dtype take."""
+    if len(message) > MAX_BYTES:
+        raise WireError(f"message of {len(message)} bytes exceeds {MAX_BYTES}")
+    if len(message) < _LENGTH.size:
+        raise WireError("message too short")
+    (length,) = _LENGTH.unpack_from(message)
+    if length > len(message) - _LENGTH.size:
+        raise WireError("message shorter than its text")
+    try:
+        text = message[_LENGTH.size:_LENGTH.size + length].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WireError(f"not UTF-8: {exc}") from None
+    return decode(text, tail=memoryview(message)[_LENGTH.size + length:])
+
+
+def decode(text: str | bytes, *, digests: bool = False, tail: memoryview | None = None) -> Any:
     """JSON text -> plain data. Strict: anything not of this format is a WireError.
 
     ``digests``: the text is a recording the trusted side wrote, which may hold
@@ -257,7 +297,7 @@ def decode(text: str | bytes, *, digests: bool = False) -> Any:
     except (ValueError, RecursionError) as exc:
         raise WireError(f"not JSON: {exc}") from None
     try:
-        return _dec(obj, 0, digests)
+        return _dec(obj, 0, digests, tail)
     except WireError:
         raise
     except (KeyError, ValueError, TypeError, IndexError, RecursionError, OverflowError, RuntimeError) as exc:
@@ -275,7 +315,7 @@ _READ = json.JSONDecoder(parse_constant=_no_constants)
 _PLAIN = frozenset((type(None), bool, int, float, str))  # JSON values that decode to themselves
 
 
-def _dec(obj: Any, depth: int, digests: bool = False) -> Any:
+def _dec(obj: Any, depth: int, digests: bool = False, tail: memoryview | None = None) -> Any:
     if depth > MAX_DEPTH + 2:
         raise WireError("nested too deeply")
     t = type(obj)
@@ -283,28 +323,28 @@ def _dec(obj: Any, depth: int, digests: bool = False) -> Any:
         return obj
     if t is list:
         if depth < MAX_DEPTH + 2:  # plain items decided here: a call each was most of decoding's time
-            return [v if type(v) in _PLAIN else _dec(v, depth + 1, digests) for v in obj]
-        return [_dec(v, depth + 1, digests) for v in obj]
+            return [v if type(v) in _PLAIN else _dec(v, depth + 1, digests, tail) for v in obj]
+        return [_dec(v, depth + 1, digests, tail) for v in obj]
     if t is not dict or len(obj) == 0:
         raise WireError(f"unexpected JSON value {obj!r:.60}")
     tag = next(iter(obj))
     if tag == "$tensor":
-        return _dec_tensor(obj)
+        return _dec_tensor(obj, tail)
     if tag == "$t":
         items = _list(obj["$t"])
         if depth < MAX_DEPTH + 2:
-            return tuple([v if type(v) in _PLAIN else _dec(v, depth + 1, digests) for v in items])
-        return tuple([_dec(v, depth + 1, digests) for v in items])
+            return tuple([v if type(v) in _PLAIN else _dec(v, depth + 1, digests, tail) for v in items])
+        return tuple([_dec(v, depth + 1, digests, tail) for v in items])
     if tag == "$f":
         return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}[_str(obj["$f"])]
     if tag == "$d":
         out = {}
         for pair in _list(obj["$d"]):
             key, value = _list(pair)
-            key = _dec(key, depth + 1, digests)
+            key = _dec(key, depth + 1, digests, tail)
             if type(key) not in (str, int, float, bool, type(None), tuple, torch.dtype):
                 raise WireError("dict key of unhashable type")
-            out[key] = _dec(value, depth + 1, digests)
+            out[key] = _dec(value, depth + 1, digests, tail)
         return out
     if tag == "$b":
         return base64.b64decode(_str(obj["$b"]), validate=True)
@@ -316,7 +356,7 @@ def _dec(obj: Any, depth: int, digests: bool = False) -> Any:
     if tag == "$ndarray":
         return _dec_ndarray(obj)
     if tag in ("$nt", "$dc"):
-        fields = tuple((_str(k), _dec(v, depth + 1, digests)) for k, v in map(_list, _list(obj["fields"])))
+        fields = tuple((_str(k), _dec(v, depth + 1, digests, tail)) for k, v in map(_list, _list(obj["fields"])))
         return Record("namedtuple" if tag == "$nt" else "dataclass", _str(obj[tag]), fields)
     if tag == "$opaque":
         return Opaque(_str(obj["$opaque"])[:200], _str(obj.get("why", ""))[:200])
@@ -346,13 +386,13 @@ def _shape(v: Any) -> tuple[int, ...]:
     return shape
 
 
-def _dec_tensor(obj: dict) -> torch.Tensor:
+def _dec_tensor(obj: dict, tail: memoryview | None = None) -> torch.Tensor:
     name = _str(obj["$tensor"])
     if name not in TENSOR_DTYPES:
         raise WireError(f"tensor dtype {name!r} not allowed")
     dtype = TENSOR_DTYPES[name]
     shape = _shape(obj["shape"])
-    raw = binascii.a2b_base64(_str(obj["data"]), strict_mode=True)
+    raw = binascii.a2b_base64(_str(obj["data"]), strict_mode=True) if "data" in obj else _raw(obj.get("at"), tail)
     numel = math.prod(shape)
     if len(raw) != numel * dtype.itemsize:
         raise WireError("tensor data does not match its shape")
@@ -363,10 +403,20 @@ def _dec_tensor(obj: dict) -> torch.Tensor:
     # what the tensor was on the implementation's side, kept as plain attributes
     tensor.wire_device = _str(obj.get("device", "cpu"))
     tensor.wire_requires_grad = obj.get("requires_grad") is True
-    if REMEMBER_ENCODINGS:  # encoding it again gives back what arrived
+    if REMEMBER_ENCODINGS and "data" in obj:  # encoding it again gives back what arrived
         _remember(tensor, {"$tensor": name, "shape": list(shape), "device": tensor.wire_device,
                            "requires_grad": tensor.wire_requires_grad, "data": obj["data"]})
     return tensor
+
+
+def _raw(at: Any, tail: memoryview | None) -> memoryview:
+    """The bytes a packed tensor refers to: [offset, length] within the message's tail."""
+    if tail is None:
+        raise WireError("a tensor refers to raw bytes outside a packed message")
+    at = _list(at)
+    if len(at) != 2 or not all(type(v) is int and v >= 0 for v in at) or at[0] + at[1] > len(tail):
+        raise WireError("a tensor refers to bytes the message does not have")
+    return tail[at[0]:at[0] + at[1]]
 
 
 def _dec_ndarray(obj: dict) -> np.ndarray:
@@ -382,8 +432,8 @@ def _dec_ndarray(obj: dict) -> np.ndarray:
 
 
 def roundtrip(value: Any) -> Any:
-    """Encode then decode: what the other side of the door would see."""
-    return decode(encode(value))
+    """Pack then unpack: what the other side of the door would see."""
+    return unpack(pack(value))
 
 
 def canonical_key(*parts: Any) -> str:

@@ -259,7 +259,7 @@ class Sandboxed:
             following = requests[position]
             if following.watch is not None or self._role(following) != role:
                 return
-            text = wire.encode({"id": worker.next_id, **following.to_wire()}).encode()
+            text = wire.pack({"id": worker.next_id, **following.to_wire()})
             if queued + len(text) > AHEAD_BYTES:
                 return
             try:
@@ -356,7 +356,7 @@ class Sandboxed:
             # a worker that stops reading its channel (a thread holding the interpreter) must not hold the
             # grader: a large question is sent by the deadline too (sendall's timeout is a total since 3.5)
             worker.channel.settimeout(seconds)
-            framing.send(worker.channel, wire.encode(request).encode())
+            framing.send(worker.channel, wire.pack(request))
         except TimeoutError:
             self._kill(worker)
             raise faults.TimeoutFault(subject, round(seconds, 1)) from None
@@ -368,7 +368,7 @@ class Sandboxed:
         """The outcome the worker sends for request ``rid``, by ``deadline``."""
         try:
             raw = self._receive(worker, deadline, subject, seconds)
-            answer = wire.decode(raw)
+            answer = wire.unpack(raw)
         except (framing.ChannelClosed, OSError):
             raise self._crashed(worker, subject) from None
         except (wire.WireError, framing.MessageTooLarge) as exc:

@@ -168,24 +168,24 @@ def _serve(spec: dict[str, Any], channel: socket.socket, home: Path) -> None:
     runner = Runner(None if clean else Implementation("assignment", home))
     while True:
         try:
-            request = wire.decode(framing.recv(channel))
+            request = wire.unpack(framing.recv(channel))
         except (framing.ChannelClosed, OSError):
             return
         answer = _answer(runner, request, clean)
         sys.stdout.flush()
         sys.stderr.flush()
         try:
-            text = wire.encode(answer)
+            message = wire.pack(answer)
         except BaseException as exc:  # noqa: BLE001 - a returned object that cannot be read
-            text = wire.encode({"id": request.get("id"), "outcome": {
+            message = wire.pack({"id": request.get("id"), "outcome": {
                 "status": "raised", "function": str(request.get("subject", "")),
                 "exc_type": type(exc).__name__, "message": "the returned value could not be read", "where": ""}})
         try:
-            framing.send(channel, text.encode())
+            framing.send(channel, message)
         except framing.MessageTooLarge:
-            framing.send(channel, wire.encode({"id": request.get("id"), "outcome": {
+            framing.send(channel, wire.pack({"id": request.get("id"), "outcome": {
                 "status": "raised", "function": str(request.get("subject", "")),
-                "exc_type": "ValueError", "message": "the returned value is too large", "where": ""}}).encode())
+                "exc_type": "ValueError", "message": "the returned value is too large", "where": ""}}))
         except OSError:
             return
 
