@@ -56,10 +56,9 @@ def prewarm(options: Options, *, compiler: bool = True) -> None:
     # Ask NVML, not the CUDA runtime, whether there is a GPU: a process that has
     # initialised CUDA cannot fork children that use it.
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
-    from grader.harness.devices import ENV, decide_for_children
+    from grader.harness.devices import decide_for_children
 
-    if ENV not in os.environ:  # asked once here, of a fresh process, not once by every grading process
-        decide_for_children()
+    decide_for_children()  # asked once here (unless told), of a fresh process, not by every grading process
     import torch
 
     torch.set_num_threads(1)  # forked children of a process with a thread pool deadlock
@@ -285,7 +284,7 @@ class Batch:
                 if self.options.isolate:  # no student code runs here, nor in the grading processes
                     wire.REMEMBER_ENCODINGS = True
                 recording.prepare()
-                prepare_questions(recording)
+                prepare_questions(recording.all_questions())
         phase("recording seconds")
         # the fork server is not waited for here: grading processes start their own work meanwhile,
         # and each waits for it at its first worker (see ``server_ready``)

@@ -164,7 +164,7 @@ def test_a_prepared_recording_replays_the_same_values_and_never_shares_one(tmp_p
     recorder.write(tmp_path / "b", manifest={})
     plain, prepared = Recording.load(tmp_path / "a"), Recording.load(tmp_path / "b")
     prepared.prepare()
-    prepare_questions(prepared)
+    prepare_questions(prepared.all_questions())
     key = question(VIEW, *SHAPES[0]).key()
 
     def same(x, y):
@@ -185,3 +185,4 @@ def test_a_prepared_recording_replays_the_same_values_and_never_shares_one(tmp_p
     assert same(next(prepared.examples_of(test)), next(plain.examples_of(test)))
     assert [question_from_key(k, t).key() for k, t in prepared.questions_of(test)] == \
         [k for k, _ in plain.questions_of(test)]
+    assert sorted(prepared.all_questions()) == sorted(plain.questions_of(test))  # one test: all of them

@@ -23,13 +23,12 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from grader.harness import faults, wire
 from grader.harness.impl import Implementation
 from grader.harness.lookahead import Lookahead
 from grader.harness.probe import Probe, ReportError, lookup
-from grader.harness.recording import Recording
 from grader.harness.show import show_inputs
 from grader.harness.spec import Constant, Function
 from grader.harness.transport import InProcess, OnReply, Reply, Request, Session, Transport
@@ -91,17 +90,15 @@ def question_from_key(key: str, timeout: float | None = None) -> Question | None
     return made
 
 
-def prepare_questions(recording: Recording) -> None:
-    """Make every question a recording lists, and (where tensors remember their encodings, see
-    ``wire.REMEMBER_ENCODINGS``) encode its arguments once: a batch does this before it forks its
-    grading processes, which inherit the questions instead of each building them again."""
-    for by_example in recording.questions.values():
-        for entries in by_example.values() if type(by_example) is dict else ():
-            for entry in entries:
-                if type(entry) is list and len(entry) == 2 and type(entry[0]) is str:
-                    q = question_from_key(entry[0], entry[1] if type(entry[1]) in (int, float) else None)
-                    if q is not None and wire.REMEMBER_ENCODINGS:
-                        wire.encode(q.args)
+def prepare_questions(entries: Iterable[tuple[str, float | None]]) -> None:
+    """Make the questions of these (key, time limit) entries (a recording's ``all_questions``), and
+    (where tensors remember their encodings, see ``wire.REMEMBER_ENCODINGS``) encode their arguments
+    once: a batch does this before it forks its grading processes, which inherit the questions
+    instead of each building them again."""
+    for key, timeout in entries:
+        q = question_from_key(key, timeout)
+        if q is not None and wire.REMEMBER_ENCODINGS:
+            wire.encode(q.args)
 
 
 _FROM_KEY: dict[tuple[str, float | None], "Question | None"] = {}

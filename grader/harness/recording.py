@@ -154,10 +154,14 @@ class Recording:
             if example in seen:  # an explicit example that was also recorded: replayed once
                 continue
             seen.add(example)
-            for entry in asked.get(example, ()):
-                if type(entry) is list and len(entry) == 2 and type(entry[0]) is str:
-                    out.append((entry[0], entry[1] if type(entry[1]) in (int, float) else None))
+            out += _entries(asked.get(example, ()))
         return out
+
+    def all_questions(self) -> Iterator[tuple[str, float | None]]:
+        """Every question the recorded run asked, of every test and example (``questions_of``'s entries)."""
+        for asked in self.questions.values():
+            for entries in asked.values() if type(asked) is dict else ():
+                yield from _entries(entries)
 
     def seconds_of(self, test: str) -> float | None:
         """How long the recorded run of a test took (None: not recorded): what a grader splitting one
@@ -171,6 +175,14 @@ class Recording:
             return self._answers_ready.pop(key)
         text = self.answers.get(key)
         return None if text is None else wire.decode(text, digests=True)
+
+
+def _entries(entries: Any) -> Iterator[tuple[str, float | None]]:
+    """One example's well-formed entries, as recorded (see ``Recorder.question``): (question key,
+    its own time limit or None)."""
+    for entry in entries if type(entries) is list else ():
+        if type(entry) is list and len(entry) == 2 and type(entry[0]) is str:
+            yield entry[0], entry[1] if type(entry[1]) in (int, float) else None
 
 
 _LOADED: dict[str, Recording] = {}
