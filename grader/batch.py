@@ -24,6 +24,7 @@ one piece, so a function stuck in a loop still costs its limit once.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import selectors
@@ -139,6 +140,7 @@ def _record_pieces(options: Options, pieces: list[tuple[list[int], Path, Path | 
     try:
         for parts, folder, log in pieces:
             shutil.rmtree(folder, ignore_errors=True)
+            gc.freeze()  # see Scheduler._start
             pid = os.fork()
             if pid == 0:
                 code = 1
@@ -448,6 +450,11 @@ class Scheduler:
         read_fd, write_fd = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
+        # Everything this process holds (torch's modules, the decoded recording: hundreds of thousands
+        # of objects) goes to the collector's permanent generation first. A child's full collections
+        # would otherwise walk all of it, and writing to each object's header copies every page it
+        # inherited: about a second of each grading process, for objects that live as long as it does.
+        gc.freeze()
         pid = os.fork()
         if pid == 0:
             code = 0

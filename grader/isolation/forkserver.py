@@ -27,6 +27,7 @@ its own channel, output pipe and report pipe.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import secrets
@@ -238,6 +239,7 @@ class ForkServer:
                                        int(limits.get("processes", 64)), float(limits.get("cpus", 1.0)))
         spec = {**spec, "view": self.view, "harness": self.harness, "cgroup": group}
         report_r, report_w = os.pipe()
+        gc.freeze()  # a worker's collections skip what it inherits from here (see grader.batch.Scheduler._start)
         pid = os.fork()
         if pid == 0:  # the worker-to-be
             try:
