@@ -34,9 +34,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from grader import rubric as rubric_mod
 from grader import scoring
@@ -54,6 +55,26 @@ def prewarm(options: Options, *, compiler: bool = True) -> None:
     modes import on first use. A grading process that replays a recording never runs the reference
     unless a submission asks what the recording never met (then it imports it itself), so a lone
     submission with a recording skips it; a batch, which pays it once for all, does not."""
+    with long_lived():
+        _prewarm(options, compiler=compiler)
+
+
+@contextmanager
+def long_lived() -> Iterator[None]:
+    """What is made inside lives as long as this process (imports, a decoded recording): the cyclic
+    collector pauses while it is made (a tenth of the time of importing torch) and is kept from
+    walking it afterwards, here and in every process forked from here (see ``Scheduler._start``)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+
+
+def _prewarm(options: Options, *, compiler: bool) -> None:
     # Ask NVML, not the CUDA runtime, whether there is a GPU: a process that has
     # initialised CUDA cannot fork children that use it.
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
@@ -285,8 +306,9 @@ class Batch:
             if not self.lone:  # and decoded once here, not once per submission (a lone one decodes what it meets)
                 if self.options.isolate:  # no student code runs here, nor in the grading processes
                     wire.REMEMBER_ENCODINGS = True
-                recording.prepare()
-                prepare_questions(recording.all_questions())
+                with long_lived():
+                    recording.prepare()
+                    prepare_questions(recording.all_questions())
         phase("recording seconds")
         # the fork server is not waited for here: grading processes start their own work meanwhile,
         # and each waits for it at its first worker (see ``server_ready``)
