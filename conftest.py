@@ -8,6 +8,8 @@ import gc
 import importlib
 from pathlib import Path
 
+import pytest
+
 pytest_plugins = ["grader.harness.plugin"]
 if (Path(__file__).parent / "grader" / "staff_plugin.py").exists():
     pytest_plugins.append("grader.staff_plugin")
@@ -15,6 +17,7 @@ if (Path(__file__).parent / "grader" / "staff_plugin.py").exists():
 # The plugins import torch and hypothesis: a few hundred thousand objects that live as long as the
 # run. Imported here with the cyclic collector paused, then frozen out of its sight, they are never
 # walked by a collection (about half a second of a run).
+pytest.register_assert_rewrite(*pytest_plugins)  # as pytest would have, importing them itself
 _collecting = gc.isenabled()
 gc.disable()
 try:

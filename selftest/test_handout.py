@@ -56,11 +56,13 @@ def python(handout, tmp_path_factory) -> Path:
     return venv / "bin" / "python"
 
 
-def run_tests(python: Path, folder: Path, *extra: str) -> dict[str, tuple[str, str]]:
-    """pytest in ``folder``: test id -> (outcome, message)."""
+def run_tests(python: Path, folder: Path, *extra: str, said: list[str] | None = None) -> dict[str, tuple[str, str]]:
+    """pytest in ``folder``: test id -> (outcome, message); what it printed is added to ``said``."""
     report = folder.parent / f"{folder.name}-report.xml"
-    subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}", *extra],
-                   cwd=folder, capture_output=True, text=True, timeout=900)
+    done = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
+                           *extra], cwd=folder, capture_output=True, text=True, timeout=900)
+    if said is not None:
+        said.append(done.stdout + done.stderr)
     results = {}
     for case in ET.parse(report).getroot().iter("testcase"):
         name = f"{case.get('classname')}::{case.get('name')}"
@@ -221,8 +223,10 @@ def test_the_reference_in_the_handout_passes_every_test(handout, python, tmp_pat
     folder = copy_of(handout, tmp_path / "with_reference")
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, folder / "assignment" / path.name)
-    results = run_tests(python, folder)
+    said: list[str] = []
+    results = run_tests(python, folder, said=said)
     assert {k: v for k, v in results.items() if v[0] not in ("passed", "skipped")} == {}
+    assert "warning" not in said[0].lower(), said[0][-3000:]  # a passing run says nothing else
 
 
 LOOKUP = '''
