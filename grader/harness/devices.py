@@ -42,9 +42,10 @@ def check_in_fresh_process(timeout: float = 180.0) -> bool:
 def decide_for_children() -> bool:
     """Ask once, and tell every process started from here (``ASSIGNMENT_CUDA``).
 
-    Called by a process that forks (the grader's), which must never start CUDA itself: asking
-    ``torch.cuda.is_available()`` here would, without NVML, and NVML falls back to the runtime
-    when it fails. A torch built without CUDA is answered here; any other, by a fresh process."""
+    Called by a process that forks (the grader's), which must never start CUDA itself, and
+    ``torch.cuda.is_available()`` starts it (without ``PYTORCH_NVML_BASED_CUDA_CHECK``, and with
+    it whenever NVML fails). A torch built without CUDA is answered here; any other, by a fresh
+    process."""
     told = os.environ.get(ENV)
     if told in ("0", "1"):
         usable = told == "1"
