@@ -34,15 +34,15 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 from grader import rubric as rubric_mod
 from grader import scoring
 from grader.command import ROOT, pytest_args
 from grader.harness import wire
+from grader.harness.longlived import long_lived
 from grader.isolation.sandbox import fresh_uid_base
 from grader.session import Options, grade_here
 from grader.submissions import Submission
@@ -57,21 +57,6 @@ def prewarm(options: Options, *, compiler: bool = True) -> None:
     submission with a recording skips it; a batch, which pays it once for all, does not."""
     with long_lived():
         _prewarm(options, compiler=compiler)
-
-
-@contextmanager
-def long_lived() -> Iterator[None]:
-    """What is made inside lives as long as this process (imports, a decoded recording): the cyclic
-    collector pauses while it is made (a tenth of the time of importing torch) and is kept from
-    walking it afterwards, here and in every process forked from here (see ``Scheduler._start``)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if collecting:
-            gc.enable()
 
 
 def _prewarm(options: Options, *, compiler: bool) -> None:

@@ -411,10 +411,10 @@ def _statements(items) -> list[str]:
 def main() -> None:
     harness, path = sys.argv[1], sys.argv[2]  # the harness copy is already on sys.path
     forbidden = sys.argv[3] if len(sys.argv) > 3 else None
-    gc.disable()  # what prewarm imports lives as long as this process: no collection while it loads
-    missing = prewarm()
-    gc.freeze()
-    gc.enable()
+    from grader.harness.longlived import long_lived
+
+    with long_lived():  # what prewarm imports lives as long as this process
+        missing = prewarm()
     try:
         import ctypes
 
