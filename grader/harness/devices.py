@@ -18,10 +18,16 @@ ENV = "ASSIGNMENT_CUDA"
 CHECK = "import torch; torch.zeros(1, device='cuda').add_(1); torch.cuda.synchronize(); print(torch.cuda.device_count())"
 
 
-def cuda_usable() -> bool:
+def _told() -> bool | None:
+    """What a parent already decided (``ASSIGNMENT_CUDA``), if it did."""
     told = os.environ.get(ENV)
-    if told in ("0", "1"):
-        return told == "1"
+    return told == "1" if told in ("0", "1") else None
+
+
+def cuda_usable() -> bool:
+    told = _told()
+    if told is not None:
+        return told
     if os.environ.get("PYTORCH_NVML_BASED_CUDA_CHECK"):  # this process must not start CUDA: ask another
         return check_in_fresh_process()
     import torch
@@ -46,10 +52,8 @@ def decide_for_children() -> bool:
     ``torch.cuda.is_available()`` starts it (without ``PYTORCH_NVML_BASED_CUDA_CHECK``, and with
     it whenever NVML fails). A torch built without CUDA is answered here; any other, by a fresh
     process."""
-    told = os.environ.get(ENV)
-    if told in ("0", "1"):
-        usable = told == "1"
-    else:
+    usable = _told()
+    if usable is None:
         import torch
 
         usable = torch.backends.cuda.is_built() and check_in_fresh_process()
