@@ -9,6 +9,11 @@ in one run:
           profile and seed, no isolation, JOBS at a time (xargs -P JOBS)
 and prints both, their ratio and the goal (at least 8x), with where the batch's
 time went. With the default --count (16) it takes about 8 minutes on 2 cores.
+
+--unisolated also grades the same batch with no sandbox (``--no-isolate``: the
+submissions here are the reference and its mutants, trusted code) replaying a
+recording made beforehand: what the replayed grading costs with no isolation at
+all, the most any cheaper sandbox could give. It adds about 2 minutes.
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--skip-naive", action="store_true")
+    parser.add_argument("--unisolated", action="store_true", help="also grade the batch with no sandbox")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         subs = generate(Path(tmp) / "subs", args.count)
@@ -75,6 +81,7 @@ def main() -> None:
                           "-j", str(args.jobs), "--seed", str(SEED), "--quiet"], cwd=ROOT, check=True,
                          env=environment())
         phases = json.loads((out / "batch.json").read_text()).get("phases", {})
+        unisolated = _unisolated(Path(tmp), args.jobs) if args.unisolated else None
         naive = None
         if not args.skip_naive:
             print(f"the naive loop, {args.jobs} at a time ...", file=sys.stderr)
@@ -87,10 +94,27 @@ def main() -> None:
     print("  where the batch's time went: " + ", ".join(f"{k.replace(' seconds', '')} {v:.1f} s"
                                                          for k, v in phases.items()))
     recorded = phases.get("recording seconds", 0.0)
-    if naive and recorded:  # a course records once per seed (`grader record`) for every batch and shard
+    if recorded:  # a course records once per seed (`grader record`) for every batch and shard
         rest = (batch - recorded) / args.count
+        ratio = f", {naive / args.count / rest:.1f}x the naive loop" if naive else ""
         print(f"  without the recording (made once per seed, shared by every batch and shard): {rest:.1f} s "
-              f"per submission, {naive / args.count / rest:.1f}x the naive loop")
+              f"per submission{ratio}")
+    if unisolated is not None:
+        ratio = f", {naive / unisolated:.1f}x the naive loop" if naive else ""  # both runs' imports and warm-up counted
+        print(f"  the same batch with no sandbox at all, replaying a recording made beforehand: "
+              f"{unisolated / args.count:.1f} s per submission{ratio}")
+
+
+def _unisolated(tmp: Path, jobs: int) -> float:
+    """Seconds to grade the batch in ``tmp/subs`` with --no-isolate, replaying a recording made first (not counted)."""
+    recording = tmp / "recording"
+    timed([sys.executable, "-m", "grader", "record", "--seed", str(SEED), "--out", str(recording), "-j", str(jobs)],
+          cwd=ROOT, check=True, env=environment())
+    print("grading the batch again with no sandbox ...", file=sys.stderr)
+    seconds, _ = timed([sys.executable, "-m", "grader", "grade", str(tmp / "subs"), "--out", str(tmp / "out-unisolated"),
+                        "-j", str(jobs), "--seed", str(SEED), "--recording", str(recording), "--no-isolate", "--quiet"],
+                       cwd=ROOT, check=True, env=environment())
+    return seconds
 
 
 if __name__ == "__main__":
