@@ -138,12 +138,15 @@ def _tensor_differs(got: Any, expected: torch.Tensor, how: Compare) -> str | Non
             return None
         bad = (got != expected).reshape(-1).nonzero()
         return f"{int(bad.numel())} of {got.numel()} values differ"
+    if torch.equal(got, expected):  # one op where the tolerant check below takes ten
+        return None
     g, e = got.to(torch.float64), expected.to(torch.float64)
-    ok = (g - e).abs() <= how.abs + how.rel * e.abs()
-    ok |= (g == e) | (torch.isnan(g) & torch.isnan(e))  # equal infinities too
+    # as math.isclose: an infinity is close only to itself (rel * inf would let anything near it)
+    ok = ((g - e).abs() <= how.abs + how.rel * e.abs()) & torch.isfinite(e)
+    ok |= (g == e) | (torch.isnan(g) & torch.isnan(e))
     if bool(ok.all()):
         return None
-    worst = int(((g - e).abs() * (~ok)).reshape(-1).argmax())
+    worst = int(torch.where(ok, 0.0, (g - e).abs().nan_to_num(math.inf)).reshape(-1).argmax())
     index = tuple(int(i) for i in np.unravel_index(worst, tuple(got.shape)))
     return (f"{int((~ok).sum())} of {got.numel()} values differ; "
             f"worst at {index}: {g.reshape(-1)[worst].item():.8g} vs {e.reshape(-1)[worst].item():.8g}")
@@ -153,10 +156,10 @@ def beyond(got: torch.Tensor, expected: torch.Tensor, tolerance: torch.Tensor) -
     """Elementwise tolerances (one per value, e.g. an error bound that grows with the
     inputs): None if every value is within its own, else where the worst one is."""
     error = (got.double() - expected.double()).abs()
-    bad = error > tolerance
+    bad = ~((error <= tolerance) | (got == expected))  # a NaN is never within; equal infinities are
     if not bool(bad.any()):
         return None
-    worst = int(((error - tolerance) * bad).reshape(-1).argmax())
+    worst = int(torch.where(bad, (error - tolerance).nan_to_num(math.inf), -math.inf).reshape(-1).argmax())
     index = tuple(int(i) for i in torch.unravel_index(torch.tensor(worst), got.shape))
     digits = 17 if expected.dtype == torch.float64 else 9  # enough to tell the two apart
     return (f"{int(bad.sum())} of {got.numel()} values differ; worst at {index}: "

@@ -263,11 +263,22 @@ class Tensor(Schema):
         device = getattr(value, "wire_device", value.device.type)
         if self.device is not None and device != self.device:
             return f"returned a tensor on {device}; expected one on {self.device}"
-        if self.finite and value.dtype.is_floating_point and value.numel():
-            native = value.dtype in (torch.float64, torch.float32, torch.float16, torch.bfloat16)
-            if not bool(torch.isfinite(value if native else value.to(torch.float64)).all()):
-                return "returned a tensor with NaN or infinite values"
+        if self.finite and value.dtype.is_floating_point and value.numel() and not all_finite(value):
+            return "returned a tensor with NaN or infinite values"
         return None
+
+
+_SUMMABLE = (torch.float64, torch.float32, torch.float16, torch.bfloat16)
+
+
+def all_finite(t: torch.Tensor) -> bool:
+    """Whether every value of a floating tensor is finite. A finite sum proves it (NaN and the
+    infinities survive addition), at a twentieth of ``isfinite``'s cost on a large tensor; only a
+    sum that is not finite (a NaN, an infinity, or finite values whose sum overflows) is looked
+    at value by value."""
+    if t.dtype in _SUMMABLE and math.isfinite(t.sum().item()):
+        return True
+    return bool(torch.isfinite(t if t.dtype in _SUMMABLE else t.to(torch.float64)).all())
 
 
 class NdArray(Schema):
