@@ -43,9 +43,11 @@ def test_a_tolerant_comparison_passes_equal_tensors_and_finds_one_wrong_value(va
     assert differs(expected.clone(), expected, close(1e-6)) is None  # NaNs in the same places, equal infinities
     where = data.draw(st.integers(0, len(values) - 1))
     got = expected.clone()
-    got[where] = data.draw(st.sampled_from([math.nan, math.inf, -math.inf, 1e30, -1e30]).filter(
-        lambda v: not (v == values[where] or (math.isnan(v) and math.isnan(values[where]))
-                       or math.isclose(v, values[where], rel_tol=1e-6))))
+    e = values[where]
+    wrong = data.draw(st.sampled_from([math.nan, math.inf, -math.inf, 1e30, -1e30]).map(
+        lambda v: torch.tensor(v, dtype=torch.float32).item()).filter(  # as the tensor will hold it
+        lambda v: not (v == e or (math.isnan(v) and math.isnan(e)) or math.isclose(v, e, rel_tol=1e-6))))
+    got[where] = wrong
     assert differs(got, expected, close(1e-6)) is not None
 
 
