@@ -1,5 +1,6 @@
 """Staff check: the wire carries plain data faithfully and nothing else, and its decoder never breaks."""
 
+import base64
 import dataclasses
 import json
 import math
@@ -246,6 +247,32 @@ def test_tensors_with_odd_strides_on_size_one_dims_encode():
     assert column.stride() == (12,)
     assert torch.equal(wire.roundtrip(column), column)
     assert torch.equal(wire.roundtrip(torch.arange(6.0).reshape(2, 3).t()), torch.arange(6.0).reshape(2, 3).t())
+
+
+def _views(base: torch.Tensor) -> list[torch.Tensor]:
+    return [base, base.transpose(0, 2), base[:, ::2], base[1:2], base[..., 0].expand(4, 5, 7), base[2, 3, 1],
+            base[:, :0], torch.nn.Parameter(base.clone(), requires_grad=base.is_floating_point())]
+
+
+@pytest.mark.parametrize("dtype", list(wire.TENSOR_DTYPES.values()), ids=str)
+def test_every_layout_crosses_as_its_row_major_bytes(dtype):
+    """Bytes are read through numpy where it has the dtype and by a torch copy where it has not
+    (bfloat16, float8): either way a view's bytes are its values in row-major order."""
+    base = (torch.randn(5, 7, 3) * 50).to(dtype)
+    for view in _views(base):
+        flat = view.detach().reshape(-1).contiguous()  # torch's own row-major order
+        expected = bytes(flat.view(torch.uint8).tolist())
+        encoded = wire._encode_tensor(view)
+        got = base64.b64decode(encoded["data"])
+        assert got == expected, (dtype, tuple(view.shape), view.stride())
+        assert encoded["shape"] == list(view.shape) and encoded["$tensor"] == str(dtype).removeprefix("torch.")
+
+
+def test_conjugate_and_negative_views_cross_as_their_values():
+    z = torch.tensor([1 + 2j, 3 - 4j], dtype=torch.complex64)
+    assert z.conj().is_conj() and z.conj().imag.is_neg()
+    assert torch.equal(wire.roundtrip(z.conj()), torch.tensor([1 - 2j, 3 + 4j]))
+    assert torch.equal(wire.roundtrip(z.conj().imag), torch.tensor([-2.0, 4.0]))
 
 
 # --------------------------------------------------------------------------- remembered encodings (trusted side)
