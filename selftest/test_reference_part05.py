@@ -161,11 +161,23 @@ CLOCKED = {
                  "    return benchmark.Timer('a @ b').timeit(3).mean\n",
     "timeit": "import timeit\n\ndef time_matmul(*a):\n    return timeit.timeit(lambda: None, number=3)\n",
     "cuda events": "import torch\n\ndef time_matmul(*a):\n    e = torch.cuda.Event(enable_timing=True)\n    return 0.0\n",
+    "a timer class": "import time\n\nclass Timer:\n    def __enter__(self):\n        self.start = time.perf_counter()\n"
+                     "        return self\n\n    def __exit__(self, *exc):\n        self.seconds = time.perf_counter() - self.start\n\n"
+                     "def time_matmul(*a):\n    with Timer() as t:\n        pass\n    return t.seconds\n",
+    "a clock handed on": "import time\n\ndef time_matmul(*a, clock=time.perf_counter):\n    return clock() - clock()\n",
 }
 UNCLOCKED = {
     "made up": "def time_matmul(m, k, n, *a):\n    return 2 * m * k * n / 5e10\n",
     "padded": "import time\n\ndef time_matmul(m, k, n, *a):\n    time.sleep(0.01)\n    return 1e-3\n",
     "clock elsewhere": "import time\n\ndef other():\n    return time.perf_counter()\n\ndef time_matmul(*a):\n    return 1e-3\n",
+    "a branch that never runs": "import time\n\ndef time_matmul(m, k, n, *a):\n    if False:\n"
+                                "        time.perf_counter()\n    return 2 * m * k * n / 5e10\n",
+    "after its return": "import time\n\ndef time_matmul(m, k, n, *a):\n    return 2 * m * k * n / 5e10\n"
+                        "    time.perf_counter()\n",
+    "rebound after its def": "import time\n\ndef time_matmul(*a):\n    return time.perf_counter()\n\n"
+                             "def _made_up(m, k, n, *a):\n    return 2 * m * k * n / 5e10\n\ntime_matmul = _made_up\n",
+    "clock rebound": "from time import perf_counter\n\nperf_counter = lambda: 0.5\n\n"
+                     "def time_matmul(*a):\n    return perf_counter()\n",
 }
 
 

@@ -173,3 +173,34 @@ def test_einops_calls_are_found_however_imported_and_through_helpers():
     assert not module.calls("merge_heads", "einops.einsum")
     matmul = Module.parse("import einops\ndef attention_scores(q, k):\n    return q @ k\n", "named")
     assert matmul.calls("attention_scores", "einops.einsum") == []
+
+
+NOT_EINOPS = {
+    "a branch that never runs": "import einops, torch\ndef attention_scores(q, k):\n    if False:\n"
+                                "        einops.einsum(q, k, 'b i h d, b j h d -> b h i j')\n"
+                                "    return torch.einsum('bihd,bjhd->bhij', q, k)\n",
+    "not True": "import einops, torch\ndef attention_scores(q, k):\n    while not True:\n"
+                "        einops.einsum(q, k, 'b i h d, b j h d -> b h i j')\n"
+                "    return torch.einsum('bihd,bjhd->bhij', q, k)\n",
+    "a name rebound to torch's": "import torch\nfrom einops import einsum\neinsum = torch.einsum\n"
+                                 "def attention_scores(q, k):\n    return einsum('bihd,bjhd->bhij', q, k)\n",
+    "the function rebound": "import torch\nfrom einops import einsum\ndef attention_scores(q, k):\n"
+                            "    return einsum(q, k, 'b i h d, b j h d -> b h i j')\n"
+                            "def _plain(q, k):\n    return torch.einsum('bihd,bjhd->bhij', q, k)\n"
+                            "attention_scores = _plain\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_EINOPS))
+def test_einops_that_never_runs_is_not_a_call(name):
+    assert Module.parse(NOT_EINOPS[name], "named").calls("attention_scores", "einops.einsum") == [], name
+
+
+def test_einops_through_a_class_or_a_kept_fallback_is_a_call():
+    through_class = ("from einops import einsum\nclass Heads:\n    @staticmethod\n    def scores(q, k):\n"
+                     "        return einsum(q, k, 'b i h d, b j h d -> b h i j')\n"
+                     "def attention_scores(q, k):\n    return Heads.scores(q, k)\n")
+    assert Module.parse(through_class, "named").calls("attention_scores", "einops.einsum")
+    fallback = ("try:\n    from einops import einsum\nexcept ImportError:\n    einsum = None\n"
+                "def attention_scores(q, k):\n    return einsum(q, k, 'b i h d, b j h d -> b h i j')\n")
+    assert Module.parse(fallback, "named").calls("attention_scores", "einops.einsum")

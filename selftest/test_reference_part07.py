@@ -120,6 +120,18 @@ AUTOGRAD = {
                             "    return _helper(w)\n",
     "aten backward op": "def squared_error_grad(x, w, t):\n"
                         "    return torch.ops.aten.mse_loss_backward(x, w, t, 1)\n",
+    "a class's method": "class Tape:\n    @staticmethod\n    def compute(x, w, t):\n"
+                        "        w = w.detach().clone().requires_grad_(True)\n        (x @ w - t).sum().backward()\n"
+                        "        return w.grad.detach()\n\ndef squared_error_grad(x, w, t):\n    return Tape.compute(x, w, t)\n",
+    "a class body at import": "class Kept:\n    g = torch.autograd.grad\n\n"
+                              "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "a decorator at import": "def _patch(f):\n    torch.Tensor.backward\n    return f\n\n@_patch\ndef unused():\n    pass\n\n"
+                             "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "rebound after its def": "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n\n"
+                             "def _auto(x, w, t):\n    return torch.autograd.grad((x @ w - t) ** 2, w)[0]\n\n"
+                             "squared_error_grad = _auto\n",
+    "string annotation": "import typing\n\ndef _tools(g: 'torch.autograd.grad'):\n    pass\n\n"
+                         "def squared_error_grad(x, w, t):\n    return typing.get_type_hints(_tools)['g']\n",
 }
 HIDDEN = {
     "private torch": "def squared_error_grad(x, w, t):\n    return torch._C._functions\n",
@@ -127,6 +139,21 @@ HIDDEN = {
     "exec": "def squared_error_grad(x, w, t):\n    exec('import torch')\n    return x\n",
     "dunder": "def squared_error_grad(x, w, t):\n    return type(x).__dict__\n",
     "importlib": "import importlib\n\ndef squared_error_grad(x, w, t):\n    return x\n",
+    "builtins": "def squared_error_grad(x, w, t):\n    return __builtins__['getattr'](torch, 'auto' + 'grad')\n",
+    "type hints": "from typing import get_type_hints\n\ndef squared_error_grad(x, w, t):\n    return x\n",
+    "type hints as attribute": "import typing\n\ndef squared_error_grad(x, w, t):\n    return typing.get_type_hints(x)\n",
+    "main block run anyway": "__name__ = '__main__'\nif __name__ == '__main__':\n    getattr(torch, 'x')\n\n"
+                             "def squared_error_grad(x, w, t):\n    return x\n",
+}
+# code that never runs is not charged: a self-check kept in the file, a branch switched off
+DEAD = {
+    "main block": "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n\nif __name__ == '__main__':\n"
+                  "    w = torch.ones(3, requires_grad=True)\n    (w * 2).sum().backward()\n",
+    "constant branch": "def squared_error_grad(x, w, t):\n    if False:\n        w.backward()\n"
+                       "    return x * (x @ w - t)\n",
+    "after return": "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n    w.backward()\n",
+    "unused function": "def check_with_autograd(x, w, t):\n    w = w.clone().requires_grad_(True)\n"
+                       "    return w.grad\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
 }
 
 
@@ -145,6 +172,26 @@ def test_every_way_to_autograd_is_read_as_autograd(name):
 def test_ways_around_reading_are_read_as_hiding(name):
     found = findings(HIDDEN[name])
     assert found and not any(f.autograd for f in found), found
+
+
+@pytest.mark.parametrize("name", sorted(DEAD))
+def test_code_that_never_runs_is_not_charged(name):
+    assert findings(DEAD[name]) == []
+
+
+def test_the_package_init_is_read():
+    """It runs before any module, and ``from . import name`` takes the name from it."""
+    for text in ("from . import tape\n\ndef squared_error_grad(x, w, t):\n    return tape(w)\n",
+                 "import assignment\n\ndef squared_error_grad(x, w, t):\n    return assignment.tape(w)\n",
+                 "from assignment import tape as t\n\ndef squared_error_grad(x, w, t):\n    return t(w)\n"):
+        init = {"__init__": "import torch\n\ndef tape(w):\n    return w.grad\n\ndef other():\n    return 1\n"}
+        assert any(f.autograd and "__init__.py" in f.where for f in findings(text, init)), text
+    at_import = {"__init__": "import torch\n\n_engine = torch.autograd.grad\n"}
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert any(f.autograd and "__init__.py" in f.where for f in findings(plain, at_import))
+    assert findings(plain, {"__init__": ""}) == []
+    unused = {"__init__": "import torch\n\ndef unused(w):\n    return w.grad\n"}
+    assert findings(plain, unused) == []  # a function of it that no gradient runs
 
 
 def test_a_helper_module_that_uses_autograd_is_followed():

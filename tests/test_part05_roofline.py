@@ -144,12 +144,12 @@ ROUNDS = 3  # a check a busy machine failed is measured again, up to this many r
 
 def _reads_a_clock(impl, fn: str) -> None:
     """The figure must come from a clock the call read: a number made up, however padded, does not."""
-    text = impl.source("roofline")
+    text, name = impl.source("roofline"), fn.split(".")[1]
     try:
-        reads = Module.parse(text, "roofline").clock_reads("time_matmul") if text is not None else [0]
+        reads = Module.parse(text, "roofline").clock_reads(name) if text is not None else [0]
     except SyntaxError:
         return  # it would not import: the calls already said so
-    require(bool(reads), fn, "time_matmul never reads a clock (time.perf_counter() and the like), in itself or a "
+    require(bool(reads), fn, f"{name} never reads a clock (time.perf_counter() and the like), in itself or a "
             "helper of roofline.py: measure the products you run, do not compute or guess the figure",
             show_values=False)
 
@@ -297,6 +297,7 @@ def test_time_matmul_cuda(impl, oracle):
                 f"{ratio:.3g}x the harness's own measurement (at most {high}x): return the seconds of ONE "
                 "product (not the total, not milliseconds), timed after the warm-up",
                 inputs=answers.inputs, got=seconds, expected=harness)
+    _reads_a_clock(impl, fn)
 
 
 def _known_gpu(name: str) -> bool:
@@ -329,4 +330,5 @@ def test_measure_matmul_mfu_cuda(impl, oracle):
                 f"MFU {value:.3g} is far above the harness's own {harness_mfu:.3g} (at most "
                 f"{harness_mfu / MFU_FLOOR:.3g}): too fast to be true",
                 inputs=answers.inputs, got=value, expected=harness_mfu)
+    _reads_a_clock(impl, fn)  # measured, through time_matmul or its own clock: a constant MFU is not
 
