@@ -17,7 +17,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.harness.impl import MODULES, stage_submission
+from grader.harness.impl import MODULES, real_dir, stage_submission
 
 MAX_ZIP_BYTES = 32 * 2**20
 MAX_ZIP_FILES = 500
@@ -28,20 +28,27 @@ _SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
 class Submission:
     student: str
     source: Path  # folder or zip as given
+    in_batch: bool = False  # found in a folder of submissions (not named on the command line)
 
 
 class BadSubmission(Exception):
     pass
 
 
+# what a batch writes beside the students' folders: a student's folder must not take one's place
+RESERVED_IDS = frozenset(["grades.csv", "report.html", "batch.json"])
+
+
 def student_id(name: str) -> str:
-    return _SAFE_ID.sub("_", name.removesuffix(".zip")).strip("._") or "unnamed"
+    found = _SAFE_ID.sub("_", name.removesuffix(".zip")).strip("._") or "unnamed"
+    return f"{found}_" if found.lower() in RESERVED_IDS else found
 
 
 def looks_like_submission(folder: Path) -> bool:
-    if (folder / "assignment").is_dir():
+    """A folder with its own ``assignment/`` or module files (links are not followed: see ``stage_submission``)."""
+    if real_dir(folder / "assignment"):
         return True
-    return any((folder / f"{m}.py").is_file() for m in MODULES)
+    return any((folder / f"{m}.py").is_file() and not (folder / f"{m}.py").is_symlink() for m in MODULES)
 
 
 def expand(paths: list[Path]) -> list[Submission]:
@@ -57,7 +64,7 @@ def expand(paths: list[Path]) -> list[Submission]:
                 if entry.name.startswith("."):
                     continue
                 if entry.is_dir() or entry.suffix == ".zip":
-                    found.append(Submission(student_id(entry.name), entry))
+                    found.append(Submission(student_id(entry.name), entry, in_batch=True))
         else:
             raise BadSubmission(f"{path}: not a folder or a .zip")
     ids = [s.student for s in found]
@@ -89,6 +96,8 @@ def parse_shard(text: str) -> tuple[int, int]:
 def stage(sub: Submission, into: Path) -> Path:
     """Copy the submission's code into ``into`` as ``assignment/``; returns ``into``."""
     source = sub.source
+    if source.is_symlink() and sub.in_batch:  # a link in a folder of submissions: a student may have made it
+        raise BadSubmission("the submission is a symbolic link; only real folders and zips are graded")
     if source.is_file():
         unpacked = Path(tempfile.mkdtemp(prefix="unzip-"))
         try:

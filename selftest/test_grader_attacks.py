@@ -67,6 +67,26 @@ def submissions(folder: Path, names: list[str]) -> Path:
     return folder
 
 
+LINKED = ("linked_package", "linked_entry", "hard_linked")
+
+
+def linked_submissions(subs: Path, elsewhere: Path, staff_copies: list[Path]) -> None:
+    """Submissions that point at the staff's code instead of holding their own: an ``assignment``
+    that links to ``reference/``, a batch entry that links to a folder of it, module files hard-linked
+    to a copy of it. A grader that follows them (as root) copies the reference in."""
+    (subs / "linked_package").mkdir()
+    (subs / "linked_package" / "assignment").symlink_to(ROOT / "reference", target_is_directory=True)
+    mutants.materialize_reference(elsewhere)
+    (subs / "linked_entry").symlink_to(elsewhere, target_is_directory=True)
+    (subs / "hard_linked" / "assignment").mkdir(parents=True)
+    copy = staff_copies[-1] / "reference"
+    for module in copy.glob("*.py"):
+        try:
+            os.link(module, subs / "hard_linked" / "assignment" / module.name)
+        except OSError:  # another file system: nothing to link to from here
+            shutil.copyfile(module, subs / "hard_linked" / "assignment" / module.name)
+
+
 def leftovers(tmpdir: Path) -> list[str]:
     """What a batch left in its $TMPDIR (torch's compiler caches included: they go to the batch's scratch)."""
     return sorted(os.listdir(tmpdir))
@@ -142,6 +162,7 @@ def graded(tmp_path_factory, staff_copies):
     base = tmp_path_factory.mktemp("attacks")
     names = sorted(p.stem.removeprefix("part01_") for p in HOSTILE.glob("part01_*.py"))
     subs = submissions(base / "subs", names)
+    linked_submissions(subs, base / "elsewhere", staff_copies)
     tmpdir = private_tmpdir(base)
     before = {"workers": worker_processes(), "shm": shared_memory(), "fifos": fifos(Path("/tmp")),
               "cgroups": cgroup_leftovers()}
@@ -170,7 +191,7 @@ def output(graded, student: str) -> str:
 
 
 def test_the_batch_finished_and_wrote_everything(graded):
-    students = {p.stem.removeprefix("part01_") for p in HOSTILE.glob("part01_*.py")} | {"honest"}
+    students = {p.stem.removeprefix("part01_") for p in HOSTILE.glob("part01_*.py")} | {"honest", *LINKED}
     assert set(graded["results"]) == students
     assert set(graded["gradescope"]) == students
     assert (graded["out"] / "grades.csv").exists() and (graded["out"] / "report.html").exists()
@@ -209,6 +230,16 @@ def test_an_attack_earns_nothing_and_costs_only_what_it_touched(graded, student,
     got = passed(graded, student)
     assert got == set(PART1) - lost, (student, sorted(got), {t: outcome(graded, student, t)["message"][:300]
                                                              for t in PART1 if t not in got})
+
+
+@pytest.mark.parametrize("student", LINKED)
+def test_links_to_the_staff_code_are_never_followed(graded, student):
+    """As root the grader could read what a link points at: only the submission's own files are staged."""
+    result = graded["gradescope"][student]
+    assert result["score"] == 0, (student, result["score"])
+    if student == "linked_entry":
+        error = graded["results"][student]["error"]
+        assert "symbolic link" in error, error
 
 
 def test_lies_are_type_errors(graded):
@@ -285,7 +316,7 @@ def test_the_cuda_lock_is_out_of_reach(graded):
 
 def test_an_inherited_epoll_set_cannot_stall_the_fork_server(graded):
     assert "epoll sets joined: []" in output(graded, "epoll_stall")
-    later = [s for s in graded["results"] if s > "epoll_stall"]
+    later = [s for s in graded["results"] if s > "epoll_stall" and s not in LINKED]  # those are refused
     assert later and all(not graded["results"][s]["error"] for s in later)
     assert graded["batch"]["seconds"] < 300
 

@@ -128,6 +128,36 @@ def test_flat_files_and_packages_are_both_submissions(tmp_path):
     assert (stage(Submission("flat", flat), tmp_path / "s") / "assignment" / "strides.py").exists()
 
 
+def test_links_in_a_submission_are_never_followed(tmp_path):
+    """The grader runs as root: a link (or a hard link) to the staff's files must not bring them in."""
+    own = mutants.materialize_reference(tmp_path / "elsewhere") / "assignment"
+    linked = tmp_path / "batch" / "linked"
+    linked.mkdir(parents=True)
+    (linked / "assignment").symlink_to(own, target_is_directory=True)
+    (tmp_path / "batch" / "entry").symlink_to(own.parent, target_is_directory=True)
+    files = tmp_path / "batch" / "files" / "assignment"
+    files.mkdir(parents=True)
+    (files / "strides.py").symlink_to(own / "strides.py")
+    os.link(own / "dtypes.py", files / "dtypes.py")
+    (files / "memory.py").write_text("x = 1\n")  # its own: staged
+    subs = {s.student: s for s in expand([tmp_path / "batch"])}
+    with pytest.raises(BadSubmission, match="no assignment/ folder"):
+        stage(subs["linked"], tmp_path / "s1")
+    with pytest.raises(BadSubmission, match="symbolic link"):
+        stage(subs["entry"], tmp_path / "s2")
+    staged = stage(subs["files"], tmp_path / "s3") / "assignment"
+    assert sorted(p.name for p in staged.iterdir()) == ["__init__.py", "memory.py"]
+    # named on the command line, a link is the staff's own choice: followed
+    assert (stage(Submission("entry", tmp_path / "batch" / "entry"), tmp_path / "s4") / "assignment" / "strides.py").exists()
+
+
+def test_a_student_id_never_takes_a_batch_file_s_place(tmp_path):
+    for name in ("grades.csv", "report.html", "batch.json.zip", "Grades.CSV"):
+        (tmp_path / name).mkdir() if not name.endswith(".zip") else (tmp_path / name).write_bytes(b"")
+    ids = [s.student for s in expand([tmp_path])]
+    assert ids == sorted(["grades.csv_", "report.html_", "batch.json_", "Grades.CSV_"])
+
+
 # --------------------------------------------------------------------------- end to end
 @pytest.fixture(scope="module")
 def partial_graded_twice(tmp_path_factory):

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import shutil
+import os
+import stat
 import sys
 import tempfile
 import traceback
@@ -182,17 +183,49 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     ``source`` may hold an ``assignment/`` package, or the module files directly.
     Only ``.py`` files are copied (no bytecode, no data, no nested packages other
     than ``assignment``), so nothing else in the student's folder can shadow the
-    harness. Returns the folder that contains ``assignment/``.
+    harness. Nothing below ``source`` is followed through a link: a symlinked
+    ``assignment/`` or module file, or a file hard-linked elsewhere, is left out,
+    since the grader (as root) would otherwise copy in whatever it points at, the
+    staff's own files included. Returns the folder that contains ``assignment/``.
     """
     source = Path(source)
     root = Path(into) if into is not None else Path(tempfile.mkdtemp(prefix="submission-"))
     package = root / "assignment"
     package.mkdir(parents=True, exist_ok=True)
     inner = source / "assignment"
-    origin = inner if inner.is_dir() else source
+    origin = inner if real_dir(inner) else source
     for path in sorted(origin.glob("*.py")):
-        if path.is_file() and not path.is_symlink():
-            shutil.copyfile(path, package / path.name)
+        text = read_own_file(path)
+        if text is not None:
+            (package / path.name).write_bytes(text)
     if not (package / "__init__.py").exists():
         (package / "__init__.py").write_text("")
     return root
+
+
+MAX_MODULE_BYTES = 4 * 2**20  # a module file larger than this is not one a student wrote
+
+
+def real_dir(path: Path) -> bool:
+    """A folder itself, not a link to one."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def read_own_file(path: Path) -> bytes | None:
+    """The bytes of a regular file that is the submission's own (not a link, nor hard-linked to a
+    file elsewhere); None for anything else."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1 or status.st_size > MAX_MODULE_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
