@@ -13,7 +13,9 @@ fails one drawn example with probability below 3e-9, so a whole run (at most
 initialisations students write (no 1/sqrt(input_dim), 1/input_dim, no cut, a
 cut at ±3 absolute, a clamp) land tens of standard errors outside. Every
 statistic is computed here, from the weights your Linear holds and the outputs
-it returned.
+it returned. No statistic of one layer shows an initialisation that draws from
+a generator of its own (a fixed seed): both tests also build a second Linear
+right after the first, which must hold other weights.
 """
 
 import math
@@ -70,6 +72,24 @@ def weights(impl, case) -> tuple[torch.Tensor, Answers]:
     if weight.dtype != torch.float32:
         answers.fail(f"weight is {weight.dtype}; expected torch.float32")
     return weight.to(torch.float64), answers
+
+
+def check_fresh_draws(answers: Answers, input_dim: int, output_dim: int) -> None:
+    """A second Linear of the same shape, built right after the first (torch not seeded again),
+    must hold other weights: one layer at a time, a generator of the layer's own looks right."""
+    first, second = answers.got.weight, answers.got.second
+    if not isinstance(second, torch.Tensor) or second.shape != first.shape or second.dtype != first.dtype:
+        what = f"a {second.dtype} tensor of shape {tuple(second.shape)}" if isinstance(second, torch.Tensor) \
+            else type(second).__name__
+        answers.fail(f"a second Linear({input_dim}, {output_dim}) built right after the first has a weight of "
+                     f"{what}; expected float32 of shape {(input_dim, output_dim)}, as the first")
+    if torch.equal(first, second):
+        answers.fail(f"a second Linear({input_dim}, {output_dim}) built right after the first, without seeding "
+                     "again, has the very same weights: your initialisation draws from a generator of its own "
+                     "(a fixed seed), so every layer of a model starts identical and torch.manual_seed changes "
+                     "nothing. Draw from torch's default generator: nn.init.trunc_normal_(self.weight, std=std, "
+                     "a=-3 * std, b=3 * std) with no generator= of your own, so that each layer gets its own "
+                     "weights and torch.manual_seed decides them")
 
 
 # --------------------------------------------------------------------------- counting
@@ -164,7 +184,8 @@ def check_std(weight: torch.Tensor, answers: Answers, input_dim: int) -> None:
 @example(case=(1024, 512, 0))
 @example(case=(128, 4096, 1))
 def test_linear_init_std(impl, case):
-    """Mean 0 and std 0.98658/sqrt(input_dim): N(0, 1/input_dim) cut at ±3 std has that std.
+    """Mean 0 and std 0.98658/sqrt(input_dim): N(0, 1/input_dim) cut at ±3 std has that std. And
+    a second Linear built right after the first holds other weights: each layer draws its own.
 
     Bounds: Bernstein's inequality for the mean of w and of w^2 over all n weights
     (bounded, since cut), each at false-alarm probability 1e-9. For n = 2**19 the std
@@ -172,6 +193,7 @@ def test_linear_init_std(impl, case):
     """
     weight, answers = weights(impl, case)
     check_std(weight, answers, case[0])
+    check_fresh_draws(answers, *case[:2])
 
 
 @settings(max_examples=4)
@@ -189,6 +211,7 @@ def test_linear_init_truncated(impl, case):
     """
     weight, answers = weights(impl, case)
     check_std(weight, answers, case[0])
+    check_fresh_draws(answers, *case[:2])
     std = 1 / math.sqrt(case[0])
     largest = weight.abs().max().item() / std  # in units of std
     if largest > CUT * (1 + 1e-6):

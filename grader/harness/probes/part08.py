@@ -153,9 +153,10 @@ def dense(value: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- initialisation
-def _linear(impl: Implementation, input_dim: int, output_dim: int, seed: int) -> tuple[Any, str | None]:
-    """The implementation's ``Linear`` built after seeding torch, or a problem."""
-    _seed(seed)
+def _linear(impl: Implementation, input_dim: int, output_dim: int, seed: int | None) -> tuple[Any, str | None]:
+    """The implementation's ``Linear`` built after seeding torch (``None``: as torch's generator stands), or a problem."""
+    if seed is not None:
+        _seed(seed)
     layer = impl.function("model.Linear")(input_dim, output_dim)
     problem = _module_problem(f"Linear({input_dim}, {output_dim})", layer)
     if problem:
@@ -171,13 +172,21 @@ def _linear(impl: Implementation, input_dim: int, output_dim: int, seed: int) ->
 class Init(Report):
     problem: str | None
     weight: Any  # a fresh Linear's weight, as it is
+    second: Any  # the weight of another Linear of the same shape, built right after it
 
 
 @probe(subject="model.Linear", timeout=MODEL_PROBE_TIMEOUT)
 def linear_init(impl: Implementation, input_dim: int, output_dim: int, seed: int) -> Init:
-    """A fresh ``Linear(input_dim, output_dim).weight`` (torch seeded first)."""
+    """A fresh ``Linear(input_dim, output_dim).weight`` (torch seeded first), and the weight of a second
+    one built right after it without seeding again (a layer that draws from a generator of its own
+    shows the same weights twice)."""
     layer, problem = _linear(impl, input_dim, output_dim, seed)
-    return Init(problem, None if problem else dense(layer.weight))
+    if problem:
+        return Init(problem, None, None)
+    second, problem = _linear(impl, input_dim, output_dim, None)
+    if problem:
+        return Init(problem, None, None)
+    return Init(None, dense(layer.weight), dense(second.weight))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,6 @@
+"""Linear draws from a generator of its own with a fixed seed: every layer gets the same weights, whatever torch.manual_seed."""
+TARGET = "model"
+
+REPLACE = [
+    ("a=-3 * std, b=3 * std)", "a=-3 * std, b=3 * std, generator=torch.Generator().manual_seed(0))"),
+]
