@@ -186,3 +186,25 @@ def test_a_prepared_recording_replays_the_same_values_and_never_shares_one(tmp_p
     assert [question_from_key(k, t).key() for k, t in prepared.questions_of(test)] == \
         [k for k, _ in plain.questions_of(test)]
     assert sorted(prepared.all_questions()) == sorted(plain.questions_of(test))  # one test: all of them
+
+
+def test_the_door_sees_where_a_file_is_mapped_and_how(tmp_path):
+    """``mappings`` (read from /proc, outside whatever runs the call) gives each mapping's address
+    range as well as its permissions: Part 9 holds the returned array's bytes against them."""
+    import os
+
+    import numpy as np
+
+    from grader.harness.transport import mappings
+
+    np.save(tmp_path / "seen.npy", np.arange(5000, dtype=np.float32))
+    opened = np.load(tmp_path / "seen.npy", mmap_mode="r")
+    found = mappings(os.getpid(), "seen.npy")
+    if found is None:
+        pytest.skip("no /proc here")
+    start = opened.__array_interface__["data"][0]
+    assert [(m.perms[:2], m.start <= start and start + opened.nbytes <= m.end) for m in found] == [("r-", True)]
+    copy = np.load(tmp_path / "seen.npy")  # read into memory: outside every mapping of the file
+    start = copy.__array_interface__["data"][0]
+    assert not any(m.start <= start < m.end for m in found)
+    assert mappings(os.getpid(), "unseen.npy") == ()

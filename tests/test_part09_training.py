@@ -33,16 +33,26 @@ FEW = settings(max_examples=10)  # training runs cost the most, and a loop's bug
 # --------------------------------------------------------------------------- data
 @given(case=S.dataset_cases)
 def test_open_dataset(impl, oracle, case):
-    """A read-only memory map of the file (as the door sees the process's mappings), holding the saved values."""
+    """A read-only memory map of the file (as the door sees the process's mappings), holding the saved
+    values: the returned array's bytes must lie inside it."""
     answers = ask(impl, oracle, open_dataset, *case, watch=DATASET)
     mapped = answers.seen.mapped
     if mapped is not None:  # the kernel's word on how the file is open
         if not mapped:
             answers.fail("the file is not memory-mapped: the whole file was read into memory; open it lazily "
                          "with np.load(path, mmap_mode='r'), a numpy.memmap that reads only the rows you touch")
-        if any("w" in perms for perms in mapped):
+        if any("w" in m.perms for m in mapped):
             answers.fail("the memmap is writable (mode 'r+' or 'c'); open it with mmap_mode='r' so that "
                          "nothing can change the dataset on disk")
+        start, size = answers.got.address, answers.got.nbytes
+        if start is None or size is None:
+            answers.fail(f"returned a {answers.got.type}; expected the numpy.memmap that "
+                         "np.load(path, mmap_mode='r') returns")
+        # a map of the file kept somewhere else proves nothing about the array returned: its bytes must be the map's
+        if not any(m.start <= start and start + size <= m.end for m in mapped):
+            answers.fail("the returned array is not the memory map of the file: its data lies outside every "
+                         "mapping of it (it was read into memory, or copied, while another map of the file was "
+                         "kept); return the result of np.load(path, mmap_mode='r') itself")
     elif answers.got.type != answers.expected.type:  # no /proc here: the returned object's own word
         answers.fail(f"returned a {answers.got.type}; expected a numpy.memmap from np.load(path, mmap_mode='r')")
     answers.where("values").same("the values differ from the saved array")

@@ -11,7 +11,8 @@ a fault (``grader.harness.faults``). Arguments and answers always cross the wire
 format, even in process, so a test sees exactly what it would see from an
 isolated worker: fresh plain values that cannot lie. A probe's answer is rebuilt
 into its declared report, strictly: a malformed one is the implementation's
-fault. Only the call's wall and CPU time are the door's own observation.
+fault. Only the call's wall and CPU time, and with ``watch`` how a file is
+mapped into the process, are the door's own observation.
 
 A function that runs out of time is remembered: a later call to it, or to
 anything that calls it, fails at once with the same message instead of costing
@@ -31,7 +32,7 @@ from grader.harness.lookahead import Lookahead
 from grader.harness.probe import Probe, ReportError, lookup
 from grader.harness.show import show_inputs
 from grader.harness.spec import Constant, Function
-from grader.harness.transport import InProcess, OnReply, Reply, Request, Session, Transport
+from grader.harness.transport import InProcess, Mapping, OnReply, Reply, Request, Session, Transport
 
 R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
@@ -129,7 +130,7 @@ class Measured(Generic[R]):
     value: R
     wall_seconds: float
     cpu_seconds: float
-    mapped: tuple[str, ...] | None = None  # with ``watch``: how files of that name are mapped, if seen
+    mapped: tuple[Mapping, ...] | None = None  # with ``watch``: how files of that name are mapped, if seen
 
 
 @dataclass(frozen=True)

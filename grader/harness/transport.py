@@ -60,6 +60,15 @@ class Request:
 
 
 @dataclass(frozen=True)
+class Mapping:
+    """One mapping of a file into a process, as the kernel lists it in /proc/<pid>/maps."""
+
+    start: int  # its first address
+    end: int  # one past its last
+    perms: str  # "r--s", "rw-p" ...
+
+
+@dataclass(frozen=True)
 class Reply:
     """The implementation side's outcome (see ``grader.harness.runner``), and what the call cost,
     measured by the transport from outside the process that answered."""
@@ -67,9 +76,9 @@ class Reply:
     outcome: dict[str, Any]
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
-    # with Request.watch: the permissions ("r--s", "rw-p" ...) of every mapping of such a file in the
-    # process that answered, read from the kernel's /proc/<pid>/maps; None where that cannot be seen
-    mapped: tuple[str, ...] | None = None
+    # with Request.watch: every mapping of such a file in the process that answered (where it lies and
+    # its permissions), read from the kernel's /proc/<pid>/maps; None where that cannot be seen
+    mapped: tuple[Mapping, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -199,8 +208,9 @@ class InProcess:
         pass
 
 
-def mappings(pid: int, name: str) -> tuple[str, ...] | None:
-    """Permissions of each mapping of a file called ``name`` in process ``pid`` (None: no /proc here)."""
+def mappings(pid: int, name: str) -> tuple[Mapping, ...] | None:
+    """Each mapping of a file called ``name`` in process ``pid``: its address range and permissions
+    (None: no /proc here)."""
     try:
         with open(f"/proc/{pid}/maps") as handle:
             text = handle.read()
@@ -212,7 +222,8 @@ def mappings(pid: int, name: str) -> tuple[str, ...] | None:
             continue
         fields = line.split(maxsplit=5)
         if len(fields) == 6 and fields[5].removesuffix(" (deleted)").rsplit("/", 1)[-1] == name:
-            found.append(fields[1])
+            start, end = fields[0].split("-")
+            found.append(Mapping(int(start, 16), int(end, 16), fields[1]))
     return tuple(found)
 
 

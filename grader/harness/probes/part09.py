@@ -117,6 +117,13 @@ class Opened(Report):
 
     type: str  # its type, as its class names itself (a claim: the door watches the file's mappings)
     values: Any  # its values, copied (None if it is not an array)
+    address: int | None  # where its data starts in the process's memory (None if it is not an array)
+    nbytes: int | None  # how many bytes of data it has from there (None if it is not an array)
+
+
+# read through ndarray's own descriptors: a subclass may redefine the attributes, not these
+_INTERFACE = np.ndarray.__dict__["__array_interface__"]
+_NBYTES = np.ndarray.__dict__["nbytes"]
 
 
 @probe(subject="training.open_dataset", batch=False)
@@ -124,15 +131,19 @@ def open_dataset(impl: Implementation, rows: int, cols: int, seed: int) -> Opene
     """Save a (rows, cols) float32 array as ``dataset.npy`` and open it with the implementation.
 
     What it returned stays alive after the call, so that the door can see how the
-    file is mapped into the process: read-only, writable, or not at all.
+    file is mapped into the process (read-only, writable, or not at all) and whether
+    the returned array's bytes lie inside such a mapping.
     """
     data = np.random.default_rng(seed).standard_normal((rows, cols)).astype(np.float32)
     path = os.path.join(Scratch.fresh(), DATASET)
     np.save(path, data)
     opened = impl.function("training.open_dataset")(path)
     Scratch.kept = opened
-    values = torch.from_numpy(np.array(opened)) if isinstance(opened, np.ndarray) else None
-    return Opened(f"{type(opened).__module__}.{type(opened).__qualname__}", values)
+    name = f"{type(opened).__module__}.{type(opened).__qualname__}"
+    if not isinstance(opened, np.ndarray):
+        return Opened(name, None, None, None)
+    return Opened(name, torch.from_numpy(np.array(opened)), int(_INTERFACE.__get__(opened)["data"][0]),
+                  int(_NBYTES.__get__(opened)))
 
 
 @dataclass(frozen=True)
