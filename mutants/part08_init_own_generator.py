@@ -1,4 +1,4 @@
-"""Linear draws from a generator of its own with a fixed seed: every layer gets the same weights, whatever torch.manual_seed."""
+"""Linear draws from a fixed-seed generator of its own: every layer gets the same weights, whatever torch.manual_seed."""
 TARGET = "model"
 
 REPLACE = [

@@ -154,7 +154,7 @@ def dense(value: Any) -> Any:
 
 # --------------------------------------------------------------------------- initialisation
 def _linear(impl: Implementation, input_dim: int, output_dim: int, seed: int | None) -> tuple[Any, str | None]:
-    """The implementation's ``Linear`` built after seeding torch (``None``: as torch's generator stands), or a problem."""
+    """The implementation's ``Linear``, built after seeding torch (seed None: not seeded again), or a problem."""
     if seed is not None:
         _seed(seed)
     layer = impl.function("model.Linear")(input_dim, output_dim)
