@@ -225,6 +225,7 @@ def test_the_honest_submission_is_untouched(graded):
     ("epoll_stall", set()),  # attacks the others only: it earns what it answered right
     ("cpu_hog", VIEW if CGROUPS else set()),  # in a cgroup its sixty busy processes share its own CPU
     ("forges_note", set()),
+    ("answer_bomb", VIEW),  # its forged answers are refused before they are read, and its worker stopped
 ])
 def test_an_attack_earns_nothing_and_costs_only_what_it_touched(graded, student, lost):
     got = passed(graded, student)
@@ -240,6 +241,14 @@ def test_links_to_the_staff_code_are_never_followed(graded, student):
     if student == "linked_entry":
         error = graded["results"][student]["error"]
         assert "symbolic link" in error, error
+
+
+def test_an_answer_that_grows_when_read_is_refused_unread(graded):
+    """Answers are read in the grading process, outside the worker's limits: a forged one whose tensors
+    share their bytes, or that holds a hundred thousand lists, is refused at once, not decoded."""
+    message = outcome(graded, "answer_bomb", "test_view_strides")["message"]
+    assert "not well-formed" in message and ("already read" in message or "lists and dicts" in message), message
+    assert graded["results"]["answer_bomb"]["seconds"] < 60
 
 
 def test_lies_are_type_errors(graded):

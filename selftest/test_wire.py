@@ -208,6 +208,39 @@ def test_a_packed_message_that_lies_about_its_bytes_is_refused():
         wire.decode(message[4:4 + length].decode())  # raw bytes only come with a packed message
 
 
+def _packed(header: object, tail: bytes) -> bytes:
+    text = json.dumps(header).encode()
+    return len(text).to_bytes(4, "big") + text + tail
+
+
+def test_each_raw_byte_is_read_once_so_a_message_cannot_grow_when_read():
+    """A thousand tensors on the same 4 KB would be 4 MB read out of 4 KB sent (and the trusted side
+    reads answers outside every limit of the worker): the tail is handed out in order, once."""
+    one = {"$tensor": "float32", "shape": [1024], "device": "cpu", "requires_grad": False, "at": [0, 4096]}
+    with pytest.raises(wire.WireError, match="already read"):
+        wire.unpack(_packed([one] * 1000, bytes(4096)))
+    second = {**one, "at": [4096, 4096]}
+    with pytest.raises(wire.WireError, match="out of order"):
+        wire.unpack(_packed([second, one], bytes(8192)))
+    assert [t.shape for t in wire.unpack(_packed([one, second], bytes(8192)))] == [(1024,), (1024,)]
+
+
+def test_an_answer_is_read_within_bounds():
+    """What an implementation sends is read with a bounded text and a bounded count of containers;
+    an honest answer is far inside both, its large tensors raw after the text."""
+    honest = {"weights": {f"layers.{i}.weight": torch.randn(256, 256) for i in range(8)}, "losses": [0.5] * 500}
+    back = wire.unpack(wire.pack(honest), answer=True)
+    assert torch.equal(back["weights"]["layers.3.weight"], honest["weights"]["layers.3.weight"])
+    nested = [[] for _ in range(wire.ANSWER_CONTAINERS)]
+    assert len(wire.unpack(wire.pack(nested))) == wire.ANSWER_CONTAINERS  # not an answer: unbounded
+    with pytest.raises(wire.WireError, match="lists and dicts"):
+        wire.unpack(wire.pack(nested), answer=True)
+    text = "x" * (wire.ANSWER_TEXT_BYTES + 1)
+    assert wire.unpack(wire.pack(text)) == text
+    with pytest.raises(wire.WireError, match="bytes of text"):
+        wire.unpack(wire.pack(text), answer=True)
+
+
 def test_a_tensor_whose_bytes_lie_about_its_shape_is_refused():
     good = json.loads(wire.encode(torch.ones(4)))
     good["shape"] = [5]

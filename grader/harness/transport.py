@@ -196,7 +196,7 @@ class InProcess:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         mapped = mappings(os.getpid(), request.watch) if request.watch else None
         try:
-            return Reply(wire.roundtrip(outcome), wall, cpu, mapped)
+            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped)
         except wire.WireError as error:
             return Reply({"status": "harness_error", "function": request.subject,
                           "message": f"the answer does not cross the wire: {error}"}, wall, cpu)

@@ -269,9 +269,42 @@ def _enc_ndarray(a: np.ndarray) -> Any:
 
 
 # --------------------------------------------------------------------------- decode
-def unpack(message: bytes) -> Any:
+# What an answer may cost the trusted side to read. An implementation writes its own answers (its code
+# can reach the channel), and decoding runs in the grading process, outside every limit a worker has:
+# so an answer's text is small (large tensors travel raw in the tail, which each byte of is read once)
+# and holds a bounded number of lists and dicts. Measured: the reference's largest answer is 11 KB of
+# text with 125 of them; 4 MB of "[]," would have been a million, and seconds of decoding.
+ANSWER_TEXT_BYTES = 1 * 2**20
+ANSWER_CONTAINERS = 20_000
+
+
+class _Tail:
+    """A packed message's raw bytes, handed out in order, each byte once; and a budget of containers."""
+
+    def __init__(self, view: memoryview, containers: int | None) -> None:
+        self.view, self.used, self.containers = view, 0, containers
+
+    def take(self, at: Any) -> memoryview:
+        at = _list(at)
+        if len(at) != 2 or not all(type(v) is int and v >= 0 for v in at) or at[0] + at[1] > len(self.view):
+            raise WireError("a tensor refers to bytes the message does not have")
+        if at[0] != self.used:  # pack lays tensors out one after another: never the same bytes twice
+            raise WireError("a tensor refers to bytes out of order or already read")
+        self.used += at[1]
+        return self.view[at[0]:at[0] + at[1]]
+
+    def spend(self) -> None:
+        if self.containers is not None:
+            self.containers -= 1
+            if self.containers < 0:
+                raise WireError(f"more than {ANSWER_CONTAINERS} lists and dicts")
+
+
+def unpack(message: bytes, *, answer: bool = False) -> Any:
     """One packed message (``pack``) -> plain data. As strict as ``decode``: a tensor may refer
-    only to bytes after the text, and exactly as many as its shape and dtype take."""
+    only to bytes after the text, and exactly as many as its shape and dtype take, each byte read
+    once. ``answer``: the message came from an implementation, and its reading is bounded too
+    (``ANSWER_TEXT_BYTES``, ``ANSWER_CONTAINERS``)."""
     if len(message) > MAX_BYTES:
         raise WireError(f"message of {len(message)} bytes exceeds {MAX_BYTES}")
     if len(message) < _LENGTH.size:
@@ -279,14 +312,18 @@ def unpack(message: bytes) -> Any:
     (length,) = _LENGTH.unpack_from(message)
     if length > len(message) - _LENGTH.size:
         raise WireError("message shorter than its text")
+    if answer and length > ANSWER_TEXT_BYTES:
+        raise WireError(f"an answer of {length} bytes of text exceeds {ANSWER_TEXT_BYTES} "
+                        "(large tensors travel raw, after the text)")
     try:
         text = message[_LENGTH.size:_LENGTH.size + length].decode("utf-8")
     except UnicodeDecodeError as exc:
         raise WireError(f"not UTF-8: {exc}") from None
-    return decode(text, tail=memoryview(message)[_LENGTH.size + length:])
+    tail = _Tail(memoryview(message)[_LENGTH.size + length:], ANSWER_CONTAINERS if answer else None)
+    return decode(text, tail=tail)
 
 
-def decode(text: str | bytes, *, digests: bool = False, tail: memoryview | None = None) -> Any:
+def decode(text: str | bytes, *, digests: bool = False, tail: _Tail | None = None) -> Any:
     """JSON text -> plain data. Strict: anything not of this format is a WireError.
 
     ``digests``: the text is a recording the trusted side wrote, which may hold
@@ -323,12 +360,14 @@ _READ = json.JSONDecoder(parse_constant=_no_constants)
 _PLAIN = frozenset((type(None), bool, int, float, str))  # JSON values that decode to themselves
 
 
-def _dec(obj: Any, depth: int, digests: bool = False, tail: memoryview | None = None) -> Any:
+def _dec(obj: Any, depth: int, digests: bool = False, tail: _Tail | None = None) -> Any:
     if depth > MAX_DEPTH + 2:
         raise WireError("nested too deeply")
     t = type(obj)
     if t in _PLAIN:
         return obj
+    if tail is not None:
+        tail.spend()
     if t is list:
         if depth < MAX_DEPTH + 2:  # plain items decided here: a call each was most of decoding's time
             return [v if type(v) in _PLAIN else _dec(v, depth + 1, digests, tail) for v in obj]
@@ -394,7 +433,7 @@ def _shape(v: Any) -> tuple[int, ...]:
     return shape
 
 
-def _dec_tensor(obj: dict, tail: memoryview | None = None) -> torch.Tensor:
+def _dec_tensor(obj: dict, tail: _Tail | None = None) -> torch.Tensor:
     name = _str(obj["$tensor"])
     if name not in TENSOR_DTYPES:
         raise WireError(f"tensor dtype {name!r} not allowed")
@@ -417,14 +456,11 @@ def _dec_tensor(obj: dict, tail: memoryview | None = None) -> torch.Tensor:
     return tensor
 
 
-def _raw(at: Any, tail: memoryview | None) -> memoryview:
+def _raw(at: Any, tail: _Tail | None) -> memoryview:
     """The bytes a packed tensor refers to: [offset, length] within the message's tail."""
     if tail is None:
         raise WireError("a tensor refers to raw bytes outside a packed message")
-    at = _list(at)
-    if len(at) != 2 or not all(type(v) is int and v >= 0 for v in at) or at[0] + at[1] > len(tail):
-        raise WireError("a tensor refers to bytes the message does not have")
-    return tail[at[0]:at[0] + at[1]]
+    return tail.take(at)
 
 
 def _dec_ndarray(obj: dict) -> np.ndarray:
@@ -439,9 +475,9 @@ def _dec_ndarray(obj: dict) -> np.ndarray:
     return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
 
 
-def roundtrip(value: Any) -> Any:
+def roundtrip(value: Any, *, answer: bool = False) -> Any:
     """Pack then unpack: what the other side of the door would see."""
-    return unpack(pack(value))
+    return unpack(pack(value), answer=answer)
 
 
 def canonical_key(*parts: Any) -> str:

@@ -368,7 +368,7 @@ class Sandboxed:
         """The outcome the worker sends for request ``rid``, by ``deadline``."""
         try:
             raw = self._receive(worker, deadline, subject, seconds)
-            answer = wire.unpack(raw)
+            answer = wire.unpack(raw, answer=True)  # bounded: its author may be the code under test
         except (framing.ChannelClosed, OSError):
             raise self._crashed(worker, subject) from None
         except (wire.WireError, framing.MessageTooLarge) as exc:
