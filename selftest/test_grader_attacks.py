@@ -225,7 +225,8 @@ def test_the_honest_submission_is_untouched(graded):
     ("epoll_stall", set()),  # attacks the others only: it earns what it answered right
     ("cpu_hog", VIEW if CGROUPS else set()),  # in a cgroup its sixty busy processes share its own CPU
     ("forges_note", set()),
-    ("answer_bomb", VIEW),  # its forged answers are refused before they are read, and its worker stopped
+    ("answer_bomb", VIEW),
+    ("keyring", set()),  # it answers right: what it could reach is in its output  # its forged answers are refused before they are read, and its worker stopped
 ])
 def test_an_attack_earns_nothing_and_costs_only_what_it_touched(graded, student, lost):
     got = passed(graded, student)
@@ -249,6 +250,14 @@ def test_an_answer_that_grows_when_read_is_refused_unread(graded):
     message = outcome(graded, "answer_bomb", "test_view_strides")["message"]
     assert "not well-formed" in message and ("already read" in message or "lists and dicts" in message), message
     assert graded["results"]["answer_bomb"]["seconds"] < 60
+
+
+def test_no_keyring_and_no_namespace_of_its_own(graded):
+    """Keyrings belong to a user id, not a namespace: a worker must not write or read them (a note for
+    the next submission in its slot, or anyone with that id). Nor may it make namespaces of its own."""
+    said = output(graded, "keyring")
+    assert "kernel objects:" in said, said[:1000]
+    assert "keyring written" not in said and "keyring read" not in said and "namespace made" not in said, said[:1000]
 
 
 def test_lies_are_type_errors(graded):
