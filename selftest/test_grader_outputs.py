@@ -16,6 +16,7 @@ import pytest
 from grader import mutants, outputs, scoring
 from grader import rubric as R
 from grader.outcomes import TestOutcome
+from grader.harness.impl import stage_submission
 from grader.submissions import BadSubmission, Submission, expand, in_shard, parse_shard, stage
 from selftest.grading import grade, recording, written
 
@@ -149,6 +150,26 @@ def test_links_in_a_submission_are_never_followed(tmp_path):
     assert sorted(p.name for p in staged.iterdir()) == ["__init__.py", "memory.py"]
     # named on the command line, a link is the staff's own choice: followed
     assert (stage(Submission("entry", tmp_path / "batch" / "entry"), tmp_path / "s4") / "assignment" / "strides.py").exists()
+
+
+def test_a_subfolder_imports_at_home_no_more_than_when_graded(tmp_path):
+    """Grading stages only the package's own .py files: a helper package must fail at home too."""
+    from grader.harness.impl import Implementation, LoadError
+
+    package = tmp_path / "pkg_with_helpers"
+    (package / "helpers").mkdir(parents=True)
+    (package / "helpers" / "__init__.py").write_text("def row_major(shape):\n    return 1\n")
+    (package / "strides.py").write_text("from .helpers import row_major\n")
+    (package / "dtypes.py").write_text("import helpers\n")  # a flat submission's bare import
+    (package / "memory.py").write_text("from . import strides_util\n")
+    (package / "strides_util.py").write_text("x = 1\n")  # its own file: fine
+    impl = Implementation("pkg_with_helpers", tmp_path)
+    for module in ("strides", "dtypes"):
+        with pytest.raises(LoadError, match="is a folder: only the .py files directly in pkg_with_helpers/ are graded"):
+            impl.module(module)
+    assert impl.module("memory").strides_util.x == 1
+    staged = stage_submission(package, tmp_path / "staged") / "assignment"
+    assert not (staged / "helpers").exists()
 
 
 def test_a_student_id_never_takes_a_batch_file_s_place(tmp_path):

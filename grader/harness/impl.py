@@ -112,6 +112,8 @@ class Implementation:
         # flat-file submissions may import their siblings by bare name (`import dtypes`)
         if str(self.package_dir) not in sys.path:
             sys.path.append(str(self.package_dir))
+        if not any(isinstance(f, _NoSubfolders) and f.package_dir == self.package_dir for f in sys.meta_path):
+            sys.meta_path.insert(0, _NoSubfolders(self.package, self.package_dir))
 
     def _import_error_text(self, short: str, exc: BaseException) -> str:
         frames = [
@@ -167,6 +169,26 @@ class Implementation:
                 shown = filename
             self._relative[filename] = shown
         return shown
+
+
+class _NoSubfolders:
+    """Refuses to import a subfolder of the package, as grading would: grading stages only the
+    package's own ``.py`` files (``stage_submission``), so a helper package that imports at home
+    would be missing there. Here it fails the same way, with a message that says why."""
+
+    def __init__(self, package: str, package_dir: Path) -> None:
+        self.package, self.package_dir = package, package_dir
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
+        head, _, rest = fullname.partition(".")
+        # `assignment.helpers...`, or a bare `import helpers` of a flat submission (its folder is on sys.path)
+        first = rest.partition(".")[0] if head == self.package else (head if path is None else "")
+        if first and (self.package_dir / first).is_dir() and not (self.package_dir / f"{first}.py").is_file():
+            raise ModuleNotFoundError(
+                f"{self.package}/{first}/ is a folder: only the .py files directly in {self.package}/ are graded "
+                f"(grading copies nothing else), so import from those, or move this code into one of them",
+                name=fullname)
+        return None
 
 
 def safe_str(exc: BaseException) -> str:
