@@ -465,3 +465,41 @@ def test_closing_the_fork_server_leaves_nothing(server, package):
     assert not _alive(pid)
     assert not workdir.exists()
     assert [g for prefix in groups for g in glob.glob(prefix + "-*")] == []
+
+
+# --------------------------------------------------------------------------- the seccomp filter
+SECCOMP_CHILD = """
+import ctypes, json, os, platform, subprocess, sys, threading
+from grader.isolation import sandbox, seccomp
+said = {"install": seccomp.install()}
+libc = sandbox.libc()
+_, numbers = seccomp.ARCHES[platform.machine()]
+for name in seccomp.REFUSED:  # arguments that fail at once anyway: only the errno tells the filter from the call
+    ctypes.set_errno(0)
+    said[name] = (libc.syscall(ctypes.c_long(numbers[name]), ctypes.c_long(-1), 0, 0, 0, 0), ctypes.get_errno())
+said["clone new user"] = (libc.unshare(0x10000000), ctypes.get_errno())
+child = os.fork()
+if child == 0:
+    os._exit(7)
+said["fork"] = os.waitpid(child, 0)[1] >> 8
+box = []
+thread = threading.Thread(target=box.append, args=(1,))
+thread.start(); thread.join()
+said["thread"] = box
+said["subprocess"] = subprocess.run([sys.executable, "-c", "print(6 * 7)"], capture_output=True, text=True).stdout
+import torch
+torch.set_num_threads(2)
+said["torch"] = float(torch.ones(64, 64).matmul(torch.ones(64, 64)).sum())
+print(json.dumps(said))
+"""
+
+
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="a filter is built for x86-64 and AArch64")
+def test_the_seccomp_filter_refuses_what_it_lists_and_nothing_a_submission_needs():
+    run = subprocess.run([sys.executable, "-c", SECCOMP_CHILD], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    said = json.loads(run.stdout.strip().splitlines()[-1])
+    assert said.pop("install") is None
+    assert said.pop("fork") == 7 and said.pop("thread") == [1] and said.pop("subprocess").strip() == "42"
+    assert said.pop("torch") == 64.0 ** 3
+    assert said == {name: [-1, 1] for name in said}, said  # every one EPERM

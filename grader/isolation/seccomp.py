@@ -10,6 +10,9 @@ every process it starts:
 
     add_key, request_key, keyctl     the keyrings                          EPERM
     unshare, setns                   entering or making namespaces         EPERM
+    ptrace, process_vm_readv/writev  other processes' memory               EPERM
+    bpf, perf_event_open,            kernel code a submission never needs,
+    userfaultfd, io_uring_*          where kernel exploits have been        EPERM
     clone with a CLONE_NEW* flag     a child in new namespaces             EPERM
     clone3                           (its flags are out of a filter's      ENOSYS: the C library
                                       reach)                                falls back to clone
@@ -35,10 +38,17 @@ X32_BIT = 0x40000000
 # (audit architecture, its system call numbers)
 ARCHES = {
     "x86_64": (0xC000003E, dict(add_key=248, request_key=249, keyctl=250, unshare=272, setns=308,
-                                clone=56, clone3=435)),
+                                ptrace=101, process_vm_readv=310, process_vm_writev=311, bpf=321,
+                                perf_event_open=298, userfaultfd=323, io_uring_setup=425, io_uring_enter=426,
+                                io_uring_register=427, clone=56, clone3=435)),
     "aarch64": (0xC00000B7, dict(add_key=217, request_key=218, keyctl=219, unshare=97, setns=268,
-                                 clone=220, clone3=435)),
+                                 ptrace=117, process_vm_readv=270, process_vm_writev=271, bpf=280,
+                                 perf_event_open=241, userfaultfd=282, io_uring_setup=425, io_uring_enter=426,
+                                 io_uring_register=427, clone=220, clone3=435)),
 }
+REFUSED = ("add_key", "request_key", "keyctl", "unshare", "setns", "ptrace", "process_vm_readv",
+           "process_vm_writev", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
+           "io_uring_register")
 
 # classic BPF: load a word of struct seccomp_data, compare, return
 LD_ABS, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06
@@ -66,7 +76,7 @@ def program(machine: str) -> list[tuple[int, int, int, int]] | None:
     ]
     if machine == "x86_64":
         code.append((JGE, "deny", 0, X32_BIT))
-    for name in ("add_key", "request_key", "keyctl", "unshare", "setns"):
+    for name in REFUSED:
         code.append((JEQ, "deny", 0, nr[name]))
     code += [
         (JEQ, "nosys", 0, nr["clone3"]),
