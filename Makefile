@@ -14,8 +14,11 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install -q -r requirements.txt
 	touch $@
 
+# graded from a copy with the examples' links (to reference/ and assignment/) resolved: the grader
+# follows no link inside a submission, since it reads as root
 grade: $(VENV)/.installed
-	$(PY) -m grader grade examples/submissions --out $(OUT) -j 2
+	rm -rf build/examples && mkdir -p build && cp -RL examples/submissions build/examples
+	$(PY) -m grader grade build/examples --out $(OUT) -j 2
 
 test: $(VENV)/.installed
 	$(PY) -m pytest selftest -n 2 --dist loadfile -p no:cacheprovider -q --assert=rewrite

@@ -140,6 +140,7 @@ HIDDEN = {
     "dunder": "def squared_error_grad(x, w, t):\n    return type(x).__dict__\n",
     "importlib": "import importlib\n\ndef squared_error_grad(x, w, t):\n    return x\n",
     "builtins": "def squared_error_grad(x, w, t):\n    return __builtins__['getattr'](torch, 'auto' + 'grad')\n",
+    "module dict": "def squared_error_grad(x, w, t):\n    return __loader__\n",
     "type hints": "from typing import get_type_hints\n\ndef squared_error_grad(x, w, t):\n    return x\n",
     "type hints as attribute": "import typing\n\ndef squared_error_grad(x, w, t):\n    return typing.get_type_hints(x)\n",
     "main block run anyway": "__name__ = '__main__'\nif __name__ == '__main__':\n    getattr(torch, 'x')\n\n"
@@ -192,6 +193,20 @@ def test_the_package_init_is_read():
     assert findings(plain, {"__init__": ""}) == []
     unused = {"__init__": "import torch\n\ndef unused(w):\n    return w.grad\n"}
     assert findings(plain, unused) == []  # a function of it that no gradient runs
+
+
+def test_an_init_that_imports_every_module_charges_nothing_they_do_not_run():
+    """Other modules' own imports (model.py's Parameter, training.py's optimizers) are not the gradients'
+    business; what the __init__ calls as it runs is."""
+    others = {"model": "import torch.nn as nn\nfrom torch.nn import Parameter\n\nclass Linear(nn.Module):\n"
+                       "    def __init__(self, d, f):\n        super().__init__()\n"
+                       "        self.weight = Parameter(torch.zeros(d, f))\n",
+              "training": "import torch.optim\n\ndef train(model):\n    model(1).sum().backward()\n"}
+    init = "from . import gradients, model, training\nfrom .model import Linear\n__all__ = ['Linear']\n"
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert findings(plain, {"__init__": init, **others}) == []
+    patched = {"__init__": init + "training.train(None)\n", **others}
+    assert any(f.autograd and "training.py" in f.where for f in findings(plain, patched))
 
 
 def test_a_helper_module_that_uses_autograd_is_followed():

@@ -365,9 +365,13 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
                 continue  # a module that does not parse does not import either: the call reports that
         mod = parsed[name]
         nodes = mod.import_time() if function is None else mod.reachable(function)
+        # the package's __init__ runs whatever is graded: of the modules it imports, follow only what it
+        # calls (an __init__ that imports every module would otherwise charge the gradients with, say,
+        # model.py's `from torch.nn import Parameter`)
+        calls_only = name == PACKAGE and function is None
         for node in nodes:
             findings.extend(_inspect(mod, node, f"{name}.py", set(sources)))
-            for sibling, used in _sibling_uses(mod, node, sources):
+            for sibling, used in _sibling_uses(mod, node, sources, calls_only=calls_only):
                 todo.append((sibling, None))
                 if used:
                     todo.append((sibling, used))
@@ -404,7 +408,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str]) -> list[
         elif isinstance(node, ast.Name):
             if node.id in ESCAPES and isinstance(node.ctx, ast.Load) and node.id not in mod.functions:
                 found.append(Finding(where, f"uses {node.id}", False))
-            elif node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS:
+            elif (node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS
+                  and isinstance(node.ctx, ast.Load)):
                 found.append(Finding(where, f"uses {node.id}", False))
             elif node.id in AUTOGRAD and isinstance(node.ctx, ast.Load) and mod.imports.get(node.id):
                 found.append(Finding(where, f"uses {mod.imports[node.id]}", True))
@@ -437,11 +442,18 @@ def _autograd_name(dotted: str) -> bool:
     return any(part in AUTOGRAD or (part.startswith("_") and part != "__future__") for part in dotted.split("."))
 
 
-def _sibling_uses(mod: Module, root: ast.AST, sources: dict[str, str]) -> Iterator[tuple[str, str | None]]:
+def _sibling_uses(mod: Module, root: ast.AST, sources: dict[str, str],
+                  calls_only: bool = False) -> Iterator[tuple[str, str | None]]:
     """(module, function or None) of the implementation's own modules that ``root`` uses; a name
-    taken from the package itself (``from . import helper``) is the package ``__init__``'s."""
+    taken from the package itself (``from . import helper``) is the package ``__init__``'s.
+    ``calls_only``: only what ``root`` calls, not what it imports or names."""
     for node in mod.walk(root):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
+        if calls_only:
+            if isinstance(node, ast.Call):
+                for used in _own(mod.resolve(node.func) or "", sources, first_only=True):
+                    if used[0] != mod.name:
+                        yield used
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 full = alias.name if isinstance(node, ast.Import) else \
                     "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name
