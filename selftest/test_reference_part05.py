@@ -165,6 +165,13 @@ CLOCKED = {
                      "        return self\n\n    def __exit__(self, *exc):\n        self.seconds = time.perf_counter() - self.start\n\n"
                      "def time_matmul(*a):\n    with Timer() as t:\n        pass\n    return t.seconds\n",
     "a clock handed on": "import time\n\ndef time_matmul(*a, clock=time.perf_counter):\n    return clock() - clock()\n",
+    "imported in the function": "def time_matmul(*a):\n    from time import perf_counter\n    s = perf_counter()\n"
+                                "    return perf_counter() - s\n",
+    "a star import": "from time import *\n\ndef time_matmul(*a):\n    s = perf_counter()\n    return perf_counter() - s\n",
+    "torch.Event": "import torch\n\ndef time_matmul(*a):\n    s, e = torch.Event(enable_timing=True), torch.Event(enable_timing=True)\n"
+                   "    return s.elapsed_time(e) / 1e3\n",
+    "a partial": "import time, functools\n\ndef _t(*a, clock):\n    s = clock()\n    return clock() - s\n\n"
+                 "time_matmul = functools.partial(_t, clock=time.perf_counter)\n",
 }
 UNCLOCKED = {
     "made up": "def time_matmul(m, k, n, *a):\n    return 2 * m * k * n / 5e10\n",
@@ -178,6 +185,24 @@ UNCLOCKED = {
                              "def _made_up(m, k, n, *a):\n    return 2 * m * k * n / 5e10\n\ntime_matmul = _made_up\n",
     "clock rebound": "from time import perf_counter\n\nperf_counter = lambda: 0.5\n\n"
                      "def time_matmul(*a):\n    return perf_counter()\n",
+    "a default never used": "import time\n\ndef time_matmul(m, k, n, *a, clock=time.perf_counter):\n    return 2 * m * k * n / 5e10\n",
+    "a flag set once": "import time\n\nDEBUG = False\n\ndef time_matmul(m, k, n, *a):\n    if DEBUG:\n"
+                       "        print(time.perf_counter())\n    return 2 * m * k * n / 5e10\n",
+    "short-circuited": "import time\n\ndef time_matmul(m, k, n, *a):\n    False and time.perf_counter()\n"
+                       "    return 2 * m * k * n / 5e10\n",
+    "TYPE_CHECKING": "import time\nfrom typing import TYPE_CHECKING\n\ndef time_matmul(m, k, n, *a):\n    if TYPE_CHECKING:\n"
+                     "        time.perf_counter()\n    return 2 * m * k * n / 5e10\n",
+    "shadowed in the function": "import time\n\ndef time_matmul(m, k, n, *a):\n    perf_counter = lambda: 0.0\n"
+                                "    return perf_counter() + 2 * m * k * n / 5e10\n",
+    "rebound in a try": "from time import perf_counter\ntry:\n    perf_counter = lambda: 0.0\nexcept Exception:\n    pass\n\n"
+                        "def time_matmul(*a):\n    return perf_counter() + 1e-3\n",
+}
+# the function rebound after its def in ways a reading cannot follow: nothing is read as it
+REBOUND = {
+    "unpacked": "time_matmul, _x = _made, None\n",
+    "walrus": "(time_matmul := _made)\n",
+    "loop": "for time_matmul in [_made]:\n    pass\n",
+    "global": "def _swap():\n    global time_matmul\n    time_matmul = _made\n\n_swap()\n",
 }
 
 
@@ -193,6 +218,27 @@ def test_a_figure_without_a_clock_is_seen(name):
     from grader.harness.source import Module
 
     assert Module.parse(UNCLOCKED[name], "roofline").clock_reads("time_matmul") == [], name
+
+
+@pytest.mark.parametrize("name", sorted(REBOUND))
+def test_a_function_rebound_where_a_reading_cannot_follow_reads_no_clock(name):
+    from grader.harness.source import Module
+
+    text = ("import time\n\ndef time_matmul(*a):\n    return time.perf_counter()\n\n"
+            "def _made(m, k, n, *a):\n    return 2 * m * k * n / 5e10\n\n" + REBOUND[name])
+    assert Module.parse(text, "roofline").clock_reads("time_matmul") == [], name
+
+
+def test_a_clock_read_in_a_helper_module_is_read():
+    from grader.harness.source import is_clock, package_names
+
+    sources = {"roofline": "from .timing import Timer\n\ndef time_matmul(*a):\n    with Timer() as t:\n        pass\n"
+                           "    return t.seconds\n",
+               "timing": "import time\n\nclass Timer:\n    def __enter__(self):\n        self.s = time.perf_counter()\n"
+                         "        return self\n\n    def __exit__(self, *e):\n        self.seconds = time.perf_counter() - self.s\n"}
+    assert package_names(sources, "roofline", "time_matmul", is_clock) == ["timing.py:5", "timing.py:9"]
+    sources["timing"] = sources["timing"].replace("time.perf_counter()", "0.5")
+    assert package_names(sources, "roofline", "time_matmul", is_clock) == []
 
 
 def test_the_reference_and_the_examples_read_a_clock():

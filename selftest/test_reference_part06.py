@@ -188,6 +188,18 @@ NOT_EINOPS = {
                             "    return einsum(q, k, 'b i h d, b j h d -> b h i j')\n"
                             "def _plain(q, k):\n    return torch.einsum('bihd,bjhd->bhij', q, k)\n"
                             "attention_scores = _plain\n",
+    "shadowed in the function": "import torch\nfrom einops import einsum\ndef attention_scores(q, k):\n"
+                                "    einsum = torch.einsum\n    return einsum('bihd,bjhd->bhij', q, k)\n",
+    "shadowed by a parameter": "import torch\nfrom einops import einsum\ndef attention_scores(q, k, einsum=torch.einsum):\n"
+                               "    return einsum('bihd,bjhd->bhij', q, k)\n",
+    "a flag set once": "import torch, einops\nUSE_EINOPS = False\ndef attention_scores(q, k):\n    if USE_EINOPS:\n"
+                       "        return einops.einsum(q, k, 'b i h d, b j h d -> b h i j')\n"
+                       "    return torch.einsum('bihd,bjhd->bhij', q, k)\n",
+    "rebound by a function as it runs": "import torch\nfrom einops import einsum\ndef _fast():\n    global einsum\n"
+                                        "    einsum = torch.einsum\n_fast()\ndef attention_scores(q, k):\n"
+                                        "    return einsum('bihd,bjhd->bhij', q, k)\n",
+    "short-circuited": "import torch, einops\ndef attention_scores(q, k):\n"
+                       "    return (0 and einops.einsum(q, k, '')) or torch.einsum('bihd,bjhd->bhij', q, k)\n",
 }
 
 
@@ -204,3 +216,10 @@ def test_einops_through_a_class_or_a_kept_fallback_is_a_call():
     fallback = ("try:\n    from einops import einsum\nexcept ImportError:\n    einsum = None\n"
                 "def attention_scores(q, k):\n    return einsum(q, k, 'b i h d, b j h d -> b h i j')\n")
     assert Module.parse(fallback, "named").calls("attention_scores", "einops.einsum")
+    for text in ("def attention_scores(q, k):\n    import einops as E\n    return E.einsum(q, k, 'b i h d, b j h d -> b h i j')\n",
+                 "from einops import *\ndef attention_scores(q, k):\n    return einsum(q, k, 'b i h d, b j h d -> b h i j')\n",
+                 "import einops\ndef attention_scores(q, k, contract=einops.einsum):\n"
+                 "    return contract(q, k, 'b i h d, b j h d -> b h i j')\n",
+                 "import functools, einops\nscores = functools.partial(einops.einsum, pattern='b i h d, b j h d -> b h i j')\n"
+                 "def attention_scores(q, k):\n    return scores(q, k)\n"):
+        assert Module.parse(text, "named").calls("attention_scores", "einops.einsum"), text

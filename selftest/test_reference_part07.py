@@ -132,6 +132,17 @@ AUTOGRAD = {
                              "squared_error_grad = _auto\n",
     "string annotation": "import typing\n\ndef _tools(g: 'torch.autograd.grad'):\n    pass\n\n"
                          "def squared_error_grad(x, w, t):\n    return typing.get_type_hints(_tools)['g']\n",
+    # a flag another module can set (gradients.CHECK = True in __init__): not read as a constant here
+    "behind a flag": "CHECK = False\n\ndef squared_error_grad(x, w, t):\n    if CHECK:\n"
+                     "        w = w.detach().requires_grad_(True)\n    return x * (x @ w - t)\n",
+    # what the submission's own function returns may be a tensor: its .backward is autograd's
+    "through a function's result": "def _make(**kw):\n    return torch.ones(3, **kw)\n\ndef _loss(w):\n    return w.sum()\n\n"
+                                   "def squared_error_grad(x, w, t):\n    v = _make(requires_grad=True)\n"
+                                   "    _loss(v).backward()\n    return x * (x @ w - t)\n",
+    "a tensor subclass of its own": "class T(torch.Tensor):\n    pass\n\ndef squared_error_grad(x, w, t):\n"
+                                    "    return T.backward\n",
+    "a nested scope's local": "def helper(w):\n    return w.grad\n\ndef squared_error_grad(x, w, t):\n"
+                              "    def inner():\n        helper = 1\n        return helper\n    return helper(w)\n",
 }
 HIDDEN = {
     "private torch": "def squared_error_grad(x, w, t):\n    return torch._C._functions\n",
@@ -155,12 +166,42 @@ DEAD = {
     "after return": "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n    w.backward()\n",
     "unused function": "def check_with_autograd(x, w, t):\n    w = w.clone().requires_grad_(True)\n"
                        "    return w.grad\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "TYPE_CHECKING": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from collections.abc import Sequence\n"
+                     "    import torch.autograd\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "a local named as a self-check": "def check(x, w, t):\n    return w.grad\n\ndef squared_error_grad(x, w, t):\n"
+                                     "    check = x * (x @ w - t)\n    return check\n",
+}
+# what correct students write: plain tools, their own classes and methods, checks of their own
+PLAIN = {
+    "standard library": "import functools, itertools, operator, warnings, logging\nfrom collections import namedtuple\n"
+                        "from functools import reduce\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "checks and annotations": "import torch.nn as nn\nfrom torch.nn import functional as F\nfrom torch.testing import assert_close\n"
+                              "from jaxtyping import Float, jaxtyped\nfrom typeguard import typechecked\n\n"
+                              "@jaxtyped(typechecker=typechecked)\ndef squared_error_grad(x: Float[torch.Tensor, 'd'], w, t):\n"
+                              "    return x * (x @ w - t)\n",
+    "a decorator of its own": "import functools\n\ndef shaped(fn):\n    @functools.wraps(fn)\n    def inner(*a):\n"
+                              "        return fn(*a)\n    inner.__name__ = fn.__name__\n    return inner\n\n@shaped\n"
+                              "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "classes of its own": "class ShapeError(ValueError):\n    def __init__(self, m):\n        super().__init__(m)\n\n"
+                          "class SquaredError:\n    def __init__(self, w):\n        self._w = w\n\n    @staticmethod\n"
+                          "    def backward(x, w, t):\n        return x * (x @ w - t)\n\n"
+                          "def squared_error_grad(x, w, t):\n    if x.ndim != 1:\n        raise ShapeError('x')\n"
+                          "    return SquaredError.backward(x, SquaredError(w)._w, t)\n",
+    "a record of its own": "from dataclasses import dataclass\n\n@dataclass\nclass Grads:\n    grad: torch.Tensor\n\n"
+                           "def squared_error_grad(x, w, t):\n    return Grads(grad=x * (x @ w - t)).grad\n",
+    "no autograd, said so": "@torch.inference_mode()\ndef squared_error_grad(x, w, t):\n"
+                            "    out = torch.zeros_like(x, requires_grad=False)\n    return out + x * (x @ w - t)\n",
 }
 
 
 def findings(text, helpers=None):
     sources = {"gradients": HEAD + text + PLAIN_LINEAR, **(helpers or {})}
     return audit_no_autograd(sources, "gradients", ("squared_error_grad",))
+
+
+def findings_of(text, helpers=None):
+    """The audit of ``text`` as the whole of gradients.py."""
+    return audit_no_autograd({"gradients": text, **(helpers or {})}, "gradients", ("squared_error_grad",))
 
 
 @pytest.mark.parametrize("name", sorted(AUTOGRAD))
@@ -178,6 +219,29 @@ def test_ways_around_reading_are_read_as_hiding(name):
 @pytest.mark.parametrize("name", sorted(DEAD))
 def test_code_that_never_runs_is_not_charged(name):
     assert findings(DEAD[name]) == []
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN))
+def test_what_correct_students_write_is_not_charged(name):
+    assert findings(PLAIN[name]) == []
+
+
+def test_a_helper_module_s_own_imports_are_not_charged():
+    """gradients.py taking a helper from flops.py runs flops.py's imports, which are not its business."""
+    flops = {"flops": "from torch.utils._python_dispatch import TorchDispatchMode\nimport re\n\n"
+                      "def matmul_flops(m, k, n):\n    return 2 * m * k * n\n"}
+    text = "from .flops import matmul_flops\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert findings(text, flops) == []
+
+
+def test_the_function_brought_in_by_a_star_import_or_rebound_by_the_init_is_read():
+    auto = {"_impl": "import torch\n\ndef squared_error_grad(x, w, t):\n    w = w.detach().requires_grad_(True)\n"
+                     "    ((x @ w - t) ** 2).sum().backward()\n    return w.grad\n"}
+    for star in ("from ._impl import *\n", "from assignment._impl import *\n"):
+        assert any(f.autograd and "_impl.py" in f.where for f in findings_of(star + PLAIN_LINEAR, auto)), star
+    init = {"__init__": "from . import gradients, _impl\ngradients.squared_error_grad = _impl.squared_error_grad\n", **auto}
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert any(f.autograd and "_impl.py" in f.where for f in findings(plain, init))
 
 
 def test_the_package_init_is_read():

@@ -20,8 +20,14 @@ return einsum(...)``, ``Tape.grad(...)``), so splitting code into helpers change
 nothing. Code that cannot run is not read: a branch under a constant condition
 (``if False:``, ``while 0:``), the ``if __name__ == "__main__":`` block of a
 module that does not rebind ``__name__``, statements after a ``return`` or
-``raise``. What a condition computed at run time decides is beyond a reading:
-those branches are read as if they ran.
+``raise``; where a reading that misses something costs the submission (a clock or
+einops it must use), also a branch under a flag bound once to a constant
+(``USE_EINOPS = False``). Names resolve in a function's own scope too: its local
+imports, aliases and parameter defaults (``clock=time.perf_counter``), and a local
+of the same name shadows the module's. A function rebound where a reading cannot
+follow (a loop, a walrus, a ``global``) reads as nothing. What a condition
+computed at run time decides is beyond a reading: those branches are read as if
+they ran.
 """
 
 from __future__ import annotations
@@ -62,6 +68,9 @@ class Module:
     # module has run (a def, a class, an assigned expression, or the import statement)
     final: dict[str, ast.AST] = field(default_factory=dict)
     rebinds_name: bool = False  # stores to ``__name__``: its ``__main__`` block may run after all
+    stores: dict[str, int] = field(default_factory=dict)  # how often each name is bound, anywhere in the file
+    stars: list[str] = field(default_factory=list)  # the modules of its ``from M import *``
+    declared_global: set[str] = field(default_factory=set)  # names some function rebinds with ``global``
 
     @classmethod
     def parse(cls, text: str, name: str) -> "Module":
@@ -71,8 +80,14 @@ class Module:
     @classmethod
     def _build(cls, text: str, name: str) -> "Module":
         module = cls(ast.parse(text), name)
-        module.rebinds_name = any(isinstance(n, ast.Name) and n.id == "__name__" and not isinstance(n.ctx, ast.Load)
-                                  for n in ast.walk(module.tree))
+        for n in ast.walk(module.tree):
+            names = [n.id] if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else \
+                list(n.names) if isinstance(n, (ast.Global, ast.Nonlocal)) else []
+            for name in names:  # a `global` declaration counts as a binding elsewhere: never a constant
+                module.stores[name] = module.stores.get(name, 0) + (2 if isinstance(n, (ast.Global, ast.Nonlocal)) else 1)
+            if isinstance(n, ast.Global):
+                module.declared_global.update(n.names)
+        module.rebinds_name = "__name__" in module.stores
         for node in module.live(module.tree.body):
             module._top_level(node, always=True)
         return module
@@ -89,29 +104,43 @@ class Module:
         elif isinstance(node, ast.ImportFrom):
             base = ("." * node.level) + (node.module or "")
             for alias in node.names:
+                if alias.name == "*":
+                    self.stars.append(base)
+                    continue
                 self.imports[alias.asname or alias.name] = base + ("." if node.module else "") + alias.name
                 bound[alias.asname or alias.name] = node
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.functions[node.name] = bound[node.name] = node
         elif isinstance(node, ast.ClassDef):
             self.classes[node.name] = bound[node.name] = node
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            self.aliases[node.targets[0].id] = bound[node.targets[0].id] = node.value
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name, value in _assigned(target, node.value):
+                    self.aliases[name] = bound[name] = value
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
             self.aliases[node.target.id] = bound[node.target.id] = node.value
-        elif isinstance(node, (ast.If, ast.Try)):  # `try: import x except ImportError: ...` and the like
-            for child in self.live([*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", []),
-                                    *[s for h in getattr(node, "handlers", []) for s in h.body]]):
+        elif isinstance(node, ast.Try):  # `try: import x except ImportError: x = None`: the body is what runs
+            for child in self.live(node.body) + self.live(node.finalbody):
+                self._top_level(child, always=always)
+            for child in self.live([*node.orelse, *[s for h in node.handlers for s in h.body]]):
+                self._top_level(child, always=False)
+        elif isinstance(node, ast.If):
+            for child in self.live([*node.body, *node.orelse]):
                 self._top_level(child, always=False)
         if always:
             self.final.update(bound)
 
     # -- names ---------------------------------------------------------------------------
-    def resolve(self, node: ast.expr, depth: int = 0) -> str | None:
-        """The dotted name an expression stands for at top level (``e.einsum`` -> "einops.einsum")."""
+    def resolve(self, node: ast.expr, depth: int = 0, scope: dict[str, str] | None = None) -> str | None:
+        """The dotted name an expression stands for (``e.einsum`` -> "einops.einsum"): at top level, or
+        within a function whose local names (``Module.scope``) are ``scope``."""
         if depth > 8:
             return None
+        if isinstance(node, ast.Name) and scope and node.id in scope:
+            return scope[node.id] or None  # "": a local the reading cannot name
         if isinstance(node, ast.Name):
+            if node.id in self.declared_global:  # a function rebinds it as it runs: what it is cannot be read
+                return None
             final = self.final.get(node.id)
             if isinstance(final, ast.expr):  # rebound after any import of the name
                 return self.resolve(final, depth + 1)
@@ -121,11 +150,41 @@ class Module:
                 return self.imports[node.id]
             if node.id in self.aliases:
                 return self.resolve(self.aliases[node.id], depth + 1)
+            for star in self.stars:  # `from time import *`: the names a reading knows to look for
+                if f"{star}.{node.id}" in STARRED:
+                    return f"{star}.{node.id}"
             return node.id
         if isinstance(node, ast.Attribute):
-            base = self.resolve(node.value, depth + 1)
+            base = self.resolve(node.value, depth + 1, scope)
             return f"{base}.{node.attr}" if base else None
         return None
+
+    def scope(self, function: ast.AST) -> dict[str, str]:
+        """A function's local names that stand for something a reading can name: its own imports
+        (``from time import perf_counter`` inside it), aliases (``einsum = torch.einsum``) and parameter
+        defaults (``clock=time.perf_counter``); any other parameter or local shadows the module's name."""
+        local: dict[str, str] = {}
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = function.args
+            positional = [*args.posonlyargs, *args.args]
+            defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
+            defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+            for arg in [*positional, *args.kwonlyargs, *filter(None, [args.vararg, args.kwarg])]:
+                local[arg.arg] = (self.resolve(defaults[arg.arg]) or "") if arg.arg in defaults else ""
+        for node in self.walk(function, flags=True):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    local[alias.asname or alias.name.split(".")[0]] = \
+                        alias.name if alias.asname else alias.name.split(".")[0]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    if alias.name != "*":
+                        local[alias.asname or alias.name] = "." * node.level + f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.Assign) and node is not function:
+                for target in node.targets:
+                    for name, value in _assigned(target, node.value):
+                        local[name] = self.resolve(value, scope=local) or ""
+        return local
 
     # -- functions -------------------------------------------------------------------------
     def reachable(self, function: str) -> list[ast.AST]:
@@ -150,8 +209,11 @@ class Module:
         named: set[str] = set()
         todo = list(roots)
         while todo:
-            for inner in self.walk(todo.pop()):
-                if isinstance(inner, ast.Name) and inner.id not in named:
+            root = todo.pop()
+            local = _locals(root)
+            for inner in self.walk(root):
+                if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load) and inner.id not in named \
+                        and inner.id not in local:
                     named.add(inner.id)
                     definition = self._definition(inner.id)
                     if definition is not None:
@@ -165,48 +227,66 @@ class Module:
             return None if isinstance(final, (ast.Import, ast.ImportFrom)) else final
         return self.functions.get(name) or self.classes.get(name)
 
-    def walk(self, node: ast.AST) -> Iterator[ast.AST]:
-        """``ast.walk``, without the code that cannot run (see the module's docstring)."""
+    def walk(self, node: ast.AST, flags: bool = False) -> Iterator[ast.AST]:
+        """``ast.walk``, without the code that cannot run (see the module's docstring). ``flags``: a
+        name bound once to a constant (``USE_EINOPS = False``) decides a branch too. Only where reading
+        less can cost the submission (a clock or einops it must use), never where reading less would
+        hide something: another module may set the flag (``gradients.CHECK = True``)."""
         todo = [node]
         while todo:
             node = todo.pop()
             yield node
-            todo.extend(reversed(list(self._live_children(node))))
+            todo.extend(reversed(list(self._live_children(node, flags))))
 
-    def _live_children(self, node: ast.AST) -> Iterator[ast.AST]:
+    def _live_children(self, node: ast.AST, flags: bool = False) -> Iterator[ast.AST]:
+        if isinstance(node, ast.BoolOp):
+            yield from self._short_circuit(node, flags)
+            return
         if isinstance(node, (ast.If, ast.While, ast.IfExp)):
-            truth = self.static_truth(node.test)
+            truth = self.static_truth(node.test, flags)
             if truth is False or (truth is True and not isinstance(node, ast.While)):
                 yield node.test
                 branch = node.body if truth else node.orelse
-                yield from self.live(branch) if isinstance(branch, list) else [branch]
+                yield from self.live(branch, flags) if isinstance(branch, list) else [branch]
                 return
         for _, value in ast.iter_fields(node):
             if isinstance(value, list):
-                yield from self.live([v for v in value if isinstance(v, ast.AST)])
+                yield from self.live([v for v in value if isinstance(v, ast.AST)], flags)
             elif isinstance(value, ast.AST):
                 yield value
 
-    def live(self, body: list) -> list:
+    def live(self, body: list, flags: bool = False) -> list:
         """A block's statements up to the first that always leaves it; a constant ``if`` at the top
         level is replaced by the branch it takes."""
         out = []
         for node in body:
-            if isinstance(node, ast.If) and self.static_truth(node.test) is not None:
-                out.extend(self.live(node.body if self.static_truth(node.test) else node.orelse))
+            truth = self.static_truth(node.test, flags) if isinstance(node, ast.If) else None
+            if truth is not None:
+                out.extend(self.live(node.body if truth else node.orelse, flags))
                 continue
             out.append(node)
             if isinstance(node, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
                 break
         return out
 
-    def static_truth(self, test: ast.expr) -> bool | None:
+    def static_truth(self, test: ast.expr, flags: bool = False) -> bool | None:
         """What a condition always is, where a reading can tell: a constant, ``not`` one, and
         ``__name__ == "__main__"`` (false for an imported module that does not rebind ``__name__``)."""
         if isinstance(test, ast.Constant):
             return bool(test.value)
+        if isinstance(test, (ast.Name, ast.Attribute)) and self.resolve(test) == "typing.TYPE_CHECKING":
+            return False
+        if flags and isinstance(test, ast.Name) and self.stores.get(test.id) == 1 and \
+                isinstance(self.final.get(test.id), ast.Constant):  # a flag set once: USE_EINOPS = False
+            return bool(self.final[test.id].value)
+        if isinstance(test, ast.BoolOp):
+            truths = [self.static_truth(v, flags) for v in test.values]
+            decisive = isinstance(test.op, ast.Or)  # an Or is decided by a true operand, an And by a false one
+            if decisive in truths:
+                return decisive
+            return (not decisive) if all(t is not None for t in truths) else None
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            inner = self.static_truth(test.operand)
+            inner = self.static_truth(test.operand, flags)
             return None if inner is None else not inner
         if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
                 and not self.rebinds_name):
@@ -215,31 +295,54 @@ class Module:
                 return isinstance(test.ops[0], ast.NotEq)
         return None
 
+    def _short_circuit(self, node: ast.BoolOp, flags: bool = False) -> list[ast.expr]:
+        """The operands an ``and``/``or`` can evaluate: none after one that always decides it."""
+        decisive = isinstance(node.op, ast.Or)
+        out = []
+        for value in node.values:
+            out.append(value)
+            if self.static_truth(value, flags) is decisive:
+                break
+        return out
+
     def calls(self, function: str, target: str) -> list[int]:
-        """Lines where ``function`` (or a helper it calls) calls ``target`` ("einops.einsum")."""
-        lines = []
-        for node in self.reachable(function):
-            for call in self._calls_in(node):
-                if self.resolve(call.func) == target:
-                    lines.append(call.lineno)
-        return sorted(lines)
+        """Lines where ``function`` (or a helper or class it uses) names ``target`` ("einops.einsum"):
+        calls it, or hands it on (``functools.partial(einops.einsum, ...)``, a default argument)."""
+        return [line for _, line in self.names(function, lambda name: name == target)]
 
     def clock_reads(self, function: str) -> list[int]:
         """Lines where ``function`` (or a helper or class it uses) names a clock (``CLOCKS``): called
         there or handed on (``clock=time.perf_counter``, ``timeit.Timer(timer=time.process_time)``)."""
-        lines = set()
-        for node in self.reachable(function):
-            for inner in self.walk(node):
-                if isinstance(inner, (ast.Name, ast.Attribute)):
-                    name = self.resolve(inner) or ""
-                    if name in CLOCKS or name.startswith(CLOCK_MODULES):
-                        lines.add(inner.lineno)
-        return sorted(lines)
+        return [line for _, line in self.names(function, is_clock)]
 
-    def _calls_in(self, node: ast.AST) -> Iterator[ast.Call]:
-        for inner in self.walk(node):
-            if isinstance(inner, ast.Call):
-                yield inner
+    def names(self, function: str, wanted) -> list[tuple[str, int]]:
+        """(what, line) of each name read in what ``function`` runs that ``wanted`` accepts, resolved
+        in its scope: a local import, alias or parameter shadows the module's name."""
+        found = set()
+        if self.rebound(function):
+            return []
+        for node, name in self.read_names(function):
+            if wanted(name):
+                found.add((name, node.lineno))
+        return sorted(found, key=lambda f: f[1])
+
+    def rebound(self, function: str) -> bool:
+        """Whether the name is bound again in a way a reading does not follow (a loop, a walrus, a
+        ``global`` in a function): what runs under it cannot be told, so nothing is read as it."""
+        simple = 1 if isinstance(self.final.get(function), ast.expr) else 0
+        return self.stores.get(function, 0) > simple
+
+    def read_names(self, function: str) -> Iterator[tuple[ast.AST, str]]:
+        """Each name or attribute read (not bound) in what ``function`` runs, with what it resolves to."""
+        for root in self.reachable(function):
+            scope = self.scope(root)
+            # a parameter's default is read where the parameter is (``clock()`` is time.perf_counter's
+            # call when ``clock=time.perf_counter``): a default never used reads as nothing
+            defaults = {id(n) for d in _defaults(root) for n in ast.walk(d)}
+            for inner in self.walk(root, flags=True):
+                if isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load) \
+                        and id(inner) not in defaults:
+                    yield inner, self.resolve(inner, scope=scope) or ""
 
     def annotations(self, function: str) -> dict[str, Annotation | Plain] | None:
         """Each parameter's annotation and ``return``'s, as written; None if there is no such function."""
@@ -278,13 +381,100 @@ class Module:
 CLOCKS = frozenset(["time.perf_counter", "time.perf_counter_ns", "time.time", "time.time_ns", "time.monotonic",
                     "time.monotonic_ns", "time.process_time", "time.process_time_ns", "time.thread_time",
                     "time.thread_time_ns", "time.clock_gettime", "time.clock_gettime_ns",
-                    "datetime.datetime.now", "torch.cuda.Event"])
-CLOCK_MODULES = ("timeit.", "torch.utils.benchmark.", "triton.testing.")
+                    "datetime.datetime.now", "torch.cuda.Event", "torch.Event"])
+CLOCK_MODULES = ("timeit.", "torch.utils.benchmark.", "triton.testing.", "torch.profiler.")
+# what ``from M import *`` is read to bring in: the names the audits look for
+STARRED = CLOCKS | {"einops.einsum", "einops.rearrange", "einops.reduce", "einops.repeat", "einops.pack",
+                    "einops.unpack", "timeit.timeit", "timeit.repeat", "timeit.Timer", "timeit.default_timer"}
+
+
+def is_clock(name: str) -> bool:
+    return name in CLOCKS or name.startswith(CLOCK_MODULES)
+
+
+def package_names(sources: dict[str, str], module: str, function: str, wanted) -> list[str]:
+    """"file:line" of each name ``wanted`` accepts, read in what ``module.function`` runs, following
+    the implementation's own modules it takes helpers from (``from .timing import Stopwatch``), and a
+    ``from .impl import *`` that brings the function itself. ``sources``: module name -> text."""
+    found: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    todo = [(module, function)]
+    while todo:
+        name, fn = todo.pop()
+        if (name, fn) in seen or name not in sources:
+            continue
+        seen.add((name, fn))
+        try:
+            mod = Module.parse(sources[name], name)
+        except SyntaxError:
+            continue
+        if mod.rebound(fn):
+            continue
+        if not mod.reachable(fn):
+            todo += [used for star in mod.stars for used in _own(f"{star}.{fn}", sources, first_only=True)]
+        for node, resolved in mod.read_names(fn):
+            if wanted(resolved):
+                found.append(f"{name}.py:{node.lineno}")
+            else:
+                todo += [used for used in _own(resolved, sources, first_only=True) if used[0] != name and used[1]]
+        for node in mod.reachable(fn):  # imported over its own def
+            if isinstance(node, ast.ImportFrom):
+                todo += [used for alias in node.names for used in _own(
+                    "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name,
+                    sources, first_only=False) if used[1]]
+    return sorted(set(found))
 
 
 @functools.lru_cache(maxsize=64)
 def _parse(text: str, name: str) -> Module:
     return Module._build(text, name)
+
+
+def _defaults(node: ast.AST) -> list[ast.expr]:
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return []
+    return [*node.args.defaults, *filter(None, node.args.kw_defaults)]
+
+
+def _locals(node: ast.AST) -> set[str]:
+    """The names local to a function (its parameters and what it binds, but what it declares global):
+    Python reads them there, never the module's of the same name. A nested function, class, lambda
+    or comprehension has a scope of its own: only the name a nested def or class binds is local."""
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return set()
+    args = node.args
+    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, *filter(None, [args.vararg, args.kwarg])]}
+    declared: set[str] = set()
+    todo = list(node.body) if isinstance(node.body, list) else [node.body]
+    while todo:
+        inner = todo.pop()
+        if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(inner.name)
+            todo += [*inner.decorator_list, *(_defaults(inner) if not isinstance(inner, ast.ClassDef) else inner.bases)]
+            continue
+        if isinstance(inner, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
+            names.add(inner.id)
+        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in inner.names if a.name != "*")
+        elif isinstance(inner, (ast.Global, ast.Nonlocal)):
+            declared.update(inner.names)
+        todo.extend(ast.iter_child_nodes(inner))
+    return names - declared
+
+
+def _assigned(target: ast.expr, value: ast.expr) -> Iterator[tuple[str, ast.expr]]:
+    """(name, what it is bound to) of an assignment's target: ``a, b = f, g`` binds a to f and b to g;
+    a name in any other unpacking is bound to the whole value (what it is cannot be read)."""
+    if isinstance(target, ast.Name):
+        yield target.id, value
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        paired = isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and \
+            not any(isinstance(e, ast.Starred) for e in [*target.elts, *value.elts])
+        for i, element in enumerate(target.elts):
+            yield from _assigned(element.value if isinstance(element, ast.Starred) else element,
+                                 value.elts[i] if paired else value)
 
 
 def _runs_when_defined(node: ast.stmt) -> list[ast.AST]:
@@ -302,14 +492,18 @@ def _runs_when_defined(node: ast.stmt) -> list[ast.AST]:
 
 
 # --------------------------------------------------------------------------- Part 7: no autograd
-# What a gradient by hand may import: arithmetic and tensors, nothing that differentiates.
-PLAIN_IMPORTS = ("__future__", "typing", "math", "numbers", "dataclasses", "numpy", "einops", "jaxtyping",
-                 "torch", "torch.nn.functional", "torch.linalg")
+# What a gradient by hand may import: arithmetic, tensors, checks and the standard library's plain
+# tools; nothing that differentiates (names from these that could are charged where they are used).
+PLAIN_IMPORTS = ("__future__", "typing", "typing_extensions", "math", "numbers", "fractions", "statistics",
+                 "dataclasses", "functools", "itertools", "operator", "collections", "collections.abc", "abc",
+                 "enum", "contextlib", "warnings", "logging", "numpy", "einops", "jaxtyping", "typeguard",
+                 "beartype", "torch", "torch.nn", "torch.nn.functional", "torch.linalg", "torch.testing",
+                 "torch.types")
 # Names of autograd's entry points, wherever they appear as an attribute, a name or a keyword.
 AUTOGRAD = frozenset([
     "backward", "grad", "grad_fn", "requires_grad", "requires_grad_", "retain_grad", "register_hook",
     "autograd", "func", "functorch", "vmap", "jacrev", "jacfwd", "vjp", "jvp", "hessian", "jacobian",
-    "functional_call", "enable_grad", "set_grad_enabled", "inference_mode", "Parameter", "Function",
+    "functional_call", "enable_grad", "set_grad_enabled", "Parameter", "Function",
     "compile", "jit", "export", "fx", "library", "make_dual", "unpack_dual", "forward_ad",
 ])
 # Ways to reach a name without writing it, which a reading of the source cannot follow.
@@ -320,6 +514,11 @@ ESCAPES = frozenset(["getattr", "setattr", "delattr", "eval", "exec", "compile",
                      "attrgetter", "methodcaller", "import_module"])
 # module dunders a gradient may read; any other (``__builtins__``, ``__loader__``, ...) reaches around
 PLAIN_DUNDERS = frozenset(["__name__", "__doc__", "__file__", "__all__", "__debug__"])
+# dunder attributes of plain use (``fn.__name__``, ``super().__init__``); any other (``__dict__``,
+# ``__globals__``, ``__subclasses__``, ...) reaches around
+PLAIN_DUNDER_ATTRIBUTES = frozenset(["__name__", "__qualname__", "__doc__", "__module__", "__init__", "__class__",
+                                     "__post_init__", "__enter__", "__exit__", "__call__", "__repr__", "__str__",
+                                     "__len__", "__iter__", "__next__", "__eq__", "__hash__", "__getitem__"])
 OWN = frozenset(["squared_error_grad", "linear_backward"])  # the spec's names may appear as themselves
 
 
@@ -365,13 +564,15 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
                 continue  # a module that does not parse does not import either: the call reports that
         mod = parsed[name]
         nodes = mod.import_time() if function is None else mod.reachable(function)
-        # the package's __init__ runs whatever is graded: of the modules it imports, follow only what it
-        # calls (an __init__ that imports every module would otherwise charge the gradients with, say,
-        # model.py's `from torch.nn import Parameter`)
-        calls_only = name == PACKAGE and function is None
+        if function is not None and not nodes:  # `from ._impl import *` brings it
+            todo += [(sibling, function) for star in mod.stars
+                     for sibling, _ in _own(f"{star}.{function}", sources, first_only=True)]
+        # another module's own imports (model.py's `from torch.nn import Parameter`, run because an __init__
+        # imports every module) are not the gradients' business; what that module runs and hands them is
+        others = function is None and name != module
         for node in nodes:
-            findings.extend(_inspect(mod, node, f"{name}.py", set(sources)))
-            for sibling, used in _sibling_uses(mod, node, sources, calls_only=calls_only):
+            findings.extend(_inspect(mod, node, f"{name}.py", set(sources), imports=not others))
+            for sibling, used in _sibling_uses(mod, node, sources, import_time=function is None):
                 todo.append((sibling, None))
                 if used:
                     todo.append((sibling, used))
@@ -381,12 +582,18 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
 PACKAGE = "__init__"  # the package's own module: what ``from . import name`` reads a name from
 
 
-def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str]) -> list[Finding]:
+def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports: bool = True) -> list[Finding]:
+    """``imports``: charge the import statements too."""
     found = []
+    own_keywords: set[int] = set()  # `Result(grad=...)`: a keyword of the submission's own class or function
     for node in mod.walk(root):
+        if isinstance(node, ast.Call) and _own_object(mod, node.func):
+            own_keywords.update(id(k) for k in node.keywords)
         where = f"{file}:{getattr(node, 'lineno', '?')}"
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
             found.extend(_inspect(mod, text, file, siblings))
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not imports:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name not in PLAIN_IMPORTS and alias.name.split(".")[0] not in {"assignment", *siblings}:
@@ -401,9 +608,15 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str]) -> list[
                         or (alias.name.startswith("_") and source != "__future__"):
                     found.append(Finding(where, f"imports {full}", _autograd_name(full)))
         elif isinstance(node, ast.Attribute):
+            own = _own_object(mod, node.value)
+            dunder = node.attr.startswith("__") and node.attr.endswith("__")
             if node.attr in AUTOGRAD or ("backward" in node.attr and node.attr not in OWN):
-                found.append(Finding(where, f"uses .{node.attr}", True))
-            elif node.attr.startswith("_") or node.attr in ESCAPES:
+                if not own:  # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
+                    found.append(Finding(where, f"uses .{node.attr}", True))
+            elif dunder:
+                if node.attr not in PLAIN_DUNDER_ATTRIBUTES:
+                    found.append(Finding(where, f"uses .{node.attr}", False))
+            elif (node.attr.startswith("_") and not (own or _self(node.value))) or node.attr in ESCAPES:
                 found.append(Finding(where, f"uses .{node.attr}", False))
         elif isinstance(node, ast.Name):
             if node.id in ESCAPES and isinstance(node.ctx, ast.Load) and node.id not in mod.functions:
@@ -413,9 +626,31 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str]) -> list[
                 found.append(Finding(where, f"uses {node.id}", False))
             elif node.id in AUTOGRAD and isinstance(node.ctx, ast.Load) and mod.imports.get(node.id):
                 found.append(Finding(where, f"uses {mod.imports[node.id]}", True))
-        elif isinstance(node, ast.keyword) and node.arg in AUTOGRAD:
+        elif isinstance(node, ast.keyword) and node.arg in AUTOGRAD and id(node) not in own_keywords and not (
+                isinstance(node.value, ast.Constant) and node.value.value is False):  # requires_grad=False
             found.append(Finding(where, f"passes {node.arg}=", True))
     return found
+
+
+def _self(value: ast.expr) -> bool:
+    return isinstance(value, ast.Name) and value.id in ("self", "cls")
+
+
+def _own_object(mod: Module, value: ast.expr) -> bool:
+    """A class the module defines, or an instance it makes of one (``SquaredError.backward``,
+    ``Grads(grad=g).grad``): its attributes are the submission's own code, read where it is defined.
+    Not a function's result, nor ``self`` (either may be a tensor), nor a class with a ``__new__`` (it
+    may return one) or a base from torch (a tensor subclass)."""
+    if isinstance(value, ast.Call):
+        value = value.func
+    if not isinstance(value, ast.Name):
+        return False
+    cls = mod.final.get(value.id)
+    if not isinstance(cls, ast.ClassDef):
+        return False
+    if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "__new__" for n in cls.body):
+        return False
+    return not any((mod.resolve(base) or "").split(".")[0] in ("torch", "functorch") for base in cls.bases)
 
 
 def _string_annotations(node: ast.AST) -> Iterator[ast.expr]:
@@ -443,22 +678,19 @@ def _autograd_name(dotted: str) -> bool:
 
 
 def _sibling_uses(mod: Module, root: ast.AST, sources: dict[str, str],
-                  calls_only: bool = False) -> Iterator[tuple[str, str | None]]:
+                  import_time: bool = False) -> Iterator[tuple[str, str | None]]:
     """(module, function or None) of the implementation's own modules that ``root`` uses; a name
     taken from the package itself (``from . import helper``) is the package ``__init__``'s.
-    ``calls_only``: only what ``root`` calls, not what it imports or names."""
+    ``import_time``: an import statement that runs as a module is imported brings in that module (what
+    importing it runs), not the names it takes: those are followed where they are used."""
     for node in mod.walk(root):
-        if calls_only:
-            if isinstance(node, ast.Call):
-                for used in _own(mod.resolve(node.func) or "", sources, first_only=True):
-                    if used[0] != mod.name:
-                        yield used
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 full = alias.name if isinstance(node, ast.Import) else \
                     "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name
-                yield from _own(full, sources, first_only=False)
-        elif isinstance(node, (ast.Name, ast.Attribute)):
+                for sibling, used in _own(full, sources, first_only=False):
+                    yield sibling, (None if import_time and sibling != PACKAGE else used)
+        elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
             for used in _own(mod.resolve(node) or "", sources, first_only=True):
                 if used[0] != mod.name:
                     yield used
