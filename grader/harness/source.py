@@ -102,12 +102,11 @@ class Module:
                 self.imports[local] = alias.name if alias.asname else alias.name.split(".")[0]
                 bound[local] = node
         elif isinstance(node, ast.ImportFrom):
-            base = ("." * node.level) + (node.module or "")
             for alias in node.names:
                 if alias.name == "*":
-                    self.stars.append(base)
+                    self.stars.append("." * node.level + (node.module or ""))
                     continue
-                self.imports[alias.asname or alias.name] = base + ("." if node.module else "") + alias.name
+                self.imports[alias.asname or alias.name] = _from_name(node, alias)
                 bound[alias.asname or alias.name] = node
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.functions[node.name] = bound[node.name] = node
@@ -179,7 +178,7 @@ class Module:
             elif isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:
                     if alias.name != "*":
-                        local[alias.asname or alias.name] = "." * node.level + f"{node.module}.{alias.name}"
+                        local[alias.asname or alias.name] = _from_name(node, alias)
             elif isinstance(node, ast.Assign) and node is not function:
                 for target in node.targets:
                     for name, value in _assigned(target, node.value):
@@ -318,10 +317,10 @@ class Module:
     def names(self, function: str, wanted) -> list[tuple[str, int]]:
         """(what, line) of each name read in what ``function`` runs that ``wanted`` accepts, resolved
         in its scope: a local import, alias or parameter shadows the module's name."""
-        found = set()
         if self.rebound(function):
             return []
-        for node, name in self.read_names(function):
+        found = set()
+        for node, name in self.read_names(self.reachable(function)):
             if wanted(name):
                 found.add((name, node.lineno))
         return sorted(found, key=lambda f: f[1])
@@ -332,9 +331,10 @@ class Module:
         simple = 1 if isinstance(self.final.get(function), ast.expr) else 0
         return self.stores.get(function, 0) > simple
 
-    def read_names(self, function: str) -> Iterator[tuple[ast.AST, str]]:
-        """Each name or attribute read (not bound) in what ``function`` runs, with what it resolves to."""
-        for root in self.reachable(function):
+    def read_names(self, roots: list[ast.AST]) -> Iterator[tuple[ast.AST, str]]:
+        """Each name or attribute read (not bound) in ``roots`` (what a function runs, ``reachable``),
+        with what it resolves to."""
+        for root in roots:
             scope = self.scope(root)
             # a parameter's default is read where the parameter is (``clock()`` is time.perf_counter's
             # call when ``clock=time.perf_counter``): a default never used reads as nothing
@@ -410,24 +410,28 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted) -
             continue
         if mod.rebound(fn):
             continue
-        if not mod.reachable(fn):
+        roots = mod.reachable(fn)
+        if not roots:
             todo += [used for star in mod.stars for used in _own(f"{star}.{fn}", sources, first_only=True)]
-        for node, resolved in mod.read_names(fn):
+        for node, resolved in mod.read_names(roots):
             if wanted(resolved):
                 found.append(f"{name}.py:{node.lineno}")
             else:
                 todo += [used for used in _own(resolved, sources, first_only=True) if used[0] != name and used[1]]
-        for node in mod.reachable(fn):  # imported over its own def
+        for node in roots:  # imported over its own def
             if isinstance(node, ast.ImportFrom):
-                todo += [used for alias in node.names for used in _own(
-                    "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name,
-                    sources, first_only=False) if used[1]]
+                todo += [used for used in _sibling_uses(mod, node, sources) if used[1]]
     return sorted(set(found))
 
 
 @functools.lru_cache(maxsize=64)
 def _parse(text: str, name: str) -> Module:
     return Module._build(text, name)
+
+
+def _from_name(node: ast.ImportFrom, alias: ast.alias) -> str:
+    """The dotted name ``from M import name`` takes (``..pkg.name``, ``.name`` for ``from . import name``)."""
+    return "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name
 
 
 def _defaults(node: ast.AST) -> list[ast.expr]:
@@ -686,8 +690,7 @@ def _sibling_uses(mod: Module, root: ast.AST, sources: dict[str, str],
     for node in mod.walk(root):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
-                full = alias.name if isinstance(node, ast.Import) else \
-                    "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name
+                full = alias.name if isinstance(node, ast.Import) else _from_name(node, alias)
                 for sibling, used in _own(full, sources, first_only=False):
                     yield sibling, (None if import_time and sibling != PACKAGE else used)
         elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
