@@ -13,6 +13,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -153,6 +154,22 @@ def spin(rounds):
     for i in range(rounds):
         total += i * i
     return time.perf_counter() - started
+
+
+def outlive_the_grader():
+    """When the channel to the grader closes, spin on instead of exiting (the worker's own loop reads it)."""
+    import sys
+    framing = sys.modules["grader.isolation.framing"]
+    real = framing.recv
+
+    def recv(sock):
+        try:
+            return real(sock)
+        except OSError:
+            while True:
+                pass
+    framing.recv = recv
+    return True
 
 
 def start_sleepers(n):
@@ -298,7 +315,7 @@ def test_a_worker_sees_its_own_processes_and_no_network(box):
     uid, cwd, pids = call(box, "identity")
     assert pids == [1] and cwd == "/tmp"
     assert uid == (UID_BASE if box.uid is not None else 0)
-    assert call(box, "network") in ("OSError", "ConnectionRefusedError")
+    assert call(box, "network") in ("OSError", "ConnectionRefusedError", "PermissionError")  # the filter: no AF_INET
     assert box.protections.mode in ("root", "user namespace")
     assert any("allow-list" in p for p in box.protections.applied)
     assert box.protections.missing == () or box.protections.mode == "user namespace"
@@ -456,6 +473,32 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def test_a_killed_grading_process_takes_its_workers_along(server, package):
+    """The batch kills a grading process at the submission's time limit, and it never closes its workers
+    itself. The fork server sees its connection close and kills every worker that connection asked for,
+    even one that would not exit by itself: none lives on into the next submission's turn in its slot."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # a grading process: its own connection to the shared fork server
+        try:
+            os.close(read)
+            box = Sandboxed(package, Sandbox(server, None))
+            call(box, "outlive_the_grader")
+            os.write(write, str(box.workers["main"].pid).encode())
+            time.sleep(600)
+        finally:
+            os._exit(0)
+    os.close(write)
+    worker = int(os.read(read, 64) or b"0")
+    os.close(read)
+    os.kill(child, signal.SIGKILL)
+    os.waitpid(child, 0)
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert worker > 1 and not _alive(worker)
+
+
 def test_closing_the_fork_server_leaves_nothing(server, package):
     worker = Sandboxed(package, Sandbox(server, UID_BASE + 1 if "root" in MODES else None))
     call(worker, "start_hogs", 3)
@@ -475,9 +518,22 @@ said = {"install": seccomp.install()}
 libc = sandbox.libc()
 _, numbers = seccomp.ARCHES[platform.machine()]
 for name in seccomp.REFUSED:  # arguments that fail at once anyway: only the errno tells the filter from the call
-    ctypes.set_errno(0)
-    said[name] = (libc.syscall(ctypes.c_long(numbers[name]), ctypes.c_long(-1), 0, 0, 0, 0), ctypes.get_errno())
+    if name in numbers:
+        ctypes.set_errno(0)
+        said[name] = (libc.syscall(ctypes.c_long(numbers[name]), ctypes.c_long(-1), 0, 0, 0, 0), ctypes.get_errno())
 said["clone new user"] = (libc.unshare(0x10000000), ctypes.get_errno())
+import fcntl, socket, struct
+shared = os.open(sys.executable, os.O_RDONLY)  # a file every worker sees, read-only
+for command, value in seccomp.F_LOCKS.items():  # a real descriptor: only the filter refuses these
+    ctypes.set_errno(0)
+    said[command] = (libc.fcntl(shared, value, ctypes.create_string_buffer(struct.pack("hhqqi", 0, 0, 0, 1, 0), 64)),
+                     ctypes.get_errno())
+said["F_GETFD"] = fcntl.fcntl(shared, fcntl.F_GETFD) >= 0  # the plain commands still work
+for family in (socket.AF_INET, socket.AF_INET6, socket.AF_NETLINK, 40):  # 40: AF_VSOCK
+    ctypes.set_errno(0)
+    said[f"socket {family}"] = (libc.socket(family, socket.SOCK_STREAM if family != socket.AF_NETLINK
+                                            else socket.SOCK_RAW, 0), ctypes.get_errno())
+said["socketpair"] = len(socket.socketpair())  # AF_UNIX: what a worker's own pipes and children use
 child = os.fork()
 if child == 0:
     os._exit(7)
@@ -501,5 +557,6 @@ def test_the_seccomp_filter_refuses_what_it_lists_and_nothing_a_submission_needs
     said = json.loads(run.stdout.strip().splitlines()[-1])
     assert said.pop("install") is None
     assert said.pop("fork") == 7 and said.pop("thread") == [1] and said.pop("subprocess").strip() == "42"
+    assert said.pop("F_GETFD") is True and said.pop("socketpair") == 2
     assert said.pop("torch") == 64.0 ** 3
     assert said == {name: [-1, 1] for name in said}, said  # every one EPERM

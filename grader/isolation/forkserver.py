@@ -161,6 +161,9 @@ class ForkServer:
         self.selector.register(self.listener, selectors.EVENT_READ)
         self.statuses: dict[int, int] = {}
         self.workers: set[int] = set()
+        # worker pid -> the connection (its descriptor here) that asked for it: a grading process killed at
+        # its time limit never says goodbye, and its workers must not live on into the next submission's turn
+        self.owner: dict[int, int] = {}
 
     def run(self) -> None:
         while True:
@@ -188,13 +191,15 @@ class ForkServer:
             return
         except OSError:
             data, fds = b"", []
-        if not data:
+        if not data:  # its grading process is done, or was killed: so are the workers it asked for
+            for pid in [pid for pid, owner in self.owner.items() if owner == conn.fileno()]:
+                self._kill(pid)
             self.selector.unregister(conn)
             conn.close()
             return
         try:
             request = json.loads(data)
-            reply = self._dispatch(request, fds)
+            reply = self._dispatch(request, fds, conn.fileno())
         except SystemExit:
             raise
         except Exception as exc:  # noqa: BLE001 - answer, never die
@@ -210,12 +215,12 @@ class ForkServer:
         except OSError:
             pass
 
-    def _dispatch(self, request: dict, fds: list[int]) -> dict:
+    def _dispatch(self, request: dict, fds: list[int], connection: int) -> dict:
         op = request.get("op")
         if op == "ping":
             return {"pid": os.getpid()}
         if op == "spawn":
-            return self._spawn(request["spec"], fds)
+            return self._spawn(request["spec"], fds, connection)
         if op == "status":
             return {"status": self._status(int(request["pid"]))}
         if op == "kill":
@@ -229,7 +234,7 @@ class ForkServer:
             raise SystemExit(0)
         raise ValueError(f"unknown op {op!r}")
 
-    def _spawn(self, spec: dict, fds: list[int]) -> dict:
+    def _spawn(self, spec: dict, fds: list[int], connection: int) -> dict:
         channel_fd, output_fd = fds[0], fds[1]
         limits = spec.get("limits") or {}
         self.spawned += 1
@@ -255,6 +260,7 @@ class ForkServer:
         os.close(report_r)
         worker = report.get("pid") if type(report.get("pid")) is int and report["pid"] > 1 else pid
         self.workers.add(worker)
+        self.owner[worker] = connection
         if group:
             self.group_of[worker] = group
         return {"pid": worker, "mode": _said(report.get("mode"), "unknown"),
@@ -305,6 +311,7 @@ class ForkServer:
                 break
             self.statuses[pid] = status
             self.workers.discard(pid)
+            self.owner.pop(pid, None)  # its number may be reused: never killed through an old entry
             self._forget_group(pid)
         self.dying = [group for group in self.dying if not self.groups.remove(group)]
 
@@ -326,6 +333,7 @@ class ForkServer:
     def _shutdown(self) -> None:
         """Every worker and everything they left behind, and their groups."""
         self.workers.clear()
+        self.owner.clear()
         self._kill_strays()
         for pid in list(self.group_of):
             self._forget_group(pid)
@@ -340,6 +348,7 @@ class ForkServer:
             except (ProcessLookupError, PermissionError):
                 pass
         self.workers.discard(pid)
+        self.owner.pop(pid, None)
         self._forget_group(pid)
         self._kill_strays()
 

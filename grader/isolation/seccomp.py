@@ -1,16 +1,27 @@
 """A seccomp filter for workers: the system calls a submission never needs and could misuse.
 
-Namespaces and dropped privileges leave two kernel objects shared: the keyrings (a
-user's keyring belongs to its user id, not to any namespace a worker can enter, so
-two submissions graded in one slot, or anyone on the machine with that id, could
-pass data through it, and it outlives the batch), and new namespaces themselves (a
-worker may make a user namespace of its own, where it is root: no escape known,
-but kernel code no honest submission needs). So a worker refuses, for itself and
-every process it starts:
+Namespaces and dropped privileges leave some kernel objects shared. The keyrings
+belong to a user id, not to any namespace a worker can enter: two submissions
+graded in one slot, or anyone on the machine with that id, could pass data through
+them, and they outlive the batch. Every worker sees the same files (the Python
+installation, the harness), and a lock or a watch on a file needs only a read-only
+descriptor: two workers alive at once (a submission's own two, or two submissions
+graded side by side) could signal through byte-range locks on one file, or through
+the access events of another. Sockets of any family but AF_UNIX reach past the
+network namespace on some machines (AF_VSOCK talks to a virtual machine's host). New
+namespaces themselves: a worker may make a user namespace of its own, where it is
+root: no escape known, but kernel code no honest submission needs. So a worker
+refuses, for itself and every process it starts:
 
     add_key, request_key, keyctl     the keyrings                          EPERM
+    flock; fcntl's lock, lease and   signalling through a shared file      EPERM
+     notify commands; inotify_*,
+     fanotify_*, mincore
+    socket, socketpair of a family   the network past the namespace        EPERM
+     other than AF_UNIX
     unshare, setns                   entering or making namespaces         EPERM
     ptrace, process_vm_readv/writev  other processes' memory               EPERM
+    open_by_handle_at                files by handle, past the view        EPERM
     bpf, perf_event_open,            kernel code a submission never needs,
     userfaultfd, io_uring_*          where kernel exploits have been        EPERM
     clone with a CLONE_NEW* flag     a child in new namespaces             EPERM
@@ -40,19 +51,29 @@ ARCHES = {
     "x86_64": (0xC000003E, dict(add_key=248, request_key=249, keyctl=250, unshare=272, setns=308,
                                 ptrace=101, process_vm_readv=310, process_vm_writev=311, bpf=321,
                                 perf_event_open=298, userfaultfd=323, io_uring_setup=425, io_uring_enter=426,
-                                io_uring_register=427, clone=56, clone3=435)),
+                                io_uring_register=427, flock=73, inotify_init=253, inotify_init1=294,
+                                inotify_add_watch=254, fanotify_init=300, fanotify_mark=301, mincore=27,
+                                open_by_handle_at=304, clone=56, clone3=435, fcntl=72, socket=41, socketpair=53)),
     "aarch64": (0xC00000B7, dict(add_key=217, request_key=218, keyctl=219, unshare=97, setns=268,
                                  ptrace=117, process_vm_readv=270, process_vm_writev=271, bpf=280,
                                  perf_event_open=241, userfaultfd=282, io_uring_setup=425, io_uring_enter=426,
-                                 io_uring_register=427, clone=220, clone3=435)),
+                                 io_uring_register=427, flock=32, inotify_init1=26, inotify_add_watch=27,
+                                 fanotify_init=262, fanotify_mark=263, mincore=232, open_by_handle_at=265,
+                                 clone=220, clone3=435, fcntl=25, socket=198, socketpair=199)),
 }
 REFUSED = ("add_key", "request_key", "keyctl", "unshare", "setns", "ptrace", "process_vm_readv",
            "process_vm_writev", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
-           "io_uring_register")
+           "io_uring_register", "flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init",
+           "fanotify_mark", "mincore", "open_by_handle_at")
+# fcntl's commands that lock a file, lease it or watch a folder (F_GETLK is refused too: it tells
+# where another process holds a lock); every other command (F_GETFD, F_SETFL, F_DUPFD, ...) is plain
+F_LOCKS = {"F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37, "F_OFD_SETLKW": 38,
+           "F_SETLEASE": 1024, "F_GETLEASE": 1025, "F_NOTIFY": 1026}
+AF_UNIX = 1
 
 # classic BPF: load a word of struct seccomp_data, compare, return
-LD_ABS, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06
-NR, ARCH, ARG0 = 0, 4, 16  # offsets in struct seccomp_data (arg 0's low word, little-endian)
+LD_ABS, JA, JEQ, JGE, JSET, RET = 0x20, 0x05, 0x15, 0x35, 0x45, 0x06
+NR, ARCH, ARG0, ARG1 = 0, 4, 16, 24  # offsets in struct seccomp_data (an argument's low word, little-endian)
 
 
 class _Instruction(ctypes.Structure):
@@ -77,20 +98,33 @@ def program(machine: str) -> list[tuple[int, int, int, int]] | None:
     if machine == "x86_64":
         code.append((JGE, "deny", 0, X32_BIT))
     for name in REFUSED:
-        code.append((JEQ, "deny", 0, nr[name]))
+        if name in nr:  # AArch64 has only inotify_init1
+            code.append((JEQ, "deny", 0, nr[name]))
     code += [
         (JEQ, "nosys", 0, nr["clone3"]),
-        (JEQ, 0, "allow", nr["clone"]),
-        (LD_ABS, 0, 0, ARG0),
-        (JSET, "deny", "allow", CLONE_NEW),
+        (JEQ, "clone", 0, nr["clone"]),
+        (JEQ, "fcntl", 0, nr["fcntl"]),
+        (JEQ, "socket", 0, nr["socket"]),
+        (JEQ, "socket", 0, nr["socketpair"]),
+        (JA, 0, 0, "allow"),
     ]
-    labels = {"allow": len(code), "deny": len(code) + 1, "nosys": len(code) + 2}
+    labels: dict[str, int] = {"clone": len(code)}
+    code += [(LD_ABS, 0, 0, ARG0), (JSET, "deny", "allow", CLONE_NEW)]
+    labels["fcntl"] = len(code)
+    code.append((LD_ABS, 0, 0, ARG1))
+    code += [(JEQ, "deny", 0, command) for command in F_LOCKS.values()]
+    code.append((JA, 0, 0, "allow"))
+    labels["socket"] = len(code)
+    code += [(LD_ABS, 0, 0, ARG0), (JEQ, "allow", "deny", AF_UNIX)]
+    labels.update(allow=len(code), deny=len(code) + 1, nosys=len(code) + 2)
     code += [(RET, 0, 0, RET_ALLOW), (RET, 0, 0, RET_ERRNO | EPERM), (RET, 0, 0, RET_ERRNO | ENOSYS)]
 
     def offset(target: str | int, at: int) -> int:
         return target if isinstance(target, int) else labels[target] - at - 1
 
-    return [(c, offset(jt, i), offset(jf, i), k) for i, (c, jt, jf, k) in enumerate(code)]
+    # a jump always (JA) takes its offset in k
+    return [(c, 0, 0, offset(k, i)) if c == JA else (c, offset(jt, i), offset(jf, i), k)
+            for i, (c, jt, jf, k) in enumerate(code)]
 
 
 def install() -> str | None:

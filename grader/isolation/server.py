@@ -49,6 +49,21 @@ def stage_harness(dest: Path, *, judges: bool = False) -> Path:
     return dest
 
 
+# What of the grader's environment the fork server gets: what finds libraries and devices, and the
+# locale; nothing else. Every worker is forked from it, and the block of environment strings an exec'd
+# process starts with stays in its memory (at the top of its stack) however ``os.environ`` is cleared
+# later: a worker can read it. So no credential, token or seed of the grader's may be in it.
+FORK_SERVER_ENVIRONMENT = ("PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "OMP_NUM_THREADS")
+FORK_SERVER_PREFIXES = ("LC_", "CUDA_", "NVIDIA_", "PYTORCH_", "ASSIGNMENT_")
+
+
+def fork_server_environment(environ) -> dict[str, str]:
+    """The allow-listed part of ``environ``, with what the fork server must have set."""
+    env = {k: v for k, v in environ.items() if k in FORK_SERVER_ENVIRONMENT or k.startswith(FORK_SERVER_PREFIXES)}
+    env["OMP_NUM_THREADS"] = "1"
+    return env
+
+
 class ForkServerHandle:
     """Starts the fork server (a fresh interpreter) and talks to it."""
 
@@ -84,8 +99,7 @@ class ForkServerHandle:
         else:
             self.private.mkdir(mode=0o700)
         self.path = str(self.private / "forkserver.sock")
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST", "HYPOTHESIS"))}
-        env["OMP_NUM_THREADS"] = "1"
+        env = fork_server_environment(os.environ)
         env["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"  # the fork server must never initialise CUDA
         env["TORCHINDUCTOR_CACHE_DIR"] = str(self.workdir / "torch")  # not $TMPDIR/torchinductor_<user>
         # -I: no PYTHONPATH, no user site, no working folder on sys.path; the bootstrap
