@@ -84,7 +84,7 @@ def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -
     parts = list(PARTS)
     header = ["student", "total", "max", "pending"] + [f"part{n}" for n in parts] \
         + [item.test for item in rubric.items] + ["error"]
-    with open(path, "w", newline="") as handle:
+    with open(path, "w", newline="", encoding="utf-8", errors="replace") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
         for r in results:

@@ -332,4 +332,5 @@ def render(results: Iterable[SubmissionResult], rubric: Rubric, *, title: str = 
 
 
 def write(results: Iterable[SubmissionResult], rubric: Rubric, path: Path, **kwargs) -> None:
-    Path(path).write_text(render(results, rubric, **kwargs), encoding="utf-8")
+    # errors="replace": text that slipped past ``printable`` costs a character, never the report
+    Path(path).write_text(render(results, rubric, **kwargs), encoding="utf-8", errors="replace")

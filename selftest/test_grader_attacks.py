@@ -45,7 +45,7 @@ def run_grader(subs: Path, out: Path, tmpdir: Path, *extra: str, prefix: tuple[s
                timeout: int = 600) -> subprocess.CompletedProcess:
     """``python -m grader grade`` on Part 1, with ``$TMPDIR`` its own folder (``prefix``: run it under
     another command, e.g. in a user namespace)."""
-    env = {**os.environ, "TMPDIR": str(tmpdir)}
+    env = {**os.environ, "TMPDIR": str(tmpdir), "COURSE_LMS_TOKEN": "a credential of the grader's"}
     args = [*prefix, sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "-m", "part1",
             "--seed", "7", "--timeout-scale", "0.3", "--quiet", *extra]
     run = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
@@ -198,7 +198,8 @@ def test_the_batch_finished_and_wrote_everything(graded):
 
 
 def test_the_honest_submission_is_untouched(graded):
-    assert passed(graded, "honest") == set(PART1)
+    assert passed(graded, "honest") == set(PART1), {t: outcome(graded, "honest", t)["message"][:300]
+                                                   for t in set(PART1) - passed(graded, "honest")}
     assert graded["gradescope"]["honest"]["score"] == 12
 
 
@@ -225,8 +226,10 @@ def test_the_honest_submission_is_untouched(graded):
     ("epoll_stall", set()),  # attacks the others only: it earns what it answered right
     ("cpu_hog", VIEW if CGROUPS else set()),  # in a cgroup its sixty busy processes share its own CPU
     ("forges_note", set()),
-    ("answer_bomb", VIEW),
-    ("keyring", set()),  # it answers right: what it could reach is in its output  # its forged answers are refused before they are read, and its worker stopped
+    ("answer_bomb", VIEW),  # its forged answers are refused before they are read, and its worker stopped
+    ("keyring", set()),  # it answers right: what it could reach is in its output
+    ("side_channels", set()),  # the same
+    ("unprintable_text", VIEW),
 ])
 def test_an_attack_earns_nothing_and_costs_only_what_it_touched(graded, student, lost):
     got = passed(graded, student)
@@ -359,3 +362,25 @@ def test_the_batch_says_how_workers_were_boxed_in(graded):
     assert "allow-list" in honest and "no network" in honest
     if ROOT_MODE:
         assert "unprivileged user" in honest and "cgroup" in honest
+
+
+def test_no_signalling_through_shared_files_no_network_and_no_grader_environment(graded):
+    """Every worker reads the same files: a lock, or a watch on one, would let two workers alive at once
+    (a submission's two processes, or two submissions graded side by side) pass notes. Sockets of other
+    families than AF_UNIX reach past the network namespace on some machines (AF_VSOCK). And the fork
+    server's environment, which stays in every worker's memory, holds nothing of the grader's own."""
+    said = output(graded, "side_channels")
+    assert "side channels:" in said, said[:1000]
+    line = said[said.index("side channels:"):].splitlines()[0]
+    assert "allowed" not in line and "environment secret found" not in line, line
+
+
+def test_text_from_a_submission_is_made_printable_before_anything_shows_it(graded):
+    """A lone surrogate in an exception message would stop the report (and the CSV) from being written;
+    terminal controls would run in a staff terminal reading the logs. Both come out escaped."""
+    message = outcome(graded, "unprintable_text", "test_view_strides")["message"]
+    assert "pwned" in message and "\\x1b" in message and "\ufffd" in message, message
+    shown = message + output(graded, "unprintable_text") + (graded["out"] / "report.html").read_text()
+    assert not any(c in shown for c in ("\x1b", "\x07", "\u202e", "\ud800")), [c for c in shown if ord(c) < 32][:5]
+    logs = "".join(p.read_text(errors="replace") for p in (graded["out"] / ".logs").glob("*.log"))
+    assert "\x1b" not in logs

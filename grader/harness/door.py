@@ -30,7 +30,7 @@ from grader.harness import faults, wire
 from grader.harness.impl import Implementation
 from grader.harness.lookahead import Lookahead
 from grader.harness.probe import Probe, ReportError, lookup
-from grader.harness.show import show_inputs
+from grader.harness.show import printable, show_inputs
 from grader.harness.spec import Constant, Function
 from grader.harness.transport import InProcess, Mapping, OnReply, Reply, Request, Session, Transport
 
@@ -335,7 +335,8 @@ _STATUSES = frozenset(["ok", "not_implemented", "import_error", "missing", "rais
 
 
 def _text(value: Any) -> str:
-    return value[:4000] if type(value) is str else ""
+    """Text of an outcome, as messages may show it (the implementation wrote it: see ``printable``)."""
+    return printable(value[:4000]) if type(value) is str else ""
 
 
 def in_process(impl: Implementation, *, label: str, test_budget: float = DEFAULT_TEST_BUDGET) -> Door:

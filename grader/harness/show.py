@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Sequence
 
 import numpy as np
@@ -10,6 +11,24 @@ import torch
 
 MAX_ELEMENTS = 12
 MAX_TEXT = 400
+
+
+# What text from an implementation may not carry into a message, a log, a CSV or a report: lone UTF-16
+# surrogates (no file can be written with one: a student's exception message would stop the batch's
+# outputs), terminal controls (a log read in a terminal would run them) and the marks that reorder text.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with lone surrogates as U+FFFD and controls (but newline and tab) as ``\\xNN`` escapes."""
+    text = _SURROGATE.sub("\ufffd", text)
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 HIDDEN = "?"  # a fixed-input answer of which the handout holds only a digest

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.harness import faults, wire
+from grader.harness.show import printable
 from grader.harness.transport import (OnReply, Protections, Reply, Request, Session, answer_in_order, mappings,
                                       process_cpu_seconds)
 from grader.isolation import cgroups, framing
@@ -301,7 +302,8 @@ class Sandboxed:
             raise self.dead[role] from None
         value = hello.get("value") if hello.get("status") == "ok" else None
         if role == "main" and type(value) is dict and type(value.get("modules")) is dict:
-            self.import_errors = {str(k): str(v)[:2000] for k, v in value["modules"].items() if v}
+            self.import_errors = {printable(str(k)[:100]): printable(str(v)[:2000])
+                                  for k, v in value["modules"].items() if v}
         return worker
 
     def _spawn(self, role: str) -> _Worker:
@@ -458,7 +460,7 @@ class Sandboxed:
 
     def session(self) -> Session:
         live = b"".join(bytes(w.output) for w in self.workers.values())
-        output = (bytes(self.output) + live).decode("utf-8", errors="replace")
+        output = printable((bytes(self.output) + live).decode("utf-8", errors="replace"))
         return Session(self.protections, dict(self.import_errors), output)
 
     def close(self) -> None:
