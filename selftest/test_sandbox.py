@@ -156,6 +156,18 @@ def spin(rounds):
     return time.perf_counter() - started
 
 
+def writable(paths):
+    """Those of ``paths`` this process could open for writing."""
+    found = []
+    for path in paths:
+        try:
+            os.close(os.open(path, os.O_WRONLY))
+            found.append(path)
+        except OSError:
+            pass
+    return found
+
+
 def outlive_the_grader():
     """When the channel to the grader closes, spin on instead of exiting (the worker's own loop reads it)."""
     import sys
@@ -319,6 +331,14 @@ def test_a_worker_sees_its_own_processes_and_no_network(box):
     assert box.protections.mode in ("root", "user namespace")
     assert any("allow-list" in p for p in box.protections.applied)
     assert box.protections.missing == () or box.protections.mode == "user namespace"
+
+
+def test_no_worker_can_write_the_kernel_s_settings(box):
+    """As root in a user namespace that maps to host root (a root grader told --same-user), a worker would
+    pass the owner's check on /proc/sys with no capability: kernel.core_pattern runs a program as root."""
+    settings = ["/proc/sys/kernel/core_pattern", "/proc/sys/kernel/printk_ratelimit", "/proc/sys/vm/drop_caches",
+                "/proc/sysrq-trigger"]
+    assert call(box, "writable", settings) == []
 
 
 def test_no_student_worker_sees_the_judges(box, server):

@@ -146,6 +146,8 @@ def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int
     # a user namespace may not mount /proc where the real one has parts hidden (a container): none then
     if not sandbox.mount("proc", new_root + "/proc", "proc", sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC):
         missing.append(f"/proc ({os.strerror(sandbox.errno_now())}: the worker has none)")
+    else:
+        missing += _kernel_settings_read_only(new_root + "/proc")
     if glob.glob("/dev/nvidia*"):  # the CUDA driver reads its devices' sysfs entries
         _bind(new_root, "/sys", [])
     _pivot(new_root)
@@ -153,6 +155,28 @@ def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int
            | sandbox.MS_NODEV)
     os.chdir(SCRATCH)
     return missing
+
+
+# What of /proc sets the kernel up, not the process: a worker that is root in its user namespace and
+# host root outside it (a root grader told --same-user) passes the owner's write check on these files
+# with no capability at all (kernel.core_pattern runs a program as root). Made read-only, as containers do.
+PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus", "fs")
+
+
+def _kernel_settings_read_only(proc: str) -> list[str]:
+    """Bind each of ``PROC_READ_ONLY`` onto itself read-only; what could not be, said (and /proc dropped)."""
+    for name in PROC_READ_ONLY:
+        path = f"{proc}/{name}"
+        if not os.path.exists(path):
+            continue
+        flags = sandbox.MS_BIND | sandbox.MS_REMOUNT | sandbox.MS_RDONLY | sandbox.MS_NOSUID | sandbox.MS_NODEV \
+            | sandbox.MS_NOEXEC
+        if not (sandbox.mount(path, path, None, sandbox.MS_BIND | sandbox.MS_REC)
+                and sandbox.mount(None, path, None, flags)):
+            why = os.strerror(sandbox.errno_now())
+            sandbox.umount2(proc, 2)  # MNT_DETACH: no /proc rather than one whose settings can be written
+            return [f"/proc ({why} making {name} read-only: the worker has none)"]
+    return []
 
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
