@@ -18,7 +18,7 @@ Training tests draw 10 runs each, whatever the profile.
 import torch
 from hypothesis import settings
 
-from grader.harness.ask import Answers, ask
+from grader.harness.ask import Answers, ask, require
 from grader.harness.cases import example, given
 from grader.harness.probes.part09 import (
     DATASET, checkpoint_file, get_batch, open_dataset, restore_checkpoint, train,
@@ -136,6 +136,10 @@ def check_round_trip(impl, oracle, saving: tuple, restoring: tuple, steps: int, 
     save, *save_args = saving
     restore, *restore_args = restoring
     blob = impl.run(save, *save_args)
+    # a fixed file name (or a file on the side) loads fine where it was saved, never in a process of its own
+    require(not (type(blob) is bytes and not blob), "training.save_checkpoint",
+            "wrote nothing at the path it was given: write the checkpoint to `path` (the restore runs in a "
+            "process of its own, in another folder, and reads only that file)", inputs=inputs, show_values=False)
     expected_blob = oracle.run(save, *save_args)
     expected = oracle.run(restore, *restore_args, expected_blob)
     got = impl.run(restore, *restore_args, blob)
