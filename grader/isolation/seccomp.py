@@ -1,22 +1,25 @@
 """A seccomp filter for workers: the system calls a submission never needs and could misuse.
 
 Namespaces and dropped privileges leave some kernel objects shared. The keyrings
-belong to a user id, not to any namespace a worker can enter: two submissions
-graded in one slot, or anyone on the machine with that id, could pass data through
-them, and they outlive the batch. Every worker sees the same files (the Python
+belong to a user id, not to any namespace a worker can enter: two submissions graded
+in one slot, or anyone on the machine with that id, could pass data through them,
+and they outlive the batch. Every worker sees the same files (the Python
 installation, the harness), and a lock or a watch on a file needs only a read-only
 descriptor: two workers alive at once (a submission's own two, or two submissions
 graded side by side) could signal through byte-range locks on one file, or through
-the access events of another. Sockets of any family but AF_UNIX reach past the
-network namespace on some machines (AF_VSOCK talks to a virtual machine's host). New
-namespaces themselves: a worker may make a user namespace of its own, where it is
-root: no escape known, but kernel code no honest submission needs. So a worker
-refuses, for itself and every process it starts:
+the access events of another, or through which of its pages are in memory (what is
+left of that channel, timing a read, is slow and one-way: a page read stays cached).
+Sockets of any family but AF_UNIX reach past the network namespace on some machines
+(AF_VSOCK talks to a virtual machine's host). New namespaces themselves: a worker
+may make a user namespace of its own, where it is root: no escape known, but kernel
+code no honest submission needs. So a worker refuses, for itself and every process
+it starts:
 
     add_key, request_key, keyctl     the keyrings                          EPERM
     flock; fcntl's lock, lease and   signalling through a shared file      EPERM
-     notify commands; inotify_*,
-     fanotify_*, mincore
+     notify commands; inotify_*,      (its locks, its access events, which
+     fanotify_*, mincore, fadvise64,   of its pages are in memory)
+     preadv2, pwritev2, cachestat
     socket, socketpair of a family   the network past the namespace        EPERM
      other than AF_UNIX
     unshare, setns                   entering or making namespaces         EPERM
@@ -53,18 +56,19 @@ ARCHES = {
                                 perf_event_open=298, userfaultfd=323, io_uring_setup=425, io_uring_enter=426,
                                 io_uring_register=427, flock=73, inotify_init=253, inotify_init1=294,
                                 inotify_add_watch=254, fanotify_init=300, fanotify_mark=301, mincore=27,
-                                open_by_handle_at=304, clone=56, clone3=435, fcntl=72, socket=41, socketpair=53)),
+                                open_by_handle_at=304, fadvise64=221, preadv2=327, pwritev2=328,
+                                cachestat=451, clone=56, clone3=435, fcntl=72, socket=41, socketpair=53)),
     "aarch64": (0xC00000B7, dict(add_key=217, request_key=218, keyctl=219, unshare=97, setns=268,
                                  ptrace=117, process_vm_readv=270, process_vm_writev=271, bpf=280,
                                  perf_event_open=241, userfaultfd=282, io_uring_setup=425, io_uring_enter=426,
                                  io_uring_register=427, flock=32, inotify_init1=26, inotify_add_watch=27,
                                  fanotify_init=262, fanotify_mark=263, mincore=232, open_by_handle_at=265,
-                                 clone=220, clone3=435, fcntl=25, socket=198, socketpair=199)),
+                                 fadvise64=223, preadv2=286, pwritev2=287, cachestat=451, clone=220, clone3=435, fcntl=25, socket=198, socketpair=199)),
 }
 REFUSED = ("add_key", "request_key", "keyctl", "unshare", "setns", "ptrace", "process_vm_readv",
            "process_vm_writev", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
            "io_uring_register", "flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init",
-           "fanotify_mark", "mincore", "open_by_handle_at")
+           "fanotify_mark", "mincore", "fadvise64", "preadv2", "pwritev2", "cachestat", "open_by_handle_at")
 # fcntl's commands that lock a file, lease it or watch a folder (F_GETLK is refused too: it tells
 # where another process holds a lock); every other command (F_GETFD, F_SETFL, F_DUPFD, ...) is plain
 F_LOCKS = {"F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37, "F_OFD_SETLKW": 38,
