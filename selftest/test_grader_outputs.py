@@ -172,6 +172,27 @@ def test_a_subfolder_imports_at_home_no_more_than_when_graded(tmp_path):
     assert not (staged / "helpers").exists()
 
 
+def test_the_handout_s_tests_import_at_home_no_more_than_when_graded(tmp_path):
+    """A worker sees no ``tests/``: constants a submission takes from a strategy file must fail at home,
+    at import or in a call, with a message that says why (the test modules are already imported here)."""
+    from grader.harness.impl import Implementation, LoadError
+
+    import tests.strategies.part02  # noqa: F401 - in sys.modules, as in a student's run
+    package = tmp_path / "pkg_taking_tests"
+    package.mkdir()
+    (package / "dtypes.py").write_text("from tests.strategies.part02 import E2M1_GRID\n")
+    (package / "memory.py").write_text("def grid():\n    import tests.strategies.part02 as s\n    return s.E2M1_GRID\n")
+    (package / "strides.py").write_text("import json\n")  # anything else imports as before
+    impl = Implementation("pkg_taking_tests", tmp_path)
+    with pytest.raises(LoadError, match="imports tests.strategies.part02: the tests are not there when your code"):
+        impl.module("dtypes")
+    with pytest.raises(ModuleNotFoundError, match="the tests are not there"):
+        impl.module("memory").grid()
+    assert impl.module("strides").json.dumps(1) == "1"
+    import tests.strategies.part02 as again  # the harness's own imports are untouched
+    assert again.E2M1_GRID
+
+
 def test_a_student_id_never_takes_a_batch_file_s_place(tmp_path):
     for name in ("grades.csv", "report.html", "batch.json.zip", "Grades.CSV"):
         (tmp_path / name).mkdir() if not name.endswith(".zip") else (tmp_path / name).write_bytes(b"")

@@ -9,6 +9,7 @@ into one by ``stage_submission``.
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import importlib.util
 import os
@@ -114,6 +115,7 @@ class Implementation:
             sys.path.append(str(self.package_dir))
         if not any(isinstance(f, _NoSubfolders) and f.package_dir == self.package_dir for f in sys.meta_path):
             sys.meta_path.insert(0, _NoSubfolders(self.package, self.package_dir))
+        _OnlyWhatGradingHas.install(self.package, self.package_dir)
 
     def _import_error_text(self, short: str, exc: BaseException) -> str:
         frames = [
@@ -189,6 +191,39 @@ class _NoSubfolders:
                 f"(grading copies nothing else), so import from those, or move this code into one of them",
                 name=fullname)
         return None
+
+
+class _OnlyWhatGradingHas:
+    """Refuses the implementation's own code an import of the handout's tests, as grading would: a
+    worker sees the submission's files and the public harness, not ``tests/``, so constants taken from
+    a strategy file import at home and fail every test of the part at grading. The test modules are
+    already imported here, so no finder would be asked: this wraps ``__import__`` and looks at who asks."""
+
+    NOT_GRADED = frozenset(["tests", "conftest"])
+    folders: list[str] = []  # the implementation folders whose code is refused these imports
+    package = "assignment"
+
+    @classmethod
+    def install(cls, package: str, package_dir: Path) -> None:
+        folder = str(package_dir) + os.sep
+        if folder not in cls.folders:
+            cls.folders.append(folder)
+            cls.package = package
+        if not getattr(builtins.__import__, "_only_what_grading_has", False):
+            real = builtins.__import__
+
+            def guarded(name, globals=None, locals=None, fromlist=(), level=0):
+                if level == 0 and name.partition(".")[0] in cls.NOT_GRADED and globals is not None:
+                    importer = globals.get("__file__") or ""
+                    if type(importer) is str and any(importer.startswith(f) for f in cls.folders):
+                        raise ModuleNotFoundError(
+                            f"{cls.package}/{os.path.basename(importer)} imports {name}: the tests are not there "
+                            f"when your code is graded (only the .py files of {cls.package}/ are), so copy "
+                            f"what you need into your own code", name=name)
+                return real(name, globals, locals, fromlist, level)
+
+            guarded._only_what_grading_has = True
+            builtins.__import__ = guarded
 
 
 def safe_str(exc: BaseException) -> str:
