@@ -97,8 +97,42 @@ def test_hbm_table(impl, oracle):
 @example(case=("NVIDIA GH200 480GB", torch.bfloat16))
 @example(case=("NVIDIA A100-SXM4-80GB", torch.float8_e4m3fn))
 def test_promised_flops_per_sec(impl, oracle, case):
-    """The value within 0.1%, or ValueError where the spec asks for one."""
-    ask(impl, oracle, promised, *case, returns=Tuple(STR, Optional(FLOAT))).within(rel=DATASHEET.rel)
+    """The value within 0.1%, or ValueError where the spec asks for one. The spec asks for a table of at
+    least the A100, H100 and H200: a device it does not name may be a chip your table adds, and then your
+    own figure is the answer (as the hidden test holds every lookup against your own table)."""
+    name, dtype = case
+    answers = ask(impl, oracle, promised, *case, returns=Tuple(STR, Optional(FLOAT)))
+    extra = _extra_chip(impl, oracle, name)
+    if extra is None:
+        answers.within(rel=DATASHEET.rel)
+        return
+    chip, peaks = extra
+    answers.check()
+    status, value = answers.got
+    if dtype in peaks:
+        answers.require(status == "ok", f"raised ValueError, but your own {PEAKS.name}[{chip!r}] holds a {dtype} "
+                        "peak: look the dtype up in the chip's table", show_values=False)
+        answers.require(not differs(value, peaks[dtype], DATASHEET_COMPARE),
+                        f"not the peak your own {PEAKS.name}[{chip!r}][{dtype}] holds", got=value,
+                        expected=peaks[dtype], how=DATASHEET_COMPARE.describe())
+    else:
+        answers.require(status == "ValueError", f"returned a peak, but your own {PEAKS.name}[{chip!r}] has no "
+                        f"{dtype} entry: raise ValueError for a dtype the chip's table has no peak for",
+                        got=value, show_values=False)
+
+
+def _extra_chip(impl, oracle, name: str) -> tuple[str, dict] | None:
+    """(chip, its peaks) if ``name`` is a device the spec does not name whose chip, a whole word of the
+    name, is an entry of the implementation's own table; else None."""
+    if name not in S.UNKNOWN_NAMES:
+        return None
+    table = ask(impl, oracle, PEAKS).got
+    if type(table) is not dict:
+        return None  # the table test says what is wrong with it
+    for word in re.split(r"[ -]", name):
+        if word in table and word not in S.TABLE_DTYPES:
+            return word, table[word] if type(table[word]) is dict else {}
+    return None
 
 
 @given(case=S.mfu_cases())
