@@ -230,6 +230,7 @@ def test_the_honest_submission_is_untouched(graded):
     ("keyring", set()),  # it answers right: what it could reach is in its output
     ("side_channels", set()),  # the same
     ("unprintable_text", VIEW),
+    ("claims_harness_error", VIEW),
 ])
 def test_an_attack_earns_nothing_and_costs_only_what_it_touched(graded, student, lost):
     got = passed(graded, student)
@@ -384,3 +385,14 @@ def test_text_from_a_submission_is_made_printable_before_anything_shows_it(grade
     assert not any(c in shown for c in ("\x1b", "\x07", "\u202e", "\ud800")), [c for c in shown if ord(c) < 32][:5]
     logs = "".join(p.read_text(errors="replace") for p in (graded["out"] / ".logs").glob("*.log"))
     assert "\x1b" not in logs
+
+
+def test_a_worker_cannot_make_its_failures_the_grader_s(graded):
+    """Only the trusted side may call a failure the grader's: a worker's "harness_error" is its own claim,
+    scored as the submission's failure, shown as what the worker said, and never flagged to the staff as
+    a broken test."""
+    for test in VIEW:
+        failure = outcome(graded, "claims_harness_error", test)
+        assert failure["kind"] == "failed in its process", failure
+        assert "it said: INTERNAL GRADER FAILURE" in failure["message"], failure["message"]
+    assert "a harness error for" not in (graded["out"] / "report.html").read_text()

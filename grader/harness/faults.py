@@ -113,6 +113,19 @@ class HarnessFault(Fault):
     kind = "harness error"
 
 
+class WorkerFault(Fault):
+    """The process running the implementation says the harness's code there failed. Only a claim: that
+    process runs the student's code, which can say anything, and code of theirs that breaks the
+    harness's (a builtin bound where a function belongs) looks the same. So it is never counted as the
+    grader's own failure, and its words are shown as the worker's."""
+
+    kind = "failed in its process"
+
+    def headline(self) -> str:
+        return (f"the harness's code that calls {self.function} failed in the process running your code "
+                "(what your code returns or changes can cause this; if you think it did not, tell the staff)")
+
+
 class ReportFault(Fault):
     """The implementation's process answered with something a probe never sends: a report of
     the wrong shape. Honest code cannot cause it (the probe builds the report from the
