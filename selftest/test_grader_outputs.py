@@ -52,6 +52,26 @@ def test_results_json_is_gradescopes_format():
     assert sum(t["score"] for t in data["tests"]) == data["score"]
 
 
+def test_what_the_code_printed_waits_for_the_hidden_tests_publication():
+    """A worker sees the hidden tests' inputs and may print them: what it printed is shown to the student
+    with the hidden tests, once grades are published, not at once in the visible output."""
+    result = scoring.score("ada", [], R.load(), seconds=1.0, output="hidden input: (3, 4)\n")
+    data = outputs.gradescope(result)
+    assert "hidden input" not in data["output"] and "when grades are published" in data["output"]
+    [printed] = [t for t in data["tests"] if t["name"].startswith("What your code printed")]
+    assert printed["visibility"] == "after_published" and "hidden input: (3, 4)" in printed["output"]
+    assert printed["max_score"] == printed["score"] == 0
+
+
+def test_hidden_tests_run_after_every_public_test():
+    """So that nothing a worker says after seeing a hidden test's inputs reaches a visible test's message."""
+    run = subprocess.run([sys.executable, "-m", "pytest", "tests", "--impl", "reference", "--collect-only", "-q",
+                          "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    ids = [line for line in run.stdout.splitlines() if "::" in line]
+    hidden = [i for i, test in enumerate(ids) if test.startswith("tests/hidden/")]
+    assert hidden and min(hidden) == len(ids) - len(hidden), ids
+
+
 def test_csv_has_a_row_per_student_and_a_column_per_part_and_test(tmp_path):
     rubric = R.load()
     results = [synthetic("ada", {i.test for i in rubric.items}), synthetic("bob", set(), pending=CUDA)]

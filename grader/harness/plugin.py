@@ -216,6 +216,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 # recordings are made on a CPU: this comparison happens when the course grades on a GPU
                 item.add_marker(pytest.mark.skip(reason="compares with the live reference and the harness's own "
                                                         "measurements: runs when your submission is graded on a GPU"))
+    # hidden tests last: a worker sees their inputs, and nothing it says after them (a visible test's failure
+    # message) can carry those inputs to the student before grades are published
+    items.sort(key=lambda item: item.get_closest_marker("hidden") is not None)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
