@@ -8,7 +8,9 @@ a batch: each entry in it is one student's submission, named by student id.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import os
 import re
 import shutil
 import stat
@@ -67,11 +69,21 @@ def expand(paths: list[Path]) -> list[Submission]:
                     found.append(Submission(student_id(entry.name), entry, in_batch=True))
         else:
             raise BadSubmission(f"{path}: not a folder or a .zip")
+    return sorted(_distinct(found), key=lambda s: s.student)
+
+
+def _distinct(found: list[Submission]) -> list[Submission]:
+    """Submissions whose names make the same id (``alice smith`` and ``alice_smith``, ``bob.zip`` and
+    ``bob/``) each get the id and a short hash of the name they came with: one student's choice of
+    name never stops the batch, and the same names always give the same ids."""
     ids = [s.student for s in found]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
-    if dupes:
-        raise BadSubmission(f"two submissions share the student id(s): {', '.join(dupes)}")
-    return sorted(found, key=lambda s: s.student)
+    out = []
+    for sub in found:
+        if ids.count(sub.student) > 1:
+            tag = hashlib.sha256(os.fsencode(sub.source.name)).hexdigest()[:6]
+            sub = dataclasses.replace(sub, student=f"{sub.student}-{tag}")
+        out.append(sub)
+    return out
 
 
 def in_shard(student: str, shard: tuple[int, int] | None) -> bool:
@@ -154,3 +166,5 @@ def _safe_extract(archive: Path, into: Path) -> None:
                         dst.write(chunk)
     except zipfile.BadZipFile as exc:
         raise BadSubmission(f"not a valid zip: {exc}") from None
+    except OSError as exc:  # entries that clash (a file and a folder of one name), names the system refuses
+        raise BadSubmission(f"the zip's entries cannot be unpacked: {exc.strerror or exc}") from None

@@ -139,6 +139,25 @@ def test_zip_submissions_unpack_safely(tmp_path):
         stage(Submission("evil", evil), tmp_path / "staged2")
     assert not (tmp_path / "escaped.py").exists()
 
+    clash = tmp_path / "clash.zip"  # a file and a folder of one name: refused with a reason, not a crash
+    with zipfile.ZipFile(clash, "w") as zf:
+        zf.writestr("assignment/strides.py", "x = 1")
+        zf.writestr("assignment/strides.py/x", "y = 2")
+    with pytest.raises(BadSubmission, match="cannot be unpacked"):
+        stage(Submission("clash", clash), tmp_path / "staged3")
+
+
+def test_names_that_make_one_id_are_graded_apart(tmp_path):
+    """One student's choice of folder name must not stop the batch: each gets the id and a short hash of
+    its own name, the same on every run."""
+    batch = tmp_path / "batch"
+    for name in ("alice smith", "alice_smith", "bob"):
+        mutants.materialize_reference(batch / name)
+    (batch / "bob.zip").write_bytes(b"")
+    ids = [s.student for s in expand([batch])]
+    assert len(set(ids)) == 4 and ids == [s.student for s in expand([batch])], ids
+    assert sorted(i.rsplit("-", 1)[0] for i in ids) == ["alice_smith", "alice_smith", "bob", "bob"]
+
 
 def test_flat_files_and_packages_are_both_submissions(tmp_path):
     flat = tmp_path / "flat"
