@@ -59,11 +59,14 @@ def test_cruncher_flops(impl, oracle, case):
 
 @given(scenario=S.forward_scenarios())
 @example(scenario=([("mm", (3, 4, 5), (False, False))], False, 0))
+@example(scenario=([("conv1d", (2, 3, 4, 3, 6), (False, False)), ("mm", (3, 4, 5), (False, False))], False, 0))
 def test_count_matmul_flops_forward(impl, oracle, scenario):
     ask(impl, oracle, count_scenario, *scenario, returns=INT).same()
 
 
 @given(scenario=S.backward_scenarios())
 @example(scenario=([("mm", (3, 4, 5), (True, False))], True, 0))  # the docstring's: 120 forward + 120 for dx
+@example(scenario=([("conv1d", (2, 3, 4, 3, 6), (True, True)), ("linear", (5, 7, 6), (True, False, False))],
+                   True, 0))  # a convolution is not one of the four ops: 0 of it, forward or backward
 def test_count_matmul_flops_backward(impl, oracle, scenario):
     ask(impl, oracle, count_scenario, *scenario, returns=INT).same()

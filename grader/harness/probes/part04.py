@@ -24,6 +24,9 @@ OPERANDS = {
     "linear": lambda t, d_in, d_out: [(t, d_in), (d_out, d_in), (d_out,)],
     "linear_nobias": lambda t, d_in, d_out: [(t, d_in), (d_out, d_in)],
     "linear3d": lambda B, s, d_in, d_out: [(B, s, d_in), (d_out, d_in), (d_out,)],
+    # not a matrix multiply at the ATen level (aten.convolution and its backward): it counts 0, where
+    # torch's FlopCounterMode counts it (the spec's counter counts the four matmul ops only)
+    "conv1d": lambda B, c_in, c_out, width, extra: [(B, c_in, width + extra - 1), (c_out, c_in, width)],
 }
 
 
@@ -40,6 +43,8 @@ def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
         return t[0] @ t[1]
     if kind.startswith("einsum "):
         return torch.einsum(kind.removeprefix("einsum "), t[0], t[1])
+    if kind == "conv1d":
+        return F.conv1d(t[0], t[1])
     return F.linear(*t)  # linear, linear_nobias, linear3d
 
 
