@@ -155,6 +155,8 @@ class _Worker:
                     os.kill(self.pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
+            if len(chunk) < 4096:  # a trickle: let it gather (one-byte writes would cost this process a read each)
+                time.sleep(0.005)
         try:
             os.close(self._fd)
         except OSError:
