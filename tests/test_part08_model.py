@@ -11,11 +11,11 @@ any sample size, not from a normal approximation: a correct initialisation
 fails one drawn example with probability below 3e-9, so a whole run (at most
 6 examples per test, whatever the profile) below 1e-7. The wrong
 initialisations students write (no 1/sqrt(input_dim), 1/input_dim, no cut, a
-cut at ±3 absolute, a clamp) land tens of standard errors outside. Every
-statistic is computed here, from the weights your Linear holds and the outputs
-it returned. No statistic of one layer shows an initialisation that draws from
-a generator of its own (a fixed seed): both tests also build a second Linear
-right after the first, which must hold other weights.
+cut at ±3 absolute, a clamp, the tails set to 0) land tens of standard errors
+outside. Every statistic is computed here, from the weights your Linear holds
+and the outputs it returned. No statistic of one layer shows an initialisation
+that draws from a generator of its own (a fixed seed): both tests also build a
+second Linear right after the first, which must hold other weights.
 """
 
 import math
@@ -39,6 +39,8 @@ _MASS = math.erf(CUT / math.sqrt(2))  # P(|Z| < 3) = Phi(3) - Phi(-3)
 CUT_VAR = 1 - 2 * CUT * _PDF / _MASS  # E[X^2] = 0.97334
 CUT_STD = math.sqrt(CUT_VAR)  # 0.98658
 CUT_FOURTH = 3 - (2 * CUT**3 + 6 * CUT) * _PDF / _MASS  # E[X^4] = 2.68005
+NEAR_ZERO = 1e-4  # P(|X| < 1e-4) = 8.0004e-5: about 42 of 2**19 weights
+NEAR_ZERO_MASS = math.erf(NEAR_ZERO / math.sqrt(2)) / _MASS + 2**-20  # plus float32 rounding, generously
 FALSE_ALARM = 1e-9  # per bound and example
 
 
@@ -201,19 +203,26 @@ def test_linear_init_std(impl, case):
 @example(case=(1024, 512, 0))
 def test_linear_init_truncated(impl, case):
     """The right spread (as ``test_linear_init_std``), no |w| beyond 3/sqrt(input_dim) (float32
-    slack 1e-6), and the largest |w| near the cut.
+    slack 1e-6), the largest |w| near the cut, and no pile of weights at 0.
 
     "Near": at least 2.9 times the std of the normal the weights came from, as their
     own spread shows it (sqrt(mean w^2 / 0.97334), taken at the low end of its
     Bernstein bound, so whatever the std, and wrong by more with probability below
     1e-9). A correct init has about 540 of 2**19 weights beyond that; a cut at ±2 std
     stops at 2.
+
+    "No pile at 0": the weights within 1e-4 std of 0 are as many as the cut normal
+    puts there, P(|X| < 1e-4) = 8.0e-5 (plus 2**-20 for float32 rounding), within
+    Bernstein's bound for that proportion at 1e-9: about 42 of 2**19, at most 93.
+    Setting the 0.27% of draws beyond ±3 std to 0 instead of drawing them again
+    leaves about 1460 there.
     """
     weight, answers = weights(impl, case)
     check_std(weight, answers, case[0])
     check_fresh_draws(answers, *case[:2])
     std = 1 / math.sqrt(case[0])
-    largest = weight.abs().max().item() / std  # in units of std
+    magnitude = weight.abs()
+    largest = magnitude.max().item() / std  # in units of std
     if largest > CUT * (1 + 1e-6):
         answers.fail(f"the largest |weight| is {largest:.3f} std; a normal cut at ±3 std has none beyond "
                      "3 std = 3/sqrt(input_dim) (trunc_normal_'s a and b are absolute values: a=-3 * std, b=3 * std)")
@@ -223,6 +232,15 @@ def test_linear_init_truncated(impl, case):
     if largest < 2.9 * own_std:
         answers.fail(f"the largest |weight| is only {largest / own_std:.3f} times the std of the normal it "
                      "came from; cut at ±3 std, not tighter")
+    n = weight.numel()
+    near_zero = int(torch.count_nonzero(magnitude < NEAR_ZERO * std))
+    limit = n * (NEAR_ZERO_MASS + bernstein(n, NEAR_ZERO_MASS * (1 - NEAR_ZERO_MASS), 1.0))
+    if near_zero > limit:
+        zeros = int((weight == 0).sum())
+        answers.fail(f"{near_zero} of the {n} weights lie within {NEAR_ZERO:g} std of 0 ({zeros} of them exactly "
+                     f"0); a normal cut at ±3 std puts about {n * NEAR_ZERO_MASS:.0f} there (at most {limit:.0f}): "
+                     "a truncated normal has no pile at 0. Draws beyond ±3 std must be drawn again, not set to 0: "
+                     "nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std) does it")
 
 
 def output_std_band(num_weights: int, batch: int) -> tuple[float, float]:
