@@ -156,6 +156,19 @@ HIDDEN = {
     "type hints as attribute": "import typing\n\ndef squared_error_grad(x, w, t):\n    return typing.get_type_hints(x)\n",
     "main block run anyway": "__name__ = '__main__'\nif __name__ == '__main__':\n    getattr(torch, 'x')\n\n"
                              "def squared_error_grad(x, w, t):\n    return x\n",
+    # data that runs as code when it is read back: a pickle's opcodes may call exec
+    "torch.load": "def squared_error_grad(x, w, t):\n    torch.load(x, weights_only=False)\n    return x\n",
+    "torch.load imported": "from torch import load as _load\n\ndef squared_error_grad(x, w, t):\n"
+                           "    return _load(x)\n",
+    "torch.load under a local alias": "def squared_error_grad(x, w, t):\n    T = torch\n    return T.load(x)\n",
+    "numpy.load": "import numpy as np\n\ndef squared_error_grad(x, w, t):\n"
+                  "    return np.load(x, allow_pickle=True)\n",
+    # torch patched: a plain-looking call runs whatever was attached
+    "torch patched": "def _by_hand(x, w, t):\n    return x\n\ntorch.Tensor.by_hand = _by_hand\n\n"
+                     "def squared_error_grad(x, w, t):\n    return x.by_hand(w, t)\n",
+    "torch patched through a local": "def squared_error_grad(x, w, t):\n    T = torch.Tensor\n"
+                                     "    T.by_hand = len\n    return x\n",
+    "a tensor's class patched": "def squared_error_grad(x, w, t):\n    type(x).by_hand = len\n    return x\n",
 }
 # code that never runs is not charged: a self-check kept in the file, a branch switched off
 DEAD = {
@@ -289,3 +302,18 @@ def test_the_reference_and_the_stubs_read_clean():
     for folder in ("reference", "assignment"):
         sources = {"gradients": (ROOT / folder / "gradients.py").read_text()}
         assert audit_no_autograd(sources, "gradients", ("squared_error_grad", "linear_backward")) == [], folder
+
+
+def test_data_read_back_as_code_in_a_helper_module_is_hiding():
+    """A helper module's own imports are not charged; what it does with them, where a gradient runs it, is."""
+    for body in ("pickle.loads(w)", "marshal.loads(w)", "torch.load(w, weights_only=False)", "types.FunctionType(w, {})",
+                 "sys.exc_info()[2].tb_frame.f_globals", "runpy.run_path(w)", "codecs.decode(w, 'rot13')",
+                 "torch.jit.load(w)", "inspect.getmembers(w)"):
+        helper = {"_util": "import pickle, marshal, types, sys, runpy, codecs, inspect\nimport torch\n\n"
+                           f"def load(w):\n    return {body}\n"}
+        text = "from ._util import load\n\ndef squared_error_grad(x, w, t):\n    return load(w)\n"
+        found = findings(text, helper)
+        assert any("_util.py" in f.where for f in found), body
+    at_import = {"_util": "import pickle\n\n_CODE = pickle.loads(b'N.')\n\ndef plain(x):\n    return x\n"}
+    text = "from ._util import plain\n\ndef squared_error_grad(x, w, t):\n    return plain(x)\n"
+    assert any("_util.py" in f.where for f in findings(text, at_import))

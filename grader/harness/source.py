@@ -524,6 +524,33 @@ PLAIN_DUNDER_ATTRIBUTES = frozenset(["__name__", "__qualname__", "__doc__", "__m
                                      "__post_init__", "__enter__", "__exit__", "__call__", "__repr__", "__str__",
                                      "__len__", "__iter__", "__next__", "__eq__", "__hash__", "__getitem__"])
 OWN = frozenset(["squared_error_grad", "linear_backward"])  # the spec's names may appear as themselves
+# Ways to run what no source shows: reading data back as code (a pickle's opcodes may call ``exec``, and
+# torch.load, numpy.load, torch.jit and torch.package read pickles), building a function from a code
+# object, a frame's globals, another process, a name looked up from a string. Charged wherever code a
+# gradient runs names them, a helper module's own imports or not.
+RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "copy_reg", "dill", "cloudpickle",
+               "joblib", "codecs", "runpy", "code", "codeop", "importlib", "pkgutil", "pydoc", "gc",
+               "ctypes", "subprocess", "multiprocessing", "concurrent", "asyncio", "pty", "unittest.mock",
+               "sys.modules", "sys.exc_info", "sys.exception", "sys.last_traceback", "sys.last_exc", "sys.settrace",
+               "sys.setprofile", "sys.addaudithook", "sys.meta_path", "sys.path_hooks", "os.system", "os.popen",
+               "os.fork", "os.posix_spawn", "types.FunctionType", "types.LambdaType", "types.CodeType",
+               "types.MethodType", "torch.load", "torch.serialization", "torch.jit", "torch.package", "torch.hub",
+               "torch.utils.model_zoo", "torch.utils.cpp_extension", "torch.overrides", "torch.multiprocessing",
+               "torch.distributed", "numpy.load", "numpy.lib.format", "numpy.ctypeslib",
+               # what ``inspect`` hands back by name or by frame (its signatures are plain)
+               "inspect.getmembers", "inspect.getmembers_static", "inspect.getattr_static", "inspect.getclosurevars",
+               "inspect.currentframe", "inspect.stack", "inspect.trace", "inspect.getouterframes",
+               "inspect.getinnerframes")
+# attributes of frames and tracebacks: a frame's globals reach every name of a module unwritten
+FRAME_ATTRIBUTES = frozenset(["f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame", "tb_next",
+                              "gi_frame", "cr_frame", "ag_frame", "co_consts", "co_code"])
+
+
+def runs_unseen(dotted: str) -> bool:
+    """Whether a resolved name (``torch.load``, ``pickle.loads``, ``os.execv``) is one of ``RUNS_UNSEEN``."""
+    if dotted.startswith(("os.exec", "os.spawn")):
+        return True
+    return any(dotted == name or dotted.startswith(name + ".") for name in RUNS_UNSEEN)
 
 
 @dataclass(frozen=True)
@@ -590,10 +617,16 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     """``imports``: charge the import statements too."""
     found = []
     own_keywords: set[int] = set()  # `Result(grad=...)`: a keyword of the submission's own class or function
+    scopes = _scopes(mod, root)
     for node in mod.walk(root):
         if isinstance(node, ast.Call) and _own_object(mod, node.func):
             own_keywords.update(id(k) for k in node.keywords)
         where = f"{file}:{getattr(node, 'lineno', '?')}"
+        imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) else None
+        if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported):
+            found.append(Finding(where, f"uses {imported}", False))
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and _patches(mod, node.value, scopes):
+            found.append(Finding(where, f"patches {ast.unparse(node)}", False))
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
             found.extend(_inspect(mod, text, file, siblings))
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not imports:
@@ -609,7 +642,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             for alias in node.names:
                 full = f"{source}.{alias.name}"
                 if source not in PLAIN_IMPORTS or alias.name in AUTOGRAD or alias.name in ESCAPES \
-                        or (alias.name.startswith("_") and source != "__future__"):
+                        or (alias.name.startswith("_") and source != "__future__") or runs_unseen(full):
                     found.append(Finding(where, f"imports {full}", _autograd_name(full)))
         elif isinstance(node, ast.Attribute):
             own = _own_object(mod, node.value)
@@ -620,7 +653,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES:
                     found.append(Finding(where, f"uses .{node.attr}", False))
-            elif (node.attr.startswith("_") and not (own or _self(node.value))) or node.attr in ESCAPES:
+            elif (node.attr.startswith("_") and not (own or _self(node.value))) or node.attr in ESCAPES \
+                    or node.attr in FRAME_ATTRIBUTES:
                 found.append(Finding(where, f"uses .{node.attr}", False))
         elif isinstance(node, ast.Name):
             if node.id in ESCAPES and isinstance(node.ctx, ast.Load) and node.id not in mod.functions:
@@ -634,6 +668,49 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 isinstance(node.value, ast.Constant) and node.value.value is False):  # requires_grad=False
             found.append(Finding(where, f"passes {node.arg}=", True))
     return found
+
+
+def _scopes(mod: Module, root: ast.AST) -> dict[int, dict[str, str]]:
+    """Each node of ``root`` inside a function, with the function's local names (``Module.scope``;
+    a nested function's are its outermost function's): ``T = torch`` there makes ``T.load`` torch's."""
+    scopes: dict[int, dict[str, str]] = {}
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            scope = mod.scope(node)
+            scopes.update((id(inner), scope) for inner in ast.walk(node))
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return scopes
+
+
+def _imported(mod: Module, node: ast.expr, scope: dict[str, str] | None) -> str | None:
+    """The dotted name ``node`` resolves to when its first name stands for something imported
+    (``pickle.loads``, ``T.load`` after ``T = torch``); None for anything else (a name of the module's own,
+    a builtin, a local the reading cannot name)."""
+    base = node
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    if not isinstance(base, ast.Name):
+        return None
+    first = mod.resolve(base, scope=scope)
+    if not first or (first == base.id and base.id not in mod.imports):
+        return None
+    return mod.resolve(node, scope=scope)
+
+
+def _patches(mod: Module, target: ast.expr, scopes: dict[int, dict[str, str]]) -> bool:
+    """Whether storing an attribute on ``target`` changes a library (``torch.Tensor.by_hand = ...``) or the
+    class of an object (``type(x).f = ...``, ``x.__class__.f = ...``): a plain-looking call then runs it."""
+    for inner in ast.walk(target):
+        if isinstance(inner, ast.Attribute) and inner.attr == "__class__":
+            return True
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "type" \
+                and mod.resolve(inner.func, scope=scopes.get(id(inner.func))) == "type":
+            return True
+    dotted = _imported(mod, target, scopes.get(id(target)))  # the implementation's own modules are its own
+    return bool(dotted) and not dotted.startswith(".") and dotted.split(".")[0] != "assignment"
 
 
 def _self(value: ast.expr) -> bool:
