@@ -143,6 +143,8 @@ AUTOGRAD = {
                                     "    return T.backward\n",
     "a nested scope's local": "def helper(w):\n    return w.grad\n\ndef squared_error_grad(x, w, t):\n"
                               "    def inner():\n        helper = 1\n        return helper\n    return helper(w)\n",
+    "requires_grad set": "def squared_error_grad(x, w, t):\n    w = w.detach()\n    w.requires_grad = True\n"
+                         "    return w\n",
 }
 HIDDEN = {
     "private torch": "def squared_error_grad(x, w, t):\n    return torch._C._functions\n",
@@ -204,6 +206,9 @@ PLAIN = {
                            "def squared_error_grad(x, w, t):\n    return Grads(grad=x * (x @ w - t)).grad\n",
     "no autograd, said so": "@torch.inference_mode()\ndef squared_error_grad(x, w, t):\n"
                             "    out = torch.zeros_like(x, requires_grad=False)\n    return out + x * (x @ w - t)\n",
+    # reading the flag runs nothing of autograd
+    "reads requires_grad": "def _plain(t):\n    return t.detach() if t.requires_grad else t\n\n"
+                           "def squared_error_grad(x, w, t):\n    x, w = _plain(x), _plain(w)\n    return x * (x @ w - t)\n",
 }
 
 

@@ -648,7 +648,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             own = _own_object(mod, node.value)
             dunder = node.attr.startswith("__") and node.attr.endswith("__")
             if node.attr in AUTOGRAD or ("backward" in node.attr and node.attr not in OWN):
-                if not own:  # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
+                # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
+                if not own and not _reads_flag(mod, node, scopes):
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES:
@@ -698,6 +699,14 @@ def _imported(mod: Module, node: ast.expr, scope: dict[str, str] | None) -> str 
     if not first or (first == base.id and base.id not in mod.imports):
         return None
     return mod.resolve(node, scope=scope)
+
+
+def _reads_flag(mod: Module, node: ast.Attribute, scopes: dict[int, dict[str, str]]) -> bool:
+    """``t.requires_grad`` read (``t.detach() if t.requires_grad else t``): a flag's value, which runs
+    nothing of autograd. Setting it (``t.requires_grad = True``) does, and so may the descriptor itself
+    (``torch.Tensor.requires_grad``), which stays charged."""
+    return node.attr == "requires_grad" and isinstance(node.ctx, ast.Load) \
+        and (_imported(mod, node.value, scopes.get(id(node.value))) or "").split(".")[0] not in ("torch", "functorch")
 
 
 def _patches(mod: Module, target: ast.expr, scopes: dict[int, dict[str, str]]) -> bool:
