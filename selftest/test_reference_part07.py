@@ -145,6 +145,8 @@ AUTOGRAD = {
                               "    def inner():\n        helper = 1\n        return helper\n    return helper(w)\n",
     "requires_grad set": "def squared_error_grad(x, w, t):\n    w = w.detach()\n    w.requires_grad = True\n"
                          "    return w\n",
+    "getattr of an autograd name among literals": "def squared_error_grad(x, w, t):\n"
+                                                  "    return [getattr(w, n) for n in ('T', 'grad')]\n",
 }
 HIDDEN = {
     "private torch": "def squared_error_grad(x, w, t):\n    return torch._C._functions\n",
@@ -156,7 +158,7 @@ HIDDEN = {
     "module dict": "def squared_error_grad(x, w, t):\n    return __loader__\n",
     "type hints": "from typing import get_type_hints\n\ndef squared_error_grad(x, w, t):\n    return x\n",
     "type hints as attribute": "import typing\n\ndef squared_error_grad(x, w, t):\n    return typing.get_type_hints(x)\n",
-    "main block run anyway": "__name__ = '__main__'\nif __name__ == '__main__':\n    getattr(torch, 'x')\n\n"
+    "main block run anyway": "__name__ = '__main__'\nif __name__ == '__main__':\n    getattr(torch, 'x' + 'y')\n\n"
                              "def squared_error_grad(x, w, t):\n    return x\n",
     # data that runs as code when it is read back: a pickle's opcodes may call exec
     "torch.load": "def squared_error_grad(x, w, t):\n    torch.load(x, weights_only=False)\n    return x\n",
@@ -171,6 +173,11 @@ HIDDEN = {
     "torch patched through a local": "def squared_error_grad(x, w, t):\n    T = torch.Tensor\n"
                                      "    T.by_hand = len\n    return x\n",
     "a tensor's class patched": "def squared_error_grad(x, w, t):\n    type(x).by_hand = len\n    return x\n",
+    "getattr of a name that is not a literal": "def squared_error_grad(x, w, t):\n"
+                                                "    return [getattr(torch, n) for n in t]\n",
+    "getattr of a literal that runs unseen": "def squared_error_grad(x, w, t):\n    return getattr(torch, 'load')(x)\n",
+    "getattr of a literal rebound in its comprehension": "def squared_error_grad(x, w, t):\n"
+                                                          "    return [getattr(torch, n) for n in ('T',) for n in t]\n",
 }
 # code that never runs is not charged: a self-check kept in the file, a branch switched off
 DEAD = {
@@ -209,6 +216,10 @@ PLAIN = {
     # reading the flag runs nothing of autograd
     "reads requires_grad": "def _plain(t):\n    return t.detach() if t.requires_grad else t\n\n"
                            "def squared_error_grad(x, w, t):\n    x, w = _plain(x), _plain(w)\n    return x * (x @ w - t)\n",
+    # getattr that can only name one of a few plain attributes
+    "getattr of literal names": "FLOAT8 = tuple(getattr(torch, n) for n in ('float8_e4m3fn', 'float8_e5m2') if hasattr(torch, n))\n"
+                                "EPS = getattr(torch, 'finfo')\n\n"
+                                "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
 }
 
 

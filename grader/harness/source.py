@@ -618,6 +618,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     found = []
     own_keywords: set[int] = set()  # `Result(grad=...)`: a keyword of the submission's own class or function
     scopes = _scopes(mod, root)
+    named = _literal_getattrs(mod, root, scopes)
     for node in mod.walk(root):
         if isinstance(node, ast.Call) and _own_object(mod, node.func):
             own_keywords.update(id(k) for k in node.keywords)
@@ -658,7 +659,12 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                     or node.attr in FRAME_ATTRIBUTES:
                 found.append(Finding(where, f"uses .{node.attr}", False))
         elif isinstance(node, ast.Name):
-            if node.id in ESCAPES and isinstance(node.ctx, ast.Load) and node.id not in mod.functions:
+            names = named.get(id(node), [])
+            autograd = [n for n in names if n in AUTOGRAD or "backward" in n]
+            if autograd:  # `getattr(w, "grad")` is `w.grad`
+                found.append(Finding(where, f"uses .{autograd[0]}", True))
+            elif node.id in ESCAPES and isinstance(node.ctx, ast.Load) and node.id not in mod.functions \
+                    and not (names and all(_plain_attribute(n) for n in names)):
                 found.append(Finding(where, f"uses {node.id}", False))
             elif (node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS
                   and isinstance(node.ctx, ast.Load)):
@@ -699,6 +705,63 @@ def _imported(mod: Module, node: ast.expr, scope: dict[str, str] | None) -> str 
     if not first or (first == base.id and base.id not in mod.imports):
         return None
     return mod.resolve(node, scope=scope)
+
+
+def _literal_getattrs(mod: Module, root: ast.AST, scopes: dict[int, dict[str, str]]) -> dict[int, list[str]]:
+    """The builtin ``getattr`` of each ``getattr(obj, name)`` in ``root`` whose name can only be one of
+    a few string literals, with them: a literal (``getattr(torch, "float8_e4m3fn", None)``), or the
+    variable of a comprehension over a literal tuple (``getattr(torch, n) for n in ("a", "b")``) that
+    nothing else in it binds. Not one that may name what runs unseen (``getattr(torch, "load")``)."""
+    literal: dict[int, list[str]] = {}  # id of a comprehension variable's Name -> what it can be
+    for node in mod.walk(root):
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            for generator in node.generators:
+                values = generator.iter.elts if isinstance(generator.iter, (ast.Tuple, ast.List, ast.Set)) else None
+                if isinstance(generator.target, ast.Name) and values \
+                        and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in values) \
+                        and _bindings(node, generator.target.id) == 1:
+                    for inner in ast.walk(node):
+                        if isinstance(inner, ast.Name) and inner.id == generator.target.id:
+                            literal[id(inner)] = [v.value for v in values]
+    found: dict[int, list[str]] = {}
+    for node in mod.walk(root):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) in (2, 3)
+                and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
+                and mod.resolve(node.func, scope=scopes.get(id(node.func))) == "getattr"):
+            continue
+        name = node.args[1]
+        names = [name.value] if isinstance(name, ast.Constant) and isinstance(name.value, str) else literal.get(id(name))
+        dotted = _imported(mod, node.args[0], scopes.get(id(node.args[0])))
+        if names and not (dotted and any(runs_unseen(f"{dotted}.{n}") for n in names)):
+            found[id(node.func)] = names
+    return found
+
+
+def _plain_attribute(name: str) -> bool:
+    """An attribute name ``getattr`` may take as a literal: not autograd's, private, an escape or a frame's."""
+    return name.isidentifier() and not name.startswith("_") and name not in AUTOGRAD and "backward" not in name \
+        and name not in ESCAPES and name not in FRAME_ATTRIBUTES
+
+
+def _bindings(node: ast.AST, name: str) -> int:
+    """How often ``name`` is bound in ``node``, in any of the ways Python binds a name."""
+    count = 0
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
+            count += inner.id == name
+        elif isinstance(inner, ast.arg):
+            count += inner.arg == name
+        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            count += inner.name == name
+        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+            count += sum((a.asname or a.name.split(".")[0]) == name for a in inner.names)
+        elif isinstance(inner, (ast.Global, ast.Nonlocal)):
+            count += 2 * (name in inner.names)  # bound elsewhere too
+        elif isinstance(inner, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+            count += inner.name == name
+        elif isinstance(inner, ast.MatchMapping):
+            count += inner.rest == name
+    return count
 
 
 def _reads_flag(mod: Module, node: ast.Attribute, scopes: dict[int, dict[str, str]]) -> bool:
