@@ -147,6 +147,14 @@ AUTOGRAD = {
                          "    return w\n",
     "getattr of an autograd name among literals": "def squared_error_grad(x, w, t):\n"
                                                   "    return [getattr(w, n) for n in ('T', 'grad')]\n",
+    # an annotation that calls something runs it as the module is imported
+    "an annotation that calls": "def _make():\n    return torch.ones(1, requires_grad=True)\n\n"
+                                "def unused() -> _make():\n    pass\n\n"
+                                "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "a class subscripted in an annotation": "class Box:\n    def __class_getitem__(cls, item):\n"
+                                            "        return torch.ones(1, requires_grad=True)\n\n"
+                                            "def unused(x: Box[int]):\n    pass\n\n"
+                                            "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
 }
 HIDDEN = {
     "private torch": "def squared_error_grad(x, w, t):\n    return torch._C._functions\n",
@@ -318,6 +326,27 @@ def test_the_reference_and_the_stubs_read_clean():
     for folder in ("reference", "assignment"):
         sources = {"gradients": (ROOT / folder / "gradients.py").read_text()}
         assert audit_no_autograd(sources, "gradients", ("squared_error_grad", "linear_backward")) == [], folder
+
+
+def test_a_module_s_methods_do_not_run_when_it_is_imported():
+    """An __init__ that imports every module: what importing memory.py runs is its statements, class
+    bodies, decorators and defaults; a class it names only in annotations runs none of its methods."""
+    memory = {"memory": "from dataclasses import dataclass, fields\n\n@dataclass\nclass Ledger:\n    params: int = 0\n\n"
+                        "    @property\n    def total(self):\n        return sum(getattr(self, f.name) for f in fields(self))\n\n"
+                        "def ledger(n: int) -> Ledger:\n    return Ledger(n)\n\n"
+                        "def both(n: int) -> tuple[Ledger, Ledger] | None:\n    return None\n"}
+    init = {"__init__": "from . import gradients, memory\n"}
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert findings(plain, {**init, **memory}) == []
+    # what its statements do run is read, and so is every method of what it hands to others
+    patched = {"memory": "import torch\n\ntorch.Tensor.by_hand = lambda self: self.grad\n"}
+    assert any(f.autograd and "memory.py" in f.where for f in findings(plain, {**init, **patched}))
+    handed = {"memory": "import logging\n\nclass Quiet:\n    def filter(self, record):\n"
+                        "        return getattr(record, 'x' + 'y')\n\nlogging.getLogger().addFilter(Quiet())\n"}
+    named = {"memory": "class Box:\n    def __class_getitem__(cls, item):\n        return getattr(cls, 'x' + 'y')\n\n"
+                       "def unused(b: Box[int]):\n    pass\n"}
+    assert any("memory.py" in f.where for f in findings(plain, {**init, **named}))
+    assert any("memory.py" in f.where for f in findings(plain, {**init, **handed}))
 
 
 def test_data_read_back_as_code_in_a_helper_module_is_hiding():

@@ -199,8 +199,20 @@ class Module:
     def import_time(self) -> list[ast.AST]:
         """What importing the module runs: its top-level statements, but of a function only its
         decorators, defaults and annotations, and of a class its body but its methods' bodies; and every
-        module-level function or class those name, transitively."""
-        return self.closure([part for node in self.live(self.tree.body) for part in _runs_when_defined(node)])
+        module-level function or class those name, transitively. An annotation that only names things
+        (``-> Ledger``, ``list[Ledger] | None``) calls none of them: of a class it names, only the
+        dunders its subscript or ``|`` may call run, not the methods a call of it would."""
+        parts = [part for node in self.live(self.tree.body) for part in _runs_when_defined(node)]
+        inert = {id(part) for node in self.live(self.tree.body) for part in _annotations_when_defined(node)
+                 if _names_only(part)}
+        found = self.closure([part for part in parts if id(part) not in inert])
+        named = {id(node) for node in found}
+        dunders = [method for part in parts if id(part) in inert for inner in ast.walk(part)
+                   if isinstance(inner, ast.Name) and isinstance(self._definition(inner.id), ast.ClassDef)
+                   and id(self._definition(inner.id)) not in named
+                   for method in self._definition(inner.id).body
+                   if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name.startswith("__")]
+        return found + [part for part in parts if id(part) in inert] + self.closure(dunders)
 
     def closure(self, roots: list[ast.AST]) -> list[ast.AST]:
         """``roots`` and the module-level functions and classes (and assigned expressions) they name."""
@@ -479,6 +491,34 @@ def _assigned(target: ast.expr, value: ast.expr) -> Iterator[tuple[str, ast.expr
         for i, element in enumerate(target.elts):
             yield from _assigned(element.value if isinstance(element, ast.Starred) else element,
                                  value.elts[i] if paired else value)
+
+
+def _annotations_when_defined(node: ast.stmt) -> list[ast.expr]:
+    """The annotations among ``_runs_when_defined(node)``: a function's, and a class body's functions'."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = node.args
+        return [a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
+                                       *filter(None, [args.vararg, args.kwarg])] if a.annotation] + \
+            list(filter(None, [node.returns]))
+    if isinstance(node, ast.ClassDef):
+        return [part for child in node.body for part in _annotations_when_defined(child)]
+    return []
+
+
+def _names_only(node: ast.expr) -> bool:
+    """Whether evaluating ``node`` only looks names up (``Ledger``, ``torch.dtype``, ``list[int] | None``,
+    a string): it calls nothing but the dunders of a subscript or ``|``."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _names_only(node.value)
+    if isinstance(node, ast.Subscript):
+        return _names_only(node.value) and _names_only(node.slice)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_names_only(e) for e in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _names_only(node.left) and _names_only(node.right)
+    return False
 
 
 def _runs_when_defined(node: ast.stmt) -> list[ast.AST]:
