@@ -143,6 +143,32 @@ AUTOGRAD = {
                                     "    return T.backward\n",
     "a nested scope's local": "def helper(w):\n    return w.grad\n\ndef squared_error_grad(x, w, t):\n"
                               "    def inner():\n        helper = 1\n        return helper\n    return helper(w)\n",
+    # what is the submission's own only while nothing else can be bound to its name
+    "a local bound to its own class, then to a tensor": "class Op:\n    pass\n\ndef squared_error_grad(x, w, t):\n"
+                                                       "    op = Op()\n    if x.ndim:\n        op = w.detach()\n"
+                                                       "    op.requires_grad_()\n    return x * (x @ w - t)\n",
+    "a parameter named as its own class": "class Op:\n    pass\n\ndef _track(Op):\n    return Op.requires_grad_()\n\n"
+                                          "def squared_error_grad(x, w, t):\n    return _track(w.detach())\n",
+    "a class its decorator replaces": "def _tensor(cls):\n    return torch.Tensor\n\n@_tensor\nclass Op:\n    pass\n\n"
+                                      "def squared_error_grad(x, w, t):\n    w = w.detach()\n    Op.requires_grad_(w)\n"
+                                      "    return w\n",
+    # a method called on its class takes any first argument: its `self` may be a tensor
+    "self of a method called on its class": "class Op:\n    def track(self):\n        self.requires_grad_()\n"
+                                            "        return self\n\ndef squared_error_grad(x, w, t):\n"
+                                            "    return Op.track(w.detach())\n",
+    "self of a method called on an object's class": "class Op:\n    def track(self):\n        return self.requires_grad_()\n\n"
+                                                     "def squared_error_grad(x, w, t):\n"
+                                                     "    return type(Op()).track(w.detach())\n",
+    "self of a method called on a class a value holds": "class Op:\n    @classmethod\n    def kind(cls):\n        return cls\n\n"
+                                                        "    def track(self):\n        return self.requires_grad_()\n\n"
+                                                        "def squared_error_grad(x, w, t):\n    k = Op.kind()\n"
+                                                        "    return k.track(w.detach())\n",
+    "self of a class a tensor subclasses": "class Op:\n    def grad_of(self):\n        return self.grad\n\n"
+                                           "class T(Op, torch.Tensor):\n    pass\n\n"
+                                           "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "self of a class that makes its own instances": "class Op:\n    def __new__(cls, w):\n        return w\n\n"
+                                                    "    def track(self):\n        return self.requires_grad_()\n\n"
+                                                    "def squared_error_grad(x, w, t):\n    return Op(w.detach()).track()\n",
     "requires_grad set": "def squared_error_grad(x, w, t):\n    w = w.detach()\n    w.requires_grad = True\n"
                          "    return w\n",
     "getattr of an autograd name among literals": "def squared_error_grad(x, w, t):\n"
@@ -221,6 +247,22 @@ PLAIN = {
                            "def squared_error_grad(x, w, t):\n    return Grads(grad=x * (x @ w - t)).grad\n",
     "no autograd, said so": "@torch.inference_mode()\ndef squared_error_grad(x, w, t):\n"
                             "    out = torch.zeros_like(x, requires_grad=False)\n    return out + x * (x @ w - t)\n",
+    # a tiny op that knows its backward rule, held in a local
+    "an instance of its own class": "class MatMul:\n    def __init__(self, x, w):\n        self.x, self.w = x, w\n\n"
+                                    "    def backward(self, g):\n        return g * self.x\n\n"
+                                    "def squared_error_grad(x, w, t):\n    op = MatMul(x, w)\n"
+                                    "    return op.backward(x @ w - t)\n",
+    # `self.grad` of its own plain class is its own attribute, not a tensor's
+    "its own class's self.grad": "class SquaredError:\n    def __init__(self, x, w, t):\n"
+                                 "        self.x, self.w, self.t = x, w, t\n        self.grad = None\n\n"
+                                 "    def compute(self):\n        self.grad = (self.x @ self.w - self.t) * self.x\n"
+                                 "        return self.grad\n\n"
+                                 "def squared_error_grad(x, w, t):\n    return SquaredError(x, w, t).compute()\n",
+    "its own base class's self": "import abc\n\nclass Op(abc.ABC):\n    @abc.abstractmethod\n    def backward(self, g):\n"
+                                 "        ...\n\nclass Scale(Op):\n    def __init__(self, x):\n        self.x = x\n\n"
+                                 "    @property\n    def grad_scale(self):\n        return self.x\n\n"
+                                 "    def backward(self, g):\n        self.grad = g * self.grad_scale\n        return self.grad\n\n"
+                                 "def squared_error_grad(x, w, t):\n    return Scale(x).backward(x @ w - t)\n",
     # reading the flag runs nothing of autograd
     "reads requires_grad": "def _plain(t):\n    return t.detach() if t.requires_grad else t\n\n"
                            "def squared_error_grad(x, w, t):\n    x, w = _plain(x), _plain(w)\n    return x * (x @ w - t)\n",
@@ -328,6 +370,24 @@ def test_the_reference_and_the_stubs_read_clean():
         assert audit_no_autograd(sources, "gradients", ("squared_error_grad", "linear_backward")) == [], folder
 
 
+def test_an_own_module_s_function_is_read_not_charged_for_its_name():
+    """``ops.dot_backward`` of the submission's own module is that module's function, followed and read."""
+    ops = {"_ops": "import torch\n\ndef dot_backward(x, w, t):\n    return (torch.dot(x, w) - t) * x\n"}
+    for style, name in (("from assignment import _ops as ops", "ops"), ("from . import _ops", "_ops"),
+                        ("import assignment._ops as ops", "ops"), ("import assignment._ops", "assignment._ops")):
+        text = f"{style}\n\ndef squared_error_grad(x, w, t):\n    return {name}.dot_backward(x, w, t)\n"
+        assert findings(text, ops) == [], style
+    auto = {"_ops": "import torch\n\ndef dot_backward(x, w, t):\n    return w.grad\n"}
+    text = "from . import _ops\n\ndef squared_error_grad(x, w, t):\n    return _ops.dot_backward(x, w, t)\n"
+    assert any(f.autograd and "_ops.py" in f.where for f in findings(text, auto))
+    # a name that is not the module where it is used: a parameter, or the package's own binding of it
+    shadowed = "from . import _ops\n\ndef _h(_ops):\n    return _ops.backward()\n\n" \
+               "def squared_error_grad(x, w, t):\n    return _h(w)\n"
+    assert any(f.autograd and f.what == "uses .backward" for f in findings(shadowed, ops))
+    rebound = {**ops, "__init__": "import torch\n_ops = torch.Tensor\n"}
+    assert any(f.autograd and f.what == "uses .backward" for f in findings(text.replace("dot_backward", "backward"), rebound))
+
+
 def test_a_module_s_methods_do_not_run_when_it_is_imported():
     """An __init__ that imports every module: what importing memory.py runs is its statements, class
     bodies, decorators and defaults; a class it names only in annotations runs none of its methods."""
@@ -362,3 +422,14 @@ def test_data_read_back_as_code_in_a_helper_module_is_hiding():
     at_import = {"_util": "import pickle\n\n_CODE = pickle.loads(b'N.')\n\ndef plain(x):\n    return x\n"}
     text = "from ._util import plain\n\ndef squared_error_grad(x, w, t):\n    return plain(x)\n"
     assert any("_util.py" in f.where for f in findings(text, at_import))
+
+
+def test_a_module_s_own_class_made_at_import_is_its_own():
+    """memory.py makes its recipes as it is imported: their methods may run, and ``self.grad``, the
+    gradients' dtype, is the recipe's own field."""
+    memory = {"memory": "from dataclasses import dataclass\n\n@dataclass(frozen=True)\nclass Recipe:\n    grad: int\n\n"
+                        "    def bytes(self, n):\n        return n * self.grad\n\n"
+                        "RECIPES = {'fp32': Recipe(4)}\n\ndef training_bytes(n, r):\n    return RECIPES[r].bytes(n)\n"}
+    init = {"__init__": "from . import gradients, memory\n"}
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert findings(plain, {**init, **memory}) == []

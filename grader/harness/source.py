@@ -33,6 +33,7 @@ they ran.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -622,17 +623,18 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     parsed: dict[str, Module] = {}
+    for name, text in sources.items():
+        try:
+            parsed[name] = Module.parse(text, name)
+        except SyntaxError:
+            continue  # a module that does not parse does not import either: the call reports that
+    owns = _ownership(parsed, sources)
     todo = [(PACKAGE, None), (module, None)] + [(module, f) for f in functions]
     while todo:
         name, function = todo.pop()
-        if (name, str(function)) in seen or name not in sources:
+        if (name, str(function)) in seen or name not in parsed:
             continue
         seen.add((name, str(function)))
-        if name not in parsed:
-            try:
-                parsed[name] = Module.parse(sources[name], name)
-            except SyntaxError:
-                continue  # a module that does not parse does not import either: the call reports that
         mod = parsed[name]
         nodes = mod.import_time() if function is None else mod.reachable(function)
         if function is not None and not nodes:  # `from ._impl import *` brings it
@@ -642,7 +644,7 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
         # imports every module) are not the gradients' business; what that module runs and hands them is
         others = function is None and name != module
         for node in nodes:
-            findings.extend(_inspect(mod, node, f"{name}.py", set(sources), imports=not others))
+            findings.extend(_inspect(mod, node, f"{name}.py", set(sources), imports=not others, own=owns[name]))
             for sibling, used in _sibling_uses(mod, node, sources, import_time=function is None):
                 todo.append((sibling, None))
                 if used:
@@ -653,14 +655,16 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
 PACKAGE = "__init__"  # the package's own module: what ``from . import name`` reads a name from
 
 
-def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports: bool = True) -> list[Finding]:
-    """``imports``: charge the import statements too."""
+def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports: bool = True,
+             own: Own | None = None) -> list[Finding]:
+    """``imports``: charge the import statements too. ``own``: what of the module is the submission's own."""
+    own = own or Own()
     found = []
     own_keywords: set[int] = set()  # `Result(grad=...)`: a keyword of the submission's own class or function
     scopes = _scopes(mod, root)
     named = _literal_getattrs(mod, root, scopes)
     for node in mod.walk(root):
-        if isinstance(node, ast.Call) and _own_object(mod, node.func):
+        if isinstance(node, ast.Call) and id(node.func) in own.classes:
             own_keywords.update(id(k) for k in node.keywords)
         where = f"{file}:{getattr(node, 'lineno', '?')}"
         imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) else None
@@ -669,7 +673,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and _patches(mod, node.value, scopes):
             found.append(Finding(where, f"patches {ast.unparse(node)}", False))
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
-            found.extend(_inspect(mod, text, file, siblings))
+            found.extend(_inspect(mod, text, file, siblings, own=own))
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not imports:
             continue
         if isinstance(node, ast.Import):
@@ -686,16 +690,16 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                         or (alias.name.startswith("_") and source != "__future__") or runs_unseen(full):
                     found.append(Finding(where, f"imports {full}", _autograd_name(full)))
         elif isinstance(node, ast.Attribute):
-            own = _own_object(mod, node.value)
+            mine = _own_object(node.value, own) or id(node) in own.module_attributes
             dunder = node.attr.startswith("__") and node.attr.endswith("__")
             if node.attr in AUTOGRAD or ("backward" in node.attr and node.attr not in OWN):
                 # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
-                if not own and not _reads_flag(mod, node, scopes):
+                if not mine and not _reads_flag(mod, node, scopes):
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES:
                     found.append(Finding(where, f"uses .{node.attr}", False))
-            elif (node.attr.startswith("_") and not (own or _self(node.value))) or node.attr in ESCAPES \
+            elif (node.attr.startswith("_") and not (mine or _self(node.value))) or node.attr in ESCAPES \
                     or node.attr in FRAME_ATTRIBUTES:
                 found.append(Finding(where, f"uses .{node.attr}", False))
         elif isinstance(node, ast.Name):
@@ -770,7 +774,8 @@ def _literal_getattrs(mod: Module, root: ast.AST, scopes: dict[int, dict[str, st
                 and mod.resolve(node.func, scope=scopes.get(id(node.func))) == "getattr"):
             continue
         name = node.args[1]
-        names = [name.value] if isinstance(name, ast.Constant) and isinstance(name.value, str) else literal.get(id(name))
+        names = [name.value] if isinstance(name, ast.Constant) and isinstance(name.value, str) \
+            else literal.get(id(name))
         dotted = _imported(mod, node.args[0], scopes.get(id(node.args[0])))
         if names and not (dotted and any(runs_unseen(f"{dotted}.{n}") for n in names)):
             found[id(node.func)] = names
@@ -785,23 +790,7 @@ def _plain_attribute(name: str) -> bool:
 
 def _bindings(node: ast.AST, name: str) -> int:
     """How often ``name`` is bound in ``node``, in any of the ways Python binds a name."""
-    count = 0
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
-            count += inner.id == name
-        elif isinstance(inner, ast.arg):
-            count += inner.arg == name
-        elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            count += inner.name == name
-        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
-            count += sum((a.asname or a.name.split(".")[0]) == name for a in inner.names)
-        elif isinstance(inner, (ast.Global, ast.Nonlocal)):
-            count += 2 * (name in inner.names)  # bound elsewhere too
-        elif isinstance(inner, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-            count += inner.name == name
-        elif isinstance(inner, ast.MatchMapping):
-            count += inner.rest == name
-    return count
+    return sum(_binds(inner).count(name) for inner in ast.walk(node))
 
 
 def _reads_flag(mod: Module, node: ast.Attribute, scopes: dict[int, dict[str, str]]) -> bool:
@@ -829,21 +818,330 @@ def _self(value: ast.expr) -> bool:
     return isinstance(value, ast.Name) and value.id in ("self", "cls")
 
 
-def _own_object(mod: Module, value: ast.expr) -> bool:
-    """A class the module defines, or an instance it makes of one (``SquaredError.backward``,
-    ``Grads(grad=g).grad``): its attributes are the submission's own code, read where it is defined.
-    Not a function's result, nor ``self`` (either may be a tensor), nor a class with a ``__new__`` (it
-    may return one) or a base from torch (a tensor subclass)."""
+def _own_object(value: ast.expr, own: Own) -> bool:
+    """Whether ``value``'s attributes are the submission's own code, read where it is defined: a plain
+    class of its own, an instance made by calling one (``Grads(grad=g).grad``), a local bound to one
+    (``op = MatMul(x, w)``), ``self`` in a method of one, or one of its own modules. (See ``Own``.)"""
     if isinstance(value, ast.Call):
-        value = value.func
-    if not isinstance(value, ast.Name):
+        return id(value.func) in own.classes
+    return id(value) in own.classes or id(value) in own.objects
+
+
+@dataclass(frozen=True)
+class Own:
+    """What of a module is the submission's own: nodes by ``id``. Its attributes are read where they
+    are defined, never charged for their names (``MatMul(x, w).backward``, ``self.grad``,
+    ``ops.dot_backward``). Only where nothing else can be bound to the name (see ``_ownership``)."""
+
+    classes: frozenset[int] = frozenset()  # names of its plain classes: their calls make instances
+    objects: frozenset[int] = frozenset()  # instances (a local bound to one, a method's self) and modules
+    module_attributes: frozenset[int] = frozenset()  # `ops.dot_backward`: a name its own module binds
+
+
+# what a plain class may derive from: nothing that makes its instances tensors or looks names up anew
+PLAIN_BASES = frozenset(["object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing.NamedTuple"])
+# decorators that hand back the class (or method) they are given
+CLASS_DECORATORS = frozenset(["dataclasses.dataclass", "functools.total_ordering"])
+METHOD_DECORATORS = frozenset(["property", "functools.cached_property", "abc.abstractmethod", "classmethod"])
+# what makes an instance anything but one: a constructor of its own, a name lookup of its own
+RESHAPING = frozenset(["__new__", "__getattr__", "__getattribute__"])
+
+
+def _ownership(parsed: dict[str, Module], sources: dict[str, str]) -> dict[str, Own]:
+    """Each module's ``Own``. A plain class (``_Owner.plain``) is its own where the name is nothing else
+    in its scope; a local bound once, unconditionally, to an instance of one is too; and so is the
+    first parameter of a method of one, unless the method may be called with any first argument (an
+    attribute of its name read off what may be a class: ``Op.track(w)``, ``type(op).track``; off anything
+    at all where a class may be held by a value; a string that may name it) or the class may be a base
+    of something else (its name used but to call it, read its attributes, annotate, or derive a plain
+    class of its own; named in another module)."""
+    patched = {node.attr for mod in parsed.values() for node in ast.walk(mod.tree)
+               if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load)}
+    owners = {name: _Owner(mod, patched, parsed, sources) for name, mod in parsed.items()}
+    named = {name: _identifiers(mod.tree) for name, mod in parsed.items()}
+    strings = {node.value for mod in parsed.values() for node in ast.walk(mod.tree)
+               if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    for name, owner in owners.items():
+        elsewhere = set().union(*[named[other] for other in parsed if other != name])
+        owner.methods = [m for m in owner.methods if owner.sealed(m[0], elsewhere)]
+    anywhere = any(owner.escapes() for owner in owners.values())
+    while True:  # a method called on an own instance (`self.m()` in a method whose self is own) is bound
+        unbound = strings.union(*[owner.unbound(anywhere) for owner in owners.values()])
+        before = sum(len(owner.methods) for owner in owners.values())
+        for owner in owners.values():
+            owner.methods = [m for m in owner.methods if m[2] or m[1].name not in unbound]
+        if sum(len(owner.methods) for owner in owners.values()) == before:
+            break
+    return {name: owner.own() for name, owner in owners.items()}
+
+
+class _Owner:
+    """One module's reading for ``_ownership``."""
+
+    def __init__(self, mod: Module, patched: set[str], parsed: dict[str, Module], sources: dict[str, str]):
+        self.mod = mod
+        self.parents = {id(child): node for node in ast.walk(mod.tree) for child in ast.iter_child_nodes(node)}
+        self.bound: dict[str, int] = {}
+        for node in ast.walk(mod.tree):
+            for name in _binds(node):
+                self.bound[name] = self.bound.get(name, 0) + 1
+        self.plain = self._plain_classes(patched)
+        loads = [n for n in ast.walk(mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        self.classes = {id(n): n for n in loads if n.id in self.plain and not self._shadowed(n)}
+        self.instances = {i for fn in ast.walk(mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                          for i in self._instance_locals(fn)}
+        # (class, method, is a classmethod, its first parameter's reads): candidates for an own `self`
+        self.methods = [(cls, method, classmethod, self._reads_in(method, param))
+                        for cls in self.plain.values() for method, param, classmethod in self._methods(cls)]
+        self.modules = {id(n): module for n in loads if not self._shadowed(n)
+                        for module in [self._own_module(n, patched, parsed, sources)] if module}
+        self.module_attributes = set()
+        for node in ast.walk(mod.tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
+                    and id(node.value.value) in self.modules and self.modules[id(node.value.value)] == PACKAGE \
+                    and node.value.attr in parsed and _submodule(node.value.attr, parsed) \
+                    and node.value.attr not in patched:
+                self.modules[id(node.value)] = node.value.attr  # `assignment._ops`, `import assignment._ops`
+        for node in ast.walk(mod.tree):
+            if isinstance(node, ast.Attribute) and id(node.value) in self.modules and node.attr not in patched:
+                other = parsed.get(self.modules[id(node.value)])
+                if other is not None and (node.attr in other.final or node.attr in other.functions
+                                          or node.attr in other.classes):
+                    self.module_attributes.add(id(node))
+
+    def own(self) -> Own:
+        selves = {i for _, _, classmethod, reads in self.methods if not classmethod for i in reads}
+        clses = {i for _, _, classmethod, reads in self.methods if classmethod for i in reads}
+        return Own(frozenset(self.classes) | frozenset(clses), frozenset(self.instances | selves | set(self.modules)),
+                   frozenset(self.module_attributes))
+
+    # -- plain classes ---------------------------------------------------------------------------
+    def _plain_classes(self, patched: set[str]) -> dict[str, ast.ClassDef]:
+        """The module's classes whose calls make plain instances of them: bound once, at the top level,
+        patched by no one, no metaclass, decorators that hand the class back, no ``RESHAPING`` methods,
+        bases from ``PLAIN_BASES``, the builtin exceptions or other such classes of its own."""
+        mod = self.mod
+        stars = [n.lineno for n in ast.walk(mod.tree) if isinstance(n, ast.ImportFrom) and n.names[0].name == "*"]
+        plain = {name: node for name, node in mod.final.items() if isinstance(node, ast.ClassDef)
+                 and self.bound.get(name) == 1 and name not in patched and not node.keywords
+                 and all(mod.resolve(d.func if isinstance(d, ast.Call) else d) in CLASS_DECORATORS
+                         for d in node.decorator_list)
+                 and not (RESHAPING & {b for part in node.body for b in _binds(part)})
+                 and not any(line > node.lineno for line in stars)}  # a star import may bind it again
+        while True:
+            kept = {name: node for name, node in plain.items()
+                    if all(self._plain_base(base, plain, bool(stars)) for base in node.bases)}
+            if len(kept) == len(plain):
+                return kept
+            plain = kept
+
+    def _plain_base(self, base: ast.expr, plain: dict[str, ast.ClassDef], stars: bool) -> bool:
+        base = base.value if isinstance(base, ast.Subscript) else base
+        if isinstance(base, ast.Name) and base.id in plain:
+            return True
+        resolved = self.mod.resolve(base) or ""
+        if resolved in PLAIN_BASES and resolved != "object":
+            return True
+        if not isinstance(base, ast.Name) or self.bound.get(base.id) or stars:
+            return False
+        builtin = getattr(builtins, base.id, None)  # `object`, `ValueError`: nothing binds the name anew
+        return builtin is object or (isinstance(builtin, type) and issubclass(builtin, BaseException))
+
+    def _shadowed(self, name: ast.Name) -> bool:
+        """Whether ``name`` may be a local of an enclosing function, class body or comprehension rather
+        than the module's (any binding of it there counts)."""
+        child, node = name, self.parents.get(id(name))
+        in_function = False
+        while node is not None:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and child in node.body \
+                    or isinstance(node, ast.Lambda) and child is node.body:
+                in_function = True
+                if _bindings(node, name.id):
+                    return True
+            elif isinstance(node, ast.ClassDef) and child in node.body and not in_function:
+                if any(name.id in _binds(inner) for part in node.body for inner in _same_scope(part)):
+                    return True
+            elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) \
+                    and _bindings(node, name.id):
+                return True
+            child, node = node, self.parents.get(id(node))
         return False
-    cls = mod.final.get(value.id)
-    if not isinstance(cls, ast.ClassDef):
+
+    # -- instances -------------------------------------------------------------------------------
+    def _instance_locals(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[int]:
+        """Reads of a local the function binds once, unconditionally (a statement of its body), to a
+        call of a plain class of the module's own: ``op = MatMul(x, w)``."""
+        reads = []
+        for statement in function.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Call) \
+                    and id(statement.value.func) in self.classes and _bindings(function, statement.targets[0].id) == 1:
+                reads += self._reads_in(function, statement.targets[0].id)
+        return reads
+
+    def _reads_in(self, function: ast.AST, name: str) -> list[int]:
+        """``name`` read in ``function``'s own scope (a nested function or class is another scope)."""
+        reads, todo = [], list(function.body)
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+                reads.append(id(node))
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                todo.extend(ast.iter_child_nodes(node))
+        return reads
+
+    def _methods(self, cls: ast.ClassDef) -> Iterator[tuple[ast.FunctionDef, str, bool]]:
+        """(method, its first parameter, whether a classmethod) of the class's methods whose first
+        parameter is the instance (or the class) whenever it is called through one, bound nowhere else."""
+        for method in cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            decorators = [self.mod.resolve(d) or "" for d in method.decorator_list]
+            setters = all(isinstance(d, ast.Attribute) and d.attr in ("setter", "getter", "deleter")
+                          and isinstance(d.value, ast.Name) for d in method.decorator_list)
+            params = [*method.args.posonlyargs, *method.args.args]
+            if params and (setters or all(d in METHOD_DECORATORS for d in decorators)) \
+                    and _bindings(method, params[0].arg) == 1:
+                yield method, params[0].arg, "classmethod" in decorators
+
+    def sealed(self, cls: ast.ClassDef, elsewhere: set[str], depth: int = 0) -> bool:
+        """Whether the class is never anything's base but plain classes of the module's own: its name
+        is only called, has attributes read, annotates, is a checked type or a plain class's base (one
+        sealed too), and no other module names it."""
+        if cls.name in elsewhere or depth > 8:
+            return False
+        for node in self.classes.values():
+            if node.id != cls.name:
+                continue
+            parent = self.parents.get(id(node))
+            if isinstance(parent, ast.Call) and (node is parent.func or self.mod.resolve(parent.func) in (
+                    "isinstance", "issubclass") and node in parent.args) \
+                    or isinstance(parent, ast.Attribute) or self._annotation(node) \
+                    or isinstance(parent, (ast.ExceptHandler, ast.Raise)):
+                continue
+            if isinstance(parent, ast.ClassDef) and node in parent.bases and self.plain.get(parent.name) is parent \
+                    and self.sealed(parent, elsewhere, depth + 1):
+                continue
+            return False
+        return True
+
+    def _annotation(self, node: ast.AST) -> bool:
+        child, parent = node, self.parents.get(id(node))
+        while parent is not None and not isinstance(parent, ast.stmt):
+            if isinstance(parent, ast.arg) and child is parent.annotation:
+                return True
+            child, parent = parent, self.parents.get(id(parent))
+        return isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and child is parent.returns \
+            or isinstance(parent, ast.AnnAssign) and child is parent.annotation
+
+    def unbound(self, anywhere: bool) -> set[str]:
+        """Attribute names read off what may be a class (``Op.track``, ``cls.track``, ``type(op).track``,
+        ``op.__class__.track``): a method of that name may be called with any first argument. ``anywhere``:
+        a class may be held by any value (``escapes``), so off anything not known to be an instance."""
+        selves = {i for _, _, classmethod, reads in self.methods if not classmethod for i in reads}
+        clses = {i for _, _, classmethod, reads in self.methods if classmethod for i in reads}
+        names = set()
+        for node in ast.walk(self.mod.tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                value = node.value
+                instance = id(value) in self.instances or id(value) in selves or isinstance(value, ast.Call) and (
+                    id(value.func) in self.classes
+                    or self.mod.resolve(value.func) == "super" and not value.args and not value.keywords)
+                if (anywhere and not instance) or id(value) in self.classes or id(value) in clses \
+                        or self._class_of(value) or isinstance(value, ast.Call) and value.args \
+                        and self.mod.resolve(value.func) == "super":
+                    names.add(node.attr)
+        return names
+
+    def _class_of(self, node: ast.AST) -> bool:
+        """``type(x)`` or ``x.__class__``: an object's class."""
+        return isinstance(node, ast.Attribute) and node.attr == "__class__" or isinstance(node, ast.Call) \
+            and len(node.args) == 1 and not node.keywords and self.mod.resolve(node.func) == "type"
+
+    def escapes(self) -> bool:
+        """Whether a class may end up held by a value: an object's class (``type(x)``, ``x.__class__``,
+        ``cls`` of a classmethod, ``C.mro()``) used but to read an attribute off, to name or to compare."""
+        clses = {i for _, _, classmethod, reads in self.methods if classmethod for i in reads}
+        for node in ast.walk(self.mod.tree):
+            if isinstance(node, ast.Attribute) and node.attr == "mro":
+                return True
+            if not (self._class_of(node) or id(node) in clses):
+                continue
+            parent = self.parents.get(id(node))
+            if isinstance(parent, ast.Attribute) and isinstance(parent.ctx, ast.Load) \
+                    or isinstance(parent, ast.Compare) or isinstance(parent, ast.Call) and (node is parent.func or self.mod.resolve(parent.func) in (
+                        "isinstance", "issubclass")):
+                continue
+            return True
         return False
-    if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "__new__" for n in cls.body):
-        return False
-    return not any((mod.resolve(base) or "").split(".")[0] in ("torch", "functorch") for base in cls.bases)
+
+    # -- modules -----------------------------------------------------------------------------------
+    def _own_module(self, name: ast.Name, patched: set[str], parsed: dict[str, Module],
+                    sources: dict[str, str]) -> str | None:
+        """The implementation's module a name stands for (``from assignment import _ops as ops``,
+        ``import assignment``): bound once, by that import, to a module nothing rebinds."""
+        statement = self.mod.final.get(name.id)
+        if not isinstance(statement, (ast.Import, ast.ImportFrom)) or self.bound.get(name.id) != 1 \
+                or name.id in patched:
+            return None
+        dotted = self.mod.imports.get(name.id, "")
+        if dotted.strip(".") in ("", "assignment"):
+            return PACKAGE
+        module = next((m for m, used in _own(dotted, sources, first_only=True) if used is None), None)
+        return module if module and module != PACKAGE and _submodule(module, parsed) else None
+
+
+def _submodule(name: str, parsed: dict[str, Module]) -> bool:
+    """Whether the package's attribute ``name`` is its module of that name: its ``__init__`` binds the
+    name to nothing else (``from . import name``, or not at all)."""
+    init = parsed.get(PACKAGE)
+    if init is None:
+        return True
+    binding = [node for node in ast.walk(init.tree) if name in _binds(node)]
+    return all(isinstance(node, (ast.Import, ast.ImportFrom)) and init.imports.get(name, "").strip(".") in (
+        name, f"assignment.{name}") for node in binding) and len(binding) <= 1
+
+
+def _binds(node: ast.AST) -> list[str]:
+    """The names ``node`` itself binds, in any of the ways Python binds a name."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return [node.id]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name.split(".")[0]) for a in node.names]
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return list(node.names) * 2  # bound elsewhere too
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+        return [node.name]
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return [node.rest]
+    return []
+
+
+def _same_scope(node: ast.AST) -> Iterator[ast.AST]:
+    """``node`` and what it holds in the same scope (not a nested function's or class's body)."""
+    todo = [node]
+    while todo:
+        inner = todo.pop()
+        yield inner
+        if inner is node or not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(inner))
+
+
+def _identifiers(tree: ast.AST) -> set[str]:
+    """Every name a module writes: names, attributes, imported names."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.alias):
+            names.update([node.name.split(".")[-1], node.asname or ""])
+    return names
 
 
 def _string_annotations(node: ast.AST) -> Iterator[ast.expr]:
