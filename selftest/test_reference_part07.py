@@ -163,6 +163,9 @@ AUTOGRAD = {
                                                         "    def track(self):\n        return self.requires_grad_()\n\n"
                                                         "def squared_error_grad(x, w, t):\n    k = Op.kind()\n"
                                                         "    return k.track(w.detach())\n",
+    "cls of an implicit classmethod": "class Op:\n    def __class_getitem__(cls, w):\n        return cls.track(w)\n\n"
+                                      "    def track(self):\n        return self.requires_grad_()\n\n"
+                                      "def squared_error_grad(x, w, t):\n    return Op[w.detach()]\n",
     "self of a class a tensor subclasses": "class Op:\n    def grad_of(self):\n        return self.grad\n\n"
                                            "class T(Op, torch.Tensor):\n    pass\n\n"
                                            "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
@@ -384,6 +387,8 @@ def test_an_own_module_s_function_is_read_not_charged_for_its_name():
     shadowed = "from . import _ops\n\ndef _h(_ops):\n    return _ops.backward()\n\n" \
                "def squared_error_grad(x, w, t):\n    return _h(w)\n"
     assert any(f.autograd and f.what == "uses .backward" for f in findings(shadowed, ops))
+    unbound = "from . import _ops\n\ndef squared_error_grad(x, w, t):\n    return _ops.backward(w)\n"
+    assert any(f.autograd and f.what == "uses .backward" for f in findings(unbound, ops))  # not a name _ops binds
     rebound = {**ops, "__init__": "import torch\n_ops = torch.Tensor\n"}
     assert any(f.autograd and f.what == "uses .backward" for f in findings(text.replace("dot_backward", "backward"), rebound))
 

@@ -834,7 +834,7 @@ class Own:
     ``ops.dot_backward``). Only where nothing else can be bound to the name (see ``_ownership``)."""
 
     classes: frozenset[int] = frozenset()  # names of its plain classes: their calls make instances
-    objects: frozenset[int] = frozenset()  # instances (a local bound to one, a method's self) and modules
+    objects: frozenset[int] = frozenset()  # instances: a local bound to one, a method's self
     module_attributes: frozenset[int] = frozenset()  # `ops.dot_backward`: a name its own module binds
 
 
@@ -845,6 +845,7 @@ CLASS_DECORATORS = frozenset(["dataclasses.dataclass", "functools.total_ordering
 METHOD_DECORATORS = frozenset(["property", "functools.cached_property", "abc.abstractmethod", "classmethod"])
 # what makes an instance anything but one: a constructor of its own, a name lookup of its own
 RESHAPING = frozenset(["__new__", "__getattr__", "__getattribute__"])
+IMPLICIT_CLASSMETHODS = frozenset(["__init_subclass__", "__class_getitem__"])
 
 
 def _ownership(parsed: dict[str, Module], sources: dict[str, str]) -> dict[str, Own]:
@@ -905,14 +906,14 @@ class _Owner:
         for node in ast.walk(mod.tree):
             if isinstance(node, ast.Attribute) and id(node.value) in self.modules and node.attr not in patched:
                 other = parsed.get(self.modules[id(node.value)])
-                if other is not None and (node.attr in other.final or node.attr in other.functions
-                                          or node.attr in other.classes):
+                if id(node) in self.modules or other is not None and (
+                        node.attr in other.final or node.attr in other.functions or node.attr in other.classes):
                     self.module_attributes.add(id(node))
 
     def own(self) -> Own:
         selves = {i for _, _, classmethod, reads in self.methods if not classmethod for i in reads}
         clses = {i for _, _, classmethod, reads in self.methods if classmethod for i in reads}
-        return Own(frozenset(self.classes) | frozenset(clses), frozenset(self.instances | selves | set(self.modules)),
+        return Own(frozenset(self.classes) | frozenset(clses), frozenset(self.instances | selves),
                    frozenset(self.module_attributes))
 
     # -- plain classes ---------------------------------------------------------------------------
@@ -1002,7 +1003,8 @@ class _Owner:
             params = [*method.args.posonlyargs, *method.args.args]
             if params and (setters or all(d in METHOD_DECORATORS for d in decorators)) \
                     and _bindings(method, params[0].arg) == 1:
-                yield method, params[0].arg, "classmethod" in decorators
+                # (`__init_subclass__` and `__class_getitem__` take the class without saying so)
+                yield method, params[0].arg, "classmethod" in decorators or method.name in IMPLICIT_CLASSMETHODS
 
     def sealed(self, cls: ast.ClassDef, elsewhere: set[str], depth: int = 0) -> bool:
         """Whether the class is never anything's base but plain classes of the module's own: its name
