@@ -118,6 +118,13 @@ AUTOGRAD = {
                                  "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
     "helper in the module": "def _helper(w):\n    return w.grad\n\ndef squared_error_grad(x, w, t):\n"
                             "    return _helper(w)\n",
+    "grad mode turned on": "def squared_error_grad(x, w, t):\n    with torch.set_grad_enabled(True):\n"
+                           "        w = w.detach().requires_grad_()\n    return x * (x @ w - t)\n",
+    "grad mode set by a flag": "def squared_error_grad(x, w, t, on=True):\n    with torch.set_grad_enabled(on):\n"
+                               "        return x * (x @ w - t)\n",
+    "autograd's grad, spelt through autograd": "def squared_error_grad(x, w, t):\n"
+                                               "    with torch.autograd.no_grad():\n        pass\n"
+                                               "    return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
     "aten backward op": "def squared_error_grad(x, w, t):\n"
                         "    return torch.ops.aten.mse_loss_backward(x, w, t, 1)\n",
     "a class's method": "class Tape:\n    @staticmethod\n    def compute(x, w, t):\n"
@@ -250,6 +257,10 @@ PLAIN = {
                            "def squared_error_grad(x, w, t):\n    return Grads(grad=x * (x @ w - t)).grad\n",
     "no autograd, said so": "@torch.inference_mode()\ndef squared_error_grad(x, w, t):\n"
                             "    out = torch.zeros_like(x, requires_grad=False)\n    return out + x * (x @ w - t)\n",
+    # the same switches, turned off, through torch.autograd or set_grad_enabled(False)
+    "autograd turned off": "@torch.autograd.no_grad()\ndef squared_error_grad(x, w, t):\n"
+                           "    with torch.set_grad_enabled(False), torch.autograd.grad_mode.inference_mode():\n"
+                           "        return x * (x @ w - t)\n",
     # a tiny op that knows its backward rule, held in a local
     "an instance of its own class": "class MatMul:\n    def __init__(self, x, w):\n        self.x, self.w = x, w\n\n"
                                     "    def backward(self, g):\n        return g * self.x\n\n"

@@ -663,6 +663,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     own_keywords: set[int] = set()  # `Result(grad=...)`: a keyword of the submission's own class or function
     scopes = _scopes(mod, root)
     named = _literal_getattrs(mod, root, scopes)
+    off = _switches_off(mod, root, scopes)
     for node in mod.walk(root):
         if isinstance(node, ast.Call) and id(node.func) in own.classes:
             own_keywords.update(id(k) for k in node.keywords)
@@ -694,7 +695,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             dunder = node.attr.startswith("__") and node.attr.endswith("__")
             if node.attr in AUTOGRAD or ("backward" in node.attr and node.attr not in OWN):
                 # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
-                if not mine and not _reads_flag(mod, node, scopes):
+                if not mine and not _reads_flag(mod, node, scopes) and id(node) not in off:
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES:
@@ -791,6 +792,32 @@ def _plain_attribute(name: str) -> bool:
 def _bindings(node: ast.AST, name: str) -> int:
     """How often ``name`` is bound in ``node``, in any of the ways Python binds a name."""
     return sum(_binds(inner).count(name) for inner in ast.walk(node))
+
+
+# autograd's switches, turned off: what `torch.no_grad()` (allowed) is, spelt through torch.autograd
+TURNING_OFF = frozenset(["torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad", "torch.autograd.inference_mode",
+                         "torch.autograd.grad_mode.inference_mode"])
+SWITCHES = frozenset(["torch.set_grad_enabled", "torch.autograd.set_grad_enabled",
+                      "torch.autograd.grad_mode.set_grad_enabled"])
+
+
+def _switches_off(mod: Module, root: ast.AST, scopes: dict[int, dict[str, str]]) -> set[int]:
+    """The attribute nodes of ``root`` that only turn autograd off: ``torch.autograd.no_grad`` (the very
+    object ``torch.no_grad`` is) and ``torch.set_grad_enabled(False)`` with a literal False, as
+    ``requires_grad=False`` is; with the ``torch.autograd`` inside each."""
+    off: set[int] = set()
+    for node in ast.walk(root):
+        target = None
+        if isinstance(node, ast.Attribute) and _imported(mod, node, scopes.get(id(node))) in TURNING_OFF:
+            target = node
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and _imported(mod, node.func, scopes.get(id(node.func))) in SWITCHES and not node.keywords \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and node.args[0].value is False:
+            target = node.func
+        while isinstance(target, ast.Attribute):
+            off.add(id(target))
+            target = target.value
+    return off
 
 
 def _reads_flag(mod: Module, node: ast.Attribute, scopes: dict[int, dict[str, str]]) -> bool:
