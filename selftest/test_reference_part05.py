@@ -241,6 +241,64 @@ def test_a_clock_read_in_a_helper_module_is_read():
     assert package_names(sources, "roofline", "time_matmul", is_clock) == []
 
 
+BENCH = ("import time\n\n__all__ = ['seconds_per_call']\n\n"
+         "def seconds_per_call(fn, calls):\n    start = time.perf_counter()\n    for _ in range(calls):\n        fn()\n"
+         "    return (time.perf_counter() - start) / calls\n")
+STAR_ROOFLINE = "from ._bench import *\n\ndef time_matmul(*a):\n    return seconds_per_call(lambda: None, 3)\n"
+FAKE = "def seconds_per_call(fn, calls):\n    return 1e-3\n"
+# a timing helper that `from ._bench import *` brings into roofline.py: (roofline.py, the other modules)
+STAR_CLOCKED = {
+    "a helper its __all__ lists": (STAR_ROOFLINE, {"_bench": BENCH}),
+    "a public helper, no __all__": (STAR_ROOFLINE, {"_bench": BENCH.replace("__all__ = ['seconds_per_call']\n\n", "")}),
+    "the package's absolute name": (STAR_ROOFLINE.replace("from ._bench", "from assignment._bench"), {"_bench": BENCH}),
+    "a star of a star": (STAR_ROOFLINE.replace("._bench", "._tools"), {"_tools": "from ._bench import *\n", "_bench": BENCH}),
+    "the clock itself": ("from ._bench import *\n\ndef time_matmul(*a):\n    s = perf_counter()\n    return perf_counter() - s\n",
+                         {"_bench": "from time import perf_counter\n"}),
+    "an alias in the helper module": (STAR_ROOFLINE, {"_bench": "import functools, time\n\n"
+                                                                "def _timed(fn, calls, clock):\n    s = clock()\n    return clock() - s\n\n"
+                                                                "seconds_per_call = functools.partial(_timed, clock=time.perf_counter)\n"}),
+}
+# ... and where what runs is not what the reading would follow: no clock is read
+STAR_UNCLOCKED = {
+    "bound only in a branch that never runs": (STAR_ROOFLINE, {"_bench": "import time\nif False:\n    "
+                                                                          + BENCH.split("\n\n", 2)[2].replace("\n", "\n    ")}),
+    "left out of its __all__": (STAR_ROOFLINE, {"_bench": BENCH.replace("['seconds_per_call']", "['other']")
+                                                + "\ndef other():\n    pass\n"}),
+    "a private name, no __all__": (STAR_ROOFLINE.replace("seconds_per_call", "_seconds_per_call"),
+                                   {"_bench": BENCH.replace("__all__ = ['seconds_per_call']\n\n", "")
+                                    .replace("seconds_per_call", "_seconds_per_call")}),
+    "an __all__ computed": (STAR_ROOFLINE, {"_bench": BENCH.replace("['seconds_per_call']", "[n for n in dir() if n[0] != '_']")}),
+    "rebound in the helper module": (STAR_ROOFLINE, {"_bench": BENCH + "\nimport os\nif os.environ.get('FAST'):\n"
+                                                               "    seconds_per_call = lambda fn, calls: 1e-3\n"}),
+    "rebound in roofline.py": (STAR_ROOFLINE.replace("\ndef", "import os\nif os.environ.get('FAST'):\n"
+                                                     "    def seconds_per_call(fn, calls):\n        return 1e-3\n\ndef", 1),
+                               {"_bench": BENCH}),
+    "a later star import that may rebind it": (STAR_ROOFLINE.replace("\ndef", "import os\nif os.environ.get('FAST'):\n"
+                                                                     "    from ._fake import *\n\ndef", 1),
+                                               {"_bench": BENCH, "_fake": FAKE}),
+    "a later star import of a library": (STAR_ROOFLINE.replace("\ndef", "from torch import *\n\ndef", 1), {"_bench": BENCH}),
+    "a module outside the package": (STAR_ROOFLINE.replace("from ._bench", "from .._bench"), {"_bench": BENCH}),
+    "a clock only in a function never reached": (STAR_ROOFLINE, {"_bench": "import time\n\n"
+                                                                            "def unused():\n    return time.perf_counter()\n\n" + FAKE}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STAR_CLOCKED))
+def test_a_clock_read_through_a_star_import_of_a_module_of_its_own_is_read(name):
+    from grader.harness.source import is_clock, package_names
+
+    roofline, others = STAR_CLOCKED[name]
+    assert package_names({"roofline": roofline, **others}, "roofline", "time_matmul", is_clock), name
+
+
+@pytest.mark.parametrize("name", sorted(STAR_UNCLOCKED))
+def test_a_star_import_hides_no_clock(name):
+    from grader.harness.source import is_clock, package_names
+
+    roofline, others = STAR_UNCLOCKED[name]
+    assert package_names({"roofline": roofline, **others}, "roofline", "time_matmul", is_clock) == [], name
+
+
 def test_the_reference_and_the_examples_read_a_clock():
     from grader.harness.source import Module
 

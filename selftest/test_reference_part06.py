@@ -12,7 +12,7 @@ from hypothesis import given
 from jaxtyping import Float, TypeCheckError, jaxtyped
 
 from grader.harness.source import Annotation, Module, Plain
-from grader.harness.typecheck import check_call
+from grader.harness.typecheck import DTYPES, check_call
 from reference import named as R
 from tests.strategies import part06 as S
 
@@ -223,3 +223,47 @@ def test_einops_through_a_class_or_a_kept_fallback_is_a_call():
                  "import functools, einops\nscores = functools.partial(einops.einsum, pattern='b i h d, b j h d -> b h i j')\n"
                  "def attention_scores(q, k):\n    return scores(q, k)\n"):
         assert Module.parse(text, "named").calls("attention_scores", "einops.einsum"), text
+
+
+# ---------------------------------------------------------------- star imports and aliases of the package's own modules
+AXES = ("import einops\n\n__all__ = ['scores']\n\n"
+        "def scores(q, k):\n    return einops.einsum(q, k, 'b i h d, b j h d -> b h i j')\n")
+STAR_NAMED = "import math\nfrom ._axes import *\n\ndef attention_scores(q, k):\n    return scores(q, k) / math.sqrt(q.shape[-1])\n"
+
+
+def einsum_lines(named, others):
+    from grader.harness.source import package_names
+
+    return package_names({"named": named, **others}, "named", "attention_scores", lambda used: used == "einops.einsum")
+
+
+def test_einops_in_a_helper_a_star_import_brings_is_a_call():
+    assert einsum_lines(STAR_NAMED, {"_axes": AXES}) == ["_axes.py:6"]
+    assert einsum_lines(STAR_NAMED, {"_axes": "from einops import einsum\n"}) == []  # einsum, but not `scores`
+    hidden = {"if False": AXES.replace("def scores", "if False:\n  def scores").replace("    return", "    return"),
+              "not in __all__": AXES.replace("['scores']", "[]"),
+              "rebound there": AXES + "import os\nif os.environ.get('FAST'):\n    scores = lambda q, k: q @ k\n"}
+    for name, axes in hidden.items():
+        assert einsum_lines(STAR_NAMED, {"_axes": axes}) == [], name
+
+
+Q = "Float[torch.Tensor, 'batch seq_q heads dim']"
+READ = Annotation("Float", "torch.Tensor", "batch seq_q heads dim")
+
+
+def test_a_star_import_of_jaxtyping_binds_its_dtypes():
+    """jaxtyping has no ``__all__``: ``from jaxtyping import *`` binds its public names, the dtypes among them."""
+    import jaxtyping
+
+    namespace = {}
+    exec("from jaxtyping import *", namespace)
+    assert all(namespace[dtype] is getattr(jaxtyping, dtype) for dtype in DTYPES)
+    starred = f"import torch\nfrom jaxtyping import *\n\ndef attention_scores(q: {Q}, k): ...\n"
+    assert Module.parse(starred, "named").annotations("attention_scores")["q"] == READ
+    for dtype in sorted(DTYPES):
+        text = starred.replace("Float[", f"{dtype}[")
+        assert Module.parse(text, "named").annotations("attention_scores")["q"].dtype == dtype
+    # a Float of its own, in a branch: which one the function sees cannot be told
+    own = starred.replace("\ndef", "import os\nif os.environ.get('LAX'):\n    class Float:\n"
+                          "        def __class_getitem__(cls, item):\n            return torch.Tensor\n\ndef", 1)
+    assert not isinstance(Module.parse(own, "named").annotations("attention_scores")["q"], Annotation)

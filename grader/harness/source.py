@@ -17,7 +17,13 @@ winning (``einsum = torch.einsum`` after ``from einops import einsum`` is torch'
 and ``time_matmul = _other`` after ``def time_matmul`` runs ``_other``). Calls are
 followed into the module's own helper functions and classes (``def _scores(q, k):
 return einsum(...)``, ``Tape.grad(...)``), so splitting code into helpers changes
-nothing. Code that cannot run is not read: a branch under a constant condition
+nothing. A name that only a star import binds is read where it comes from
+(``Module.starred``): a library's as installed (``from jaxtyping import *`` binds
+``Float``), and, given the implementation's other modules, a module of its own
+(``from ._bench import *``) that lists the name in its ``__all__`` (or has none and
+the name is public) and binds it once, in a statement that always runs; where the
+last star import that may bind it cannot be told, the name is read as nothing.
+Code that cannot run is not read: a branch under a constant condition
 (``if False:``, ``while 0:``), the ``if __name__ == "__main__":`` block of a
 module that does not rebind ``__name__``, statements after a ``return`` or
 ``raise``; where a reading that misses something costs the submission (a clock or
@@ -35,6 +41,7 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import importlib
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -71,6 +78,12 @@ class Module:
     rebinds_name: bool = False  # stores to ``__name__``: its ``__main__`` block may run after all
     stores: dict[str, int] = field(default_factory=dict)  # how often each name is bound, anywhere in the file
     stars: list[str] = field(default_factory=list)  # the modules of its ``from M import *``
+    # the same in order, each with whether its statement always runs (not in an ``if`` or a ``try``'s handler)
+    star_imports: list[tuple[str, bool]] = field(default_factory=list)
+    # how often each name is bound by the module's own top-level code, anywhere in it (in an ``if``, a loop,
+    # a ``try``, code that never runs; a ``global`` in a function counts twice): 1 is one binding, and no
+    # entry means that only a star import can bind it
+    bindings: dict[str, int] = field(default_factory=dict)
     declared_global: set[str] = field(default_factory=set)  # names some function rebinds with ``global``
 
     @classmethod
@@ -89,6 +102,7 @@ class Module:
             if isinstance(n, ast.Global):
                 module.declared_global.update(n.names)
         module.rebinds_name = "__name__" in module.stores
+        module.bindings = _module_bindings(module.tree, module.declared_global)
         for node in module.live(module.tree.body):
             module._top_level(node, always=True)
         return module
@@ -106,6 +120,7 @@ class Module:
             for alias in node.names:
                 if alias.name == "*":
                     self.stars.append("." * node.level + (node.module or ""))
+                    self.star_imports.append((self.stars[-1], always))
                     continue
                 self.imports[alias.asname or alias.name] = _from_name(node, alias)
                 bound[alias.asname or alias.name] = node
@@ -131,9 +146,12 @@ class Module:
             self.final.update(bound)
 
     # -- names ---------------------------------------------------------------------------
-    def resolve(self, node: ast.expr, depth: int = 0, scope: dict[str, str] | None = None) -> str | None:
+    def resolve(self, node: ast.expr, depth: int = 0, scope: dict[str, str] | None = None,
+                sources: dict[str, str] | None = None) -> str | None:
         """The dotted name an expression stands for (``e.einsum`` -> "einops.einsum"): at top level, or
-        within a function whose local names (``Module.scope``) are ``scope``."""
+        within a function whose local names (``Module.scope``) are ``scope``. ``sources`` (module name
+        -> text, the implementation's): a name only a ``from .helpers import *`` binds is read there
+        (``Module.starred``); a definition of that module's own is named ``._helpers.name``."""
         if depth > 8:
             return None
         if isinstance(node, ast.Name) and scope and node.id in scope:
@@ -143,23 +161,48 @@ class Module:
                 return None
             final = self.final.get(node.id)
             if isinstance(final, ast.expr):  # rebound after any import of the name
-                return self.resolve(final, depth + 1)
+                return self.resolve(final, depth + 1, sources=sources)
             if isinstance(final, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return node.id
             if node.id in self.imports:
                 return self.imports[node.id]
             if node.id in self.aliases:
-                return self.resolve(self.aliases[node.id], depth + 1)
-            for star in self.stars:  # `from time import *`: the names a reading knows to look for
-                if f"{star}.{node.id}" in STARRED:
-                    return f"{star}.{node.id}"
+                return self.resolve(self.aliases[node.id], depth + 1, sources=sources)
+            if node.id not in self.bindings:  # `from time import *`, `from ._bench import *`
+                return self.starred(node.id, sources) or node.id
             return node.id
         if isinstance(node, ast.Attribute):
-            base = self.resolve(node.value, depth + 1, scope)
+            base = self.resolve(node.value, depth + 1, scope, sources)
             return f"{base}.{node.attr}" if base else None
         return None
 
-    def scope(self, function: ast.AST) -> dict[str, str]:
+    def starred(self, name: str, sources: dict[str, str] | None = None, depth: int = 0) -> str | None:
+        """What ``name``, which none of the module's own statements binds, stands for when its star
+        imports bind it (None: none does, or which one wins cannot be told). Python binds it from the
+        last star import that brings it, so that one is read, if its statement always runs (or no other
+        could bind the name). A star import brings a name if: for a library a reading knows
+        (``STAR_LIBRARIES``), what ``from M import *`` binds, as installed; for another library, the
+        names ``STARRED`` lists (any other may be brought: it cannot be told); for a module of the
+        implementation (``from ._bench import *``, in ``sources``), a name its ``__all__`` lists, or a
+        public one without an ``__all__``, that the module binds once, with a statement that always
+        runs, or brings from its own star imports. A name bound only in a branch that never runs,
+        bound twice, or listed by an ``__all__`` that is not a plain list of strings cannot be told."""
+        found = self._star_candidates(name, sources, depth)
+        return found or None
+
+    def _star_candidates(self, name: str, sources: dict[str, str] | None, depth: int) -> str | None:
+        """``starred``, but "" where a star import may bind the name and what it is cannot be told."""
+        brought = []
+        for star, always in self.star_imports:
+            found = _star_brings(star, name, sources, depth)
+            if found is not None:
+                brought.append((found, always))
+        if not brought:
+            return None
+        found, always = brought[-1]
+        return found if always or len(brought) == 1 else ""
+
+    def scope(self, function: ast.AST, sources: dict[str, str] | None = None) -> dict[str, str]:
         """A function's local names that stand for something a reading can name: its own imports
         (``from time import perf_counter`` inside it), aliases (``einsum = torch.einsum``) and parameter
         defaults (``clock=time.perf_counter``); any other parameter or local shadows the module's name."""
@@ -170,7 +213,7 @@ class Module:
             defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
             defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
             for arg in [*positional, *args.kwonlyargs, *filter(None, [args.vararg, args.kwarg])]:
-                local[arg.arg] = (self.resolve(defaults[arg.arg]) or "") if arg.arg in defaults else ""
+                local[arg.arg] = (self.resolve(defaults[arg.arg], sources=sources) or "") if arg.arg in defaults else ""
         for node in self.walk(function, flags=True):
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -183,7 +226,7 @@ class Module:
             elif isinstance(node, ast.Assign) and node is not function:
                 for target in node.targets:
                     for name, value in _assigned(target, node.value):
-                        local[name] = self.resolve(value, scope=local) or ""
+                        local[name] = self.resolve(value, scope=local, sources=sources) or ""
         return local
 
     # -- functions -------------------------------------------------------------------------
@@ -344,18 +387,18 @@ class Module:
         simple = 1 if isinstance(self.final.get(function), ast.expr) else 0
         return self.stores.get(function, 0) > simple
 
-    def read_names(self, roots: list[ast.AST]) -> Iterator[tuple[ast.AST, str]]:
+    def read_names(self, roots: list[ast.AST], sources: dict[str, str] | None = None) -> Iterator[tuple[ast.AST, str]]:
         """Each name or attribute read (not bound) in ``roots`` (what a function runs, ``reachable``),
-        with what it resolves to."""
+        with what it resolves to (``sources``: as ``resolve``)."""
         for root in roots:
-            scope = self.scope(root)
+            scope = self.scope(root, sources)
             # a parameter's default is read where the parameter is (``clock()`` is time.perf_counter's
             # call when ``clock=time.perf_counter``): a default never used reads as nothing
             defaults = {id(n) for d in _defaults(root) for n in ast.walk(d)}
             for inner in self.walk(root, flags=True):
                 if isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load) \
                         and id(inner) not in defaults:
-                    yield inner, self.resolve(inner, scope=scope) or ""
+                    yield inner, self.resolve(inner, scope=scope, sources=sources) or ""
 
     def annotations(self, function: str) -> dict[str, Annotation | Plain] | None:
         """Each parameter's annotation and ``return``'s, as written; None if there is no such function."""
@@ -396,9 +439,13 @@ CLOCKS = frozenset(["time.perf_counter", "time.perf_counter_ns", "time.time", "t
                     "time.thread_time_ns", "time.clock_gettime", "time.clock_gettime_ns",
                     "datetime.datetime.now", "torch.cuda.Event", "torch.Event"])
 CLOCK_MODULES = ("timeit.", "torch.utils.benchmark.", "triton.testing.", "torch.profiler.")
-# what ``from M import *`` is read to bring in: the names the audits look for
+# what ``from M import *`` is read to bring in, for a library not in STAR_LIBRARIES: the names the audits
+# look for
 STARRED = CLOCKS | {"einops.einsum", "einops.rearrange", "einops.reduce", "einops.repeat", "einops.pack",
                     "einops.unpack", "timeit.timeit", "timeit.repeat", "timeit.Timer", "timeit.default_timer"}
+# libraries whose star import is read as it is: what ``from M import *`` binds with the version installed
+# here (jaxtyping has no ``__all__``: its public names, ``Float`` and the other dtypes among them)
+STAR_LIBRARIES = ("time", "math", "einops", "jaxtyping")
 
 
 def is_clock(name: str) -> bool:
@@ -407,8 +454,9 @@ def is_clock(name: str) -> bool:
 
 def package_names(sources: dict[str, str], module: str, function: str, wanted) -> list[str]:
     """"file:line" of each name ``wanted`` accepts, read in what ``module.function`` runs, following
-    the implementation's own modules it takes helpers from (``from .timing import Stopwatch``), and a
-    ``from .impl import *`` that brings the function itself. ``sources``: module name -> text."""
+    the implementation's own modules it takes helpers from (``from .timing import Stopwatch``, or a
+    ``from .timing import *`` that brings them, see ``Module.starred``), and a ``from .impl import *``
+    that brings the function itself. ``sources``: module name -> text."""
     found: list[str] = []
     seen: set[tuple[str, str]] = set()
     todo = [(module, function)]
@@ -426,7 +474,8 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted) -
         roots = mod.reachable(fn)
         if not roots:
             todo += [used for star in mod.stars for used in _own(f"{star}.{fn}", sources, first_only=True)]
-        for node, resolved in mod.read_names(roots):
+        # a helper only a `from ._bench import *` binds reads as `._bench.helper`: followed below
+        for node, resolved in mod.read_names(roots, sources):
             if wanted(resolved):
                 found.append(f"{name}.py:{node.lineno}")
             else:
@@ -445,6 +494,102 @@ def _parse(text: str, name: str) -> Module:
 def _from_name(node: ast.ImportFrom, alias: ast.alias) -> str:
     """The dotted name ``from M import name`` takes (``..pkg.name``, ``.name`` for ``from . import name``)."""
     return "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name
+
+
+def _star_brings(star: str, name: str, sources: dict[str, str] | None, depth: int) -> str | None:
+    """What ``name`` stands for if ``from star import *`` binds it: None if it does not, "" if it may
+    and what it is cannot be told (see ``Module.starred``)."""
+    own = _star_module(star, sources or {})
+    if own is None:
+        if star.startswith(".") or star.split(".")[0] == "assignment":
+            return ""  # a module of the package the reading does not have, or one outside it
+        exports = _library_exports(star)
+        if exports is not None:
+            return f"{star}.{name}" if name in exports else None
+        return f"{star}.{name}" if f"{star}.{name}" in STARRED else ""
+    if sources is None or depth > 4:
+        return ""
+    try:
+        other = Module.parse(sources[own], own)
+    except SyntaxError:
+        return ""  # it does not import: nothing it binds ever runs
+    if "__all__" in other.bindings:
+        listed = other.final.get("__all__")
+        if other.bindings["__all__"] != 1 or not isinstance(listed, (ast.List, ast.Tuple)) or not all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in listed.elts):
+            return ""
+        if name not in {e.value for e in listed.elts}:
+            return None
+    elif name.startswith("_"):
+        return None
+    if name in other.bindings:
+        bound = other.final.get(name)
+        if other.bindings[name] != 1 or bound is None:
+            return ""  # bound twice, or only in a branch: which binding holds cannot be told
+        if isinstance(bound, (ast.Import, ast.ImportFrom)):
+            return other.imports[name]
+        return f".{own}.{name}"  # its own definition: read there
+    return other._star_candidates(name, sources, depth + 1)
+
+
+def _star_module(star: str, sources: dict[str, str]) -> str | None:
+    """The implementation's module a star import reads from (``._bench``, ``assignment._bench``, or a
+    flat ``_bench``, as ``_own`` reads them), if the reading has it."""
+    level = len(star) - len(star.lstrip("."))
+    parts = star.lstrip(".").split(".")
+    if level == 0 and parts[0] == "assignment":
+        parts = parts[1:]
+    elif level > 1:
+        return None
+    return parts[0] if len(parts) == 1 and parts[0] in sources and parts[0] != PACKAGE else None
+
+
+@functools.lru_cache(maxsize=None)
+def _library_exports(module: str) -> frozenset[str] | None:
+    """What ``from module import *`` binds, for a library in STAR_LIBRARIES, as installed here."""
+    if module not in STAR_LIBRARIES:
+        return None
+    try:
+        library = importlib.import_module(module)
+    except ImportError:
+        return None
+    names = getattr(library, "__all__", None)
+    return frozenset(names if names is not None else [n for n in vars(library) if not n.startswith("_")])
+
+
+def _module_bindings(tree: ast.Module, declared_global: set[str]) -> dict[str, int]:
+    """How often each name is bound by the module's top-level code (see ``Module.bindings``): in any
+    statement outside a function's or a class's body, whether or not it runs; a def or class binds its
+    name. A ``global`` in a function counts twice (it binds the name where a reading cannot follow)."""
+    counts: dict[str, int] = {}
+
+    def bind(name: str, times: int = 1) -> None:
+        counts[name] = counts.get(name, 0) + times
+
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bind(node.name)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name != "*":
+                    bind(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bind(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bind(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            bind(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            bind(node.rest)
+        todo.extend(ast.iter_child_nodes(node))
+    for name in declared_global:
+        bind(name, 2)
+    return counts
 
 
 def _defaults(node: ast.AST) -> list[ast.expr]:
