@@ -267,3 +267,44 @@ def test_a_star_import_of_jaxtyping_binds_its_dtypes():
     own = starred.replace("\ndef", "import os\nif os.environ.get('LAX'):\n    class Float:\n"
                           "        def __class_getitem__(cls, item):\n            return torch.Tensor\n\ndef", 1)
     assert not isinstance(Module.parse(own, "named").annotations("attention_scores")["q"], Annotation)
+TYPES = f"import torch\nfrom jaxtyping import Float\n\nQueries = {Q}\n"
+# named.py's attention_scores annotated through a name of another module: (named.py, the other modules)
+ALIASED = {
+    "an alias imported by name": ("from ._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n", {"_types": TYPES}),
+    "an alias of a module imported": ("from . import _types\n\ndef attention_scores(q: _types.Queries, k): ...\n",
+                                      {"_types": TYPES}),
+    "a string annotation": ("from ._types import Queries\n\ndef attention_scores(q: 'Queries', k): ...\n", {"_types": TYPES}),
+    "an alias a star import brings": ("from ._types import *\n\ndef attention_scores(q: Queries, k): ...\n", {"_types": TYPES}),
+    "an alias the module imports in turn": ("from ._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n",
+                                            {"_types": "from ._base import Queries\n", "_base": TYPES}),
+    "jaxtyping starred there": ("from ._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n",
+                                {"_types": TYPES.replace("from jaxtyping import Float", "from jaxtyping import *")}),
+}
+# ... and where the name may be something else when the function is called: not read as an annotation
+NOT_ALIASED = {
+    "bound only in a branch that never runs": ("from ._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n",
+                                               {"_types": TYPES.replace("Queries =", "if False:\n    Queries =")}),
+    "rebound there in a branch": ("from ._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n",
+                                  {"_types": TYPES + "import os\nif os.environ.get('LAX'):\n    Queries = torch.Tensor\n"}),
+    "imported in a branch": ("import os, torch\nif os.environ.get('LAX'):\n    Queries = torch.Tensor\nelse:\n"
+                             "    from ._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n", {"_types": TYPES}),
+    "a module outside the package": ("from .._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n",
+                                     {"_types": TYPES}),
+    "a module the reading does not have": ("from types_of_mine import Queries\n\ndef attention_scores(q: Queries, k): ...\n", {}),
+    "a later star import that may rebind it": ("import os\nfrom ._types import *\nif os.environ.get('LAX'):\n"
+                                               "    from ._lax import *\n\ndef attention_scores(q: Queries, k): ...\n",
+                                               {"_types": TYPES, "_lax": "import torch\nQueries = torch.Tensor\n"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ALIASED))
+def test_annotations_through_other_modules_are_read(name):
+    named, others = ALIASED[name]
+    assert Module.parse(named, "named").annotations("attention_scores", {"named": named, **others})["q"] == READ, name
+
+
+@pytest.mark.parametrize("name", sorted(NOT_ALIASED))
+def test_annotations_that_may_be_something_else_are_not_read(name):
+    named, others = NOT_ALIASED[name]
+    found = Module.parse(named, "named").annotations("attention_scores", {"named": named, **others})["q"]
+    assert not isinstance(found, Annotation), name

@@ -47,7 +47,8 @@ def source_of(impl) -> Module:
 
 
 def annotations(impl, function):
-    found = source_of(impl).annotations(function.name.split(".")[1])
+    """Your annotations of ``function``, read from named.py (and the modules of yours it takes aliases from)."""
+    found = source_of(impl).annotations(function.name.split(".")[1], impl.sources())
     if found is None:
         fail(function.name, f"named.py defines no function {function.name.split('.')[1]}")
     return found

@@ -400,37 +400,76 @@ class Module:
                         and id(inner) not in defaults:
                     yield inner, self.resolve(inner, scope=scope, sources=sources) or ""
 
-    def annotations(self, function: str) -> dict[str, Annotation | Plain] | None:
-        """Each parameter's annotation and ``return``'s, as written; None if there is no such function."""
+    def annotations(self, function: str, sources: dict[str, str] | None = None) -> dict[str, Annotation | Plain] | None:
+        """Each parameter's annotation and ``return``'s, as written; None if there is no such function.
+        ``sources`` (module name -> text, the implementation's): an alias may come from another of its
+        modules (``from ._types import Queries``, see ``annotation``), and names from its star imports."""
         node = self.functions.get(function)
         if node is None:
             return None
         args = node.args
         out: dict[str, Annotation | Plain] = {}
         for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-            out[arg.arg] = self.annotation(arg.annotation)
-        out["return"] = self.annotation(node.returns)
+            out[arg.arg] = self.annotation(arg.annotation, sources=sources)
+        out["return"] = self.annotation(node.returns, sources=sources)
         return out
 
-    def annotation(self, node: ast.expr | None, depth: int = 0) -> Annotation | Plain:
+    def annotation(self, node: ast.expr | None, depth: int = 0, sources: dict[str, str] | None = None) -> Annotation | Plain:
+        """The annotation ``node`` stands for: written in place, through an alias of the module
+        (``Queries = Float[...]``), or through an alias of another of the implementation's modules
+        (``sources``) that the module imports (``from ._types import Queries``, ``_types.Queries``) or
+        star-imports, where both names are bound once, at import time, by statements that always run."""
         if node is None:
             return Plain("")
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and depth < 4:  # a string annotation
             try:
-                return self.annotation(ast.parse(node.value, mode="eval").body, depth + 1)
+                return self.annotation(ast.parse(node.value, mode="eval").body, depth + 1, sources)
             except SyntaxError:
                 return Plain(node.value)
         if isinstance(node, ast.Name) and node.id in self.aliases and depth < 8:
-            return self.annotation(self.aliases[node.id], depth + 1)
+            return self.annotation(self.aliases[node.id], depth + 1, sources)
+        if isinstance(node, (ast.Name, ast.Attribute)) and sources is not None and depth < 8:
+            elsewhere = self._alias_elsewhere(node, sources, depth)
+            if elsewhere is not None:
+                return elsewhere
         if isinstance(node, ast.Subscript):
-            head = self.resolve(node.value) or ""
+            head = self.resolve(node.value, sources=sources) or ""
             items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             if head.startswith("jaxtyping.") and len(items) == 2:
-                array = self.resolve(items[0]) or ast.unparse(items[0])
+                array = self.resolve(items[0], sources=sources) or ast.unparse(items[0])
                 dims = items[1].value if isinstance(items[1], ast.Constant) and isinstance(items[1].value, str) else None
                 if dims is not None:
                     return Annotation(head.removeprefix("jaxtyping."), array, dims)
         return Plain(ast.unparse(node))
+
+    def _alias_elsewhere(self, node: ast.Name | ast.Attribute, sources: dict[str, str], depth: int) -> Annotation | None:
+        """The annotation a name from another of the implementation's modules stands for (see
+        ``annotation``); None if it is no such name, or what it is cannot be told."""
+        base = node
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if not isinstance(base, ast.Name) or base.id in self.aliases or depth > 8:
+            return None
+        count = self.bindings.get(base.id, 0)
+        if count > 1 or (count == 1 and not isinstance(self.final.get(base.id), (ast.Import, ast.ImportFrom))):
+            return None  # bound twice, only in a branch, or by something else than an import
+        if count == 0 and self.starred(base.id, sources) is None:
+            return None
+        dotted = self.resolve(node, sources=sources) or ""
+        for module, name in _own(dotted, sources, first_only=True) if not dotted.startswith("..") else ():
+            if module == self.name or not name:
+                return None
+            try:
+                other = Module.parse(sources[module], module)
+            except SyntaxError:
+                return None
+            count, bound = other.bindings.get(name, 0), other.final.get(name)
+            if count == 1 and isinstance(bound, ast.expr):  # `Queries = Float[torch.Tensor, "..."]`
+                found = other.annotation(bound, depth + 1, sources)
+                return found if isinstance(found, Annotation) else None
+            if count == 0 or (count == 1 and isinstance(bound, (ast.Import, ast.ImportFrom))):
+                return other._alias_elsewhere(ast.Name(id=name, ctx=ast.Load()), sources, depth + 1)
+        return None
 
 
 # What measuring takes: a clock read, however it is spelled (Part 5's time_matmul).
