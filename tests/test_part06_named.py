@@ -23,7 +23,7 @@ from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.schema import Tensor
-from grader.harness.source import Module, package_names
+from grader.harness.source import Annotation, Module, package_names
 from grader.harness.typecheck import check_call
 from tests.strategies import part06 as S
 
@@ -131,7 +131,41 @@ def test_annotations_reject_wrong_shapes(impl, oracle, case):
     check_merge_heads(impl, oracle, torch.randn(batch, heads, seq_q, dim, generator=generator))
     for function, args, what in bad_calls(*case):
         if check_call(annotations(impl, function), function.params, args) is None:
-            fail(function.name, f"your annotations accepted {what}: keep the jaxtyping annotations")
+            fail(function.name, unread(impl, function) or f"your annotations accepted {what}: keep the jaxtyping annotations")
+
+
+TENSORS = {"attention_scores": ("q", "k", "return"), "split_heads": ("x", "return"), "merge_heads": ("x", "return")}
+
+
+def unread(impl, function) -> str:
+    """Why nothing checks a tensor of ``function``, where it has no annotation read as jaxtyping's ("": all
+    of them are): the check cannot stop what it does not have."""
+    found = annotations(impl, function)
+    name = function.name.split(".")[1]
+    missing = [p for p in TENSORS[name] if not isinstance(found.get(p), Annotation)]
+    if not missing:
+        return ""
+    unreadable, absent = [], []
+    for p in missing:
+        what = "the result" if p == "return" else p
+        text = getattr(found.get(p), "text", "")
+        if text:
+            unreadable.append(f"{what} ({text})")
+        else:
+            absent.append(what)
+    said = []
+    if unreadable:
+        said.append(f"the annotation{'s' * (len(unreadable) > 1)} of {_listed(unreadable)} could not be read as "
+                    + ("jaxtyping annotations" if len(unreadable) > 1 else "a jaxtyping annotation"))
+    if absent:
+        said.append(f"{_listed(absent)} {'have' if len(absent) > 1 else 'has'} no annotation")
+    return ("; ".join(said) + ", so nothing checks the shapes: write them as the stub does, "
+            "Float[torch.Tensor, \"<axis names>\"] with Float from jaxtyping, in named.py "
+            "(or as aliases bound once in a module of yours that named.py imports them from)")
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # --------------------------------------------------------------------------- einops
