@@ -370,12 +370,18 @@ def test_a_helper_module_that_uses_autograd_is_followed():
     helpers = {"_util": "import torch\n\ndef grad_of(w):\n    return w.grad\n\ndef other():\n    return 1\n"}
     for style, call in (("from ._util import grad_of", "grad_of"), ("from assignment._util import grad_of", "grad_of"),
                         ("from _util import grad_of", "grad_of"), ("from . import _util", "_util.grad_of"),
-                        ("import assignment._util as u", "u.grad_of")):
+                        ("import assignment._util as u", "u.grad_of"), ("from ._util import *", "grad_of"),
+                        ("from assignment._util import *", "grad_of")):
         text = f"{style}\n\ndef squared_error_grad(x, w, t):\n    return {call}(w)\n"
         assert any(f.autograd and "_util.py" in f.where for f in findings(text, helpers)), style
     clean = {"_util": "import torch\n\ndef outer(x, g):\n    return x * g\n\ndef unused(w):\n    return w.grad\n"}
     text = "from ._util import outer\n\ndef squared_error_grad(x, w, t):\n    return outer(x, x @ w - t)\n"
     assert findings(text, clean) == []  # the helper module's other function is never run
+    hidden = {"_util": "import torch\n\nif True:\n    def grad_of(w):\n        return w.grad\n"}
+    text = "from ._util import *\n\ndef squared_error_grad(x, w, t):\n    return grad_of(w)\n"
+    assert any(f.autograd for f in findings(text, hidden))  # defined where a star import's reading stops
+    text = "from ._util import *\n\ndef squared_error_grad(x, w, t):\n    return outer(x, x @ w - t)\n"
+    assert findings(text, clean) == []
 
 
 def test_the_reference_and_the_stubs_read_clean():

@@ -1397,6 +1397,13 @@ def _sibling_uses(mod: Module, root: ast.AST, sources: dict[str, str],
             for used in _own(mod.resolve(node) or "", sources, first_only=True):
                 if used[0] != mod.name:
                     yield used
+            if isinstance(node, ast.Name) and node.id not in mod.bindings and node.id not in mod.imports:
+                # a name only a `from ._helpers import *` can bind: whichever of the implementation's own
+                # star-imported modules defines it is read, whatever Python would pick (hiding is the worry)
+                for star in mod.stars:
+                    for sibling, _ in _own(star, sources, first_only=False):
+                        if sibling != mod.name:
+                            yield sibling, node.id
 
 
 def _own(dotted: str, sources: dict[str, str], first_only: bool) -> Iterator[tuple[str, str | None]]:
