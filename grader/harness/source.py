@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
 import functools
 import importlib
 from dataclasses import dataclass, field
@@ -974,8 +975,13 @@ def _plain_attribute(name: str) -> bool:
 
 
 def _bindings(node: ast.AST, name: str) -> int:
-    """How often ``name`` is bound in ``node``, in any of the ways Python binds a name."""
-    return sum(_binds(inner).count(name) for inner in ast.walk(node))
+    """How often ``name`` is bound in ``node``, in any of the ways Python binds a name (counted once per
+    node and kept on it: the ownership reading asks of every name read in a function)."""
+    counts = getattr(node, "_bound_names", None)
+    if counts is None:
+        counts = collections.Counter(bound for inner in ast.walk(node) for bound in _binds(inner))
+        node._bound_names = counts
+    return counts[name]
 
 
 # autograd's switches, turned off: what `torch.no_grad()` (allowed) is, spelt through torch.autograd
