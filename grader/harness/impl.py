@@ -212,8 +212,12 @@ class _OnlyWhatGradingHas:
         if not getattr(builtins.__import__, "_only_what_grading_has", False):
             real = builtins.__import__
 
+            prefixes = tuple(cls.NOT_GRADED)
+
             def guarded(name, globals=None, locals=None, fromlist=(), level=0):
-                if level == 0 and name.partition(".")[0] in cls.NOT_GRADED and globals is not None:
+                # every import statement of the process runs this: the common case is one C-level test
+                if name.startswith(prefixes) and level == 0 and name.partition(".")[0] in cls.NOT_GRADED \
+                        and globals is not None:
                     importer = globals.get("__file__") or ""
                     if type(importer) is str and any(importer.startswith(f) for f in cls.folders):
                         raise ModuleNotFoundError(
