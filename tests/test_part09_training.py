@@ -15,10 +15,12 @@ writes must restore, in another process, every bit of the model and of AdamW.
 Training tests draw 10 runs each, whatever the profile.
 """
 
+import io
+
 import torch
 from hypothesis import settings
 
-from grader.harness.ask import Answers, ask, require
+from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.probes.part09 import (
     DATASET, checkpoint_file, get_batch, open_dataset, restore_checkpoint, train,
@@ -128,6 +130,34 @@ def test_checkpoint_round_trip(impl, oracle, case):
                                        "and load it with optimizer.load_state_dict")
 
 
+def check_file_holds_the_state(blob: bytes, expected_blob: bytes, inputs: str) -> None:
+    """The file itself must hold every tensor of the state (the weights, the optimizer's moments and
+    steps), read here with ``weights_only=True`` (no code of the file's runs): a restore in another
+    process must owe nothing to anything but the file."""
+    subject = "training.save_checkpoint"
+    try:
+        held = _tensors(torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True))
+    except Exception as error:  # noqa: BLE001 - whatever the file is, it is not a checkpoint
+        fail(subject, f"the file at path is not one torch.load(path, weights_only=True) reads ({type(error).__name__}: "
+             f"{str(error)[:200]}): save the dict with torch.save", inputs=inputs)
+    for tensor in _tensors(torch.load(io.BytesIO(expected_blob), map_location="cpu", weights_only=True)):
+        require(any(t.dtype == tensor.dtype and t.shape == tensor.shape and torch.equal(t, tensor) for t in held),
+                subject, f"the file at path does not hold a {tuple(tensor.shape)} {tensor.dtype} tensor of the state "
+                "(model.state_dict() and optimizer.state_dict() go in the file, every tensor as it is)",
+                inputs=inputs, show_values=False)
+
+
+def _tensors(value) -> list[torch.Tensor]:
+    """Every tensor inside ``value`` (dicts, lists and tuples opened)."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _tensors(v)]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _tensors(v)]
+    return []
+
+
 def check_round_trip(impl, oracle, saving: tuple, restoring: tuple, steps: int, *, inputs: str,
                      optimizer_problem: str) -> None:
     """``saving`` (a probe and its arguments) writes a checkpoint in one process; ``restoring`` (a probe
@@ -141,6 +171,7 @@ def check_round_trip(impl, oracle, saving: tuple, restoring: tuple, steps: int, 
             "wrote nothing at the path it was given: write the checkpoint to `path` (the restore runs in a "
             "process of its own, in another folder, and reads only that file)", inputs=inputs, show_values=False)
     expected_blob = oracle.run(save, *save_args)
+    check_file_holds_the_state(blob, expected_blob, inputs)
     expected = oracle.run(restore, *restore_args, expected_blob)
     got = impl.run(restore, *restore_args, blob)
     answers = Answers("training.load_checkpoint", inputs, got, expected)
