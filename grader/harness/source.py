@@ -609,23 +609,12 @@ def _module_bindings(tree: ast.Module, declared_global: set[str]) -> dict[str, i
     todo: list[ast.AST] = list(tree.body)
     while todo:
         node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bind(node.name)
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.name != "*":
-                    bind(alias.asname or alias.name.split(".")[0])
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bind(node.id)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bind(node.name)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            bind(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            bind(node.rest)
+        if not isinstance(node, (ast.Global, ast.Nonlocal)):  # at top level they bind nothing
+            for name in _binds(node):
+                if name != "*":
+                    bind(name)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue  # a body of its own (a def or class binds only its name here)
         todo.extend(ast.iter_child_nodes(node))
     for name in declared_global:
         bind(name, 2)
@@ -975,13 +964,18 @@ def _plain_attribute(name: str) -> bool:
 
 
 def _bindings(node: ast.AST, name: str) -> int:
-    """How often ``name`` is bound in ``node``, in any of the ways Python binds a name (counted once per
-    node and kept on it: the ownership reading asks of every name read in a function)."""
+    """How often ``name`` is bound in ``node``, in any of the ways Python binds a name."""
+    return _bound_counts(node)[name]
+
+
+def _bound_counts(node: ast.AST) -> collections.Counter:
+    """How often each name is bound in ``node`` (counted once per node and kept on it: the ownership
+    reading asks of every name read in a function)."""
     counts = getattr(node, "_bound_names", None)
     if counts is None:
         counts = collections.Counter(bound for inner in ast.walk(node) for bound in _binds(inner))
         node._bound_names = counts
-    return counts[name]
+    return counts
 
 
 # autograd's switches, turned off: what `torch.no_grad()` (allowed) is, spelt through torch.autograd
@@ -1099,10 +1093,7 @@ class _Owner:
     def __init__(self, mod: Module, patched: set[str], parsed: dict[str, Module], sources: dict[str, str]):
         self.mod = mod
         self.parents = {id(child): node for node in ast.walk(mod.tree) for child in ast.iter_child_nodes(node)}
-        self.bound: dict[str, int] = {}
-        for node in ast.walk(mod.tree):
-            for name in _binds(node):
-                self.bound[name] = self.bound.get(name, 0) + 1
+        self.bound = _bound_counts(mod.tree)
         self.plain = self._plain_classes(patched)
         loads = [n for n in ast.walk(mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
         self.classes = {id(n): n for n in loads if n.id in self.plain and not self._shadowed(n)}
