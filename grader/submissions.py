@@ -8,6 +8,7 @@ a batch: each entry in it is one student's submission, named by student id.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import hashlib
 import os
@@ -76,13 +77,12 @@ def _distinct(found: list[Submission]) -> list[Submission]:
     """Submissions whose names make the same id (``alice smith`` and ``alice_smith``, ``bob.zip`` and
     ``bob/``) each get the id and a short hash of the name they came with: one student's choice of
     name never stops the batch, and the same names always give the same ids."""
-    ids = [s.student for s in found]
-    out = []
-    for sub in found:
-        if ids.count(sub.student) > 1:
-            tag = hashlib.sha256(os.fsencode(sub.source.name)).hexdigest()[:6]
-            sub = dataclasses.replace(sub, student=f"{sub.student}-{tag}")
-        out.append(sub)
+    shared = {i for i, n in collections.Counter(s.student for s in found).items() if n > 1}
+    out = [dataclasses.replace(s, student=f"{s.student}-{hashlib.sha256(os.fsencode(s.source.name)).hexdigest()[:6]}")
+           if s.student in shared else s for s in found]
+    dupes = sorted(i for i, n in collections.Counter(s.student for s in out).items() if n > 1)
+    if dupes:  # a folder already named like another's id and hash: never two results in one place
+        raise BadSubmission(f"two submissions share the student id(s): {', '.join(dupes)}")
     return out
 
 

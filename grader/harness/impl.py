@@ -200,18 +200,13 @@ class _OnlyWhatGradingHas:
     already imported here, so no finder would be asked: this wraps ``__import__`` and looks at who asks."""
 
     NOT_GRADED = frozenset(["tests", "conftest"])
-    folders: list[str] = []  # the implementation folders whose code is refused these imports
-    package = "assignment"
+    packages: dict[str, str] = {}  # each implementation folder whose code is refused these imports -> its package
 
     @classmethod
     def install(cls, package: str, package_dir: Path) -> None:
-        folder = str(package_dir) + os.sep
-        if folder not in cls.folders:
-            cls.folders.append(folder)
-            cls.package = package
+        cls.packages[str(package_dir) + os.sep] = package
         if not getattr(builtins.__import__, "_only_what_grading_has", False):
             real = builtins.__import__
-
             prefixes = tuple(cls.NOT_GRADED)
 
             def guarded(name, globals=None, locals=None, fromlist=(), level=0):
@@ -219,11 +214,12 @@ class _OnlyWhatGradingHas:
                 if name.startswith(prefixes) and level == 0 and name.partition(".")[0] in cls.NOT_GRADED \
                         and globals is not None:
                     importer = globals.get("__file__") or ""
-                    if type(importer) is str and any(importer.startswith(f) for f in cls.folders):
-                        raise ModuleNotFoundError(
-                            f"{cls.package}/{os.path.basename(importer)} imports {name}: the tests are not there "
-                            f"when your code is graded (only the .py files of {cls.package}/ are), so copy "
-                            f"what you need into your own code", name=name)
+                    for folder, pkg in cls.packages.items():
+                        if type(importer) is str and importer.startswith(folder):
+                            raise ModuleNotFoundError(
+                                f"{pkg}/{os.path.basename(importer)} imports {name}: the tests are not there "
+                                f"when your code is graded (only the .py files of {pkg}/ are), so copy what "
+                                "you need into your own code", name=name)
                 return real(name, globals, locals, fromlist, level)
 
             guarded._only_what_grading_has = True

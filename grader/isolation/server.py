@@ -53,7 +53,7 @@ def stage_harness(dest: Path, *, judges: bool = False) -> Path:
 # locale; nothing else. Every worker is forked from it, and the block of environment strings an exec'd
 # process starts with stays in its memory (at the top of its stack) however ``os.environ`` is cleared
 # later: a worker can read it. So no credential, token or seed of the grader's may be in it.
-FORK_SERVER_ENVIRONMENT = ("PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "OMP_NUM_THREADS")
+FORK_SERVER_ENVIRONMENT = ("PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LD_LIBRARY_PATH")
 FORK_SERVER_PREFIXES = ("LC_", "CUDA_", "NVIDIA_", "PYTORCH_", "ASSIGNMENT_")
 
 

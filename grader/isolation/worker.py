@@ -103,9 +103,11 @@ def _sandbox(spec: dict[str, Any], report_fd: int) -> Path:
         box.protections.append(f"unprivileged user {spec['uid']}")
     refused = seccomp.install()  # last: what it refuses, nothing of the setup above needs any more
     if refused:
-        box.missing.append(f"{refused}: it could use the kernel's keyrings (shared by its user id) and make namespaces")
+        box.missing.append(f"{refused}: it could use the kernel's keyrings (shared by its user id), lock or watch "
+                           "the files every worker sees, open sockets past its network namespace and make namespaces")
     else:
-        box.protections.append("no keyrings, no new namespaces (seccomp)")
+        box.protections.append("no keyrings, no locks or watches on shared files, no sockets but AF_UNIX, "
+                               "no new namespaces (seccomp)")
     # nothing of the harness copy or of the staff repository on the import path
     sys.path[:] = [str(home)] + [p for p in sys.path if _is_library(p)]
     sys.dont_write_bytecode = True
