@@ -796,13 +796,7 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
     sources = dict(items)
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
-    parsed: dict[str, Module] = {}
-    for name, text in sources.items():
-        try:
-            parsed[name] = Module.parse(text, name)
-        except SyntaxError:
-            continue  # a module that does not parse does not import either: the call reports that
-    owns = _ownership(parsed, sources)
+    parsed, owns = _read_package(items)
     todo = [(PACKAGE, None), (module, None)] + [(module, f) for f in functions]
     while todo:
         name, function = todo.pop()
@@ -824,6 +818,19 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
                 if used:
                     todo.append((sibling, used))
     return tuple(sorted(set(findings), key=lambda f: (not f.autograd, f.where)))
+
+
+@functools.lru_cache(maxsize=8)
+def _read_package(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, Module], dict[str, Own]]:
+    """Every module that parses, and what each owns: read once for all the functions audited."""
+    sources = dict(items)
+    parsed: dict[str, Module] = {}
+    for name, text in sources.items():
+        try:
+            parsed[name] = Module.parse(text, name)
+        except SyntaxError:
+            continue  # a module that does not parse does not import either: the call reports that
+    return parsed, _ownership(parsed, sources)
 
 
 PACKAGE = "__init__"  # the package's own module: what ``from . import name`` reads a name from
