@@ -383,8 +383,10 @@ class Scheduler:
 
     def __init__(self, batch: Batch, *, jobs: int, uid_base: int | None, submission_timeout: float,
                  on_result: Callable[[scoring.SubmissionResult], None] | None, progress: bool) -> None:
+        from grader.isolation.transport import UIDS_PER_SLOT
+
         self.batch, self.jobs = batch, jobs
-        self.uid_base = uid_base if uid_base is not None else fresh_uid_base(jobs * 4)
+        self.uid_base = uid_base if uid_base is not None else fresh_uid_base(jobs * UIDS_PER_SLOT)
         self.submission_timeout = submission_timeout
         self.on_result = on_result
         self.progress = progress

@@ -36,15 +36,33 @@ ATTACKED = {
 }
 
 
+# Parts 6 and 7 read their functions' source: another module that replaces those functions, in the same
+# process, would run code the reading never saw. Graded, each runs in a process that imported it alone.
+REPLACED_FROM_ELSEWHERE = """
+
+from . import gradients as _gradients, named as _named
+
+
+def _wrong(*args, **kwargs):
+    return args[0] * 0
+
+
+_gradients.squared_error_grad = _gradients.linear_backward = _wrong
+_named.attention_scores = _named.split_heads = _named.merge_heads = _wrong
+"""
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     subs = tmp_path_factory.mktemp("forged")
     for name in ATTACKED:
         mutants.materialize(mutants.load(FORGED / f"{name}.py"), subs / name)
     mutants.materialize_reference(subs / "honest")
+    strides = mutants.materialize_reference(subs / "replaced_from_elsewhere") / "assignment" / "strides.py"
+    strides.write_text(strides.read_text() + REPLACED_FROM_ELSEWHERE)
     out = tmp_path_factory.mktemp("out")
     grade(str(subs), "--out", str(out), "-j", "2", "--recording", str(recording()),
-          "-m", "(part5 or part7 or part9 or part10) and not cuda")
+          "-m", "(part5 or part6 or part7 or part9 or part10) and not cuda")
     return written(out)
 
 
@@ -54,8 +72,15 @@ def failed(result: dict, part: int) -> set[str]:
 
 
 def test_the_honest_submission_passes_every_test(graded):
-    for part in (5, 7, 9, 10):
+    for part in (5, 6, 7, 9, 10):
         assert failed(graded["honest"], part) == set(), part
+
+
+def test_functions_read_by_their_source_run_as_their_module_defines_them(graded):
+    """strides.py replaces every function of named.py and gradients.py with a wrong one: had the
+    replacements run, every test of Parts 6 and 7 would fail; the modules' own functions ran."""
+    for part in (6, 7):
+        assert failed(graded["replaced_from_elsewhere"], part) == set(), part
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKED))

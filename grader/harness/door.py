@@ -32,7 +32,7 @@ from grader.harness.lookahead import Lookahead
 from grader.harness.probe import Probe, ReportError, lookup
 from grader.harness.show import printable, show_inputs
 from grader.harness.spec import Constant, Function
-from grader.harness.transport import InProcess, Mapping, OnReply, Reply, Request, Session, Transport
+from grader.harness.transport import InProcess, Mapping, OnReply, Reply, Request, Session, Transport, process_for
 
 R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
@@ -239,7 +239,7 @@ class Door:
             raise self.stuck[q.subject].repeated()
         timeout = (q.timeout or q.probe.timeout) * self.timeout_scale
         stuck = tuple((f, fault.headline()) for f, fault in self.stuck.items())
-        return Request(q.probe.name, q.args, q.subject, timeout, q.probe.process, stuck, watch)
+        return Request(q.probe.name, q.args, q.subject, timeout, process_for(q.probe.process, q.subject), stuck, watch)
 
     def exchange_now(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
         """Carry requests now (after a lookahead's chunk already on its way); see ``Transport.exchange``."""

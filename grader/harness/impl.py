@@ -40,8 +40,10 @@ class LoadError(Exception):
 class Implementation:
     """Modules of one implementation, imported on first use."""
 
-    def __init__(self, package: str, root: Path) -> None:
+    def __init__(self, package: str, root: Path, *, only: str | None = None) -> None:
         self.package = package
+        # this process imports this module alone (and what it imports): see ``transport.READ_BY_SOURCE``
+        self.only = only
         self.root = Path(root).resolve()  # folder holding the package folder
         self.package_dir = self.root / package
         self._modules: dict[str, ModuleType] = {}
@@ -60,6 +62,8 @@ class Implementation:
             return self._modules[short]
         if short in self._errors:
             raise self._errors[short]
+        if self.only is not None and short != self.only:  # the harness asked the wrong process
+            raise RuntimeError(f"this process imports {self.package}/{self.only}.py alone, not {short}.py")
         if not (self.package_dir / f"{short}.py").exists():
             error = LoadError("missing", short, f"{self.package}/{short}.py is missing")
             self._errors[short] = error

@@ -116,7 +116,7 @@ class Runner:
         errors = {}
         if self.impl is None:
             return errors
-        for short in MODULES:
+        for short in (self.impl.only,) if self.impl.only else MODULES:
             try:
                 self.impl.module(short)
             except LoadError as exc:

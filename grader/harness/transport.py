@@ -16,7 +16,13 @@ Three processes answer questions, named by ``Request.process``:
                 other, so a report cannot echo the state it was given);
 * ``clean``     no implementation at all: the harness's own measurements
                 (timing a matmul, the CUDA allocator), where no submission ever
-                ran and so nothing can have been tampered with.
+                ran and so nothing can have been tampered with;
+* ``alone``     the implementation with one module imported, and only what that
+                module imports: the modules whose rules the tests check by reading
+                their source (``READ_BY_SOURCE``). Elsewhere any module of the
+                submission could have replaced their functions before they ran,
+                and the reading would be of code that never runs. A ``main``
+                question about such a module is answered here (``process_for``).
 
 In process all three are this process. Whatever a worker answers is a claim:
 the outcome is decoded strictly (``grader.harness.wire``) and checked by the
@@ -31,7 +37,10 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Literal, Protocol
 
-Process = Literal["main", "separate", "clean"]
+Process = Literal["main", "separate", "clean", "alone"]
+# the modules whose rules are read from their source: Part 5's timer, Part 6's einops and
+# annotations, Part 7's gradients without autograd
+READ_BY_SOURCE = ("roofline", "named", "gradients")
 GRACE_SECONDS = 2.0  # a call's own alarm goes off first; the transport kills the process this much later
 
 
@@ -48,6 +57,12 @@ class Request:
     stuck: tuple[tuple[str, str], ...] = ()
     # a file name: after the call, report how files of that name are mapped into the process
     watch: str | None = None
+
+    @property
+    def alone(self) -> str | None:
+        """The module an ``alone`` request's process imports (the subject's), else None."""
+        module = self.subject.partition(".")[0]
+        return module if self.process == "alone" and module in READ_BY_SOURCE else None
 
     def to_wire(self) -> dict[str, Any]:
         return {"op": "probe", "probe": self.probe, "args": list(self.args), "timeout": self.timeout,
@@ -119,6 +134,12 @@ class Transport(Protocol):
 
 
 OnReply = Callable[[int, "Reply | BaseException"], None]
+
+
+def process_for(declared: Process, subject: str) -> Process:
+    """Where a question about ``subject`` is answered: a probe's declared process, but ``alone`` for
+    a ``main`` question about a module read by its source."""
+    return "alone" if declared == "main" and subject.partition(".")[0] in READ_BY_SOURCE else declared
 
 
 def answer_in_order(requests: list[Request], one: Callable[[Request], Reply],

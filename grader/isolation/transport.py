@@ -1,9 +1,10 @@
 """The trusted side of isolation: a transport to sandboxed worker processes.
 
-``Sandboxed`` keeps up to three warm workers per submission, one per process
-role of ``grader.harness.transport``: ``main`` (the submission), ``separate``
-(the submission again, never told what ``main`` was asked) and ``clean`` (no
-submission, the harness's own measurements). A worker is reused across calls
+``Sandboxed`` keeps warm workers per submission, one per process role of
+``grader.harness.transport``: ``main`` (the submission), ``separate`` (the
+submission again, never told what ``main`` was asked), ``clean`` (no
+submission, the harness's own measurements) and one ``alone:<module>`` for each
+module read by its source (that module imported alone). A worker is reused across calls
 until it misbehaves: a call that runs past its limit, a worker that dies
 (segfault, ``os._exit``, a resource limit), an answer that is not well-formed,
 or an output flood; then it is killed with everything it started, the call
@@ -31,8 +32,8 @@ from pathlib import Path
 
 from grader.harness import faults, wire
 from grader.harness.show import printable
-from grader.harness.transport import (OnReply, Protections, Reply, Request, Session, answer_in_order, mappings,
-                                      process_cpu_seconds)
+from grader.harness.transport import (READ_BY_SOURCE, OnReply, Protections, Reply, Request, Session, answer_in_order,
+                                      mappings, process_cpu_seconds)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
@@ -163,8 +164,11 @@ class _Worker:
             pass
 
 
-ROLES = {"main": 0, "separate": 1, "clean": 2}  # each role's worker runs as its own user: uid + this
-UIDS_PER_SLOT = 4
+# each role's worker runs as its own user: uid + this. ``alone:<module>``: a process with that module
+# alone imported (see ``Request.alone``), one per module read by its source
+ROLES = {"main": 0, "separate": 1, "clean": 2, **{f"alone:{m}": 3 + i for i, m in enumerate(READ_BY_SOURCE)}}
+UIDS_PER_SLOT = 8
+assert len(ROLES) <= UIDS_PER_SLOT
 
 
 @dataclass
@@ -226,7 +230,11 @@ class Sandboxed:
             self._settle_ahead()
 
     def _role(self, request: Request) -> str:
-        return request.process if self.source is not None else "clean"
+        if self.source is None:
+            return "clean"
+        if request.process == "alone":
+            return f"alone:{request.alone}" if request.alone else "main"
+        return request.process
 
     def _one(self, request: Request, requests: list[Request] = (), upcoming: int = 0) -> Reply:
         """Answer one request. The requests after it in the exchange (``requests[upcoming:]``) are sent to
@@ -324,7 +332,8 @@ class Sandboxed:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         out_r, out_w = os.pipe()
         spec = {"root": str(root), "uid": uid, "limits": self.limits.to_dict(), "clean": role == "clean",
-                "trusted": str(self.server.trusted) if role == "clean" else None}
+                "trusted": str(self.server.trusted) if role == "clean" else None,
+                "alone": role.partition(":")[2] or None}
         try:
             answer = self.server.spawn(spec, theirs.fileno(), out_w)
         except BaseException:

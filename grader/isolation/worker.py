@@ -10,7 +10,9 @@ it. Then it serves requests on its channel until the channel closes:
     {"id": 2, "op": "probe", "probe": ..., "args": [...], ...} -> an outcome (grader.harness.runner)
 
 A *clean* worker imports no submission at all: it answers the judges that need
-a process no submission ever ran in (the harness's own measurements).
+a process no submission ever ran in (the harness's own measurements). An
+*alone* worker imports one module of the submission (``spec["alone"]``) and
+only what that module imports itself.
 
 Requests and answers are wire-format text (``grader.harness.wire``). Whatever
 the submission's code does here, the grader only ever sees such text.
@@ -172,7 +174,8 @@ def _is_library(path: str) -> bool:
 
 def _serve(spec: dict[str, Any], channel: socket.socket, home: Path) -> None:
     clean = bool(spec.get("clean"))
-    runner = Runner(None if clean else Implementation("assignment", home))
+    alone = spec.get("alone") if type(spec.get("alone")) is str else None
+    runner = Runner(None if clean else Implementation("assignment", home, only=alone))
     while True:
         try:
             request = wire.unpack(framing.recv(channel))
