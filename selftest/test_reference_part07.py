@@ -125,6 +125,11 @@ AUTOGRAD = {
     "autograd's grad, spelt through autograd": "def squared_error_grad(x, w, t):\n"
                                                "    with torch.autograd.no_grad():\n        pass\n"
                                                "    return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
+    # a class pattern reads attributes as surely as a dot does
+    "grad read by a match pattern": "def squared_error_grad(x, w, t):\n    match w:\n"
+                                    "        case object(grad=g):\n            return g\n",
+    "autograd read by a match pattern": "def squared_error_grad(x, w, t):\n    match torch:\n"
+                                        "        case object(autograd=engine):\n            return engine.grad(x, w)\n",
     "aten backward op": "def squared_error_grad(x, w, t):\n"
                         "    return torch.ops.aten.mse_loss_backward(x, w, t, 1)\n",
     "a class's method": "class Tape:\n    @staticmethod\n    def compute(x, w, t):\n"
@@ -219,6 +224,11 @@ HIDDEN = {
     "a tensor's class patched": "def squared_error_grad(x, w, t):\n    type(x).by_hand = len\n    return x\n",
     "getattr of a name that is not a literal": "def squared_error_grad(x, w, t):\n"
                                                 "    return [getattr(torch, n) for n in t]\n",
+    "private attribute read by a match pattern": "def squared_error_grad(x, w, t):\n    match torch:\n"
+                                                 "        case object(_C=c):\n            return c\n",
+    "a class pattern by position": "class P:\n    __match_args__ = ('da' + 'ta',)\n\n"
+                                   "def squared_error_grad(x, w, t):\n    match w:\n"
+                                   "        case P(d):\n            return d\n    return x\n",
     "getattr of a literal that runs unseen": "def squared_error_grad(x, w, t):\n    return getattr(torch, 'load')(x)\n",
     "getattr of a literal rebound in its comprehension": "def squared_error_grad(x, w, t):\n"
                                                           "    return [getattr(torch, n) for n in ('T',) for n in t]\n",
@@ -280,6 +290,10 @@ PLAIN = {
     # reading the flag runs nothing of autograd
     "reads requires_grad": "def _plain(t):\n    return t.detach() if t.requires_grad else t\n\n"
                            "def squared_error_grad(x, w, t):\n    x, w = _plain(x), _plain(w)\n    return x * (x @ w - t)\n",
+    # patterns that read no attribute of autograd's
+    "match on plain values": "def squared_error_grad(x, w, t):\n    match x.dim(), w.shape:\n"
+                             "        case (1, (int(n),)) if n > 0:\n            return x * (x @ w - t)\n"
+                             "        case _:\n            raise ValueError('1-D x and w')\n",
     # getattr that can only name one of a few plain attributes
     "getattr of literal names": "FLOAT8 = tuple(getattr(torch, n) for n in ('float8_e4m3fn', 'float8_e5m2') if hasattr(torch, n))\n"
                                 "EPS = getattr(torch, 'finfo')\n\n"
@@ -335,6 +349,18 @@ def test_the_function_brought_in_by_a_star_import_or_rebound_by_the_init_is_read
     init = {"__init__": "from . import gradients, _impl\ngradients.squared_error_grad = _impl.squared_error_grad\n", **auto}
     plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
     assert any(f.autograd and "_impl.py" in f.where for f in findings(plain, init))
+
+
+def test_a_gradient_function_replaced_from_another_module_is_hiding():
+    """A module of the submission that assigns into gradients.py runs that module's function where the
+    reading saw gradients.py's own (graded alone, only the code gradients.py and the ``__init__`` import
+    runs: this is what is left of replacing it from elsewhere)."""
+    other = {"strides": "from . import gradients as _g\n\ndef _quick(x, w, t):\n    return x\n\n"
+                        "_g.squared_error_grad = _quick\n",
+             "__init__": "from . import strides\n"}
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    found = findings(plain, other)
+    assert any("patches _g.squared_error_grad" in f.what and f.where == "strides.py:6" for f in found), found
 
 
 def test_the_package_init_is_read():

@@ -731,6 +731,9 @@ ESCAPES = frozenset(["getattr", "setattr", "delattr", "eval", "exec", "compile",
                      # text evaluated as code: string annotations and forward references
                      "get_type_hints", "get_annotations", "ForwardRef", "_eval_type",
                      "attrgetter", "methodcaller", "import_module"])
+# classes whose one positional pattern matches the subject itself (`case int(n)`), reading no attribute
+SELF_MATCHING = frozenset(["bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str",
+                           "tuple"])
 # module dunders a gradient may read; any other (``__builtins__``, ``__loader__``, ...) reaches around
 PLAIN_DUNDERS = frozenset(["__name__", "__doc__", "__file__", "__all__", "__debug__"])
 # dunder attributes of plain use (``fn.__name__``, ``super().__init__``); any other (``__dict__``,
@@ -854,6 +857,15 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             found.append(Finding(where, f"uses {imported}", False))
         if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and _patches(mod, node.value, scopes):
             found.append(Finding(where, f"patches {ast.unparse(node)}", False))
+        if isinstance(node, ast.MatchClass):  # `case object(grad=g)` reads w.grad; `case C(a)` what C names
+            for attr in node.kwd_attrs:
+                if attr in AUTOGRAD or ("backward" in attr and attr not in OWN):
+                    found.append(Finding(where, f"matches .{attr}", True))
+                elif attr.startswith("_") or attr in ESCAPES or attr in FRAME_ATTRIBUTES:
+                    found.append(Finding(where, f"matches .{attr}", False))
+            if node.patterns and ast.unparse(node.cls) not in SELF_MATCHING:
+                found.append(Finding(where, f"matches {ast.unparse(node.cls)}(...) by position (the attributes "
+                                            f"its __match_args__ names)", False))
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
             found.extend(_inspect(mod, text, file, siblings, own=own))
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not imports:
@@ -1020,16 +1032,17 @@ def _reads_flag(mod: Module, node: ast.Attribute, scopes: dict[int, dict[str, st
 
 
 def _patches(mod: Module, target: ast.expr, scopes: dict[int, dict[str, str]]) -> bool:
-    """Whether storing an attribute on ``target`` changes a library (``torch.Tensor.by_hand = ...``) or the
-    class of an object (``type(x).f = ...``, ``x.__class__.f = ...``): a plain-looking call then runs it."""
+    """Whether storing an attribute on ``target`` changes a library (``torch.Tensor.by_hand = ...``), a
+    module of the implementation (``gradients.linear_backward = ...``) or the class of an object (``type(x).f = ...``, ``x.__class__.f = ...``): a plain-looking call then runs it."""
     for inner in ast.walk(target):
         if isinstance(inner, ast.Attribute) and inner.attr == "__class__":
             return True
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "type" \
                 and mod.resolve(inner.func, scope=scopes.get(id(inner.func))) == "type":
             return True
-    dotted = _imported(mod, target, scopes.get(id(target)))  # the implementation's own modules are its own
-    return bool(dotted) and not dotted.startswith(".") and dotted.split(".")[0] != "assignment"
+    # a library's name, or one of the implementation's own modules: its function replaced from elsewhere
+    # (`gradients.linear_backward = by_autograd` in another module) runs where the reading saw other code
+    return bool(_imported(mod, target, scopes.get(id(target))))
 
 
 def _self(value: ast.expr) -> bool:
