@@ -125,6 +125,8 @@ AUTOGRAD = {
     "autograd's grad, spelt through autograd": "def squared_error_grad(x, w, t):\n"
                                                "    with torch.autograd.no_grad():\n        pass\n"
                                                "    return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
+    "a keyword of its own function, rebound": "def _chain(x, grad):\n    return x\n\n_chain = torch.autograd.backward\n\n"
+                                              "def squared_error_grad(x, w, t):\n    return _chain(x, grad=w)\n",
     # a class pattern reads attributes as surely as a dot does
     "grad read by a match pattern": "def squared_error_grad(x, w, t):\n    match w:\n"
                                     "        case object(grad=g):\n            return g\n",
@@ -290,6 +292,14 @@ PLAIN = {
     # reading the flag runs nothing of autograd
     "reads requires_grad": "def _plain(t):\n    return t.detach() if t.requires_grad else t\n\n"
                            "def squared_error_grad(x, w, t):\n    x, w = _plain(x), _plain(w)\n    return x * (x @ w - t)\n",
+    # keywords that name a parameter of the module's own function, or a key: no autograd in them
+    "keyword of its own function": "def _chain(x, grad):\n    return x * grad\n\n"
+                                   "def squared_error_grad(x, w, t):\n    return _chain(x, grad=x @ w - t)\n",
+    "keyword of dict": "def squared_error_grad(x, w, t):\n    parts = dict(grad=x @ w - t)\n    return x * parts['grad']\n",
+    "no_grad imported by name": "from torch.autograd import no_grad\n\n@no_grad()\n"
+                                "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "vmap over a rule by hand": "def _one(x, w, t):\n    return x * (x @ w - t)\n\n"
+                                "def squared_error_grad(x, w, t):\n    return torch.vmap(_one, in_dims=(None, None, None))(x, w, t)\n",
     # patterns that read no attribute of autograd's
     "match on plain values": "def squared_error_grad(x, w, t):\n    match x.dim(), w.shape:\n"
                              "        case (1, (int(n),)) if n > 0:\n            return x * (x @ w - t)\n"

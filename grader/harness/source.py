@@ -721,7 +721,7 @@ PLAIN_IMPORTS = ("__future__", "typing", "typing_extensions", "math", "numbers",
 # Names of autograd's entry points, wherever they appear as an attribute, a name or a keyword.
 AUTOGRAD = frozenset([
     "backward", "grad", "grad_fn", "requires_grad", "requires_grad_", "retain_grad", "register_hook",
-    "autograd", "func", "functorch", "vmap", "jacrev", "jacfwd", "vjp", "jvp", "hessian", "jacobian",
+    "autograd", "func", "functorch", "jacrev", "jacfwd", "vjp", "jvp", "hessian", "jacobian",
     "functional_call", "enable_grad", "set_grad_enabled", "Parameter", "Function",
     "compile", "jit", "export", "fx", "library", "make_dual", "unpack_dual", "forward_ad",
 ])
@@ -849,8 +849,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     named = _literal_getattrs(mod, root, scopes)
     off = _switches_off(mod, root, scopes)
     for node in mod.walk(root):
-        if isinstance(node, ast.Call) and id(node.func) in own.classes:
-            own_keywords.update(id(k) for k in node.keywords)
+        if isinstance(node, ast.Call) and (id(node.func) in own.classes or _own_function(mod, node.func, scopes)):
+            own_keywords.update(id(k) for k in node.keywords)  # `_chain(x, grad=g)`: a name of its own
         where = f"{file}:{getattr(node, 'lineno', '?')}"
         imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) else None
         if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported):
@@ -880,6 +880,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 continue  # the implementation's own modules: followed where they are used
             for alias in node.names:
                 full = f"{source}.{alias.name}"
+                if full in TURNING_OFF:  # `from torch.autograd import no_grad`: autograd turned off
+                    continue
                 if source not in PLAIN_IMPORTS or alias.name in AUTOGRAD or alias.name in ESCAPES \
                         or (alias.name.startswith("_") and source != "__future__") or runs_unseen(full):
                     found.append(Finding(where, f"imports {full}", _autograd_name(full)))
@@ -1043,6 +1045,17 @@ def _patches(mod: Module, target: ast.expr, scopes: dict[int, dict[str, str]]) -
     # a library's name, or one of the implementation's own modules: its function replaced from elsewhere
     # (`gradients.linear_backward = by_autograd` in another module) runs where the reading saw other code
     return bool(_imported(mod, target, scopes.get(id(target))))
+
+
+def _own_function(mod: Module, func: ast.expr, scopes: dict[int, dict[str, str]]) -> bool:
+    """Whether a call's callee is a function the module itself defines, bound once (its keywords are
+    its own parameters' names: ``grad=`` there passes a value), or ``dict`` (keywords become keys)."""
+    if not isinstance(func, ast.Name) or func.id in (scopes.get(id(func)) or {}):
+        return False
+    if func.id == "dict":
+        return func.id not in mod.final and func.id not in mod.imports
+    return isinstance(mod.final.get(func.id), (ast.FunctionDef, ast.AsyncFunctionDef)) \
+        and _bindings(mod.tree, func.id) == 1
 
 
 def _self(value: ast.expr) -> bool:
