@@ -207,8 +207,12 @@ def test_a_subfolder_imports_at_home_no_more_than_when_graded(tmp_path):
         with pytest.raises(LoadError, match="is a folder: only the .py files directly in pkg_with_helpers/ are graded"):
             impl.module(module)
     assert impl.module("memory").strides_util.x == 1
+    # graded, the folder is staged empty (its name only): the import fails as at home, saying why
     staged = stage_submission(package, tmp_path / "staged") / "assignment"
-    assert not (staged / "helpers").exists()
+    assert (staged / "helpers").is_dir() and not any((staged / "helpers").iterdir())
+    graded = Implementation("assignment", staged.parent)
+    with pytest.raises(LoadError, match="is a folder: only the .py files directly in assignment/ are graded"):
+        graded.module("strides")
 
 
 def test_the_handout_s_tests_import_at_home_no_more_than_when_graded(tmp_path):

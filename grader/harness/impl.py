@@ -259,12 +259,18 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
         text = read_own_file(path)
         if text is not None:
             (package / path.name).write_bytes(text)
+    # a helper folder's name, and nothing of it: importing it then fails as at home (``_NoSubfolders``),
+    # saying why, not with a bare "No module named"
+    for path in sorted(origin.iterdir())[:MAX_FOLDERS_NAMED]:
+        if path.name.isidentifier() and path.name != "__pycache__" and real_dir(path):
+            (package / path.name).mkdir(exist_ok=True)
     if not (package / "__init__.py").exists():
         (package / "__init__.py").write_text("")
     return root
 
 
 MAX_MODULE_BYTES = 4 * 2**20  # a module file larger than this is not one a student wrote
+MAX_FOLDERS_NAMED = 64
 
 
 def real_dir(path: Path) -> bool:
