@@ -122,15 +122,17 @@ def test_promised_flops_per_sec(impl, oracle, case):
 
 
 def _extra_chip(impl, oracle, name: str) -> tuple[str, dict] | None:
-    """(chip, its peaks) if ``name`` is a device the spec does not name whose chip, a whole word of the
-    name, is an entry of the implementation's own table; else None."""
+    """(chip, its peaks) if ``name`` is a device the spec does not name whose chip, a model number that is
+    a whole word of the name (``L40S``, ``V100``: not ``NVIDIA``, ``Tesla``, ``32GB``), is an entry of the
+    implementation's own table; else None. A vendor's word as a key would make every device its chip."""
     if name not in S.UNKNOWN_NAMES:
         return None
     table = ask(impl, oracle, PEAKS).got
     if type(table) is not dict:
         return None  # the table test says what is wrong with it
     for word in re.split(r"[ -]", name):
-        if word in table and word not in S.TABLE_DTYPES:
+        model = re.fullmatch(r"[A-Za-z]*\d+[A-Za-z]*", word) and not word.upper().endswith("GB")
+        if model and word in table and word not in S.TABLE_DTYPES:
             return word, table[word] if type(table[word]) is dict else {}
     return None
 
