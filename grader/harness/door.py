@@ -310,6 +310,12 @@ class Door:
             inner = _text(outcome.get("inputs"))
             raise self._remember(faults.TimeoutFault(function, round(seconds, 1), inner or q.inputs(),
                                                      _text(outcome.get("where"))))
+        if status == "changed_argument":  # the caller's tensor destroyed: wrong whatever it returned
+            index = outcome.get("index")
+            name = q.params[index] if type(index) is int and 0 <= index < len(q.params) else "one of its arguments"
+            raise faults.Mismatch(function, f"changed its argument {name} in place (the caller's tensor is "
+                                  f"not as it was passed): compute into new tensors (x = x / s, not x.div_(s) "
+                                  f"or x /= s; .t() or .T, not .t_())", inputs=q.inputs(), show_values=False)
         if status == "stuck":
             earlier = self.stuck.get(function)
             raise earlier.repeated() if earlier else faults.TimeoutFault(function, q.timeout or q.probe.timeout,
@@ -333,7 +339,7 @@ class Door:
 
 
 _STATUSES = frozenset(["ok", "not_implemented", "import_error", "missing", "raised", "timeout", "stuck",
-                       "harness_error"])
+                       "changed_argument", "harness_error"])
 
 
 def _text(value: Any) -> str:

@@ -46,6 +46,14 @@ DEFAULT_TIMEOUT = 10.0
 Kind = Literal["probe", "judge"]
 
 
+class ArgumentChanged(Exception):
+    """Raised by a probe: the implementation changed, in place, the tensor passed as argument ``index``."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
+
+
 # --------------------------------------------------------------------------- reports
 class ReportError(ValueError):
     """A report that does not have its declared shape."""

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from grader.harness.impl import Implementation, LoadError, MODULES, safe_str
-from grader.harness.probe import lookup
+from grader.harness.probe import ArgumentChanged, lookup
 from grader.harness.show import show_inputs
 from grader.harness.torchstate import pristine
 
@@ -92,6 +92,8 @@ class Runner:
                     "where": exc.where, "inputs": exc.inputs}
         except Stuck as exc:
             return {"status": "stuck", "function": exc.function}
+        except ArgumentChanged as exc:
+            return {"status": "changed_argument", "function": subject, "index": exc.index}
         except NotImplementedError as exc:
             where = self._innermost(exc)
             function = f"{Path(where[0].filename).stem}.{where[1]}" if where else subject

@@ -4,14 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
+import torch
+
 from grader.harness.impl import Implementation
-from grader.harness.probe import probe
+from grader.harness.probe import ArgumentChanged, probe
 
 
 @probe(subject="call", name="calls.call")
 def call(impl: Implementation, function: str, *args: Any) -> Any:
-    """``module.function(*args)`` of the implementation, as it returned it."""
-    return impl.function(function)(*args)
+    """``module.function(*args)`` of the implementation, as it returned it. A tensor argument it changed
+    in place (``x.div_(s)``, ``grad_y.t_()``: the caller's tensor destroyed) is reported instead."""
+    fn = impl.function(function)
+    before = [(i, _state(a)) for i, a in enumerate(args) if type(a) is torch.Tensor]
+    value = fn(*args)
+    for i, state in before:
+        if _state(args[i]) != state:
+            raise ArgumentChanged(i)
+    return value
+
+
+def _state(t: torch.Tensor) -> tuple:
+    """What a caller of a function sees of a tensor it passed: its layout and the bits of its values."""
+    flat = torch.Tensor.detach(t).cpu().reshape(-1)
+    bits = flat.view(torch.uint8) if flat.element_size() == 1 else flat.contiguous().view(torch.uint8)
+    return tuple(t.shape), t.stride(), t.storage_offset(), t.dtype, bytes(bits.numpy().tobytes())
 
 
 @probe(subject="constant", name="calls.constant")
