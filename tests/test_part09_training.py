@@ -22,6 +22,7 @@ from hypothesis import settings
 
 from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
+from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
     DATASET, checkpoint_file, get_batch, open_dataset, restore_checkpoint, train,
 )
@@ -60,12 +61,18 @@ def test_open_dataset(impl, oracle, case):
     answers.where("values").same("the values differ from the saved array")
 
 
+DEVICE_CASE = (4, 2, 3, 0, False)  # also asked for a batch on another device
+
+
 @given(case=S.batch_cases)
-@example(case=(4, 2, 3, 0, False))
+@example(case=DEVICE_CASE)
 def test_get_batch(impl, oracle, case):
     """x = data[rows, :-1], y = data[rows, -1] for rows = rng.integers(0, len(data), size=batch_size),
-    float32 on the CPU, and nothing else taken from ``rng`` (its next draw must agree)."""
+    float32 on the CPU, and nothing else taken from ``rng`` (its next draw must agree); asked for another
+    device (the meta device, which any machine has), both on that one."""
     _, dim, batch_size, _, _ = case
+    if case == DEVICE_CASE:
+        check_batch_device(impl, case)
     answers = ask(impl, oracle, get_batch, *case)
     batch = answers.where("batch")
     batch.about("training.get_batch").check(Tuple(Tensor(torch.float32, (batch_size, dim), "cpu"),
@@ -76,6 +83,18 @@ def test_get_batch(impl, oracle, case):
     if answers.got.next_draw != answers.expected.next_draw:
         answers.fail("the batch is right but rng has moved on differently: take the rows with exactly "
                      "one call rng.integers(0, len(data), size=batch_size)")
+
+
+def check_batch_device(impl, case) -> None:
+    """x and y on ``device``. Code that cannot move a batch to the meta device (pinned memory for any
+    device but the CPU, say) says nothing either way here: only a batch left elsewhere fails."""
+    try:
+        on = ask(impl, None, get_batch, *case, "meta").got.batch
+    except StudentRaised:
+        return
+    if on != ("meta", "meta"):
+        fail("training.get_batch", f"asked for device='meta', it returned tensors on {on}: move both to the "
+             "device it is given (torch.from_numpy(...).to(device))")
 
 
 # --------------------------------------------------------------------------- training loop

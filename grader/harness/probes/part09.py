@@ -153,11 +153,13 @@ class Batch(Report):
 
 
 @probe(subject="training.get_batch")
-def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: int, memmap: bool) -> Batch:
+def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: int, memmap: bool,
+              device: str | None = None) -> Batch:
     """One ``get_batch`` on a seeded dataset (in memory or memory-mapped), and the generator's next draw.
 
     The next draw shows how many numbers the implementation took from ``rng``:
-    exactly one ``rng.integers(0, N, size=batch_size)`` call is the spec.
+    exactly one ``rng.integers(0, N, size=batch_size)`` call is the spec. ``device``: passed on; what
+    comes back is then only where each returned tensor lies (the meta device holds no values).
     """
     data = make_data(rows, dim, seed)
     rng = np.random.default_rng([seed, 1])
@@ -165,8 +167,13 @@ def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: 
         path = os.path.join(Scratch.fresh(), DATASET)
         np.save(path, data)
         data = np.load(path, mmap_mode="r")
-    batch = impl.function("training.get_batch")(data, batch_size, rng)
+    function = impl.function("training.get_batch")
+    batch = function(data, batch_size, rng) if device is None else function(data, batch_size, rng, device)
     Scratch.clear()
+    if device is not None:
+        where = tuple(t.device.type if isinstance(t, torch.Tensor) else type(t).__name__ for t in batch) \
+            if type(batch) in (tuple, list) else type(batch).__name__
+        return Batch(where, int(rng.integers(0, 2**62)))
     return Batch(dense(batch), int(rng.integers(0, 2**62)))
 
 
