@@ -40,12 +40,14 @@ def test_flat_index(impl, oracle, case):
 @example(case=((4, 3), (1, 4)))
 @example(case=((3, 1), (1, 99)))
 @example(case=((0, 5), (7, 7)))
+@example(case=((4, 3), (0, 1)))  # stride 0 (an expanded dim) on a dim of size 4: not contiguous
 def test_is_contiguous(impl, oracle, case):
     ask(impl, oracle, is_contiguous, *case).same()
 
 
 @given(case=S.transpose_cases())
 @example(case=((2, 3), (3, 1), 0, 1))
+@example(case=((), (), 0, -1))  # a 0-d tensor: torch takes dims 0 and -1 (as for a 1-d one) and changes nothing
 def test_transpose(impl, oracle, case):
     ask(impl, oracle, transpose, *case).same()
 
