@@ -119,7 +119,10 @@ def test_num_parameters(impl, oracle, module, cruncher):
     then on your own ``Cruncher(dim, num_layers)``."""
     ask(impl, oracle, num_parameters_of, module, returns=INT).about("model.num_parameters").same(
         f"wrong count for {harness_module_in_words(*module)}")
-    ask(impl, oracle, num_parameters_of_cruncher, *cruncher, returns=INT).same()
+    ask(impl, oracle, num_parameters_of_cruncher, *cruncher, returns=INT).about("model.Cruncher").same(
+        f"wrong count for your own Cruncher{tuple(cruncher)}; num_parameters was right on the harness's module "
+        "just before, so look at the Cruncher: each layer must be a Linear of its own (one Linear repeated, "
+        "[Linear(dim, dim)] * num_layers, is one layer, counted once)")
 
 
 # --------------------------------------------------------------------------- Cruncher
@@ -142,7 +145,8 @@ def test_cruncher_state_dict(impl, oracle, size):
     if answers.got.parameters != answers.expected.parameters:
         answers.fail(f"named_parameters() gives {list(answers.got.parameters)}; expected "
                      f"{list(answers.expected.parameters)}: wrap each weight in nn.Parameter, or the optimizer "
-                     "never sees it")
+                     "never sees it; and make each layer a Linear of its own (one Linear repeated, "
+                     "[Linear(dim, dim)] * num_layers, holds one weight, listed once)")
     check_forward(impl, oracle, (*size, 2, 0))
 
 
