@@ -187,8 +187,9 @@ def _reads_a_clock(impl, fn: str) -> None:
         return  # it would not import: the calls already said so
     # in roofline.py and any module of yours it takes a helper from
     reads = package_names(impl.sources(), "roofline", name, is_clock) if text is not None else [0]
-    require(bool(reads), fn, f"{name} never reads a clock (time.perf_counter() and the like), in itself or a "
-            "helper of roofline.py: measure the products you run, do not compute or guess the figure",
+    require(bool(reads), fn, f"{name} never reads a wall clock (time.perf_counter() and the like), in itself or "
+            "a helper of roofline.py: measure the products you run, do not compute or guess the figure (CPU "
+            "clocks such as time.process_time() count CPU time, not the time a product takes)",
             show_values=False)
 
 
