@@ -311,6 +311,9 @@ CUDA_SIZES = ((8192, 8192, 8192, torch.bfloat16), (4096, 8192, 2048, torch.bfloa
               (4096, 4096, 4096, torch.float32))
 TIME_WINDOW = (0.6, 2.5)  # the student's seconds / the harness's; slack for a plain wall-clock loop
 MFU_FLOOR = 0.6  # of the harness's own MFU for the same product
+# the MFU against the one its own time_matmul implies (two timings of the same large product): a factor
+# of 2 (MACs for FLOPs) is outside, run-to-run noise inside
+OWN_TIME_WINDOW = (0.75, 1 / 0.75)
 
 
 def _harness(oracle, m, k, n, dtype):
@@ -369,5 +372,13 @@ def test_measure_matmul_mfu_cuda(impl, oracle):
                 f"MFU {value:.3g} is far above the harness's own {harness_mfu:.3g} (at most "
                 f"{harness_mfu / MFU_FLOOR:.3g}): too fast to be true",
                 inputs=answers.inputs, got=value, expected=harness_mfu)
+        own = ask(impl, None, time_matmul, m, k, n, dtype, "cuda").check().got
+        implied = 2 * m * k * n / own / peak if own > 0 and peak > 0 else float("nan")
+        low, high = OWN_TIME_WINDOW
+        require(low * implied <= value <= high * implied, fn,
+                f"MFU {value:.3g} does not follow from your own time_matmul ({own:.3g} s for this product) and "
+                f"peak: mfu(2*m*k*n, time_matmul(...), promised) is {implied:.3g} (a product of [m, k] and "
+                "[k, n] is 2*m*k*n FLOPs: a multiply and an add for each of the m*k*n terms)",
+                inputs=answers.inputs, got=value, expected=implied)
     _reads_a_clock(impl, fn)  # measured, through time_matmul or its own clock: a constant MFU is not
 
