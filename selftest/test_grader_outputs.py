@@ -215,6 +215,43 @@ def test_a_subfolder_imports_at_home_no_more_than_when_graded(tmp_path):
         graded.module("strides")
 
 
+def test_only_utf8_source_is_imported(tmp_path):
+    """The readings read UTF-8: a coding line makes Python run other text (``#\\u000a`` is a comment to
+    one and a new line to the other), so such a module does not import, at home or graded."""
+    from grader.harness.impl import Implementation, LoadError
+
+    package = tmp_path / "pkg_with_codings"
+    package.mkdir()
+    (package / "gradients.py").write_text("# -*- coding: unicode_escape -*-\nx = 1 #\\u000ay = 2\n")
+    (package / "strides.py").write_text("# -*- coding: utf-8 -*-\nx = 1\n")
+    (package / "__init__.py").write_text("")
+    impl = Implementation("pkg_with_codings", tmp_path)
+    with pytest.raises(LoadError, match="declares the source encoding 'unicode_escape': only UTF-8"):
+        impl.module("gradients")
+    assert impl.module("strides").x == 1
+
+
+def test_a_library_never_imports_a_module_of_the_submission_by_its_bare_name(tmp_path):
+    """A flat submission imports its siblings by bare name; a library's own lazy import of an optional
+    dependency (jaxtyping's ``import jax``) must not find a ``jax.py`` of the submission's."""
+    import importlib
+
+    from grader.harness.impl import Implementation
+
+    package = tmp_path / "pkg_with_jax"
+    package.mkdir()
+    (package / "jax.py").write_text("TAKEN = True\n")
+    (package / "helper_mod_xyz.py").write_text("VALUE = 3\n")
+    (package / "strides.py").write_text("import helper_mod_xyz\nVALUE = helper_mod_xyz.VALUE\n")
+    impl = Implementation("pkg_with_jax", tmp_path)
+    assert impl.module("strides").VALUE == 3
+    try:
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module("jax")  # asked by code that is not the submission's
+    finally:
+        sys.modules.pop("helper_mod_xyz", None)
+
+
 def test_the_handout_s_tests_import_at_home_no_more_than_when_graded(tmp_path):
     """A worker sees no ``tests/``: constants a submission takes from a strategy file must fail at home,
     at import or in a call, with a message that says why (the test modules are already imported here)."""

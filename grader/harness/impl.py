@@ -16,6 +16,7 @@ import os
 import stat
 import sys
 import tempfile
+import tokenize
 import traceback
 from pathlib import Path
 from types import ModuleType
@@ -103,6 +104,7 @@ class Implementation:
         init = self.package_dir / "__init__.py"
         if not init.exists():
             init.write_text("")
+        refuse_other_encodings(init, self.package)
         spec = importlib.util.spec_from_file_location(
             self.package, init, submodule_search_locations=[str(self.package_dir)]
         )
@@ -114,11 +116,11 @@ class Implementation:
         except BaseException:
             del sys.modules[self.package]
             raise
-        # flat-file submissions may import their siblings by bare name (`import dtypes`)
-        if str(self.package_dir) not in sys.path:
-            sys.path.append(str(self.package_dir))
         if not any(isinstance(f, _NoSubfolders) and f.package_dir == self.package_dir for f in sys.meta_path):
             sys.meta_path.insert(0, _NoSubfolders(self.package, self.package_dir))
+            # flat-file submissions may import their siblings by bare name (`import dtypes`): last, as a
+            # folder at the end of sys.path would be, and for the implementation's own imports only
+            sys.meta_path.append(_Siblings(self.package_dir))
         _OnlyWhatGradingHas.install(self.package, self.package_dir)
 
     def _import_error_text(self, short: str, exc: BaseException) -> str:
@@ -187,6 +189,8 @@ class _NoSubfolders:
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
         head, _, rest = fullname.partition(".")
+        if head == self.package and rest and "." not in rest:  # one of its modules: read as Python reads it
+            refuse_other_encodings(self.package_dir / f"{rest}.py", self.package)
         # `assignment.helpers...`, or a bare `import helpers` of a flat submission (its folder is on sys.path)
         first = rest.partition(".")[0] if head == self.package else (head if path is None else "")
         if first and (self.package_dir / first).is_dir() and not (self.package_dir / f"{first}.py").is_file():
@@ -195,6 +199,50 @@ class _NoSubfolders:
                 f"(grading copies nothing else), so import from those, or move this code into one of them",
                 name=fullname)
         return None
+
+
+def refuse_other_encodings(path: Path, package: str) -> None:
+    """A module of the implementation must be UTF-8, as the source readings read it: a coding
+    declaration (``# -*- coding: unicode_escape -*-``) makes Python run other text than the readers
+    see (``#\\u000a`` is a comment to one and a new line to the other)."""
+    try:
+        with open(path, "rb") as handle:
+            encoding, _ = tokenize.detect_encoding(handle.readline)
+    except (OSError, SyntaxError):
+        return  # no such file, or one Python refuses itself
+    if encoding not in ("utf-8", "utf-8-sig"):
+        raise ImportError(f"{package}/{path.name} declares the source encoding {encoding!r}: only UTF-8 source "
+                          "is graded (remove the coding line)", name=f"{package}.{path.stem}")
+
+
+class _Siblings:
+    """Finds ``name.py`` of the implementation's folder for a bare ``import name``, when the code that
+    imports it is the implementation's own (a library's lazy ``import jax`` never finds a ``jax.py``
+    of the submission's). Last on ``sys.meta_path``: anything installed of that name comes first."""
+
+    def __init__(self, package_dir: Path) -> None:
+        self.package_dir = package_dir
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if path is not None or "." in fullname:
+            return None
+        file = self.package_dir / f"{fullname}.py"
+        if not file.is_file() or not self._asked_by_own_code():
+            return None
+        refuse_other_encodings(file, self.package_dir.name)
+        return importlib.util.spec_from_file_location(fullname, file)
+
+    def _asked_by_own_code(self) -> bool:
+        frame = sys._getframe(2)
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if not (filename.startswith("<frozen") or filename.startswith(_IMPORT_MACHINERY)):
+                return filename.startswith(str(self.package_dir) + os.sep)
+            frame = frame.f_back
+        return False
+
+
+_IMPORT_MACHINERY = (os.path.dirname(importlib.__file__) + os.sep, __file__)  # importlib, and the guard here
 
 
 class _OnlyWhatGradingHas:
