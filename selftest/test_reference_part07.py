@@ -127,6 +127,18 @@ AUTOGRAD = {
                                                "    return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
     "a keyword of its own function, rebound": "def _chain(x, grad):\n    return x\n\n_chain = torch.autograd.backward\n\n"
                                               "def squared_error_grad(x, w, t):\n    return _chain(x, grad=w)\n",
+    # a branch that looks dead, under a name bound where a reading of stores alone would not see it
+    "__main__ block with __name__ a parameter": "def squared_error_grad(x, w, t, __name__='__main__'):\n"
+                                               "    if __name__ == '__main__':\n"
+                                               "        return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
+    "__main__ block with __name__ a match capture": "match '__main__':\n    case __name__:\n        pass\n\n"
+                                                   "if __name__ == '__main__':\n    torch.autograd.grad\n\n"
+                                                   "def squared_error_grad(x, w, t):\n    return x\n",
+    "__main__ block with __name__ imported": "from math import pi as __name__\n\nif __name__ != '__main__':\n"
+                                            "    torch.autograd.grad\n\ndef squared_error_grad(x, w, t):\n    return x\n",
+    "TYPE_CHECKING a parameter": "from typing import TYPE_CHECKING\n\n"
+                                 "def squared_error_grad(x, w, t, TYPE_CHECKING=False):\n    if TYPE_CHECKING:\n"
+                                 "        pass\n    else:\n        return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
     # a class pattern reads attributes as surely as a dot does
     "grad read by a match pattern": "def squared_error_grad(x, w, t):\n    match w:\n"
                                     "        case object(grad=g):\n            return g\n",
@@ -371,6 +383,31 @@ def test_a_gradient_function_replaced_from_another_module_is_hiding():
     plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
     found = findings(plain, other)
     assert any("patches _g.squared_error_grad" in f.what and f.where == "strides.py:6" for f in found), found
+
+
+def test_names_the_package_hands_out_unread_are_hiding():
+    """A module ``__getattr__`` in the ``__init__`` makes any name; ``from . import *`` brings the modules
+    its ``__all__`` names: neither is read, so each is a way around the reading."""
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    getattr_init = {"__init__": "def __getattr__(name):\n    import torch\n    return torch.autograd.grad\n"}
+    star_init = {"__init__": "__all__ = ['extras']\nfrom . import *\n",
+                 "extras": "import torch\nfrom . import gradients\ngradients.squared_error_grad = torch.autograd.grad\n"}
+    for init in (getattr_init, star_init):
+        found = findings(plain, init)
+        assert any("__init__.py" in f.where and not f.autograd for f in found), found
+
+
+def test_annotations_that_name_a_parameter_are_not_charged():
+    """``weight: nn.Parameter`` or ``-> list[nn.Parameter]`` in a helper module looks a class up; making one
+    (``nn.Parameter(t)``) is still autograd."""
+    model = {"model": "from __future__ import annotations\nfrom torch import nn\n\nclass Net(nn.Module):\n"
+                      "    weight: nn.Parameter\n\n    def params(self) -> list[nn.Parameter]:\n        return []\n\n"
+                      "def width(x: 'nn.Parameter') -> int:\n    return x.shape[0]\n",
+             "__init__": "from . import gradients, model\n"}
+    text = "from .model import width\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t) * width(w) / width(w)\n"
+    assert findings(text, model) == []
+    made = {**model, "model": model["model"] + "\nW = nn.Parameter(None)\n"}
+    assert [f.what for f in findings(text, made)] == ["uses .Parameter"]
 
 
 def test_the_package_init_is_read():

@@ -28,7 +28,7 @@ from grader.harness.faults import named_inputs
 from grader.harness.probes.part05 import DATASHEET, matmul_cost, promised, time_matmul_call
 from grader.harness.schema import FLOAT, STR, Optional, Tuple
 from grader.harness.show import show
-from grader.harness.source import Module, is_clock, package_names
+from grader.harness.source import Module, is_clock, package_names, replaced_at_import
 from tests.strategies import part05 as S
 
 EXACT_MATH = 1e-12
@@ -185,6 +185,10 @@ def _reads_a_clock(impl, fn: str) -> None:
         Module.parse(text or "", "roofline")
     except SyntaxError:
         return  # it would not import: the calls already said so
+    replaced = replaced_at_import(impl.sources(), "roofline")
+    require(not replaced, fn, f"{replaced[0].where} {replaced[0].what}: code that runs when roofline.py is "
+            "imported puts other functions in place of yours or a library's; the clock is read from roofline.py's "
+            "source, so its functions must run as written there" if replaced else "", show_values=False)
     # in roofline.py and any module of yours it takes a helper from
     reads = package_names(impl.sources(), "roofline", name, is_clock) if text is not None else [0]
     require(bool(reads), fn, f"{name} never reads a wall clock (time.perf_counter() and the like), in itself or "

@@ -23,7 +23,7 @@ from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.schema import Tensor
-from grader.harness.source import Annotation, Module, package_names
+from grader.harness.source import Annotation, Module, package_names, replaced_at_import
 from grader.harness.typecheck import check_call
 from tests.strategies import part06 as S
 
@@ -36,14 +36,20 @@ merge_heads = spec.function("named.merge_heads")
 
 # --------------------------------------------------------------------------- reading the source
 def source_of(impl) -> Module:
-    """Your named.py, parsed (never run) here."""
+    """Your named.py, parsed (never run) here; what runs must be what it defines."""
     text = impl.source("named")
     if text is None:
         fail("named", "assignment/named.py is missing")
     try:
-        return Module.parse(text, "named")
+        module = Module.parse(text, "named")
     except SyntaxError as error:
         fail("named", f"assignment/named.py does not parse: {error}")
+    replaced = replaced_at_import(impl.sources(), "named")
+    if replaced:
+        fail("named", f"{replaced[0].where} {replaced[0].what}: code that runs when named.py is imported puts "
+             "other functions in place of yours or a library's; the checks read named.py's source, so its "
+             "functions must run as written there")
+    return module
 
 
 def annotations(impl, function):

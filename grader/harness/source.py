@@ -102,7 +102,8 @@ class Module:
                 module.stores[name] = module.stores.get(name, 0) + (2 if isinstance(n, (ast.Global, ast.Nonlocal)) else 1)
             if isinstance(n, ast.Global):
                 module.declared_global.update(n.names)
-        module.rebinds_name = "__name__" in module.stores
+        # any binding at all (a parameter, a match capture, an import's alias), not only a store
+        module.rebinds_name = _bound_counts(module.tree)["__name__"] > 0
         module.bindings = _module_bindings(module.tree, module.declared_global)
         for node in module.live(module.tree.body):
             module._top_level(node, always=True)
@@ -330,9 +331,10 @@ class Module:
         ``__name__ == "__main__"`` (false for an imported module that does not rebind ``__name__``)."""
         if isinstance(test, ast.Constant):
             return bool(test.value)
-        if isinstance(test, (ast.Name, ast.Attribute)) and self.resolve(test) == "typing.TYPE_CHECKING":
+        if isinstance(test, (ast.Name, ast.Attribute)) and self.resolve(test) == "typing.TYPE_CHECKING" \
+                and _bound_counts(self.tree)[_head(test)] == 1:  # the import, and no parameter or capture of it
             return False
-        if flags and isinstance(test, ast.Name) and self.stores.get(test.id) == 1 and \
+        if flags and isinstance(test, ast.Name) and _bound_counts(self.tree)[test.id] == 1 and \
                 isinstance(self.final.get(test.id), ast.Constant):  # a flag set once: USE_EINOPS = False
             return bool(self.final[test.id].value)
         if isinstance(test, ast.BoolOp):
@@ -726,6 +728,8 @@ AUTOGRAD = frozenset([
     "functional_call", "enable_grad", "set_grad_enabled", "Parameter", "Function",
     "compile", "jit", "export", "fx", "library", "make_dual", "unpack_dual", "forward_ad",
 ])
+# autograd's classes, which an annotation that only names things may name (making one is autograd)
+TYPES = frozenset(["Parameter"])
 # Ways to reach a name without writing it, which a reading of the source cannot follow.
 ESCAPES = frozenset(["getattr", "setattr", "delattr", "eval", "exec", "compile", "__import__", "globals",
                      "locals", "vars", "dir", "open", "breakpoint", "builtins",
@@ -815,6 +819,10 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
         # another module's own imports (model.py's `from torch.nn import Parameter`, run because an __init__
         # imports every module) are not the gradients' business; what that module runs and hands them is
         others = function is None and name != module
+        if function is None and isinstance(mod.final.get("__getattr__"), (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found_at = mod.final["__getattr__"].lineno
+            findings.append(Finding(f"{name}.py:{found_at}", "defines a module __getattr__ (what it hands out "
+                                                             "is not read)", False))
         for node in nodes:
             findings.extend(_inspect(mod, node, f"{name}.py", set(sources), imports=not others, own=owns[name]))
             for sibling, used in _sibling_uses(mod, node, sources, import_time=function is None):
@@ -822,6 +830,16 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
                 if used:
                     todo.append((sibling, used))
     return tuple(sorted(set(findings), key=lambda f: (not f.autograd, f.where)))
+
+
+REPLACING = ("patches ", "defines a module __getattr__", "imports * from the package")
+
+
+def replaced_at_import(sources: dict[str, str], module: str) -> list[Finding]:
+    """Where importing ``module`` (with the package's ``__init__`` and what they import) may put other code
+    in place of its functions, or of a library's (``named.split_heads = ...``, ``einops.rearrange = ...``,
+    a module ``__getattr__``): then a reading of ``module``'s source is not a reading of what runs."""
+    return [f for f in _audit(tuple(sorted(sources.items())), module, ()) if f.what.startswith(REPLACING)]
 
 
 @functools.lru_cache(maxsize=8)
@@ -841,11 +859,15 @@ PACKAGE = "__init__"  # the package's own module: what ``from . import name`` re
 
 
 def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports: bool = True,
-             own: Own | None = None) -> list[Finding]:
-    """``imports``: charge the import statements too. ``own``: what of the module is the submission's own."""
+             own: Own | None = None, annotation: ast.expr | None = None) -> list[Finding]:
+    """``imports``: charge the import statements too. ``own``: what of the module is the submission's own.
+    ``annotation``: ``root`` is this annotation (a string's, parsed), read as one."""
     own = own or Own()
     found = []
     own_keywords: set[int] = set()  # `Result(grad=...)`: a keyword of the submission's own class or function
+    # `-> list[nn.Parameter]`, `weight: nn.Parameter`: looking the class up runs nothing of autograd
+    inert = _naming_annotations(mod.tree) if annotation is None else \
+        {id(inner) for inner in ast.walk(annotation)} if _names_only(annotation) else set()
     scopes = _scopes(mod, root)
     named = _literal_getattrs(mod, root, scopes)
     off = _switches_off(mod, root, scopes)
@@ -868,7 +890,11 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 found.append(Finding(where, f"matches {ast.unparse(node.cls)}(...) by position (the attributes "
                                             f"its __match_args__ names)", False))
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
-            found.extend(_inspect(mod, text, file, siblings, own=own))
+            found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text))
+        if isinstance(node, ast.ImportFrom) and node.level <= 1 and (node.module or "") in ("", "assignment") \
+                and (node.level or node.module) and any(a.name == "*" for a in node.names):
+            found.append(Finding(where, "imports * from the package (the modules its __all__ may name are not "
+                                        "read)", False))
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not imports:
             continue
         if isinstance(node, ast.Import):
@@ -891,7 +917,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             dunder = node.attr.startswith("__") and node.attr.endswith("__")
             if node.attr in AUTOGRAD or ("backward" in node.attr and node.attr not in OWN):
                 # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
-                if not mine and not _reads_flag(mod, node, scopes) and id(node) not in off:
+                if not mine and not _reads_flag(mod, node, scopes) and id(node) not in off \
+                        and not (node.attr in TYPES and id(node) in inert):
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES:
@@ -910,7 +937,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             elif (node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS
                   and isinstance(node.ctx, ast.Load)):
                 found.append(Finding(where, f"uses {node.id}", False))
-            elif node.id in AUTOGRAD and isinstance(node.ctx, ast.Load) and mod.imports.get(node.id):
+            elif node.id in AUTOGRAD and isinstance(node.ctx, ast.Load) and mod.imports.get(node.id) \
+                    and not (node.id in TYPES and id(node) in inert):
                 found.append(Finding(where, f"uses {mod.imports[node.id]}", True))
         elif isinstance(node, ast.keyword) and node.arg in AUTOGRAD and id(node) not in own_keywords and not (
                 isinstance(node.value, ast.Constant) and node.value.value is False):  # requires_grad=False
@@ -988,6 +1016,31 @@ def _plain_attribute(name: str) -> bool:
 def _bindings(node: ast.AST, name: str) -> int:
     """How often ``name`` is bound in ``node``, in any of the ways Python binds a name."""
     return _bound_counts(node)[name]
+
+
+def _naming_annotations(tree: ast.Module) -> set[int]:
+    """Every node inside an annotation of the module that only names things (``_names_only``); counted
+    once per module and kept on its tree."""
+    known = getattr(tree, "_naming_annotations", None)
+    if known is not None:
+        return known
+    annotations: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            annotations.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
+            annotations.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            annotations.append(node.annotation)
+    tree._naming_annotations = {id(inner) for a in annotations if _names_only(a) for inner in ast.walk(a)}
+    return tree._naming_annotations
+
+
+def _head(node: ast.expr) -> str:
+    """The name a dotted expression starts from (``typing`` of ``typing.TYPE_CHECKING``)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _bound_counts(node: ast.AST) -> collections.Counter:
