@@ -382,7 +382,7 @@ def test_a_gradient_function_replaced_from_another_module_is_hiding():
              "__init__": "from . import strides\n"}
     plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
     found = findings(plain, other)
-    assert any("patches _g.squared_error_grad" in f.what and f.where == "strides.py:6" for f in found), found
+    assert any("replaces _g.squared_error_grad" in f.what and f.where == "strides.py:6" for f in found), found
 
 
 def test_names_the_package_hands_out_unread_are_hiding():

@@ -191,7 +191,7 @@ class _NoSubfolders:
         head, _, rest = fullname.partition(".")
         if head == self.package and rest and "." not in rest:  # one of its modules: read as Python reads it
             refuse_other_encodings(self.package_dir / f"{rest}.py", self.package)
-        # `assignment.helpers...`, or a bare `import helpers` of a flat submission (its folder is on sys.path)
+        # `assignment.helpers...`, or a bare `import helpers` of a flat submission (see ``_Siblings``)
         first = rest.partition(".")[0] if head == self.package else (head if path is None else "")
         if first and (self.package_dir / first).is_dir() and not (self.package_dir / f"{first}.py").is_file():
             raise ModuleNotFoundError(

@@ -832,13 +832,17 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
     return tuple(sorted(set(findings), key=lambda f: (not f.autograd, f.where)))
 
 
-REPLACING = ("patches ", "defines a module __getattr__", "imports * from the package")
+# the libraries whose names the readings look for (a clock, einops, jaxtyping): replacing one of their
+# functions at import makes a reading of its name a reading of other code
+READ_LIBRARIES = ("time", "timeit", "datetime", "einops", "jaxtyping", "typeguard")
+REPLACING = ("replaces ", "defines a module __getattr__", "imports * from the package")
 
 
 def replaced_at_import(sources: dict[str, str], module: str) -> list[Finding]:
     """Where importing ``module`` (with the package's ``__init__`` and what they import) may put other code
-    in place of its functions, or of a library's (``named.split_heads = ...``, ``einops.rearrange = ...``,
-    a module ``__getattr__``): then a reading of ``module``'s source is not a reading of what runs."""
+    in place of the submission's functions or of a library the readings read (``named.split_heads = ...``,
+    ``einops.rearrange = ...``, a module ``__getattr__``): then a reading of ``module``'s source is not a
+    reading of what runs. (Setting torch's flags, ``torch.backends.cudnn.benchmark = True``, is not.)"""
     return [f for f in _audit(tuple(sorted(sources.items())), module, ()) if f.what.startswith(REPLACING)]
 
 
@@ -878,8 +882,13 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) else None
         if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported):
             found.append(Finding(where, f"uses {imported}", False))
-        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and _patches(mod, node.value, scopes):
-            found.append(Finding(where, f"patches {ast.unparse(node)}", False))
+        patched = _patched(mod, node.value, scopes) if isinstance(node, ast.Attribute) \
+            and not isinstance(node.ctx, ast.Load) else None
+        if patched:  # "replaces": what the source readings read (the submission's modules, READ_LIBRARIES)
+            head = patched.lstrip(".").split(".")[0]
+            verb = "replaces" if patched.startswith(".") or head in ("assignment", *siblings, *READ_LIBRARIES) \
+                else "patches"
+            found.append(Finding(where, f"{verb} {ast.unparse(node)}", False))
         if isinstance(node, ast.MatchClass):  # `case object(grad=g)` reads w.grad; `case C(a)` what C names
             for attr in node.kwd_attrs:
                 if attr in AUTOGRAD or ("backward" in attr and attr not in OWN):
@@ -1087,18 +1096,18 @@ def _reads_flag(mod: Module, node: ast.Attribute, scopes: dict[int, dict[str, st
         and (_imported(mod, node.value, scopes.get(id(node.value))) or "").split(".")[0] not in ("torch", "functorch")
 
 
-def _patches(mod: Module, target: ast.expr, scopes: dict[int, dict[str, str]]) -> bool:
-    """Whether storing an attribute on ``target`` changes a library (``torch.Tensor.by_hand = ...``), a
-    module of the implementation (``gradients.linear_backward = ...``) or the class of an object (``type(x).f = ...``, ``x.__class__.f = ...``): a plain-looking call then runs it."""
+def _patched(mod: Module, target: ast.expr, scopes: dict[int, dict[str, str]]) -> str | None:
+    """What storing an attribute on ``target`` changes, if it changes code: a library (``torch.Tensor.by_hand
+    = ...``: its dotted name), a module of the implementation (``gradients.linear_backward = ...`` in another
+    module: ``.gradients``), or the class of an object (``type(x).f = ...``, ``x.__class__.f = ...``:
+    ``"a class"``). A plain-looking call then runs other code than the reading saw."""
     for inner in ast.walk(target):
         if isinstance(inner, ast.Attribute) and inner.attr == "__class__":
-            return True
+            return "a class"
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "type" \
                 and mod.resolve(inner.func, scope=scopes.get(id(inner.func))) == "type":
-            return True
-    # a library's name, or one of the implementation's own modules: its function replaced from elsewhere
-    # (`gradients.linear_backward = by_autograd` in another module) runs where the reading saw other code
-    return bool(_imported(mod, target, scopes.get(id(target))))
+            return "a class"
+    return _imported(mod, target, scopes.get(id(target))) or None
 
 
 def _own_function(mod: Module, func: ast.expr, scopes: dict[int, dict[str, str]]) -> bool:
