@@ -229,6 +229,9 @@ def test_only_utf8_source_is_imported(tmp_path):
     with pytest.raises(LoadError, match="declares the source encoding 'unicode_escape': only UTF-8"):
         impl.module("gradients")
     assert impl.module("strides").x == 1
+    # a byte-order mark: Python imports the file, and the readings read it as Python does, without the mark
+    (package / "memory.py").write_bytes(b"\xef\xbb\xbfimport math\nx = math.pi\n")
+    assert impl.source("memory") == "import math\nx = math.pi\n" and impl.module("memory").x > 3
 
 
 def test_a_library_never_imports_a_module_of_the_submission_by_its_bare_name(tmp_path):

@@ -243,6 +243,8 @@ HIDDEN = {
     "a class pattern by position": "class P:\n    __match_args__ = ('da' + 'ta',)\n\n"
                                    "def squared_error_grad(x, w, t):\n    match w:\n"
                                    "        case P(d):\n            return d\n    return x\n",
+    "a flag's namespace given a function": "def _f(x):\n    return x\n\ntorch.backends.by_hand = _f\n\n"
+                                          "def squared_error_grad(x, w, t):\n    return torch.backends.by_hand(x)\n",
     "getattr of a literal that runs unseen": "def squared_error_grad(x, w, t):\n    return getattr(torch, 'load')(x)\n",
     "getattr of a literal rebound in its comprehension": "def squared_error_grad(x, w, t):\n"
                                                           "    return [getattr(torch, n) for n in ('T',) for n in t]\n",
@@ -312,6 +314,10 @@ PLAIN = {
                                 "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
     "vmap over a rule by hand": "def _one(x, w, t):\n    return x * (x @ w - t)\n\n"
                                 "def squared_error_grad(x, w, t):\n    return torch.vmap(_one, in_dims=(None, None, None))(x, w, t)\n",
+    "torch's flags set at import": "torch.backends.cudnn.benchmark = True\n\n"
+                                   "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "vmap imported from torch.func": "from torch.func import vmap\n\ndef _one(x, w, t):\n    return x * (x @ w - t)\n\n"
+                                     "def squared_error_grad(x, w, t):\n    return vmap(_one, in_dims=(None, None, None))(x, w, t)\n",
     # patterns that read no attribute of autograd's
     "match on plain values": "def squared_error_grad(x, w, t):\n    match x.dim(), w.shape:\n"
                              "        case (1, (int(n),)) if n > 0:\n            return x * (x @ w - t)\n"
@@ -383,6 +389,15 @@ def test_a_gradient_function_replaced_from_another_module_is_hiding():
     plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
     found = findings(plain, other)
     assert any("replaces _g.squared_error_grad" in f.what and f.where == "strides.py:6" for f in found), found
+
+
+def test_a_constant_set_on_another_module_is_not_charged_but_a_module_that_cannot_be_read_is():
+    """``named.DEFAULT_HEADS = 8`` in the ``__init__`` replaces no code; a module the reading cannot parse
+    (where Python could still run it) is read as hiding, not as nothing."""
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert findings(plain, {"__init__": "from . import named\nnamed.DEFAULT_HEADS = 8\n", "named": "DEFAULT_HEADS = 4\n"}) == []
+    found = findings("from . import _helper\n" + plain, {"_helper": "\ufeffimport torch\n"})
+    assert [(f.where, f.what) for f in found] == [("_helper.py", "could not be read (it does not parse)")]
 
 
 def test_names_the_package_hands_out_unread_are_hiding():

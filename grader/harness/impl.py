@@ -140,7 +140,8 @@ class Implementation:
         """The text of one of its modules, read from disk, never run (None if there is none)."""
         path = self.package_dir / f"{short}.py"
         try:
-            return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+            # as Python reads it: a byte-order mark is not part of the text (only UTF-8 imports at all)
+            return path.read_text(encoding="utf-8-sig", errors="replace") if path.is_file() else None
         except OSError:
             return None
 

@@ -728,6 +728,10 @@ AUTOGRAD = frozenset([
     "functional_call", "enable_grad", "set_grad_enabled", "Parameter", "Function",
     "compile", "jit", "export", "fx", "library", "make_dual", "unpack_dual", "forward_ad",
 ])
+# names of autograd's modules that differentiate nothing (a grad inside them is read as one)
+PLAIN_FROM_AUTOGRAD = frozenset(["torch.func.vmap"])
+# torch's flags: setting one to a constant replaces no code (`torch.backends.cudnn.benchmark = True`)
+FLAGS = ("torch.backends.",)
 # autograd's classes, which an annotation that only names things may name (making one is autograd)
 TYPES = frozenset(["Parameter"])
 # Ways to reach a name without writing it, which a reading of the source cannot follow.
@@ -805,12 +809,16 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     parsed, owns = _read_package(items)
+    defined = frozenset(n for m in parsed.values() for n in (*m.functions, *m.classes))  # what a store may replace
     todo = [(PACKAGE, None), (module, None)] + [(module, f) for f in functions]
     while todo:
         name, function = todo.pop()
-        if (name, str(function)) in seen or name not in parsed:
+        if (name, str(function)) in seen or name not in sources:
             continue
         seen.add((name, str(function)))
+        if name not in parsed:  # Python may run what this reading cannot: read as hiding, not as nothing
+            findings.append(Finding(f"{name}.py", "could not be read (it does not parse)", False))
+            continue
         mod = parsed[name]
         nodes = mod.import_time() if function is None else mod.reachable(function)
         if function is not None and not nodes:  # `from ._impl import *` brings it
@@ -824,7 +832,8 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
             findings.append(Finding(f"{name}.py:{found_at}", "defines a module __getattr__ (what it hands out "
                                                              "is not read)", False))
         for node in nodes:
-            findings.extend(_inspect(mod, node, f"{name}.py", set(sources), imports=not others, own=owns[name]))
+            findings.extend(_inspect(mod, node, f"{name}.py", set(sources), imports=not others, own=owns[name],
+                                     code=defined))
             for sibling, used in _sibling_uses(mod, node, sources, import_time=function is None):
                 todo.append((sibling, None))
                 if used:
@@ -863,9 +872,11 @@ PACKAGE = "__init__"  # the package's own module: what ``from . import name`` re
 
 
 def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports: bool = True,
-             own: Own | None = None, annotation: ast.expr | None = None) -> list[Finding]:
+             own: Own | None = None, annotation: ast.expr | None = None,
+             code: frozenset[str] = frozenset()) -> list[Finding]:
     """``imports``: charge the import statements too. ``own``: what of the module is the submission's own.
-    ``annotation``: ``root`` is this annotation (a string's, parsed), read as one."""
+    ``annotation``: ``root`` is this annotation (a string's, parsed), read as one. ``code``: the names of
+    the functions and classes the implementation's modules define (what a store into one may replace)."""
     own = own or Own()
     found = []
     own_keywords: set[int] = set()  # `Result(grad=...)`: a keyword of the submission's own class or function
@@ -875,6 +886,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     scopes = _scopes(mod, root)
     named = _literal_getattrs(mod, root, scopes)
     off = _switches_off(mod, root, scopes)
+    set_to_constants = {id(t) for n in ast.walk(root) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+                        for t in n.targets}
     for node in mod.walk(root):
         if isinstance(node, ast.Call) and (id(node.func) in own.classes or _own_function(mod, node.func, scopes)):
             own_keywords.update(id(k) for k in node.keywords)  # `_chain(x, grad=g)`: a name of its own
@@ -884,11 +897,15 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             found.append(Finding(where, f"uses {imported}", False))
         patched = _patched(mod, node.value, scopes) if isinstance(node, ast.Attribute) \
             and not isinstance(node.ctx, ast.Load) else None
-        if patched:  # "replaces": what the source readings read (the submission's modules, READ_LIBRARIES)
+        if patched and not (f"{patched}.".startswith(FLAGS) and id(node) in set_to_constants):
+            # "replaces": what the source readings read, a function or class of the submission's own modules or
+            # a library they look for; a constant set on an own module (`named.DEFAULT_HEADS = 8`) is no code
             head = patched.lstrip(".").split(".")[0]
-            verb = "replaces" if patched.startswith(".") or head in ("assignment", *siblings, *READ_LIBRARIES) \
-                else "patches"
-            found.append(Finding(where, f"{verb} {ast.unparse(node)}", False))
+            own_module = patched.startswith(".") or head in ("assignment", *siblings)
+            if head in READ_LIBRARIES or (own_module and node.attr in code):
+                found.append(Finding(where, f"replaces {ast.unparse(node)}", False))
+            elif not own_module:
+                found.append(Finding(where, f"patches {ast.unparse(node)}", False))
         if isinstance(node, ast.MatchClass):  # `case object(grad=g)` reads w.grad; `case C(a)` what C names
             for attr in node.kwd_attrs:
                 if attr in AUTOGRAD or ("backward" in attr and attr not in OWN):
@@ -899,7 +916,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 found.append(Finding(where, f"matches {ast.unparse(node.cls)}(...) by position (the attributes "
                                             f"its __match_args__ names)", False))
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
-            found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text))
+            found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code))
         if isinstance(node, ast.ImportFrom) and node.level <= 1 and (node.module or "") in ("", "assignment") \
                 and (node.level or node.module) and any(a.name == "*" for a in node.names):
             found.append(Finding(where, "imports * from the package (the modules its __all__ may name are not "
@@ -916,7 +933,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 continue  # the implementation's own modules: followed where they are used
             for alias in node.names:
                 full = f"{source}.{alias.name}"
-                if full in TURNING_OFF:  # `from torch.autograd import no_grad`: autograd turned off
+                if full in TURNING_OFF or full in PLAIN_FROM_AUTOGRAD:  # `from torch.autograd import no_grad`
                     continue
                 if source not in PLAIN_IMPORTS or alias.name in AUTOGRAD or alias.name in ESCAPES \
                         or (alias.name.startswith("_") and source != "__future__") or runs_unseen(full):
