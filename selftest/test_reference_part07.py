@@ -127,6 +127,11 @@ AUTOGRAD = {
                                                "    return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
     "a keyword of its own function, rebound": "def _chain(x, grad):\n    return x\n\n_chain = torch.autograd.backward\n\n"
                                               "def squared_error_grad(x, w, t):\n    return _chain(x, grad=w)\n",
+    "a helper that may return a tensor, not its own record": "from dataclasses import dataclass\n\n"
+                                                             "@dataclass(frozen=True)\nclass VG:\n    grad: torch.Tensor\n\n"
+                                                             "def _vg(w):\n    if w.dim() > 5:\n        return VG(grad=w)\n"
+                                                             "    return w\n\n"
+                                                             "def squared_error_grad(x, w, t):\n    return _vg(w).grad\n",
     # a branch that looks dead, under a name bound where a reading of stores alone would not see it
     "__main__ block with __name__ a parameter": "def squared_error_grad(x, w, t, __name__='__main__'):\n"
                                                "    if __name__ == '__main__':\n"
@@ -318,6 +323,11 @@ PLAIN = {
                                    "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
     "vmap imported from torch.func": "from torch.func import vmap\n\ndef _one(x, w, t):\n    return x * (x @ w - t)\n\n"
                                      "def squared_error_grad(x, w, t):\n    return vmap(_one, in_dims=(None, None, None))(x, w, t)\n",
+    "a record its own helper returns": "from dataclasses import dataclass\n\n@dataclass(frozen=True)\nclass VG:\n"
+                                       "    value: torch.Tensor\n    grad: torch.Tensor\n\n"
+                                       "def _vg(x, w, t):\n    r = x @ w - t\n    return VG(value=0.5 * r * r, grad=r * x)\n\n"
+                                       "def squared_error_grad(x, w, t):\n    out = _vg(x, w, t)\n"
+                                       "    return _vg(x, w, t).grad + 0 * out.grad\n",
     # patterns that read no attribute of autograd's
     "match on plain values": "def squared_error_grad(x, w, t):\n    match x.dim(), w.shape:\n"
                              "        case (1, (int(n),)) if n > 0:\n            return x * (x @ w - t)\n"

@@ -1146,8 +1146,8 @@ def _own_object(value: ast.expr, own: Own) -> bool:
     """Whether ``value``'s attributes are the submission's own code, read where it is defined: a plain
     class of its own, an instance made by calling one (``Grads(grad=g).grad``), a local bound to one
     (``op = MatMul(x, w)``), ``self`` in a method of one, or one of its own modules. (See ``Own``.)"""
-    if isinstance(value, ast.Call):
-        return id(value.func) in own.classes
+    if isinstance(value, ast.Call):  # `Grads(grad=g).grad`, `_with_grad(x).grad` (``_Owner._factories``)
+        return id(value.func) in own.classes or id(value.func) in own.factories
     return id(value) in own.classes or id(value) in own.objects
 
 
@@ -1160,6 +1160,7 @@ class Own:
     classes: frozenset[int] = frozenset()  # names of its plain classes: their calls make instances
     objects: frozenset[int] = frozenset()  # instances: a local bound to one, a method's self
     module_attributes: frozenset[int] = frozenset()  # `ops.dot_backward`: a name its own module binds
+    factories: frozenset[int] = frozenset()  # names of its functions that return only such instances
 
 
 # what a plain class may derive from: nothing that makes its instances tensors or looks names up anew
@@ -1210,6 +1211,8 @@ class _Owner:
         self.plain = self._plain_classes(patched)
         loads = [n for n in ast.walk(mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
         self.classes = {id(n): n for n in loads if n.id in self.plain and not self._shadowed(n)}
+        made = self._factories(patched)
+        self.factories = {id(n) for n in loads if n.id in made and not self._shadowed(n)}
         self.instances = {i for fn in ast.walk(mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
                           for i in self._instance_locals(fn)}
         # (class, method, is a classmethod, its first parameter's reads): candidates for an own `self`
@@ -1235,7 +1238,30 @@ class _Owner:
         selves = {i for _, _, classmethod, reads in self.methods if not classmethod for i in reads}
         clses = {i for _, _, classmethod, reads in self.methods if classmethod for i in reads}
         return Own(frozenset(self.classes) | frozenset(clses), frozenset(self.instances | selves),
-                   frozenset(self.module_attributes))
+                   frozenset(self.module_attributes), frozenset(self.factories))
+
+    def _factories(self, patched: set[str]) -> set[str]:
+        """The module's functions whose every ``return`` hands back a new instance of a plain class of its
+        own (``return Grads(value=v, grad=g)``): bound once, undecorated, patched by no one, no generator."""
+        made = set()
+        for name, function in self.mod.functions.items():
+            if self.bound.get(name) != 1 or name in patched or function.decorator_list \
+                    or not isinstance(function, ast.FunctionDef):
+                continue
+            returns, others = [], False
+            todo = list(function.body)
+            while todo:
+                node = todo.pop()
+                if isinstance(node, ast.Return):
+                    returns.append(node)
+                if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                    others = True
+                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                    todo.extend(ast.iter_child_nodes(node))
+            if returns and not others and all(isinstance(r.value, ast.Call) and id(r.value.func) in self.classes
+                                              for r in returns):
+                made.add(name)
+        return made
 
     # -- plain classes ---------------------------------------------------------------------------
     def _plain_classes(self, patched: set[str]) -> dict[str, ast.ClassDef]:
@@ -1292,12 +1318,14 @@ class _Owner:
     # -- instances -------------------------------------------------------------------------------
     def _instance_locals(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[int]:
         """Reads of a local the function binds once, unconditionally (a statement of its body), to a
-        call of a plain class of the module's own: ``op = MatMul(x, w)``."""
+        call of a plain class of the module's own, or of a function that makes only such instances:
+        ``op = MatMul(x, w)``."""
         reads = []
         for statement in function.body:
             if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
                     and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Call) \
-                    and id(statement.value.func) in self.classes and _bindings(function, statement.targets[0].id) == 1:
+                    and (id(statement.value.func) in self.classes or id(statement.value.func) in self.factories) \
+                    and _bindings(function, statement.targets[0].id) == 1:
                 reads += self._reads_in(function, statement.targets[0].id)
         return reads
 
