@@ -29,6 +29,7 @@ ATTACKED = {
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly
     "part09_type_name_faked": {"test_open_dataset"},  # an in-memory array that calls itself numpy.memmap
     "part09_side_map_kept": {"test_open_dataset"},  # an in-memory copy returned, a map of the file kept aside
+    "part09_copy_mapped": {"test_open_dataset"},  # a map of a copy saved under the same name elsewhere
     # hooks taken off and fed float32 results cast down: no autocast, so every value test of the step is lost
     "part10_hooks_replayed": {"test_autocast_matmuls_in_bf16", "test_loss_is_float32",
                               "test_stepped_once_and_grads_cleared", "test_fp16_with_grad_scaler",

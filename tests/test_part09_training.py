@@ -52,7 +52,11 @@ def test_open_dataset(impl, oracle, case):
             answers.fail(f"returned a {answers.got.type}; expected the numpy.memmap that "
                          "np.load(path, mmap_mode='r') returns")
         # a map of the file kept somewhere else proves nothing about the array returned: its bytes must be the map's
-        if not any(m.start <= start and start + size <= m.end for m in mapped):
+        inside = [m for m in mapped if m.start <= start and start + size <= m.end]
+        if inside and all(m.inode != answers.got.inode for m in inside):
+            answers.fail("the returned array maps another file of the same name (a copy), not the file at path: "
+                         "return np.load(path, mmap_mode='r') of the path you are given")
+        if not inside:
             answers.fail("the returned array is not the memory map of the file: its data lies outside every "
                          "mapping of it (it was read into memory, or copied, while another map of the file was "
                          "kept); return the result of np.load(path, mmap_mode='r') itself")

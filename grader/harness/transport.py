@@ -81,6 +81,7 @@ class Mapping:
     start: int  # its first address
     end: int  # one past its last
     perms: str  # "r--s", "rw-p" ...
+    inode: int = 0  # the mapped file's inode (which file of that name it is)
 
 
 @dataclass(frozen=True)
@@ -244,7 +245,7 @@ def mappings(pid: int, name: str) -> tuple[Mapping, ...] | None:
         fields = line.split(maxsplit=5)
         if len(fields) == 6 and fields[5].removesuffix(" (deleted)").rsplit("/", 1)[-1] == name:
             start, end = fields[0].split("-")
-            found.append(Mapping(int(start, 16), int(end, 16), fields[1]))
+            found.append(Mapping(int(start, 16), int(end, 16), fields[1], int(fields[4])))
     return tuple(found)
 
 

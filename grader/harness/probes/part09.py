@@ -119,6 +119,7 @@ class Opened(Report):
     values: Any  # its values, copied (None if it is not an array)
     address: int | None  # where its data starts in the process's memory (None if it is not an array)
     nbytes: int | None  # how many bytes of data it has from there (None if it is not an array)
+    inode: int  # the saved file's inode, taken before the call (a map of a copy is another file's)
 
 
 # read through ndarray's own descriptors: a subclass may redefine the attributes, not these
@@ -137,13 +138,14 @@ def open_dataset(impl: Implementation, rows: int, cols: int, seed: int) -> Opene
     data = np.random.default_rng(seed).standard_normal((rows, cols)).astype(np.float32)
     path = os.path.join(Scratch.fresh(), DATASET)
     np.save(path, data)
+    inode = os.stat(path).st_ino
     opened = impl.function("training.open_dataset")(path)
     Scratch.kept = opened
     name = f"{type(opened).__module__}.{type(opened).__qualname__}"
     if not isinstance(opened, np.ndarray):
-        return Opened(name, None, None, None)
+        return Opened(name, None, None, None, inode)
     return Opened(name, torch.from_numpy(np.array(opened)), int(_INTERFACE.__get__(opened)["data"][0]),
-                  int(_NBYTES.__get__(opened)))
+                  int(_NBYTES.__get__(opened)), inode)
 
 
 @dataclass(frozen=True)
