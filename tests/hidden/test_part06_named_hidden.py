@@ -58,8 +58,12 @@ def check_attention_scores(impl, oracle, q, k):
     answers = checked(impl, oracle, attention_scores, q, k,
                       returns=Tensor(q.dtype, (batch, heads, seq_q, k.shape[1])))
     scale = torch.einsum("bihd,bjhd->bhij", q.double().abs(), k.double().abs()) / math.sqrt(dim)
+    problem = "wrong value" if q.dtype != torch.float64 else \
+        "wrong value for float64 inputs (compute in their precision: a scale made as a float32 tensor, " \
+        "torch.sqrt(torch.tensor(dim)), rounds to float32's 7 digits; math.sqrt(dim) does not)"
     answers.elementwise(4 * (dim + 2) * (info.eps * scale + info.tiny),
-                        f"compared elementwise within 4·(dim+2)·eps·sum(|q|·|k|)/sqrt(dim), eps of {q.dtype}")
+                        f"compared elementwise within 4·(dim+2)·eps·sum(|q|·|k|)/sqrt(dim), eps of {q.dtype}",
+                        problem)
 
 
 def _lecture(dtype, dim=5):
