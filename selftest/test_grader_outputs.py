@@ -191,18 +191,28 @@ def test_links_in_a_submission_are_never_followed(tmp_path):
     assert (stage(Submission("entry", tmp_path / "batch" / "entry"), tmp_path / "s4") / "assignment" / "strides.py").exists()
 
 
+def implementation(folder: Path, files: dict[str, str]):
+    """An implementation package at ``folder`` (its files by relative path), imported through the harness."""
+    from grader.harness.impl import Implementation
+
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return Implementation(folder.name, folder.parent)
+
+
 def test_a_subfolder_imports_at_home_no_more_than_when_graded(tmp_path):
     """Grading stages only the package's own .py files: a helper package must fail at home too."""
     from grader.harness.impl import Implementation, LoadError
 
     package = tmp_path / "pkg_with_helpers"
-    (package / "helpers").mkdir(parents=True)
-    (package / "helpers" / "__init__.py").write_text("def row_major(shape):\n    return 1\n")
-    (package / "strides.py").write_text("from .helpers import row_major\n")
-    (package / "dtypes.py").write_text("import helpers\n")  # a flat submission's bare import
-    (package / "memory.py").write_text("from . import strides_util\n")
-    (package / "strides_util.py").write_text("x = 1\n")  # its own file: fine
-    impl = Implementation("pkg_with_helpers", tmp_path)
+    impl = implementation(package, {
+        "helpers/__init__.py": "def row_major(shape):\n    return 1\n",
+        "strides.py": "from .helpers import row_major\n",
+        "dtypes.py": "import helpers\n",  # a flat submission's bare import
+        "memory.py": "from . import strides_util\n",
+        "strides_util.py": "x = 1\n",  # its own file: fine
+    })
     for module in ("strides", "dtypes"):
         with pytest.raises(LoadError, match="is a folder: only the .py files directly in pkg_with_helpers/ are graded"):
             impl.module(module)
@@ -218,14 +228,11 @@ def test_a_subfolder_imports_at_home_no_more_than_when_graded(tmp_path):
 def test_only_utf8_source_is_imported(tmp_path):
     """The readings read UTF-8: a coding line makes Python run other text (``#\\u000a`` is a comment to
     one and a new line to the other), so such a module does not import, at home or graded."""
-    from grader.harness.impl import Implementation, LoadError
+    from grader.harness.impl import LoadError
 
     package = tmp_path / "pkg_with_codings"
-    package.mkdir()
-    (package / "gradients.py").write_text("# -*- coding: unicode_escape -*-\nx = 1 #\\u000ay = 2\n")
-    (package / "strides.py").write_text("# -*- coding: utf-8 -*-\nx = 1\n")
-    (package / "__init__.py").write_text("")
-    impl = Implementation("pkg_with_codings", tmp_path)
+    impl = implementation(package, {"gradients.py": "# -*- coding: unicode_escape -*-\nx = 1 #\\u000ay = 2\n",
+                                    "strides.py": "# -*- coding: utf-8 -*-\nx = 1\n", "__init__.py": ""})
     with pytest.raises(LoadError, match="declares the source encoding 'unicode_escape': only UTF-8"):
         impl.module("gradients")
     assert impl.module("strides").x == 1
@@ -239,14 +246,9 @@ def test_a_library_never_imports_a_module_of_the_submission_by_its_bare_name(tmp
     dependency (jaxtyping's ``import jax``) must not find a ``jax.py`` of the submission's."""
     import importlib
 
-    from grader.harness.impl import Implementation
-
-    package = tmp_path / "pkg_with_jax"
-    package.mkdir()
-    (package / "jax.py").write_text("TAKEN = True\n")
-    (package / "helper_mod_xyz.py").write_text("VALUE = 3\n")
-    (package / "strides.py").write_text("import helper_mod_xyz\nVALUE = helper_mod_xyz.VALUE\n")
-    impl = Implementation("pkg_with_jax", tmp_path)
+    impl = implementation(tmp_path / "pkg_with_jax", {
+        "jax.py": "TAKEN = True\n", "helper_mod_xyz.py": "VALUE = 3\n",
+        "strides.py": "import helper_mod_xyz\nVALUE = helper_mod_xyz.VALUE\n"})
     assert impl.module("strides").VALUE == 3
     try:
         with pytest.raises(ModuleNotFoundError):
@@ -258,15 +260,14 @@ def test_a_library_never_imports_a_module_of_the_submission_by_its_bare_name(tmp
 def test_the_handout_s_tests_import_at_home_no_more_than_when_graded(tmp_path):
     """A worker sees no ``tests/``: constants a submission takes from a strategy file must fail at home,
     at import or in a call, with a message that says why (the test modules are already imported here)."""
-    from grader.harness.impl import Implementation, LoadError
+    from grader.harness.impl import LoadError
 
     import tests.strategies.part02  # noqa: F401 - in sys.modules, as in a student's run
-    package = tmp_path / "pkg_taking_tests"
-    package.mkdir()
-    (package / "dtypes.py").write_text("from tests.strategies.part02 import E2M1_GRID\n")
-    (package / "memory.py").write_text("def grid():\n    import tests.strategies.part02 as s\n    return s.E2M1_GRID\n")
-    (package / "strides.py").write_text("import json\n")  # anything else imports as before
-    impl = Implementation("pkg_taking_tests", tmp_path)
+    impl = implementation(tmp_path / "pkg_taking_tests", {
+        "dtypes.py": "from tests.strategies.part02 import E2M1_GRID\n",
+        "memory.py": "def grid():\n    import tests.strategies.part02 as s\n    return s.E2M1_GRID\n",
+        "strides.py": "import json\n",  # anything else imports as before
+    })
     with pytest.raises(LoadError, match="imports tests.strategies.part02: the tests are not there when your code"):
         impl.module("dtypes")
     with pytest.raises(ModuleNotFoundError, match="the tests are not there"):

@@ -20,7 +20,7 @@ import torch
 from hypothesis import settings
 
 from grader.harness import spec
-from grader.harness.ask import ask, check, require
+from grader.harness.ask import ask, check, fail, require
 from grader.harness.cases import example, given
 from grader.harness.compare import Compare, differs
 from grader.harness.digest import Digest
@@ -186,9 +186,10 @@ def _reads_a_clock(impl, fn: str) -> None:
     except SyntaxError:
         return  # it would not import: the calls already said so
     replaced = replaced_at_import(impl.sources(), "roofline")
-    require(not replaced, fn, f"{replaced[0].where} {replaced[0].what}: code that runs when roofline.py is "
-            "imported puts other functions in place of yours or a library's; the clock is read from roofline.py's "
-            "source, so its functions must run as written there" if replaced else "", show_values=False)
+    if replaced:
+        fail(fn, f"{replaced[0].where} {replaced[0].what}: code that runs when roofline.py is imported puts "
+             "other functions in place of yours or a library's; the clock is read from roofline.py's source, "
+             "so its functions must run as written there")
     # in roofline.py and any module of yours it takes a helper from
     reads = package_names(impl.sources(), "roofline", name, is_clock) if text is not None else [0]
     require(bool(reads), fn, f"{name} never reads a wall clock (time.perf_counter() and the like), in itself or "

@@ -852,7 +852,7 @@ def replaced_at_import(sources: dict[str, str], module: str) -> list[Finding]:
     in place of the submission's functions or of a library the readings read (``named.split_heads = ...``,
     ``einops.rearrange = ...``, a module ``__getattr__``): then a reading of ``module``'s source is not a
     reading of what runs. (Setting torch's flags, ``torch.backends.cudnn.benchmark = True``, is not.)"""
-    return [f for f in _audit(tuple(sorted(sources.items())), module, ()) if f.what.startswith(REPLACING)]
+    return [f for f in audit_no_autograd(sources, module, ()) if f.what.startswith(REPLACING)]
 
 
 @functools.lru_cache(maxsize=8)
@@ -864,7 +864,7 @@ def _read_package(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, Module]
         try:
             parsed[name] = Module.parse(text, name)
         except SyntaxError:
-            continue  # a module that does not parse does not import either: the call reports that
+            continue  # left out here; the audit charges one in its reach (``_audit``)
     return parsed, _ownership(parsed, sources)
 
 
@@ -908,7 +908,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 found.append(Finding(where, f"patches {ast.unparse(node)}", False))
         if isinstance(node, ast.MatchClass):  # `case object(grad=g)` reads w.grad; `case C(a)` what C names
             for attr in node.kwd_attrs:
-                if attr in AUTOGRAD or ("backward" in attr and attr not in OWN):
+                if _autograd_attribute(attr):
                     found.append(Finding(where, f"matches .{attr}", True))
                 elif attr.startswith("_") or attr in ESCAPES or attr in FRAME_ATTRIBUTES:
                     found.append(Finding(where, f"matches .{attr}", False))
@@ -941,7 +941,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         elif isinstance(node, ast.Attribute):
             mine = _own_object(node.value, own) or id(node) in own.module_attributes
             dunder = node.attr.startswith("__") and node.attr.endswith("__")
-            if node.attr in AUTOGRAD or ("backward" in node.attr and node.attr not in OWN):
+            if _autograd_attribute(node.attr):
                 # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
                 if not mine and not _reads_flag(mod, node, scopes) and id(node) not in off \
                         and not (node.attr in TYPES and id(node) in inert):
@@ -970,6 +970,12 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 isinstance(node.value, ast.Constant) and node.value.value is False):  # requires_grad=False
             found.append(Finding(where, f"passes {node.arg}=", True))
     return found
+
+
+def _autograd_attribute(attr: str) -> bool:
+    """Whether reading attribute ``attr`` (with a dot or a class pattern) may be autograd: one of its names,
+    or a ``backward`` that is not one of the spec's own names."""
+    return attr in AUTOGRAD or ("backward" in attr and attr not in OWN)
 
 
 def _scopes(mod: Module, root: ast.AST) -> dict[int, dict[str, str]]:

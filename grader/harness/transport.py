@@ -61,8 +61,7 @@ class Request:
     @property
     def alone(self) -> str | None:
         """The module an ``alone`` request's process imports (the subject's), else None."""
-        module = self.subject.partition(".")[0]
-        return module if self.process == "alone" and module in READ_BY_SOURCE else None
+        return read_by_source(self.subject) if self.process == "alone" else None
 
     def to_wire(self) -> dict[str, Any]:
         return {"op": "probe", "probe": self.probe, "args": list(self.args), "timeout": self.timeout,
@@ -137,10 +136,16 @@ class Transport(Protocol):
 OnReply = Callable[[int, "Reply | BaseException"], None]
 
 
+def read_by_source(subject: str) -> str | None:
+    """The module of ``subject`` (``gradients.linear_backward``) if it is one of ``READ_BY_SOURCE``."""
+    module = subject.partition(".")[0]
+    return module if module in READ_BY_SOURCE else None
+
+
 def process_for(declared: Process, subject: str) -> Process:
     """Where a question about ``subject`` is answered: a probe's declared process, but ``alone`` for
     a ``main`` question about a module read by its source."""
-    return "alone" if declared == "main" and subject.partition(".")[0] in READ_BY_SOURCE else declared
+    return "alone" if declared == "main" and read_by_source(subject) else declared
 
 
 def answer_in_order(requests: list[Request], one: Callable[[Request], Reply],

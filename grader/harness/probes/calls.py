@@ -25,9 +25,8 @@ def call(impl: Implementation, function: str, *args: Any) -> Any:
 
 def _state(t: torch.Tensor) -> tuple:
     """What a caller of a function sees of a tensor it passed: its layout and the bits of its values."""
-    flat = torch.Tensor.detach(t).cpu().reshape(-1)
-    bits = flat.view(torch.uint8) if flat.element_size() == 1 else flat.contiguous().view(torch.uint8)
-    return tuple(t.shape), t.stride(), t.storage_offset(), t.dtype, bytes(bits.numpy().tobytes())
+    bits = torch.Tensor.detach(t).cpu().reshape(-1).contiguous().view(torch.uint8)
+    return tuple(t.shape), t.stride(), t.storage_offset(), t.dtype, bits.numpy().tobytes()
 
 
 @probe(subject="constant", name="calls.constant")
