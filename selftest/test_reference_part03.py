@@ -6,7 +6,6 @@ sizes against meta tensors (a size without memory).
 """
 
 import math
-from pathlib import Path
 
 import pytest
 import torch
@@ -14,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import memory as R
+from tests.hidden import test_part03_memory_hidden as H
 from tests.strategies import part03 as S
 
 
@@ -118,6 +118,34 @@ def test_kv_cache_is_two_tensors(case):
     *sizes, dtype = case
     k = torch.empty(*sizes, dtype=dtype, device="meta")  # [layers, batch, seq, kv heads, head_dim]
     assert R.kv_cache_bytes(*sizes, dtype) == k.nbytes + torch.empty_like(k).nbytes
+
+
+@settings(max_examples=60)
+@given(st.one_of(st.just(H.ODD), H.huge_cases()))
+def test_hidden_sizes_fit_meta_tensors(case):
+    """The hidden test's huge sizes stay where the way the handout teaches still works: a
+    meta tensor's ``nbytes`` (int64 sizes) gives every count exactly, as the reference does,
+    and floats do not (the odd example is beyond 2**53 in every function)."""
+    def meta(*shape, dtype):
+        return torch.empty(*shape, dtype=dtype, device="meta").nbytes
+
+    for recipe in S.RECIPES:
+        assert R.training_ledger(case["num_params"], recipe).total < 2**63
+    fp32 = R.training_ledger(case["num_params"], "fp32_adamw")
+    assert fp32.parameters == meta(case["num_params"], dtype=torch.float32)
+    assert sum(case["fields"].values()) < 2**63
+    assert R.matrix_bytes(*case["matrix"]) == meta(*case["matrix"][:2], dtype=case["matrix"][2])
+    *sizes, dtype = case["kv_cache"]
+    assert R.kv_cache_bytes(*sizes, dtype) == 2 * meta(*sizes, dtype=dtype)
+    batch, dim, num_layers, dtype = case["activations"]
+    assert R.cruncher_activation_bytes(batch, dim, num_layers, dtype) == \
+        (num_layers + 1) * meta(batch, dim, dtype=dtype)
+    if case is H.ODD:
+        counts = [R.matrix_bytes(*case["matrix"]), R.kv_cache_bytes(*case["kv_cache"]),
+                  R.cruncher_activation_bytes(*case["activations"]), sum(case["fields"].values()),
+                  R.training_ledger(case["num_params"], "fp32_adamw").total]
+        assert all(float(c) != c for c in counts), counts
+
 
 
 @given(S.capacity_cases)
