@@ -133,6 +133,22 @@ def test_the_checker_is_typeguard_2_and_really_checks():
         checked(q[0], k)
 
 
+PAYLOAD = '{__import__("builtins").setattr(__import__("builtins"), "ANNOTATION_RAN", 1) or "seq"}'
+
+
+@pytest.mark.parametrize("axis", [PAYLOAD, "seq+1", 'n=len("abc")', '_(__import__("os"))'])
+def test_an_axis_jaxtyping_would_evaluate_is_refused_never_run(axis):
+    """A symbolic axis goes through eval in jaxtyping's check, and the check runs in the grading
+    process: the annotation is refused with a message, and whatever it holds never runs."""
+    import builtins
+
+    source = f"def split_heads(x: Float[torch.Tensor, 'batch {axis}'], num_heads: int):\n    return x\n"
+    module = Module.parse("import torch\nfrom jaxtyping import Float\n" + source, "named")
+    complaint = check_call(module.annotations("split_heads"), PARAMS["split_heads"], (torch.ones(2, 3), 1),
+                           torch.ones(2, 3))
+    assert complaint and "run as code" in complaint and not hasattr(builtins, "ANNOTATION_RAN")
+
+
 def test_annotations_removed_accept_anything():
     bare = Module.parse("def attention_scores(q, k):\n    return q\n", "named").annotations("attention_scores")
     assert check_call(bare, PARAMS["attention_scores"], (torch.ones(3), torch.ones(2))) is None

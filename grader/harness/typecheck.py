@@ -9,6 +9,10 @@ body only returns what the student's function returned, and calls it through the
 same wrapper with the same arguments. A check that fails before the body (an
 argument) or after it (the result) fails the same way it would have.
 
+The annotations are the student's text, and this is the grading process: an axis
+that jaxtyping would evaluate as Python (a *symbolic* axis, ``dim+1``, or anything
+else that is not a name or a size) is refused with a message and never reaches it.
+
     complaint = check_call(annotations, ("q", "k"), (q, k), result)   # None, or the checker's words
 """
 
@@ -31,9 +35,37 @@ DTYPES = frozenset(["Float", "Float16", "Float32", "Float64", "BFloat16", "Inexa
                     "Complex", "Int", "Integer", "UInt", "Bool"])
 
 
+class RunsCode(ValueError):
+    """An annotation with an axis jaxtyping would evaluate as Python (a symbolic axis)."""
+
+
+def code_axes(dims: str) -> list[str]:
+    """The axes of ``dims`` that jaxtyping's check would run as code: a *symbolic* axis (``dim+1``,
+    anything that is not a name or a size once its ``#``, ``*``, ``_``, ``?`` marks and a ``name=``
+    are taken off) goes through ``eval``. The student wrote these strings and this is the grading
+    process: such an axis is refused here, never handed to jaxtyping (same parse as its own)."""
+    found = []
+    for axis in dims.split():
+        elem = axis
+        while elem and (elem[0] in "#*_?" or elem.count("=") == 1):
+            elem = elem[1:] if elem[0] in "#*_?" else elem.split("=")[1]
+        if elem in ("", "...") or elem.isidentifier():
+            continue
+        try:
+            int(elem)
+        except ValueError:
+            found.append(axis)
+    return found
+
+
 def rebuilt(annotation: Annotation | Plain) -> Any:
-    """The annotation as an object the checker understands (None: nothing to check)."""
+    """The annotation as an object the checker understands (None: nothing to check). Raises
+    ``RunsCode`` for an axis jaxtyping would evaluate."""
     if isinstance(annotation, Annotation):
+        if code_axes(annotation.dims):
+            raise RunsCode(f"the annotation {annotation.dtype}[{annotation.array}, {annotation.dims!r}] has an axis "
+                           f"jaxtyping would run as code ({code_axes(annotation.dims)[0]!r}): write axis names "
+                           "(batch, seq), sizes, *name, ... or _, not expressions")
         array = ARRAYS.get(annotation.array)
         if annotation.dtype in DTYPES and array is not None:
             return getattr(jaxtyping, annotation.dtype)[array, annotation.dims]
@@ -65,7 +97,11 @@ def check_call(annotations: dict[str, Annotation | Plain], params: tuple[str, ..
     if passed in _PASSED:
         return None
     try:
-        _stand_in(items, params)(*args, result=result)
+        stand_in = _stand_in(items, params)
+    except ValueError as refused:  # RunsCode, or an axis string jaxtyping itself refuses ("a,b")
+        return str(refused)[:300]
+    try:
+        stand_in(*args, result=result)
     except CHECK_FAILED as exc:
         return complaint(exc)
     if len(_PASSED) < 4096:
