@@ -119,6 +119,10 @@ def bad_calls(batch, seq_q, seq_k, heads, dim):
         (attention_scores, (q[0], k), f"a 3-D q of shape {(seq_q, heads, dim)}"),
         (attention_scores, (q, torch.ones(batch + 1, seq_k, heads, dim)),
          f"q and k with different batch sizes ({batch} and {batch + 1})"),
+        (attention_scores, (q, torch.ones(batch, seq_k, heads + 1, dim)),
+         f"q and k with different numbers of heads ({heads} and {heads + 1})"),
+        (attention_scores, (q, torch.ones(batch, seq_k, heads, dim + 1)),
+         f"q and k with different head dims ({dim} and {dim + 1})"),
         (split_heads, (x[0], heads), f"a 2-D x of shape {(seq_q, heads * dim)}"),
         (merge_heads, (split[0],), f"a 3-D x of shape {(heads, seq_q, dim)}"),
     ]

@@ -14,6 +14,7 @@ that jaxtyping would evaluate as Python (a *symbolic* axis, ``dim+1``, or anythi
 else that is not a name or a size) is refused with a message and never reaches it.
 
     complaint = check_call(annotations, ("q", "k"), (q, k), result)   # None, or the checker's words
+    complaint = check_call(annotations, ("q", "k"), (q, k))           # the arguments alone
 """
 
 from __future__ import annotations
@@ -74,30 +75,35 @@ def rebuilt(annotation: Annotation | Plain) -> Any:
 
 
 @functools.lru_cache(maxsize=256)
-def _stand_in(items: tuple, params: tuple[str, ...]) -> Callable[..., Any]:
+def _stand_in(items: tuple, params: tuple[str, ...], returns: bool) -> Callable[..., Any]:
     """A function of ``params`` with these annotations (``items``: sorted (name, annotation) pairs),
-    checked; it returns ``result``. (Built once.)"""
+    checked, its result too if ``returns``; it returns ``result``. (Built once.)"""
     annotations = dict(items)
     if not all(p.isidentifier() and not keyword.iskeyword(p) for p in params):
         raise ValueError(f"odd parameter names {params!r}")
     namespace: dict[str, Any] = {}
     exec(f"def checked({', '.join(params)}):\n    return checked.result\n", namespace)  # names checked above
     fn = namespace["checked"]
-    hints = {name: rebuilt(annotations.get(name, Plain(""))) for name in (*params, "return")}
+    hints = {name: rebuilt(annotations.get(name, Plain(""))) for name in (*params, *(["return"] if returns else []))}
     fn.__annotations__ = {name: hint for name, hint in hints.items() if hint is not None}
     checked = jaxtyping.jaxtyped(fn, typechecker=typeguard.typechecked)
     return lambda *args, result: (setattr(fn, "result", result), checked(*args))[1]
 
 
+NO_RESULT = object()
+
+
 def check_call(annotations: dict[str, Annotation | Plain], params: tuple[str, ...], args: tuple,
-               result: Any = None) -> str | None:
-    """None if ``args`` and ``result`` pass the annotations' check, else the checker's complaint."""
+               result: Any = NO_RESULT) -> str | None:
+    """None if ``args`` and ``result`` pass the annotations' check, else the checker's complaint.
+    Without a ``result``, the arguments alone (the check a call would meet before its body ran)."""
     items = tuple(sorted(annotations.items()))
-    passed = (items, params, tuple(map(_seen_as, args)), _seen_as(result))
+    returns = result is not NO_RESULT
+    passed = (items, params, tuple(map(_seen_as, args)), _seen_as(result) if returns else None)
     if passed in _PASSED:
         return None
     try:
-        stand_in = _stand_in(items, params)
+        stand_in = _stand_in(items, params, returns)
     except ValueError as refused:  # RunsCode, or an axis string jaxtyping itself refuses ("a,b")
         return str(refused)[:300]
     try:
