@@ -20,7 +20,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.harness.impl import MODULES, real_dir, stage_submission
+from grader.harness.impl import MODULES, SubmissionTooLarge, real_dir, stage_submission
 
 MAX_ZIP_BYTES = 32 * 2**20
 MAX_ZIP_FILES = 500
@@ -117,13 +117,20 @@ def stage(sub: Submission, into: Path) -> Path:
             folder = _find_code(unpacked)
             if folder is None:
                 raise BadSubmission("the zip holds no assignment/ folder and none of the module files")
-            return stage_submission(folder, into)
+            return _staged(folder, into)
         finally:
             shutil.rmtree(unpacked, ignore_errors=True)
     folder = _find_code(source)
     if folder is None:
         raise BadSubmission("the folder holds no assignment/ folder and none of the module files")
-    return stage_submission(folder, into)
+    return _staged(folder, into)
+
+
+def _staged(folder: Path, into: Path) -> Path:
+    try:
+        return stage_submission(folder, into)
+    except SubmissionTooLarge as exc:
+        raise BadSubmission(str(exc)) from None
 
 
 def _find_code(root: Path, depth: int = 3) -> Path | None:

@@ -191,6 +191,20 @@ def test_links_in_a_submission_are_never_followed(tmp_path):
     assert (stage(Submission("entry", tmp_path / "batch" / "entry"), tmp_path / "s4") / "assignment" / "strides.py").exists()
 
 
+def test_more_code_than_a_student_writes_is_not_graded(tmp_path):
+    """Every module is read (parsed) by the grading process, as root: a module of hundreds of kilobytes,
+    or a folder of hundreds of modules, is refused at staging with a reason, not read for minutes."""
+    large = mutants.materialize_reference(tmp_path / "large") / "assignment"
+    (large / "notes.py").write_text("x = 1\n" * 60_000)
+    many = mutants.materialize_reference(tmp_path / "many") / "assignment"
+    for i in range(70):
+        (many / f"helper_{i}.py").write_text("x = 1\n")
+    with pytest.raises(BadSubmission, match=r"notes.py is \d+ KB; a module may be at most 256 KB"):
+        stage(Submission("large", large.parent), tmp_path / "s1")
+    with pytest.raises(BadSubmission, match="at most 64 are graded"):
+        stage(Submission("many", many.parent), tmp_path / "s2")
+
+
 def implementation(folder: Path, files: dict[str, str]):
     """An implementation package at ``folder`` (its files by relative path), imported through the harness."""
     from grader.harness.impl import Implementation

@@ -141,6 +141,16 @@ AUTOGRAD = {
                                                    "def squared_error_grad(x, w, t):\n    return x\n",
     "__main__ block with __name__ imported": "from math import pi as __name__\n\nif __name__ != '__main__':\n"
                                             "    torch.autograd.grad\n\ndef squared_error_grad(x, w, t):\n    return x\n",
+    # ... or made to run: the module's name, or typing's flag, set by code of the module
+    "__main__ block made to run through sys.modules": "torch.sys.modules[__name__].__name__ = '__main__'\n\n"
+                                                      "if __name__ == '__main__':\n    torch.autograd.grad\n\n"
+                                                      "def squared_error_grad(x, w, t):\n    return x\n",
+    "__main__ block made to run by a store to its own module": "import assignment.gradients as _me\n"
+                                                              "_me.__name__ = '__main__'\n\n"
+                                                              "if __name__ == '__main__':\n    torch.autograd.grad\n\n"
+                                                              "def squared_error_grad(x, w, t):\n    return x\n",
+    "TYPE_CHECKING set to True": "import typing\n[typing][0].TYPE_CHECKING = True\n\nif typing.TYPE_CHECKING:\n"
+                                 "    torch.autograd.grad\n\ndef squared_error_grad(x, w, t):\n    return x\n",
     "TYPE_CHECKING a parameter": "from typing import TYPE_CHECKING\n\n"
                                  "def squared_error_grad(x, w, t, TYPE_CHECKING=False):\n    if TYPE_CHECKING:\n"
                                  "        pass\n    else:\n        return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
@@ -217,6 +227,8 @@ AUTOGRAD = {
                                             "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
 }
 HIDDEN = {
+    # a module the reading cannot walk (it imports fine): no proof of anything
+    "a module nested too deep to read": "_N = " + "+".join(["1"] * 300) + "\n\n",
     "private torch": "def squared_error_grad(x, w, t):\n    return torch._C._functions\n",
     "getattr": "def squared_error_grad(x, w, t):\n    return getattr(torch, 'auto' + 'grad')\n",
     "exec": "def squared_error_grad(x, w, t):\n    exec('import torch')\n    return x\n",

@@ -183,8 +183,9 @@ def _reads_a_clock(impl, fn: str) -> None:
     text, name = impl.source("roofline"), fn.split(".")[1]
     try:
         Module.parse(text or "", "roofline")
-    except SyntaxError:
-        return  # it would not import: the calls already said so
+    except SyntaxError as error:  # it imported (the calls ran), but this reading cannot follow it
+        fail(fn, f"roofline.py cannot be read to see which clock it reads ({error.msg}): keep it plain Python "
+             "(no expression or block nested hundreds of levels deep)", show_values=False)
     replaced = replaced_at_import(impl.sources(), "roofline")
     if replaced:
         fail(fn, f"{replaced[0].where} {replaced[0].what}: code that runs when roofline.py is imported puts "

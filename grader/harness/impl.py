@@ -304,7 +304,10 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     package.mkdir(parents=True, exist_ok=True)
     inner = source / "assignment"
     origin = inner if real_dir(inner) else source
-    for path in sorted(origin.glob("*.py")):
+    modules = sorted(origin.glob("*.py"))
+    if len(modules) > MAX_MODULES:  # every module is read (parsed) by the grading process, as root
+        raise SubmissionTooLarge(f"the submission has {len(modules)} modules; at most {MAX_MODULES} are graded")
+    for path in modules:
         text = read_own_file(path)
         if text is not None:
             (package / path.name).write_bytes(text)
@@ -318,7 +321,12 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     return root
 
 
-MAX_MODULE_BYTES = 4 * 2**20  # a module file larger than this is not one a student wrote
+MAX_MODULE_BYTES = 256 * 2**10  # a module larger than this is not one a student wrote (and costs a second to read)
+MAX_MODULES = 64
+
+
+class SubmissionTooLarge(ValueError):
+    """More modules, or a larger one, than any student writes: not graded (reading them costs the grader)."""
 MAX_FOLDERS_NAMED = 64
 
 
@@ -339,8 +347,11 @@ def read_own_file(path: Path) -> bytes | None:
         return None
     try:
         status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1 or status.st_size > MAX_MODULE_BYTES:
+        if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:
             return None
+        if status.st_size > MAX_MODULE_BYTES:
+            raise SubmissionTooLarge(f"{path.name} is {status.st_size // 2**10} KB; a module may be at most "
+                                     f"{MAX_MODULE_BYTES // 2**10} KB")
         with os.fdopen(fd, "rb", closefd=False) as handle:
             return handle.read()
     finally:

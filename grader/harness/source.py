@@ -25,7 +25,9 @@ the name is public) and binds it once, in a statement that always runs; where th
 last star import that may bind it cannot be told, the name is read as nothing.
 Code that cannot run is not read: a branch under a constant condition
 (``if False:``, ``while 0:``), the ``if __name__ == "__main__":`` block of a
-module that does not rebind ``__name__``, statements after a ``return`` or
+module that does not rebind ``__name__`` (nor could: no store to an attribute of
+that name, no ``setattr``, ``sys.modules``, ``globals()`` and the like; the same
+for ``if TYPE_CHECKING:``), statements after a ``return`` or
 ``raise``; where a reading that misses something costs the submission (a clock or
 einops it must use), also a branch under a flag bound once to a constant
 (``USE_EINOPS = False``). Names resolve in a function's own scope too: its local
@@ -77,6 +79,7 @@ class Module:
     # module has run (a def, a class, an assigned expression, or the import statement)
     final: dict[str, ast.AST] = field(default_factory=dict)
     rebinds_name: bool = False  # stores to ``__name__``: its ``__main__`` block may run after all
+    sets_type_checking: bool = False  # may set ``typing.TYPE_CHECKING``: its ``if TYPE_CHECKING:`` may run
     stores: dict[str, int] = field(default_factory=dict)  # how often each name is bound, anywhere in the file
     stars: list[str] = field(default_factory=list)  # the modules of its ``from M import *``
     # the same in order, each with whether its statement always runs (not in an ``if`` or a ``try``'s handler)
@@ -93,8 +96,8 @@ class Module:
         return _parse(text, name)
 
     @classmethod
-    def _build(cls, text: str, name: str) -> "Module":
-        module = cls(ast.parse(text), name)
+    def _build(cls, tree: ast.Module, name: str) -> "Module":
+        module = cls(tree, name)
         for n in ast.walk(module.tree):
             names = [n.id] if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else \
                 list(n.names) if isinstance(n, (ast.Global, ast.Nonlocal)) else []
@@ -102,8 +105,10 @@ class Module:
                 module.stores[name] = module.stores.get(name, 0) + (2 if isinstance(n, (ast.Global, ast.Nonlocal)) else 1)
             if isinstance(n, ast.Global):
                 module.declared_global.update(n.names)
-        # any binding at all (a parameter, a match capture, an import's alias), not only a store
-        module.rebinds_name = _bound_counts(module.tree)["__name__"] > 0
+        # any binding at all (a parameter, a match capture, an import's alias), not only a store; or a
+        # way to set a module's attribute of that name (``sys.modules[__name__].__name__ = "__main__"``)
+        module.rebinds_name = _bound_counts(module.tree)["__name__"] > 0 or _may_set(module.tree, "__name__")
+        module.sets_type_checking = _may_set(module.tree, "TYPE_CHECKING")
         module.bindings = _module_bindings(module.tree, module.declared_global)
         for node in module.live(module.tree.body):
             module._top_level(node, always=True)
@@ -194,8 +199,15 @@ class Module:
 
     def _star_candidates(self, name: str, sources: dict[str, str] | None, depth: int) -> str | None:
         """``starred``, but "" where a star import may bind the name and what it is cannot be told."""
-        brought = []
+        # each module once, at its last star import (which runs for sure if any of its imports does):
+        # a module star-importing one module over and over would make a reading of it explode
+        last: dict[str, bool] = {}
         for star, always in self.star_imports:
+            last[star] = last.pop(star, False) or always
+        if len(last) > MAX_STARS:
+            return ""
+        brought = []
+        for star, always in last.items():
             found = _star_brings(star, name, sources, depth)
             if found is not None:
                 brought.append((found, always))
@@ -332,8 +344,8 @@ class Module:
         if isinstance(test, ast.Constant):
             return bool(test.value)
         if isinstance(test, (ast.Name, ast.Attribute)) and self.resolve(test) == "typing.TYPE_CHECKING" \
-                and _bound_counts(self.tree)[_head(test)] == 1:  # the import, and no parameter or capture of it
-            return False
+                and _bound_counts(self.tree)[_head(test)] == 1 and not self.sets_type_checking:
+            return False  # the import, no parameter or capture of it, and nothing that may set it
         if flags and isinstance(test, ast.Name) and _bound_counts(self.tree)[test.id] == 1 and \
                 isinstance(self.final.get(test.id), ast.Constant):  # a flag set once: USE_EINOPS = False
             return bool(self.final[test.id].value)
@@ -426,7 +438,7 @@ class Module:
             return Plain("")
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and depth < 4:  # a string annotation
             try:
-                return self.annotation(ast.parse(node.value, mode="eval").body, depth + 1, sources)
+                return self.annotation(_parse_expression(node.value), depth + 1, sources)
             except SyntaxError:
                 return Plain(node.value)
         if isinstance(node, ast.Name) and node.id in self.aliases and depth < 8:
@@ -495,11 +507,13 @@ def is_clock(name: str) -> bool:
     return name in CLOCKS or name.startswith(CLOCK_MODULES)
 
 
-def package_names(sources: dict[str, str], module: str, function: str, wanted) -> list[str]:
+def package_names(sources: dict[str, str], module: str, function: str, wanted,
+                  unreadable: list[str] | None = None) -> list[str]:
     """"file:line" of each name ``wanted`` accepts, read in what ``module.function`` runs, following
     the implementation's own modules it takes helpers from (``from .timing import Stopwatch``, or a
     ``from .timing import *`` that brings them, see ``Module.starred``), and a ``from .impl import *``
-    that brings the function itself. ``sources``: module name -> text."""
+    that brings the function itself. ``sources``: module name -> text. A module on the way that cannot
+    be read is skipped, and named in ``unreadable``: where a name must NOT be found, that is no proof."""
     found: list[str] = []
     seen: set[tuple[str, str]] = set()
     todo = [(module, function)]
@@ -511,6 +525,8 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted) -
         try:
             mod = Module.parse(sources[name], name)
         except SyntaxError:
+            if unreadable is not None:
+                unreadable.append(name)
             continue
         if mod.rebound(fn):
             continue
@@ -531,12 +547,42 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted) -
 
 @functools.lru_cache(maxsize=64)
 def _parse(text: str, name: str) -> Module:
-    return Module._build(text, name)
+    return Module._build(_readable(text, "exec"), name)
+
+
+def _parse_expression(text: str) -> ast.expr:
+    return _readable(text, "eval").body
+
+
+def _readable(text: str, mode: str) -> ast.AST:
+    """``ast.parse``, within what the readings can walk: anything else raises ``SyntaxError``."""
+    try:
+        tree = ast.parse(text, mode=mode)
+    except (RecursionError, MemoryError, ValueError) as exc:  # ValueError: a null byte
+        raise SyntaxError(f"it cannot be read ({type(exc).__name__})") from None
+    if _depth(tree) > MAX_DEPTH:  # the readings recurse: a tree this deep would stop them, not the module
+        raise SyntaxError(f"it nests more than {MAX_DEPTH} levels deep")
+    return tree
+
+
+MAX_DEPTH = 200  # expressions and blocks nested deeper than anyone writes
+
+
+def _depth(tree: ast.AST) -> int:
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        deepest = max(deepest, depth)
+        todo += [(child, depth + 1) for child in ast.iter_child_nodes(node)]
+    return deepest
 
 
 def _from_name(node: ast.ImportFrom, alias: ast.alias) -> str:
     """The dotted name ``from M import name`` takes (``..pkg.name``, ``.name`` for ``from . import name``)."""
     return "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name
+
+
+MAX_STARS = 8  # distinct modules a module star-imports, beyond which what a name is cannot be told
 
 
 def _star_brings(star: str, name: str, sources: dict[str, str] | None, depth: int) -> str | None:
@@ -1068,6 +1114,27 @@ def _naming_annotations(tree: ast.Module) -> set[int]:
     return tree._naming_annotations
 
 
+# what may set a module's attribute by name, or reach the module objects to set one on
+SETTERS = frozenset(["setattr", "__setattr__", "__dict__", "vars", "globals", "modules", "exec", "eval", "getattr",
+                     "__import__", "import_module", "reload", "__builtins__", "f_globals", "f_locals", "__globals__"])
+
+
+def _may_set(tree: ast.Module, attr: str) -> bool:
+    """Whether code of this module may set an attribute ``attr`` of some module (its own ``__name__``,
+    ``typing.TYPE_CHECKING``): a store to ``x.attr``, however ``x`` is reached; the name as a string
+    (``setattr(m, "__name__", ...)``, a ``__dict__`` key) or a keyword; or any of ``SETTERS``, which
+    can do it with a name built at run time."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and (
+                (node.attr == attr and not isinstance(node.ctx, ast.Load)) or node.attr in SETTERS):
+            return True
+        if (isinstance(node, ast.Name) and node.id in SETTERS) or \
+                (isinstance(node, ast.Constant) and node.value == attr) or \
+                (isinstance(node, ast.keyword) and node.arg == attr):
+            return True
+    return False
+
+
 def _head(node: ast.expr) -> str:
     """The name a dotted expression starts from (``typing`` of ``typing.TYPE_CHECKING``)."""
     while isinstance(node, ast.Attribute):
@@ -1514,7 +1581,7 @@ def _string_annotations(node: ast.AST) -> Iterator[ast.expr]:
     for annotation in annotations:
         if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
             try:
-                parsed = ast.parse(annotation.value.strip(), mode="eval").body
+                parsed = _parse_expression(annotation.value.strip())
             except SyntaxError:
                 continue
             ast.increment_lineno(parsed, annotation.lineno - 1)
