@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from grader.harness.impl import Implementation
 from grader.harness.probes import part09 as P
 from reference import training as R
+from tests import test_part09_training as T
 from tests.strategies import part09 as S
 
 REFERENCE = Implementation("reference", Path(__file__).resolve().parent.parent)
@@ -108,6 +109,31 @@ def test_checkpoint_is_a_plain_weights_only_file(tmp_path):
     R.save_checkpoint(tmp_path / "c.pt", model, optimizer, 2)
     checkpoint = torch.load(tmp_path / "c.pt", weights_only=True)
     assert set(checkpoint) == {"model", "optimizer", "step"} and checkpoint["step"] == 2
+
+
+def test_the_tests_read_a_checkpoint_only_as_torch_save_writes_it(tmp_path):
+    """The grading process reads the student's file itself: the reference's reads; one whose entries are
+    compressed (torch.load would inflate 5 KB into 4 MB, or 64 MB into 64 GB) is refused; a knot of
+    lists, one list held twice at each of 40 levels, is opened once per list, not 2**40 times."""
+    import io
+    import zipfile
+
+    model, optimizer = P.stepped_run(3, 1, 0, 2)
+    R.save_checkpoint(tmp_path / "c.pt", model, optimizer, 2)
+    blob = (tmp_path / "c.pt").read_bytes()
+    assert len(T._tensors(T.read_checkpoint(blob))) == len(T._tensors(torch.load(io.BytesIO(blob), weights_only=True)))
+    saved, packed = io.BytesIO(), io.BytesIO()
+    torch.save({"w": torch.zeros(1000, 1000)}, saved)
+    with zipfile.ZipFile(saved) as plain, zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as deflated:
+        for entry in plain.infolist():
+            deflated.writestr(entry.filename, plain.read(entry.filename))
+    assert torch.load(io.BytesIO(packed.getvalue()), weights_only=True)["w"].numel() == 10**6  # torch reads it
+    with pytest.raises(ValueError, match="compressed"):
+        T.read_checkpoint(packed.getvalue())
+    knot = [torch.ones(1)]
+    for _ in range(40):
+        knot = [knot, knot]
+    assert len(T._tensors({"model": knot})) == 1
 
 
 def test_docstring_examples(tmp_path):

@@ -185,6 +185,7 @@ class Trained(Report):
     losses: Any  # what train returned
     params: dict[str, torch.Tensor]  # the model's parameters after it
     grads: dict[str, str]  # each parameter's .grad after it: "none", "zero" or "nonzero"
+    optimizer: Any  # the state of the optimizer train was given, after it (its moments, step counts)
 
 
 @probe(subject="training.train", timeout=TRAIN_TIMEOUT)
@@ -199,7 +200,7 @@ def _trained(impl: Implementation, run: tuple, num_steps: int, batch_size: int) 
     losses = impl.function("training.train")(model, optimizer, data, num_steps, batch_size, rng)
     grads = {name: "none" if p.grad is None else "zero" if not bool(p.grad.any()) else "nonzero"
              for name, p in model.named_parameters()}
-    return Trained(dense(losses), parameters(model), grads)
+    return Trained(dense(losses), parameters(model), grads, dense_state(optimizer.state_dict()["state"]))
 
 
 # --------------------------------------------------------------------------- checkpoints
@@ -234,6 +235,9 @@ def _saved(impl: Implementation, model: nn.Module, optimizer: torch.optim.Optimi
         Scratch.clear()
 
 
+RESUME_SEED = 7  # draws the gradients of the step a restore is followed by
+
+
 @dataclass(frozen=True)
 class Restored(Report):
     """A fresh model and AdamW after ``load_checkpoint``."""
@@ -241,6 +245,7 @@ class Restored(Report):
     step: Any  # what load_checkpoint returned
     params: dict[str, torch.Tensor]
     optimizer: Any  # optimizer.state_dict(), as plain data
+    resumed: dict[str, torch.Tensor]  # the parameters after one more optimizer.step() (gradients drawn here)
 
 
 @probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, process="separate", batch=False)
@@ -261,7 +266,14 @@ def _restored(impl: Implementation, model: nn.Module, optimizer: torch.optim.Opt
         step = impl.function("training.load_checkpoint")(path, model, optimizer)
     finally:
         Scratch.clear()
-    return Restored(dense(step), parameters(model), dense_state(optimizer.state_dict()))
+    loaded, state = parameters(model), dense_state(optimizer.state_dict())
+    # training goes on: the optimizer must still hold the model's parameters (load_state_dict(assign=True)
+    # gives the model new ones, which the optimizer never moves)
+    generator = torch.Generator().manual_seed(RESUME_SEED)
+    for p in model.parameters():
+        p.grad = torch.randn(p.shape, generator=generator)
+    optimizer.step()
+    return Restored(dense(step), loaded, state, parameters(model))
 
 
 def dense_state(value: Any) -> Any:
