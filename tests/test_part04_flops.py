@@ -6,14 +6,20 @@ multiplications lands within a few units in the last place.
 
 ``count_matmul_flops`` is given a function that the probe ``count_scenario``
 builds from a plain description (ops, shapes, which operands require grad), so
-the count can only be right if the student's dispatch mode sees what ran.
+the count can only be right if the student's dispatch mode sees what ran. The
+dispatch mode must be the student's own: torch's ``FlopCounterMode`` is what the
+docstring offers to check a count against, and flops.py's source (read, never run)
+must not count with it.
 """
 
+import functools
+
 from grader.harness import spec
-from grader.harness.ask import ask
+from grader.harness.ask import ask, require
 from grader.harness.cases import example, given
 from grader.harness.probes.part04 import count_scenario
 from grader.harness.schema import INT
+from grader.harness.source import package_names
 from tests.strategies import part04 as S
 
 ESTIMATE = 1e-12
@@ -62,6 +68,32 @@ def test_cruncher_flops(impl, oracle, case):
 @example(scenario=([("conv1d", (2, 3, 4, 3, 6), (False, False)), ("mm", (3, 4, 5), (False, False))], False, 0))
 def test_count_matmul_flops_forward(impl, oracle, scenario):
     ask(impl, oracle, count_scenario, *scenario, returns=INT).same()
+    counts_with_its_own_mode(impl)
+
+
+def counts_with_its_own_mode(impl) -> None:
+    """Nothing of ``torch.utils.flop_counter`` in what count_matmul_flops runs (flops.py and any
+    module of yours it takes a helper from): the counting is the exercise."""
+    used, unreadable = _flop_counter_reads(tuple(sorted(impl.sources().items())))
+    require(not unreadable, "flops.count_matmul_flops", f"{unreadable[0] if unreadable else ''}.py cannot be read "
+            "to see what count_matmul_flops runs: keep it plain Python (no expression or block nested hundreds "
+            "of levels deep)", show_values=False)
+    require(not used, "flops.count_matmul_flops",
+            f"counts with torch.utils.flop_counter ({used[0] if used else ''}): write the TorchDispatchMode and the "
+            "FLOPs of each op yourself, as the docstring asks; FlopCounterMode is only to check your count against",
+            show_values=False)
+
+
+@functools.lru_cache(maxsize=4)  # read once per submission, not once per example
+def _flop_counter_reads(sources: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
+    """Where count_matmul_flops reads torch.utils.flop_counter, and the modules on the way that cannot be read."""
+    unreadable: list[str] = []
+    used = package_names(dict(sources), "flops", "count_matmul_flops", _is_flop_counter, unreadable)
+    return used, unreadable
+
+
+def _is_flop_counter(name: str) -> bool:
+    return name == "torch.utils.flop_counter" or name.startswith("torch.utils.flop_counter.")
 
 
 @given(scenario=S.backward_scenarios())
@@ -70,3 +102,4 @@ def test_count_matmul_flops_forward(impl, oracle, scenario):
                    True, 0))  # a convolution is not one of the four ops: 0 of it, forward or backward
 def test_count_matmul_flops_backward(impl, oracle, scenario):
     ask(impl, oracle, count_scenario, *scenario, returns=INT).same()
+    counts_with_its_own_mode(impl)

@@ -38,9 +38,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Literal, Protocol
 
 Process = Literal["main", "separate", "clean", "alone"]
-# the modules whose rules are read from their source: Part 5's timer, Part 6's einops and
-# annotations, Part 7's gradients without autograd
-READ_BY_SOURCE = ("roofline", "named", "gradients")
+# the modules whose rules are read from their source: Part 4's counter (a dispatch mode of its own,
+# not torch's FlopCounterMode), Part 5's timer, Part 6's einops and annotations, Part 7's gradients
+# without autograd
+READ_BY_SOURCE = ("flops", "roofline", "named", "gradients")
 GRACE_SECONDS = 2.0  # a call's own alarm goes off first; the transport kills the process this much later
 
 
