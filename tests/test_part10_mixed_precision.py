@@ -140,9 +140,14 @@ def test_loss_is_float32(impl, oracle, case):
 
 
 @STEPS
-@given(case=S.steps(torch.bfloat16))
+@given(case=S.bf16_steps_any_scaler())
+# bfloat16 needs no scaler, but one is given: it is used (whether to scale follows from `scaler`, not the dtype)
+@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.bfloat16, "cpu", 2.0**8, 0))
 def test_stepped_once_and_grads_cleared(impl, oracle, case):
-    stepped_once_and_cleared(ask(impl, oracle, train_step, *case))
+    step = ask(impl, oracle, train_step, *case)
+    if step.expected.scale is not None:
+        scaler_used(step)
+    stepped_once_and_cleared(step)
 
 
 @pytest.mark.skipif(not cpu_float16_autocast(), reason="this torch has no float16 autocast on the CPU")

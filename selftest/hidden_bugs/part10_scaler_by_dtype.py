@@ -1,7 +1,7 @@
-"""autocast_train_step scales the loss when the dtype is float16, not when a scaler is given: no scaler, a crash."""
+"""autocast_train_step takes float16 to always come with its scaler: scaler=None in float16, a crash."""
 TARGET = "mixed_precision"
 REPLACE = [
     ("    if scaler is None:\n        loss.backward()",
-     "    if not needs_grad_scaler(dtype):  # bfloat16 needs no scaler, float16 does: so scale when float16\n"
+     "    if scaler is None and dtype != torch.float16:  # float16 always comes with its GradScaler\n"
      "        loss.backward()"),
 ]

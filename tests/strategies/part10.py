@@ -48,6 +48,12 @@ def steps(draw, dtype: torch.dtype, device_type: str = "cpu", scaled: bool = Fal
     )
 
 
+def bf16_steps_any_scaler():
+    """bfloat16 steps, mostly without a scaler (it needs none), sometimes with one given anyway: the
+    spec makes ``scaler`` optional whatever the dtype, and a given scaler is used."""
+    return st.one_of(steps(torch.bfloat16), steps(torch.bfloat16, scaled=True))
+
+
 def cuda_steps():
     """The GPU pass: bfloat16 without a scaler, float16 with one."""
     return st.one_of(steps(torch.bfloat16, "cuda"), steps(torch.float16, "cuda", scaled=True))
