@@ -25,7 +25,7 @@ from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
-    DATASET, checkpoint_file, get_batch, open_dataset, restore_checkpoint, train,
+    DATASET, checkpoint_file, get_batch, open_dataset, restore_checkpoint, train, train_device,
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
 from tests.strategies import part09 as S
@@ -125,8 +125,15 @@ def check_trajectory(impl, oracle, case):
 @example(case=(4, 2, 16, 4, 4, 0))
 @example(case=(4, 2, 16, 8, 3, 0))  # the docstring's: 3 steps of batch 8, a list of 3 floats
 def test_train_trajectory(impl, oracle, case):
-    """Each step's loss (a Python float), then the parameters after the last step, as the reference's."""
+    """Each step's loss (a Python float), then the parameters after the last step, as the reference's;
+    and asked for another device, train feeds the model batches there."""
     check_trajectory(impl, oracle, case)
+    dim, num_layers, rows, batch_size, _, seed = case
+    fed = impl.run(train_device, dim, num_layers, rows, batch_size, seed, "meta").device
+    require(fed == "meta", "training.train", f"asked for device='meta', it fed the model a batch on {fed or 'nothing'}: "
+            "pass train's device on to get_batch(data, batch_size, rng, device)",
+            inputs=f"dim={dim}, num_layers={num_layers}, rows={rows}, batch_size={batch_size}, seed={seed}, "
+                   "device='meta'", show_values=False)
 
 
 @FEW

@@ -195,6 +195,35 @@ def train(impl: Implementation, dim: int, num_layers: int, rows: int, batch_size
     return _trained(impl, make_run(dim, num_layers, rows, seed), num_steps, batch_size)
 
 
+@dataclass(frozen=True)
+class FedOn(Report):
+    device: str  # the device type of the first x the model's forward was given ("" if it never was)
+
+
+class _FirstForward(BaseException):
+    """Stops ``train`` at its first forward: what it was fed is all this probe asks."""
+
+
+@probe(subject="training.train", timeout=TRAIN_TIMEOUT)
+def train_device(impl: Implementation, dim: int, num_layers: int, rows: int, batch_size: int, seed: int,
+                 device: str) -> FedOn:
+    """``train(..., device=device)`` on the harness's model, stopped at the model's first forward: where
+    the batch it was fed lies (the meta device holds no values, so nothing past it could run anyway)."""
+    model, optimizer, data, rng = make_run(dim, num_layers, rows, seed)
+    seen: list[str] = []
+
+    def first_forward(module, args):
+        seen.append(args[0].device.type if args and isinstance(args[0], torch.Tensor) else type(args[0]).__name__)
+        raise _FirstForward
+
+    model.register_forward_pre_hook(first_forward)
+    try:
+        impl.function("training.train")(model, optimizer, data, 1, batch_size, rng, device)
+    except _FirstForward:
+        pass
+    return FedOn(seen[0] if seen else "")
+
+
 def _trained(impl: Implementation, run: tuple, num_steps: int, batch_size: int) -> Trained:
     model, optimizer, data, rng = run
     losses = impl.function("training.train")(model, optimizer, data, num_steps, batch_size, rng)
