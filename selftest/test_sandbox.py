@@ -440,6 +440,31 @@ def test_cpu_is_shared_by_worker_not_by_process(server, package):
     assert crowded < 2.5 * alone + 0.1, (alone, crowded)
 
 
+@pytest.mark.skipif(not cgroups.available(), reason="no cgroup here")
+def test_a_submission_s_workers_share_one_group_s_limits(server, package):
+    """A submission has five or more workers (main, separate, one per module read by its source): they
+    sit in one group with one worker's limits, so more workers is not more memory, CPU or processes."""
+    one, other = Sandboxed(package, Sandbox(server, None)), Sandboxed(package, Sandbox(server, None))
+    try:
+        for box, process in ((one, "main"), (one, "separate"), (other, "main")):
+            call(box, "spin", 10, process=process)
+        groups = [one.workers["main"].memory_cgroup, one.workers["separate"].memory_cgroup,
+                  other.workers["main"].memory_cgroup]
+        holders = [os.path.dirname(g) for g in groups]
+        assert holders[0] == holders[1] != holders[2], groups
+        limit = "memory.limit_in_bytes" if os.path.exists(os.path.join(groups[0], "memory.limit_in_bytes")) \
+            else "memory.max"
+        assert Path(holders[0], limit).read_text() == Path(groups[0], limit).read_text()
+        for pid in (one.workers["main"].pid, one.workers["separate"].pid):
+            cpu = next(line.split(":", 2)[2] for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+                       if "cpu" in line.split(":")[1].split(",") or line.startswith("0::"))
+            assert os.path.basename(os.path.dirname(cpu)) == os.path.basename(holders[0]), cpu
+    finally:
+        one.close()
+        other.close()
+    assert not os.path.exists(holders[0])  # gone with the submission's last worker
+
+
 def test_processes_are_limited_per_worker(box):
     assert call(box, "start_sleepers", 100, timeout=30.0) < sandbox.Limits().processes
     assert len(call(box, "identity")[2]) <= sandbox.Limits().processes

@@ -119,9 +119,29 @@ class Groups:
             return False
         return _rmdir(probe)
 
-    def create(self, name: str, memory_mb: int, processes: int, cpus: float) -> dict[str, str]:
-        """A group for one worker, with its limits; {} if it cannot be made."""
-        dirs = {controller: os.path.join(base, f"{self.tag}-{name}") for controller, base in self.bases.items()}
+    def create(self, name: str, memory_mb: int, processes: int, cpus: float,
+               within: str | None = None) -> dict[str, str]:
+        """A group for one worker, with its limits; {} if it cannot be made. ``within``: the name of a
+        group that holds it and its siblings (one submission's workers), made on first use with the
+        same limits, so that all of them together get no more memory, CPU or processes than one."""
+        if within is not None:
+            parent = self.parent(within)
+            if not all(os.path.isdir(path) for path in set(parent.values())):
+                made = self.create(within, memory_mb, 2 * processes, cpus)  # its workers' threads add up
+                if not made:
+                    return {}
+                try:
+                    if self.version == 2:
+                        _enable(made["memory"])
+                    elif os.path.exists(made["memory"] + "/memory.use_hierarchy"):
+                        _write(made["memory"] + "/memory.use_hierarchy", "1")  # children count towards it
+                except OSError:
+                    if self.version == 2 or _read(made["memory"] + "/memory.use_hierarchy").strip() != "1":
+                        self.remove(made)
+                        return {}
+            dirs = {controller: os.path.join(path, name) for controller, path in parent.items()}
+        else:
+            dirs = {controller: os.path.join(base, f"{self.tag}-{name}") for controller, base in self.bases.items()}
         try:
             for path in set(dirs.values()):
                 os.mkdir(path, 0o755)
@@ -145,6 +165,10 @@ class Groups:
             return {}
         return dirs
 
+    def parent(self, within: str) -> dict[str, str]:
+        """The folders of the group named ``within`` (see ``create``)."""
+        return {controller: os.path.join(base, f"{self.tag}-{within}") for controller, base in self.bases.items()}
+
     @staticmethod
     def members(dirs: dict[str, str]) -> set[int]:
         pids = set()
@@ -164,10 +188,16 @@ class Groups:
             except (ProcessLookupError, PermissionError):
                 pass
 
-    @staticmethod
-    def remove(dirs: dict[str, str]) -> bool:
-        """Remove a worker's group; False while its last processes are still dying."""
-        return all([_rmdir(path) for path in set(dirs.values())])
+    def remove(self, dirs: dict[str, str]) -> bool:
+        """Remove a worker's group; False while its last processes are still dying. The group holding
+        it (``create``'s ``within``) goes with its last worker."""
+        removed = all([_rmdir(path) for path in set(dirs.values())])
+        if removed:
+            for path in set(dirs.values()):
+                parent = os.path.dirname(path)
+                if os.path.basename(parent).startswith(self.tag + "-") and not _entries(parent):
+                    _rmdir(parent)
+        return removed
 
     def prefixes(self) -> list[str]:
         """What names every group of this fork server: ``remove_all`` takes them."""
@@ -185,12 +215,14 @@ def available() -> int:
 
 
 def remove_all(prefix: str, timeout: float = 5.0) -> None:
-    """Kill everything in the groups named ``prefix-*`` and remove them (one fork server's, by its prefix)."""
+    """Kill everything in the groups named ``prefix-*`` and remove them (one fork server's, by its prefix),
+    the groups inside each first."""
     deadline = time.monotonic() + timeout
     for group in glob.glob(glob.escape(prefix) + "-*"):
-        while not _rmdir(group) and time.monotonic() < deadline:
-            Groups.kill({"": group})
-            time.sleep(0.05)
+        for inner in [os.path.join(group, name) for name in _entries(group)] + [group]:
+            while not _rmdir(inner) and time.monotonic() < deadline:
+                Groups.kill({"": inner})
+                time.sleep(0.05)
 
 
 def _remove_stale(base: str) -> None:
@@ -241,7 +273,7 @@ class MemoryWatch:
 
     SLACK = 8 * 2**20  # the kernel charges in batches: a peak this close to the limit reached it
 
-    def __init__(self, memory_dir: str) -> None:
+    def __init__(self, memory_dir: str, holder: str | None = None) -> None:
         self.dir = memory_dir
         self.v2 = os.path.exists(os.path.join(memory_dir, "memory.events"))
         self._fd: int | None = None  # the one file it reads, kept open: it is read after every answer
@@ -249,8 +281,12 @@ class MemoryWatch:
             self.limit = 0 if self.v2 else int(_read(os.path.join(memory_dir, "memory.limit_in_bytes")))
         except (OSError, ValueError):
             self.limit = -1  # unreadable: never claim it was reached
+        # the group of the submission's workers together: reaching its limit is the same offence
+        self.holder = _HolderWatch(holder) if holder else None
 
     def reached(self) -> bool:
+        if self.holder is not None and self.holder.reached():
+            return True
         if self.limit < 0:
             return False
         try:
@@ -262,6 +298,49 @@ class MemoryWatch:
                 fields = dict(line.split() for line in text.splitlines())
                 return int(fields.get("max", 0)) > 0 or int(fields.get("oom_kill", 0)) > 0
             return int(text) >= self.limit - self.SLACK
+        except (OSError, ValueError):
+            return False
+
+    def close(self) -> None:
+        if self.holder is not None:
+            self.holder.close()
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = None
+
+
+class _HolderWatch:
+    """Whether the group holding a submission's workers has hit its limit since this worker started.
+
+    That group outlives its workers, and its peak with them: a worker started after another was
+    stopped for memory must not inherit the offence. So what is read is how often the limit was hit
+    (v1 ``memory.failcnt``, v2 ``memory.events``), counted from the worker's start."""
+
+    def __init__(self, memory_dir: str) -> None:
+        self.v2 = os.path.exists(os.path.join(memory_dir, "memory.events"))
+        self._fd: int | None = None
+        try:
+            self._fd = os.open(os.path.join(memory_dir, "memory.events" if self.v2 else "memory.failcnt"),
+                               os.O_RDONLY | os.O_CLOEXEC)
+            self.start = self._count()
+        except (OSError, ValueError):
+            self.start = None  # unreadable: never claim it was reached
+
+    def _count(self) -> int:
+        text = os.pread(self._fd, 4096, 0).decode()
+        if self.v2:
+            fields = dict(line.split() for line in text.splitlines())
+            return int(fields.get("max", 0)) + int(fields.get("oom_kill", 0))
+        return int(text)
+
+    def reached(self) -> bool:
+        if self.start is None:
+            return False
+        try:
+            return self._count() > self.start
         except (OSError, ValueError):
             return False
 

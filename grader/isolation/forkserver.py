@@ -8,7 +8,8 @@ need to import after dropping privileges, then serves on a Unix socket:
 
     spawn   {"op": "spawn", "spec": {...}} + two fds (channel, output pipe)
             -> {"pid": <worker pid>, "mode": ..., "protections": [...], "missing": [...],
-                "memory_cgroup": <its memory group's folder, or None>}
+                "memory_cgroup": <its memory group's folder, or None>,
+                "memory_holder": <the memory group of its submission's workers, or None>}
     status  {"op": "status", "pid": p}  -> {"status": <wait status or None>}
     sweep   {"op": "sweep", "uid": u}   kill every process of that user id
     kill    {"op": "kill", "pid": p}    kill one worker (and its namespace/group)
@@ -16,8 +17,11 @@ need to import after dropping privileges, then serves on a Unix socket:
 
 It is a child subreaper, so descendants a worker leaves behind (double forks,
 daemons) come back to it and are killed when their worker is. Where it can, it
-gives each worker a control group of its own (``cgroups.py``) and removes it when
-the worker is gone; it decides once which paths workers may see (``view.py``).
+gives each worker a control group of its own (``cgroups.py``), inside one group for
+all the workers of its submission (the spec's ``submission``) with the same limits, so
+that a submission's five or more workers together get no more memory, CPU or
+processes than one; it removes each when the worker is gone (the submission's with its
+last worker), and decides once which paths workers may see (``view.py``).
 
 A worker is forked from here, so it would inherit every descriptor this process
 holds (the listening socket, other grading processes' connections, the epoll set
@@ -30,6 +34,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import secrets
 import select
 import selectors
@@ -239,9 +244,12 @@ class ForkServer:
         limits = spec.get("limits") or {}
         self.spawned += 1
         group = {}
+        # one submission's workers share one group's limits: more of them is not more of the machine
+        submission = spec.get("submission")
+        within = f"s{submission}" if type(submission) is str and re.fullmatch(r"[0-9a-f]{8,32}", submission) else None
         if self.groups.bases:
             group = self.groups.create(f"w{self.spawned}", int(limits.get("memory_mb", 3072)) + self.base_mb,
-                                       int(limits.get("processes", 64)), float(limits.get("cpus", 1.0)))
+                                       int(limits.get("processes", 64)), float(limits.get("cpus", 1.0)), within)
         spec = {**spec, "view": self.view, "harness": self.harness, "cgroup": group}
         report_r, report_w = os.pipe()
         gc.freeze()  # a worker's collections skip what it inherits from here (see grader.batch.Scheduler._start)
@@ -265,7 +273,8 @@ class ForkServer:
             self.group_of[worker] = group
         return {"pid": worker, "mode": _said(report.get("mode"), "unknown"),
                 "protections": _statements(report.get("protections")), "missing": _statements(report.get("missing")),
-                "memory_cgroup": group.get("memory")}
+                "memory_cgroup": group.get("memory"),
+                "memory_holder": os.path.dirname(group["memory"]) if group and within else None}
 
     def _close_all_but(self, keep: set[int]) -> None:
         """In the worker-to-be: close every descriptor of ours, keeping ``keep`` (and 0-2, replaced later)."""

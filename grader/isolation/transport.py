@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import collections
 import os
+import secrets
 import select
 import shutil
 import signal
@@ -112,10 +113,10 @@ class _Worker:
     """One live worker: its pid, channel, private folder, captured output, and how its memory is held."""
 
     def __init__(self, pid: int, channel: socket.socket, root: Path, output_fd: int, limits: Limits,
-                 memory_cgroup: str | None = None) -> None:
+                 memory_cgroup: str | None = None, memory_holder: str | None = None) -> None:
         self.pid, self.channel, self.root = pid, channel, root
         self.memory_cgroup = memory_cgroup  # the kernel limits its tree; else the grader watches it
-        self.memory_watch = cgroups.MemoryWatch(memory_cgroup) if memory_cgroup else None
+        self.memory_watch = cgroups.MemoryWatch(memory_cgroup, memory_holder) if memory_cgroup else None
         self.output = bytearray()
         self.output_total = 0
         self.flooded = False
@@ -219,6 +220,7 @@ class Sandboxed:
         self.protections = Protections("none available")
         self.import_errors: dict[str, str] = {}
         self.output = bytearray()
+        self.key = secrets.token_hex(8)  # names the group all of this submission's workers share
 
     # -- the transport ---------------------------------------------------------------------
     def exchange(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
@@ -333,7 +335,9 @@ class Sandboxed:
         out_r, out_w = os.pipe()
         spec = {"root": str(root), "uid": uid, "limits": self.limits.to_dict(), "clean": role == "clean",
                 "trusted": str(self.server.trusted) if role == "clean" else None,
-                "alone": role.partition(":")[2] or None}
+                "alone": role.partition(":")[2] or None,
+                # the submission's workers share one group's limits; a clean worker runs no submission code
+                "submission": None if role == "clean" else self.key}
         try:
             answer = self.server.spawn(spec, theirs.fileno(), out_w)
         except BaseException:
@@ -345,13 +349,14 @@ class Sandboxed:
             theirs.close()
             os.close(out_w)
         memory_cgroup = answer.get("memory_cgroup") if type(answer.get("memory_cgroup")) is str else None
+        holder = answer.get("memory_holder") if type(answer.get("memory_holder")) is str else None
         applied = tuple(str(p) for p in answer.get("protections", ()))
         if memory_cgroup is None:  # the grader's own statement: it watches the tree
             applied += (f"memory {self.limits.memory_mb} MB for its whole process tree (watched by the grader)",)
         if role == "main":
             self.protections = Protections(str(answer.get("mode", "")), applied,
                                            tuple(str(p) for p in answer.get("missing", ())))
-        worker = _Worker(int(answer["pid"]), ours, root, out_r, self.limits, memory_cgroup)
+        worker = _Worker(int(answer["pid"]), ours, root, out_r, self.limits, memory_cgroup, holder)
         worker.uid = uid
         self.workers[role] = worker
         return worker
