@@ -32,6 +32,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -43,7 +44,7 @@ from grader import scoring
 from grader.command import ROOT, pytest_args
 from grader.harness import wire
 from grader.harness.longlived import long_lived
-from grader.isolation.sandbox import fresh_uid_base
+from grader.isolation.sandbox import fresh_uid_base, libc
 from grader.session import Options, grade_here
 from grader.submissions import Submission
 
@@ -401,6 +402,9 @@ class Scheduler:
         running: dict[int, _Running] = {}  # by pipe fd
         free_slots = list(range(self.jobs))
         selector = selectors.DefaultSelector()
+        # a batch told to stop (kill, a Slurm time limit) stops its grading processes first (the finally)
+        stopping = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _stop) if stopping else None
         try:
             while queue or running:
                 while queue and free_slots:
@@ -432,6 +436,8 @@ class Scheduler:
         finally:
             for job in running.values():
                 _kill(job.pid)
+            if stopping:
+                signal.signal(signal.SIGTERM, previous)
         return [results[s.student] for s in subs]
 
     def _pieces(self, subs: list[Submission]) -> list[tuple[Submission, list[int] | None]]:
@@ -464,11 +470,17 @@ class Scheduler:
         # would otherwise walk all of it (about 0.4 s each), and writing to each object's header copies
         # the pages it shares with this process, for objects that live as long as it does.
         gc.freeze()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:
             code = 0
             try:
                 os.close(read_fd)
+                # killed with the batch, however the batch ends (it runs as root, and may be spinning in a
+                # submission's worst case): never an orphan that grades on
+                libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+                if os.getppid() != parent:
+                    os._exit(1)
                 os.setpgid(0, 0)
                 os.environ["TMPDIR"] = str(tmp)
                 tempfile.tempdir = None
@@ -537,6 +549,13 @@ def grade_all(
         grading = round(time.monotonic() - started, 3)
         batch.server_ready()  # long since ready: its first line is read, its notes taken
         return Graded(results, batch.notes, {**batch.phases, "grading seconds": grading})
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _stop(signum, frame) -> None:  # noqa: ARG001
+    raise SystemExit(128 + signum)
 
 
 def _kill(pid: int) -> None:

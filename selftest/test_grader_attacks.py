@@ -396,3 +396,47 @@ def test_a_worker_cannot_make_its_failures_the_grader_s(graded):
         assert failure["kind"] == "failed in its process", failure
         assert "it said: INTERNAL GRADER FAILURE" in failure["message"], failure["message"]
     assert "a harness error for" not in (graded["out"] / "report.html").read_text()
+
+
+def test_a_killed_batch_takes_its_grading_processes_along(tmp_path):
+    """A batch killed outright (SIGKILL: no cleanup of its own, as an out-of-memory kill or a scheduler
+    would) leaves no grading process grading on as root: each dies with the batch (PR_SET_PDEATHSIG)."""
+    import signal
+    import time
+
+    sub = mutants.materialize_reference(tmp_path / "subs" / "stuck")
+    (sub / "assignment" / "__init__.py").write_text("import time\ntime.sleep(600)\n")  # in process: it hangs
+    batch = subprocess.Popen([sys.executable, "-m", "grader", "grade", str(tmp_path / "subs"), "--out",
+                              str(tmp_path / "out"), "--no-isolate", "--live", "-j", "1", "--quiet"], cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline, children = time.monotonic() + 120, []
+        while not children and time.monotonic() < deadline:
+            time.sleep(0.2)
+            children = _children(batch.pid)
+    finally:
+        batch.send_signal(signal.SIGKILL)
+        batch.wait()
+    assert children, "the batch started no grading process"
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_running(pid) for pid in children)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
