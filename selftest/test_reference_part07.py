@@ -8,7 +8,7 @@ import pytest
 import torch
 from hypothesis import given
 
-from grader.harness.source import audit_no_autograd
+from grader.harness.source import Module, audit_no_autograd
 from reference import gradients as R
 from tests.strategies import part07 as S
 
@@ -275,6 +275,16 @@ DEAD = {
     "after return": "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n    w.backward()\n",
     "unused function": "def check_with_autograd(x, w, t):\n    w = w.clone().requires_grad_(True)\n"
                        "    return w.grad\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    # ... beside code that reads an attribute by name, or copies a function's name: neither sets a module's
+    "main block beside a getattr of a literal": "_EPS = getattr(torch, 'finfo')(torch.float32).eps\n\n"
+                                                "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n\n"
+                                                "if __name__ == '__main__':\n    w = torch.ones(3, requires_grad=True)\n"
+                                                "    (w * 2).sum().backward()\n",
+    "main block beside a decorator": "def shaped(fn):\n    def inner(*a):\n        return fn(*a)\n"
+                                     "    inner.__name__ = fn.__name__\n    return inner\n\n@shaped\n"
+                                     "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n\n"
+                                     "if __name__ == '__main__':\n    w = torch.ones(3, requires_grad=True)\n"
+                                     "    (w * 2).sum().backward()\n",
     "TYPE_CHECKING": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from collections.abc import Sequence\n"
                      "    import torch.autograd\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
     "a local named as a self-check": "def check(x, w, t):\n    return w.grad\n\ndef squared_error_grad(x, w, t):\n"
@@ -565,3 +575,32 @@ def test_a_module_s_own_class_made_at_import_is_its_own():
     init = {"__init__": "from . import gradients, memory\n"}
     plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
     assert findings(plain, {**init, **memory}) == []
+
+
+# a module's own code that may set its __name__ (so its __main__ block may run after all), and code that cannot
+MAY_SET_NAME = {
+    "a store through sys.modules": "import torch\ntorch.sys.modules[__name__].__name__ = '__main__'\n",
+    "a store to a module imported as itself": "import assignment.gradients as _me\n_me.__name__ = '__main__'\n",
+    "locals() at module level": "locals().update({'__na' + 'me__': '__main__'})\n",
+    "setattr imported under another name": "from builtins import setattr as put\nput(m, '__na' + 'me__', 'x')\n",
+    "__getattribute__": "import typing\ntyping.__getattribute__('__di' + 'ct__')\n",
+    "getattr of a name built at run time": "import builtins\ngetattr(builtins, 'set' + 'attr')\n",
+    "a name copied from a function named __main__": "def __main__():\n    pass\n\nf.__name__ = __main__.__name__\n",
+    "the __main__ module's name": "import __main__\nf.__name__ = __main__.__name__\n",
+}
+CANNOT_SET_NAME = {
+    "a main block": "if __name__ == '__main__':\n    pass\n",
+    "getattr of a literal": "import torch\n_E = getattr(torch, 'finfo')\n",
+    "a decorator copying a name": "def d(fn):\n    def inner(*a):\n        return fn(*a)\n"
+                                  "    inner.__name__ = fn.__name__\n    return inner\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAY_SET_NAME))
+def test_a_module_that_may_set_its_name_keeps_its_main_block_live(name):
+    assert Module.parse(MAY_SET_NAME[name], "gradients").rebinds_name
+
+
+@pytest.mark.parametrize("name", sorted(CANNOT_SET_NAME))
+def test_reading_or_copying_names_keeps_the_main_block_dead(name):
+    assert not Module.parse(CANNOT_SET_NAME[name], "gradients").rebinds_name

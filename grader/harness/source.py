@@ -1114,24 +1114,52 @@ def _naming_annotations(tree: ast.Module) -> set[int]:
     return tree._naming_annotations
 
 
-# what may set a module's attribute by name, or reach the module objects to set one on
-SETTERS = frozenset(["setattr", "__setattr__", "__dict__", "vars", "globals", "modules", "exec", "eval", "getattr",
-                     "__import__", "import_module", "reload", "__builtins__", "f_globals", "f_locals", "__globals__"])
+# what may set a module's attribute by a name built at run time, or reach the module objects to set one on
+SETTERS = frozenset(["setattr", "__setattr__", "__getattribute__", "__dict__", "vars", "globals", "locals",
+                     "modules", "exec", "eval", "compile", "__import__", "import_module", "reload", "__builtins__",
+                     "f_globals", "f_locals", "__globals__"])
 
 
 def _may_set(tree: ast.Module, attr: str) -> bool:
     """Whether code of this module may set an attribute ``attr`` of some module (its own ``__name__``,
-    ``typing.TYPE_CHECKING``): a store to ``x.attr``, however ``x`` is reached; the name as a string
-    (``setattr(m, "__name__", ...)``, a ``__dict__`` key) or a keyword; or any of ``SETTERS``, which
-    can do it with a name built at run time."""
+    ``typing.TYPE_CHECKING``): a store to ``x.attr``, however ``x`` is reached (for ``__name__``, but the
+    decorator's ``inner.__name__ = fn.__name__``); the name as a string (``setattr(m, "__name__", ...)``,
+    a ``__dict__`` key) or a keyword; for ``__name__``, anything named ``__main__``; any of ``SETTERS``,
+    however imported; a ``getattr`` of one of them, or of a name built at run time (``getattr(torch,
+    "finfo")`` reads an attribute, and sets none)."""
+    main_tests = {id(side) for node in ast.walk(tree) if isinstance(node, ast.Compare) and len(node.comparators) == 1
+                  for side in (node.left, node.comparators[0])
+                  if {ast.unparse(node.left), ast.unparse(node.comparators[0])} == {"__name__", "'__main__'"}}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and (
-                (node.attr == attr and not isinstance(node.ctx, ast.Load)) or node.attr in SETTERS):
+        if isinstance(node, ast.Attribute) and node.attr in SETTERS:
             return True
-        if (isinstance(node, ast.Name) and node.id in SETTERS) or \
-                (isinstance(node, ast.Constant) and node.value == attr) or \
-                (isinstance(node, ast.keyword) and node.arg == attr):
+        if isinstance(node, ast.Attribute) and node.attr == attr and not isinstance(node.ctx, ast.Load):
+            copied = isinstance(node.ctx, ast.Store) and attr == "__name__" and _copies_a_name(tree, node)
+            if not copied:
+                return True
+        if isinstance(node, ast.Name) and (node.id in SETTERS or (attr == "__name__" and node.id == "__main__")):
             return True
+        if isinstance(node, ast.alias) and (node.name.split(".")[-1] in SETTERS or node.name == "__main__"):
+            return True
+        if (isinstance(node, ast.Constant) and id(node) not in main_tests
+                and node.value in (attr, "__main__" if attr == "__name__" else attr)) \
+                or (isinstance(node, ast.keyword) and node.arg == attr):
+            return True
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name == "__main__":
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and (
+                len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)
+                or node.args[1].value in SETTERS or node.args[1].value == attr):
+            return True
+    return False
+
+
+def _copies_a_name(tree: ast.Module, target: ast.Attribute) -> bool:
+    """Whether ``target`` (``x.__name__`` stored to) is assigned another object's ``__name__``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(t is target for t in node.targets):
+            value = node.value
+            return isinstance(value, ast.Attribute) and value.attr == "__name__" and isinstance(value.ctx, ast.Load)
     return False
 
 
