@@ -1,8 +1,8 @@
 """Part 10, hidden — float16 without a GradScaler (assignment/mixed_precision.py).
 
 The public steps run bfloat16 without a scaler (and sometimes with one) and float16 with
-one. The spec allows the fourth combination too: ``scaler`` is optional whatever the dtype, and without one the
-step is ``loss.backward()`` then ``optimizer.step()``. So whether a scaler is used must
+one. The spec allows the fourth combination too: ``scaler`` is optional whatever the
+dtype, and without one the step is ``loss.backward()`` then ``optimizer.step()``. So whether a scaler is used must
 follow from ``scaler`` being given, not from the dtype: here float16 steps get
 ``scaler=None``, and the hidden layers' gradients of the shrunk models (shrink 12) flush
 to zero in float16, exactly as the reference's do.
