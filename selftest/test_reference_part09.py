@@ -113,7 +113,8 @@ def test_checkpoint_is_a_plain_weights_only_file(tmp_path):
 
 def test_the_tests_read_a_checkpoint_only_as_torch_save_writes_it(tmp_path):
     """The grading process reads the student's file itself: the reference's reads; one whose entries are
-    compressed (torch.load would inflate 5 KB into 4 MB, or 64 MB into 64 GB) is refused; a knot of
+    compressed (torch.load would inflate 5 KB into 4 MB, or 64 MB into 64 GB), or that is a legacy file
+    with a zip behind it (read the legacy way, sizes from the pickle), is refused; a knot of
     lists, one list held twice at each of 40 levels, is opened once per list, not 2**40 times."""
     import io
     import zipfile
@@ -130,6 +131,12 @@ def test_the_tests_read_a_checkpoint_only_as_torch_save_writes_it(tmp_path):
     assert torch.load(io.BytesIO(packed.getvalue()), weights_only=True)["w"].numel() == 10**6  # torch reads it
     with pytest.raises(ValueError, match="compressed"):
         T.read_checkpoint(packed.getvalue())
+    legacy, tail = io.BytesIO(), io.BytesIO()
+    torch.save({"w": torch.zeros(4)}, legacy, _use_new_zipfile_serialization=False)
+    with zipfile.ZipFile(tail, "w") as stored:
+        stored.writestr("a", "x")
+    with pytest.raises(ValueError, match="not the zip file"):  # torch.load would read the legacy format in front
+        T.read_checkpoint(legacy.getvalue() + tail.getvalue())
     knot = [torch.ones(1)]
     for _ in range(40):
         knot = [knot, knot]

@@ -353,6 +353,10 @@ def read_own_file(path: Path) -> bytes | None:
             raise SubmissionTooLarge(f"{path.name} is {status.st_size // 2**10} KB; a module may be at most "
                                      f"{MAX_MODULE_BYTES // 2**10} KB")
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read()
+            text = handle.read(MAX_MODULE_BYTES + 1)  # a file that grew after fstat is not read past the limit
+        if len(text) > MAX_MODULE_BYTES:
+            raise SubmissionTooLarge(f"{path.name} is larger than {MAX_MODULE_BYTES // 2**10} KB, the most a module "
+                                     "may be")
+        return text
     finally:
         os.close(fd)
