@@ -323,11 +323,11 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
 
 MAX_MODULE_BYTES = 256 * 2**10  # a module larger than this is not one a student wrote (and costs a second to read)
 MAX_MODULES = 64
+MAX_FOLDERS_NAMED = 64
 
 
 class SubmissionTooLarge(ValueError):
     """More modules, or a larger one, than any student writes: not graded (reading them costs the grader)."""
-MAX_FOLDERS_NAMED = 64
 
 
 def real_dir(path: Path) -> bool:
@@ -340,7 +340,7 @@ def real_dir(path: Path) -> bool:
 
 def read_own_file(path: Path) -> bytes | None:
     """The bytes of a regular file that is the submission's own (not a link, nor hard-linked to a
-    file elsewhere); None for anything else."""
+    file elsewhere); None for anything else. ``SubmissionTooLarge`` past ``MAX_MODULE_BYTES``."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
@@ -349,14 +349,12 @@ def read_own_file(path: Path) -> bytes | None:
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:
             return None
-        if status.st_size > MAX_MODULE_BYTES:
-            raise SubmissionTooLarge(f"{path.name} is {status.st_size // 2**10} KB; a module may be at most "
-                                     f"{MAX_MODULE_BYTES // 2**10} KB")
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            text = handle.read(MAX_MODULE_BYTES + 1)  # a file that grew after fstat is not read past the limit
+            text = handle.read(MAX_MODULE_BYTES + 1)  # never past the limit, whatever fstat said
         if len(text) > MAX_MODULE_BYTES:
-            raise SubmissionTooLarge(f"{path.name} is larger than {MAX_MODULE_BYTES // 2**10} KB, the most a module "
-                                     "may be")
+            size = max(status.st_size, len(text))
+            raise SubmissionTooLarge(f"{path.name} is {size // 2**10} KB; a module may be at most "
+                                     f"{MAX_MODULE_BYTES // 2**10} KB")
         return text
     finally:
         os.close(fd)

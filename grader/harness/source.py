@@ -1130,13 +1130,15 @@ def _may_set(tree: ast.Module, attr: str) -> bool:
     main_tests = {id(side) for node in ast.walk(tree) if isinstance(node, ast.Compare) and len(node.comparators) == 1
                   for side in (node.left, node.comparators[0])
                   if {ast.unparse(node.left), ast.unparse(node.comparators[0])} == {"__name__", "'__main__'"}}
+    # the targets of `x.__name__ = y.__name__`: a name copied (a decorator's), not one set
+    copies = {id(target) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+              and isinstance(node.value, ast.Attribute) and node.value.attr == "__name__" for target in node.targets}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr in SETTERS:
             return True
-        if isinstance(node, ast.Attribute) and node.attr == attr and not isinstance(node.ctx, ast.Load):
-            copied = isinstance(node.ctx, ast.Store) and attr == "__name__" and _copies_a_name(tree, node)
-            if not copied:
-                return True
+        if isinstance(node, ast.Attribute) and node.attr == attr and not isinstance(node.ctx, ast.Load) \
+                and not (attr == "__name__" and id(node) in copies):
+            return True
         if isinstance(node, ast.Name) and (node.id in SETTERS or (attr == "__name__" and node.id == "__main__")):
             return True
         if isinstance(node, ast.alias) and (node.name.split(".")[-1] in SETTERS or node.name == "__main__"):
@@ -1151,15 +1153,6 @@ def _may_set(tree: ast.Module, attr: str) -> bool:
                 len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)
                 or node.args[1].value in SETTERS or node.args[1].value == attr):
             return True
-    return False
-
-
-def _copies_a_name(tree: ast.Module, target: ast.Attribute) -> bool:
-    """Whether ``target`` (``x.__name__`` stored to) is assigned another object's ``__name__``."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and any(t is target for t in node.targets):
-            value = node.value
-            return isinstance(value, ast.Attribute) and value.attr == "__name__" and isinstance(value.ctx, ast.Load)
     return False
 
 

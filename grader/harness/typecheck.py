@@ -63,9 +63,10 @@ def rebuilt(annotation: Annotation | Plain) -> Any:
     """The annotation as an object the checker understands (None: nothing to check). Raises
     ``RunsCode`` for an axis jaxtyping would evaluate."""
     if isinstance(annotation, Annotation):
-        if code_axes(annotation.dims):
+        code = code_axes(annotation.dims)
+        if code:
             raise RunsCode(f"the annotation {annotation.dtype}[{annotation.array}, {annotation.dims!r}] has an axis "
-                           f"jaxtyping would run as code ({code_axes(annotation.dims)[0]!r}): write axis names "
+                           f"jaxtyping would run as code ({code[0]!r}): write axis names "
                            "(batch, seq), sizes, *name, ... or _, not expressions")
         array = ARRAYS.get(annotation.array)
         if annotation.dtype in DTYPES and array is not None:

@@ -295,8 +295,7 @@ class MemoryWatch:
                 self._fd = os.open(os.path.join(self.dir, name), os.O_RDONLY | os.O_CLOEXEC)
             text = os.pread(self._fd, 4096, 0).decode()
             if self.v2:  # "max": how often usage hit memory.max
-                fields = dict(line.split() for line in text.splitlines())
-                return int(fields.get("max", 0)) > 0 or int(fields.get("oom_kill", 0)) > 0
+                return _limit_hits(text) > 0
             return int(text) >= self.limit - self.SLACK
         except (OSError, ValueError):
             return False
@@ -304,12 +303,8 @@ class MemoryWatch:
     def close(self) -> None:
         if self.holder is not None:
             self.holder.close()
-        if self._fd is not None:
-            try:
-                os.close(self._fd)
-            except OSError:
-                pass
-            self._fd = None
+        _close(self._fd)
+        self._fd = None
 
 
 class _HolderWatch:
@@ -331,10 +326,7 @@ class _HolderWatch:
 
     def _count(self) -> int:
         text = os.pread(self._fd, 4096, 0).decode()
-        if self.v2:
-            fields = dict(line.split() for line in text.splitlines())
-            return int(fields.get("max", 0)) + int(fields.get("oom_kill", 0))
-        return int(text)
+        return _limit_hits(text) if self.v2 else int(text)
 
     def reached(self) -> bool:
         if self.start is None:
@@ -345,9 +337,19 @@ class _HolderWatch:
             return False
 
     def close(self) -> None:
-        if self._fd is not None:
-            try:
-                os.close(self._fd)
-            except OSError:
-                pass
-            self._fd = None
+        _close(self._fd)
+        self._fd = None
+
+
+def _limit_hits(events: str) -> int:
+    """How often a v2 group hit its memory.max, or had a process killed for memory (``memory.events``)."""
+    fields = dict(line.split() for line in events.splitlines())
+    return int(fields.get("max", 0)) + int(fields.get("oom_kill", 0))
+
+
+def _close(fd: int | None) -> None:
+    if fd is not None:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
