@@ -72,28 +72,36 @@ def test_count_matmul_flops_forward(impl, oracle, scenario):
 
 
 def counts_with_its_own_mode(impl) -> None:
-    """Nothing of ``torch.utils.flop_counter`` in what count_matmul_flops runs (flops.py and any
-    module of yours it takes a helper from): the counting is the exercise."""
+    """Nothing of torch's own FLOP counters (``torch.utils.flop_counter``, the profiler's ``with_flops``)
+    in what count_matmul_flops runs (flops.py and any module of yours it takes a helper from): the
+    counting is the exercise."""
     used, unreadable = _flop_counter_reads(tuple(sorted(impl.sources().items())))
     require(not unreadable, "flops.count_matmul_flops", f"{unreadable[0] if unreadable else ''}.py cannot be read "
             "to see what count_matmul_flops runs: keep it plain Python (no expression or block nested hundreds "
             "of levels deep)", show_values=False)
     require(not used, "flops.count_matmul_flops",
-            f"counts with torch.utils.flop_counter ({used[0] if used else ''}): write the TorchDispatchMode and the "
-            "FLOPs of each op yourself, as the docstring asks; FlopCounterMode is only to check your count against",
+            f"counts with torch's own FLOP counter ({used[0] if used else ''}: torch.utils.flop_counter or the "
+            "profiler): write the TorchDispatchMode and the FLOPs of each op yourself, as the docstring asks; "
+            "FlopCounterMode is only to check your count against",
             show_values=False)
 
 
 @functools.lru_cache(maxsize=4)  # read once per submission, not once per example
 def _flop_counter_reads(sources: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
-    """Where count_matmul_flops reads torch.utils.flop_counter, and the modules on the way that cannot be read."""
+    """Where count_matmul_flops reads one of torch's FLOP counters, and the modules on the way that cannot be read."""
     unreadable: list[str] = []
     used = package_names(dict(sources), "flops", "count_matmul_flops", _is_flop_counter, unreadable)
     return used, unreadable
 
 
+# torch counts FLOPs in two places: FlopCounterMode, and the profiler's with_flops estimates (the
+# autograd profiler is the older face of the same thing, torch._C's the engine under both)
+_FLOP_COUNTERS = ("torch.utils.flop_counter", "torch.profiler", "torch.autograd.profiler",
+                  "torch.autograd.profiler_legacy", "torch._C._profiler", "torch._C._autograd")
+
+
 def _is_flop_counter(name: str) -> bool:
-    return name == "torch.utils.flop_counter" or name.startswith("torch.utils.flop_counter.")
+    return any(name == counter or name.startswith(counter + ".") for counter in _FLOP_COUNTERS)
 
 
 @given(scenario=S.backward_scenarios())
