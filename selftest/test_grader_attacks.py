@@ -232,6 +232,7 @@ def test_the_honest_submission_is_untouched(graded):
     ("cpu_hog", VIEW if CGROUPS else set()),  # in a cgroup its sixty busy processes share its own CPU
     ("forges_note", set()),
     ("answer_bomb", VIEW),  # its forged answers are refused before they are read, and its worker stopped
+    ("colliding_keys", VIEW),  # the same: refused at its first key
     ("keyring", set()),  # it answers right: what it could reach is in its output
     ("side_channels", set()),  # the same
     ("unprintable_text", VIEW),
@@ -255,10 +256,14 @@ def test_links_to_the_staff_code_are_never_followed(graded, student):
 
 def test_an_answer_that_grows_when_read_is_refused_unread(graded):
     """Answers are read in the grading process, outside the worker's limits: a forged one whose tensors
-    share their bytes, or that holds a hundred thousand lists, is refused at once, not decoded."""
+    share their bytes, that holds a hundred thousand lists, or whose dict keys all hash alike, is refused
+    at once, not decoded."""
     message = outcome(graded, "answer_bomb", "test_view_strides")["message"]
     assert "not well-formed" in message and ("already read" in message or "lists and dicts" in message), message
     assert graded["results"]["answer_bomb"]["seconds"] < 60
+    message = outcome(graded, "colliding_keys", "test_view_strides")["message"]
+    assert "not well-formed" in message and "dict key" in message, message
+    assert graded["results"]["colliding_keys"]["seconds"] < 60
 
 
 def test_no_keyring_and_no_namespace_of_its_own(graded):

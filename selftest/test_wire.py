@@ -208,7 +208,7 @@ def test_a_packed_message_that_lies_about_its_bytes_is_refused():
         wire.decode(message[4:4 + length].decode())  # raw bytes only come with a packed message
 
 
-def _packed(header: object, tail: bytes) -> bytes:
+def _packed(header: object, tail: bytes = b"") -> bytes:
     text = json.dumps(header).encode()
     return len(text).to_bytes(4, "big") + text + tail
 
@@ -239,6 +239,25 @@ def test_an_answer_is_read_within_bounds():
     assert wire.unpack(wire.pack(text)) == text
     with pytest.raises(wire.WireError, match="bytes of text"):
         wire.unpack(wire.pack(text), answer=True)
+
+
+def test_an_answer_cannot_make_a_dict_slow_to_build():
+    """Keys that all hash alike make a dict of n of them cost n**2 / 2 comparisons to build: 34,000 ints
+    that are multiples of 2**61 - 1, under a megabyte of text, held the grading process 12 s. An answer's
+    keys are strings, dtypes and ints too small to collide, and each pair counts against its budget."""
+    modulus = 2**61 - 1
+    colliding = {"$d": [[modulus * (i + 1), i] for i in range(4)]}
+    with pytest.raises(wire.WireError, match="dict key"):
+        wire.unpack(_packed(colliding), answer=True)
+    with pytest.raises(wire.WireError, match="dict key"):  # a tuple's hash is as easy to collide
+        wire.unpack(_packed({"$d": [[{"$t": [1, 2]}, 0]]}), answer=True)
+    assert wire.unpack(_packed(colliding)) == {modulus * (i + 1): i for i in range(4)}  # the trusted side's own
+    pairs = {"$d": [[i, 0] for i in range(wire.ANSWER_CONTAINERS)]}
+    with pytest.raises(wire.WireError, match="lists and dicts"):
+        wire.unpack(_packed(pairs), answer=True)
+    honest = {0: {"step": torch.tensor(3.0)}, "param_groups": [{"lr": 0.1, "params": [0]}], torch.float32: 1.0,
+              modulus - 1: -1, -(modulus - 1): 1}
+    assert wire.unpack(wire.pack(honest), answer=True).keys() == honest.keys()
 
 
 def test_a_tensor_whose_bytes_lie_about_its_shape_is_refused():
