@@ -143,6 +143,45 @@ def test_the_tests_read_a_checkpoint_only_as_torch_save_writes_it(tmp_path):
     assert len(T._tensors({"model": knot})) == 1
 
 
+def test_a_checkpoint_names_only_what_torch_save_writes():
+    """weights_only lets a pickle call bytearray: eight bytes of pickle asked the grading process for 2 GiB,
+    as often as the file liked. A file naming anything torch.save does not write is refused before
+    torch.load; what a student may honestly save (parameters, dtypes, devices, the RNG state, sets) reads."""
+    import io
+    import pickle
+    import zipfile
+
+    class Allocates:
+        def __reduce__(self):
+            return bytearray, (2**20,)
+
+    def with_pickle(data: bytes) -> bytes:
+        saved, forged = io.BytesIO(), io.BytesIO()
+        torch.save({"w": torch.zeros(2)}, saved)
+        with zipfile.ZipFile(saved) as plain, zipfile.ZipFile(forged, "w") as stored:
+            for entry in plain.infolist():
+                stored.writestr(entry.filename, data if entry.filename.endswith("/data.pkl") else plain.read(entry))
+        return forged.getvalue()
+
+    hostile = with_pickle(pickle.dumps({"x": [Allocates()] * 3}, protocol=2))
+    assert type(torch.load(io.BytesIO(hostile), weights_only=True)["x"][0]) is bytearray  # torch would build it
+    with pytest.raises(ValueError, match="bytearray"):
+        T.read_checkpoint(hostile)
+    # protocol 4 names a global from the two strings on the stack: followed, through the memo
+    swapped = (b"\x80\x02\x8c\x05torchq\x00\x8c\x04Sizeq\x010\x8c\x08builtinsq\x00\x8c\tbytearrayq\x01"
+               b"h\x00h\x01\x93J\x00\x00\x10\x00\x85R.")
+    assert type(pickle.loads(swapped)) is bytearray
+    with pytest.raises(ValueError, match="global"):
+        T.read_checkpoint(with_pickle(swapped))
+    model, optimizer = P.stepped_run(3, 1, 0, 2)
+    honest = io.BytesIO()
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": 2,
+                "weight": next(model.parameters()), "rng": torch.get_rng_state(),
+                "dtype": torch.bfloat16, "device": torch.device("cpu"), "shape": torch.Size([2]), "seen": {1, 2},
+                "half": torch.ones(2, dtype=torch.float16), "f8": torch.zeros(2, dtype=torch.float8_e4m3fn)}, honest)
+    assert len(T._tensors(T.read_checkpoint(honest.getvalue()))) >= 8
+
+
 def test_docstring_examples(tmp_path):
     data = np.arange(12, dtype=np.float32).reshape(4, 3)
     x, y = R.get_batch(data, 2, np.random.default_rng(0))
