@@ -27,6 +27,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import resource
 import selectors
 import shutil
 import signal
@@ -376,6 +377,7 @@ class _Running:
     data: bytearray
     tmp: Path  # its $TMPDIR, removed when it is done
     parts: list[int] | None = None  # a piece of a submission split by part (None: the whole submission)
+    timed_out: bool = False  # killed here at the submission's time limit
 
 
 class Scheduler:
@@ -432,6 +434,7 @@ class Scheduler:
                 now = time.monotonic()
                 for job in running.values():
                     if now - job.started > self.submission_timeout:
+                        job.timed_out = True
                         _kill(job.pid)
         finally:
             for job in running.values():
@@ -485,6 +488,8 @@ class Scheduler:
                 os.environ["TMPDIR"] = str(tmp)
                 tempfile.tempdir = None
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
+                if not options.limits.watch_memory:
+                    limit_heap(GRADING_HEADROOM_MB)
                 result = grade_here(sub, options, sandbox=sandbox, log=log, lock_dir=self.batch.scratch)
                 payload = json.dumps(result.to_dict()).encode()
                 view = memoryview(payload)
@@ -506,8 +511,13 @@ class Scheduler:
         try:
             return scoring.SubmissionResult.from_dict(json.loads(job.data))
         except (ValueError, KeyError, TypeError):
-            reason = "the grading process was stopped (time limit)" if os.WIFSIGNALED(status) \
-                else f"the grading process failed (status {status})"
+            if job.timed_out:
+                reason = f"the grading process was stopped at the time limit ({self.submission_timeout:.0f} s)"
+            elif os.WIFSIGNALED(status):
+                reason = (f"the grading process was killed (signal {os.WTERMSIG(status)}; the kernel kills a "
+                          "process this way when the machine runs out of memory)")
+            else:
+                reason = f"the grading process failed (status {status})"
             return scoring.score(job.sub.student, [], rubric_mod.load(self.batch.options.rubric),
                                  seconds=seconds, error=reason)
 
@@ -552,6 +562,24 @@ def grade_all(
 
 
 PR_SET_PDEATHSIG = 1
+
+# A grading process reads what a submission's workers send (answers, checkpoint files) outside every limit
+# a worker has. Each way found to make that reading allocate (a compressed checkpoint, a pickle calling
+# bytearray) is closed where it was found; this bounds the next one: its heap may grow this much past what
+# it was forked with, and beyond that an allocation fails in that process (a MemoryError, and the test it
+# was in scores 0), not in the machine. An honest grading grows it by a few hundred MB. Not on a GPU
+# machine (``watch_memory``): there CUDA's own mappings would count against the same limit.
+GRADING_HEADROOM_MB = 4096
+
+
+def limit_heap(headroom_mb: int) -> None:
+    """RLIMIT_DATA (private writable memory: malloc, numpy, torch's CPU tensors) at this process's own
+    now, plus ``headroom_mb``."""
+    with open("/proc/self/status") as status:
+        now_kb = next(int(line.split()[1]) for line in status if line.startswith("VmData:"))
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    limit = now_kb * 1024 + headroom_mb * 2**20
+    resource.setrlimit(resource.RLIMIT_DATA, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
 
 
 def _stop(signum, frame) -> None:  # noqa: ARG001

@@ -450,3 +450,14 @@ def _running(pid: int) -> bool:
         return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return False
+
+
+def test_a_grading_process_cannot_be_made_to_take_the_machine_s_memory():
+    """A grading process reads what workers send outside their limits; whatever way is found next to make
+    that reading allocate, its heap is bounded (``limit_heap``): past the headroom an allocation fails in
+    that process, as a MemoryError, while the machine's memory is untouched."""
+    code = ("import torch\nfrom grader.batch import limit_heap\nlimit_heap(256)\nkept = bytearray(64 << 20)\n"
+            "tensor = torch.ones(8 << 20)\ntry:\n    bytearray(1 << 30)\nexcept MemoryError:\n    print('refused')\n"
+            "try:\n    torch.empty(1 << 28)\nexcept (MemoryError, RuntimeError):\n    print('refused')\n")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.stdout.split() == ["refused", "refused"], run.stderr[-2000:]
