@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from grader.harness import wire
 from grader.harness.ask import check
-from grader.harness.schema import FLOAT, INT, TupleOf
+from grader.harness.schema import FLOAT, INT, ListOf, Tensor, TupleOf
 from grader.harness.faults import Mismatch
 
 plain = st.recursive(
@@ -351,3 +351,17 @@ def test_a_remembered_encoding_follows_every_change_to_the_tensor(remembering):
     u = t.detach().reshape(3, 2)  # another tensor over the same storage has its own shape
     assert wire.decode(wire.encode(u)).shape == (3, 2)
     assert wire.canonical_key(t) == wire.canonical_key(wire.decode(wire.encode(t)))
+
+
+@pytest.mark.parametrize("value, words", [
+    (torch.ones(()), "wrong shape: returned a tensor of shape (); expected shape (1,)"),
+    (torch.ones(1, dtype=torch.float64), "wrong type: returned a float64 tensor; expected a float32 tensor"),
+    (torch.full((1,), math.nan), "not finite: returned a tensor with NaN"),
+    ([torch.ones(2)], "wrong shape: item 0: returned a tensor of shape (2,)"),
+])
+def test_a_message_names_what_is_wrong_with_an_answer(value, words):
+    """A tensor of the right type but a shape off by a squeeze is a wrong shape, not a wrong type."""
+    schema = Tensor(torch.float32, (1,))
+    with pytest.raises(Mismatch) as raised:
+        check(value, ListOf(schema) if isinstance(value, list) else schema, "model.Cruncher")
+    assert words in str(raised.value.describe()), raised.value.describe()

@@ -86,7 +86,7 @@ class Answers:
         schema = schema or self.returns
         why = schema.problem(self.got) if schema is not None else None
         if why:
-            raise Mismatch(self.subject, f"wrong type: {why}", inputs=self.inputs, got=self.got,
+            raise Mismatch(self.subject, f"{headline(why)}: {why}", inputs=self.inputs, got=self.got,
                            expected=schema.text, show_values=False)
         return self
 
@@ -170,6 +170,18 @@ def check(value: Any, schema: Schema, subject: str, inputs: str = "") -> Any:
     """``value`` must fit ``schema``; returns it."""
     why = schema.problem(value)
     if why:
-        raise Mismatch(subject, f"wrong type: {why}", inputs=inputs, got=value, expected=schema.text,
+        raise Mismatch(subject, f"{headline(why)}: {why}", inputs=inputs, got=value, expected=schema.text,
                        show_values=False)
     return value
+
+
+def headline(why: str) -> str:
+    """The first words of a message for what a schema found (``Schema.problem``): a tensor of the right
+    type with the wrong shape is not a "wrong type"."""
+    if "; expected shape " in why:
+        return "wrong shape"
+    if "; expected one on " in why:
+        return "wrong device"
+    if "with NaN or infinite values" in why or "; expected a finite number" in why:
+        return "not finite"
+    return "wrong type"
