@@ -255,6 +255,39 @@ def test_only_utf8_source_is_imported(tmp_path):
     assert impl.source("memory") == "import math\nx = math.pi\n" and impl.module("memory").x > 3
 
 
+def test_graded_modules_are_plain_utf8_whatever_runs_first(tmp_path):
+    """A coding line ``tokenize`` cannot read (``unicode_escape`` then a byte ``\\xff``) still imports in
+    Python, and a module the package's ``__init__`` imports is imported before any check in the worker
+    can run: so staging, on the trusted side, puts a module that only says why in place of any module
+    that is not plain UTF-8. What the readings read is then what runs."""
+    from grader.harness.impl import Implementation, LoadError
+
+    hidden = b"# -*- coding: unicode_escape -*- \xff\nx = 1 #\\u000ax = 2\n"
+    assert _imports_as_python_does(tmp_path / "plain", hidden) == 2  # Python runs the hidden line
+    source = tmp_path / "submission" / "assignment"
+    source.mkdir(parents=True)
+    (source / "__init__.py").write_text("from . import gradients\n")
+    (source / "gradients.py").write_bytes(hidden)
+    (source / "memory.py").write_bytes("# é\n".encode("latin-1"))
+    (source / "strides.py").write_text("# -*- coding: utf-8 -*-\nx = 'é'\n")
+    staged = stage_submission(source.parent, tmp_path / "staged") / "assignment"
+    assert (staged / "strides.py").read_bytes() == (source / "strides.py").read_bytes()
+    for module, why in (("gradients", "not UTF-8 (byte 33)"), ("memory", "not UTF-8 (byte 2)")):
+        assert (staged / f"{module}.py").read_text().startswith("raise ImportError("), module
+        assert why in (staged / f"{module}.py").read_text()
+    graded = Implementation("assignment", staged.parent)
+    with pytest.raises(LoadError, match="gradients.py is not graded: it is not UTF-8"):
+        graded.module("strides")  # the package's __init__ imports gradients first
+
+
+def _imports_as_python_does(folder: Path, source: bytes) -> object:
+    folder.mkdir()
+    (folder / "hidden_line.py").write_bytes(source)
+    run = subprocess.run([sys.executable, "-c", "import hidden_line; print(hidden_line.x)"], cwd=folder,
+                         capture_output=True, text=True, timeout=60)
+    return int(run.stdout) if run.returncode == 0 else run.stderr
+
+
 def test_a_library_never_imports_a_module_of_the_submission_by_its_bare_name(tmp_path):
     """A flat submission imports its siblings by bare name; a library's own lazy import of an optional
     dependency (jaxtyping's ``import jax``) must not find a ``jax.py`` of the submission's."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import importlib
 import importlib.util
+import io
 import os
 import stat
 import sys
@@ -202,18 +203,43 @@ class _NoSubfolders:
         return None
 
 
+def not_plain_utf8(source: bytes) -> str | None:
+    """Why Python may run other text than the source readings read (they read UTF-8): a coding line
+    (``# -*- coding: unicode_escape -*-`` makes ``#\\u000a`` a comment to one and a new line to the
+    other), one ``tokenize`` cannot read but Python's own tokenizer does, or bytes that are not UTF-8.
+    None for plain UTF-8 source (a ``coding: utf-8`` line included)."""
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"it is not UTF-8 (byte {exc.start})"
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    except SyntaxError:
+        return "its coding line cannot be read"
+    if encoding not in ("utf-8", "utf-8-sig"):
+        return f"it declares the source encoding {encoding!r}"
+    return None
+
+
+def refusing_module(name: str, why: str) -> bytes:
+    """What is staged in place of a module that is not plain UTF-8: one that says so when imported. The
+    grader reads and runs the same text, and none of the student's."""
+    message = f"{name} is not graded: {why}; save it as UTF-8, with no coding line other than utf-8"
+    return f"raise ImportError({message!r})\n".encode()
+
+
 def refuse_other_encodings(path: Path, package: str) -> None:
     """A module of the implementation must be UTF-8, as the source readings read it: a coding
     declaration (``# -*- coding: unicode_escape -*-``) makes Python run other text than the readers
     see (``#\\u000a`` is a comment to one and a new line to the other)."""
     try:
         with open(path, "rb") as handle:
-            encoding, _ = tokenize.detect_encoding(handle.readline)
-    except (OSError, SyntaxError):
-        return  # no such file, or one Python refuses itself
-    if encoding not in ("utf-8", "utf-8-sig"):
-        raise ImportError(f"{package}/{path.name} declares the source encoding {encoding!r}: only UTF-8 source "
-                          "is graded (remove the coding line)", name=f"{package}.{path.stem}")
+            why = not_plain_utf8(handle.read())
+    except OSError:
+        return  # no such file
+    if why is not None:
+        raise ImportError(f"{package}/{path.name}: {why}: only UTF-8 source is graded (remove the coding line)",
+                          name=f"{package}.{path.stem}")
 
 
 class _Siblings:
@@ -310,7 +336,8 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     for path in modules:
         text = read_own_file(path)
         if text is not None:
-            (package / path.name).write_bytes(text)
+            why = not_plain_utf8(text)
+            (package / path.name).write_bytes(text if why is None else refusing_module(path.name, why))
     # a helper folder's name, and nothing of it: importing it then fails as at home (``_NoSubfolders``),
     # saying why, not with a bare "No module named"
     for path in sorted(origin.iterdir())[:MAX_FOLDERS_NAMED]:
