@@ -19,7 +19,7 @@ from grader.harness.ask import ask, require
 from grader.harness.cases import example, given
 from grader.harness.probes.part04 import count_scenario
 from grader.harness.schema import INT
-from grader.harness.source import package_names
+from grader.harness.source import package_names, replaced_at_import
 from tests.strategies import part04 as S
 
 ESTIMATE = 1e-12
@@ -79,6 +79,11 @@ def counts_with_its_own_mode(impl) -> None:
     require(not unreadable, "flops.count_matmul_flops", f"{unreadable[0] if unreadable else ''}.py cannot be read "
             "to see what count_matmul_flops runs: keep it plain Python (no expression or block nested hundreds "
             "of levels deep)", show_values=False)
+    replaced = _replaced(tuple(sorted(impl.sources().items())))
+    require(not replaced, "flops.count_matmul_flops",
+            f"{replaced[0].where if replaced else ''} {replaced[0].what if replaced else ''}: code that runs when "
+            "flops.py is imported may put other functions in place of yours; what count_matmul_flops runs is read "
+            "from flops.py's source, so its functions must run as written there", show_values=False)
     require(not used, "flops.count_matmul_flops",
             f"counts with torch's own FLOP counter ({used[0] if used else ''}: torch.utils.flop_counter or the "
             "profiler): write the TorchDispatchMode and the FLOPs of each op yourself, as the docstring asks; "
@@ -98,6 +103,11 @@ def _flop_counter_reads(sources: tuple[tuple[str, str], ...]) -> tuple[list[str]
 # autograd profiler is the older face of the same thing, torch._C's the engine under both)
 _FLOP_COUNTERS = ("torch.utils.flop_counter", "torch.profiler", "torch.autograd.profiler",
                   "torch.autograd.profiler_legacy", "torch._C._profiler", "torch._C._autograd")
+
+
+@functools.lru_cache(maxsize=4)
+def _replaced(sources: tuple[tuple[str, str], ...]) -> list:
+    return replaced_at_import(dict(sources), "flops")
 
 
 def _is_flop_counter(name: str) -> bool:

@@ -193,7 +193,7 @@ def _reads_a_clock(impl, fn: str) -> None:
              "(no expression or block nested hundreds of levels deep)", show_values=False)
     replaced = replaced_at_import(impl.sources(), "roofline")
     if replaced:
-        fail(fn, f"{replaced[0].where} {replaced[0].what}: code that runs when roofline.py is imported puts "
+        fail(fn, f"{replaced[0].where} {replaced[0].what}: code that runs when roofline.py is imported may put "
              "other functions in place of yours or a library's; the clock is read from roofline.py's source, "
              "so its functions must run as written there")
     # in roofline.py and any module of yours it takes a helper from

@@ -46,7 +46,7 @@ def source_of(impl) -> Module:
         fail("named", f"assignment/named.py does not parse: {error}")
     replaced = replaced_at_import(impl.sources(), "named")
     if replaced:
-        fail("named", f"{replaced[0].where} {replaced[0].what}: code that runs when named.py is imported puts "
+        fail("named", f"{replaced[0].where} {replaced[0].what}: code that runs when named.py is imported may put "
              "other functions in place of yours or a library's; the checks read named.py's source, so its "
              "functions must run as written there")
     return module

@@ -896,9 +896,19 @@ REPLACING = ("replaces ", "defines a module __getattr__", "imports * from the pa
 def replaced_at_import(sources: dict[str, str], module: str) -> list[Finding]:
     """Where importing ``module`` (with the package's ``__init__`` and what they import) may put other code
     in place of the submission's functions or of a library the readings read (``named.split_heads = ...``,
-    ``einops.rearrange = ...``, a module ``__getattr__``): then a reading of ``module``'s source is not a
-    reading of what runs. (Setting torch's flags, ``torch.backends.cudnn.benchmark = True``, is not.)"""
-    return [f for f in audit_no_autograd(sources, module, ()) if f.what.startswith(REPLACING)]
+    ``einops.rearrange = ...``, ``globals()["split_heads"] = ...``, a module ``__getattr__``): then a reading
+    of ``module``'s source is not a reading of what runs. (Setting torch's flags,
+    ``torch.backends.cudnn.benchmark = True``, is not.)"""
+    return [f for f in audit_no_autograd(sources, module, ()) if f.what.startswith(REPLACING) or _may_rebind(f)]
+
+
+def _may_rebind(finding: Finding) -> bool:
+    """A way to bind a name without writing the binding (``globals()["f"] = g``, ``setattr(module, "f", g)``,
+    ``exec``, ``sys.modules``, ``__dict__``): in code that runs at import, what it may put in place of a
+    function is not read. (A ``getattr`` of a name built at run time is not charged here: a table of
+    ``getattr(torch, name)`` for each dtype's name is honest import-time code.)"""
+    verb, _, what = finding.what.partition(" ")
+    return verb in ("uses", "imports") and what.split(" ")[0].split(".")[-1] in SETTERS
 
 
 @functools.lru_cache(maxsize=8)
