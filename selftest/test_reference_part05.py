@@ -305,3 +305,40 @@ def test_the_reference_and_the_examples_read_a_clock():
 
     for path in [ROOT / "reference" / "roofline.py", *sorted((ROOT / "examples").rglob("roofline.py"))]:
         assert Module.parse(path.read_text(), "roofline").clock_reads("time_matmul"), path
+
+
+def test_reading_a_submission_costs_what_its_text_costs(monkeypatch):
+    """The grading process reads sources outside every limit a worker has, so a reading grows with the
+    text, not faster: eight modules star-importing each other were 32,768 module readings for each name
+    a function reads (minutes for one reading), and a comprehension of thousands of `for` clauses was
+    walked once per clause (quadratic)."""
+    import ast
+
+    from grader.harness import source
+    from grader.harness.source import audit_no_autograd, is_clock, package_names
+
+    reads = []
+    brings = source._star_brings
+    monkeypatch.setattr(source, "_star_brings", lambda *a: reads.append(a[0]) or brings(*a))
+    stars = "".join(f"from .m{i} import *\n" for i in range(8))
+    unknown = ", ".join(f"q{j}" for j in range(100))
+    roofline = stars + f"import time\n\ndef time_matmul(m):\n    t = time.perf_counter()\n    if m is None:\n" \
+                       f"        return ({unknown})\n    return time.perf_counter() - t\n"
+    meshed = {"roofline": roofline, "__init__": "", **{f"m{i}": stars for i in range(8)}}
+    assert package_names(meshed, "roofline", "time_matmul", is_clock)
+    assert len(reads) <= 101 * 9 * 8, len(reads)  # each name: each module once, each of its stars once
+    visited = 0
+    walk = ast.walk
+
+    def counted(node):
+        nonlocal visited
+        for inner in walk(node):
+            visited += 1
+            yield inner
+
+    monkeypatch.setattr(source.ast, "walk", counted)
+    clauses = "".join(f" for a{i} in ('',)" for i in range(2000))
+    init = f"def _never():\n    return [0{clauses}]\n\n_KEEP = _never\n"
+    audit_no_autograd({"__init__": init, "gradients": "def squared_error_grad(x, w, t):\n    return x\n"},
+                      "gradients", ("squared_error_grad",))
+    assert visited < 200 * 2000 * 4, visited  # linear: tens of visits per clause, where each clause walked all

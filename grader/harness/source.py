@@ -194,11 +194,12 @@ class Module:
         public one without an ``__all__``, that the module binds once, with a statement that always
         runs, or brings from its own star imports. A name bound only in a branch that never runs,
         bound twice, or listed by an ``__all__`` that is not a plain list of strings cannot be told."""
-        found = self._star_candidates(name, sources, depth)
+        found = self._star_candidates(name, sources, depth, {self.name})
         return found or None
 
-    def _star_candidates(self, name: str, sources: dict[str, str] | None, depth: int) -> str | None:
-        """``starred``, but "" where a star import may bind the name and what it is cannot be told."""
+    def _star_candidates(self, name: str, sources: dict[str, str] | None, depth: int, opened: set[str]) -> str | None:
+        """``starred``, but "" where a star import may bind the name and what it is cannot be told.
+        ``opened``: the implementation's modules this lookup has read already (see ``_star_brings``)."""
         # each module once, at its last star import (which runs for sure if any of its imports does):
         # a module star-importing one module over and over would make a reading of it explode
         last: dict[str, bool] = {}
@@ -208,7 +209,7 @@ class Module:
             return ""
         brought = []
         for star, always in last.items():
-            found = _star_brings(star, name, sources, depth)
+            found = _star_brings(star, name, sources, depth, opened)
             if found is not None:
                 brought.append((found, always))
         if not brought:
@@ -585,9 +586,12 @@ def _from_name(node: ast.ImportFrom, alias: ast.alias) -> str:
 MAX_STARS = 8  # distinct modules a module star-imports, beyond which what a name is cannot be told
 
 
-def _star_brings(star: str, name: str, sources: dict[str, str] | None, depth: int) -> str | None:
+def _star_brings(star: str, name: str, sources: dict[str, str] | None, depth: int,
+                 opened: set[str]) -> str | None:
     """What ``name`` stands for if ``from star import *`` binds it: None if it does not, "" if it may
-    and what it is cannot be told (see ``Module.starred``)."""
+    and what it is cannot be told (see ``Module.starred``). Each of the implementation's modules is read
+    once per lookup (``opened``): reached again through another star import it binds the same objects,
+    and eight modules star-importing each other five deep were 32,768 readings for each name."""
     own = _star_module(star, sources or {})
     if own is None:
         if star.startswith(".") or star.split(".")[0] == "assignment":
@@ -598,6 +602,9 @@ def _star_brings(star: str, name: str, sources: dict[str, str] | None, depth: in
         return f"{star}.{name}" if f"{star}.{name}" in STARRED else ""
     if sources is None or depth > 4:
         return ""
+    if own in opened:
+        return None
+    opened.add(own)
     try:
         other = Module.parse(sources[own], own)
     except SyntaxError:
@@ -618,7 +625,7 @@ def _star_brings(star: str, name: str, sources: dict[str, str] | None, depth: in
         if isinstance(bound, (ast.Import, ast.ImportFrom)):
             return other.imports[name]
         return f".{own}.{name}"  # its own definition: read there
-    return other._star_candidates(name, sources, depth + 1)
+    return other._star_candidates(name, sources, depth + 1, opened)
 
 
 def _star_module(star: str, sources: dict[str, str]) -> str | None:
@@ -1072,14 +1079,17 @@ def _literal_getattrs(mod: Module, root: ast.AST, scopes: dict[int, dict[str, st
     literal: dict[int, list[str]] = {}  # id of a comprehension variable's Name -> what it can be
     for node in mod.walk(root):
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            variables: dict[str, list[str]] = {}
             for generator in node.generators:
                 values = generator.iter.elts if isinstance(generator.iter, (ast.Tuple, ast.List, ast.Set)) else None
                 if isinstance(generator.target, ast.Name) and values \
                         and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in values) \
                         and _bindings(node, generator.target.id) == 1:
-                    for inner in ast.walk(node):
-                        if isinstance(inner, ast.Name) and inner.id == generator.target.id:
-                            literal[id(inner)] = [v.value for v in values]
+                    variables[generator.target.id] = [v.value for v in values]
+            if variables:  # one walk for all its variables: one per `for` clause was quadratic in the clauses
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Name) and inner.id in variables:
+                        literal[id(inner)] = variables[inner.id]
     found: dict[int, list[str]] = {}
     for node in mod.walk(root):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) in (2, 3)
