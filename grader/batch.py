@@ -490,6 +490,7 @@ class Scheduler:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 if not options.limits.watch_memory:
                     limit_heap(GRADING_HEADROOM_MB)
+                limit_cpu(GRADING_CPU_SECONDS)
                 result = grade_here(sub, options, sandbox=sandbox, log=log, lock_dir=self.batch.scratch)
                 payload = json.dumps(result.to_dict()).encode()
                 view = memoryview(payload)
@@ -513,6 +514,9 @@ class Scheduler:
         except (ValueError, KeyError, TypeError):
             if job.timed_out:
                 reason = f"the grading process was stopped at the time limit ({self.submission_timeout:.0f} s)"
+            elif os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
+                reason = (f"the grading process spent more than {GRADING_CPU_SECONDS} CPU-seconds of its own "
+                          "(reading what the submission's workers sent; an honest submission takes a few)")
             elif os.WIFSIGNALED(status):
                 reason = (f"the grading process was killed (signal {os.WTERMSIG(status)}; the kernel kills a "
                           "process this way when the machine runs out of memory)")
@@ -570,6 +574,21 @@ PR_SET_PDEATHSIG = 1
 # was in scores 0), not in the machine. An honest grading grows it by a few hundred MB. Not on a GPU
 # machine (``watch_memory``): there CUDA's own mappings would count against the same limit.
 GRADING_HEADROOM_MB = 4096
+
+
+# The same for its CPU: each way found to make the trusted side's reading slow (a star-import mesh, a dict
+# whose keys all hash alike) was made linear where it was found; past this many CPU-seconds of its own (an
+# honest grading takes a few: the student's compute runs in the workers) the kernel stops the grading
+# process, where the submission's time limit would have let it hold a core for half an hour.
+GRADING_CPU_SECONDS = 300
+
+
+def limit_cpu(seconds: int) -> None:
+    """RLIMIT_CPU at this process's CPU time so far, plus ``seconds`` (SIGXCPU, then SIGKILL)."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    limit = int(used.ru_utime + used.ru_stime) + seconds
+    resource.setrlimit(resource.RLIMIT_CPU, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
 
 
 def limit_heap(headroom_mb: int) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -461,3 +462,11 @@ def test_a_grading_process_cannot_be_made_to_take_the_machine_s_memory():
             "try:\n    torch.empty(1 << 28)\nexcept (MemoryError, RuntimeError):\n    print('refused')\n")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.stdout.split() == ["refused", "refused"], run.stderr[-2000:]
+
+
+def test_a_grading_process_cannot_be_made_to_spin_for_the_submission_s_whole_time_limit():
+    """Past its CPU allowance (``limit_cpu``) the kernel stops a grading process that a submission made
+    busy, where the submission's wall-clock limit (half an hour) would have let it hold a core."""
+    code = "from grader.batch import limit_cpu\nlimit_cpu(1)\nwhile True:\n    pass\n"
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == -signal.SIGXCPU, (run.returncode, run.stderr[-2000:])
