@@ -125,6 +125,10 @@ def bad_calls(batch, seq_q, seq_k, heads, dim):
          f"q and k with different head dims ({dim} and {dim + 1})"),
         (split_heads, (x[0], heads), f"a 2-D x of shape {(seq_q, heads * dim)}"),
         (merge_heads, (split[0],), f"a 3-D x of shape {(heads, seq_q, dim)}"),
+        # Float, not Shaped: a checked call takes floating tensors only
+        (attention_scores, (q.long(), k.long()), "integer (int64) q and k"),
+        (split_heads, (x.long(), heads), "an integer (int64) x"),
+        (merge_heads, (split.long(),), "an integer (int64) x"),
     ]
 
 
@@ -142,6 +146,10 @@ def test_annotations_reject_wrong_shapes(impl, oracle, case):
     for function, args, what in bad_calls(*case):
         if check_call(annotations(impl, function), function.params, args) is None:
             fail(function.name, unread(impl, function) or f"your annotations accepted {what}: keep the jaxtyping annotations")
+    for function in (attention_scores, split_heads, merge_heads):  # a result's annotation is checked too
+        missing = unread(impl, function)
+        if missing:
+            fail(function.name, missing)
 
 
 TENSORS = {"attention_scores": ("q", "k", "return"), "split_heads": ("x", "return"), "merge_heads": ("x", "return")}
