@@ -178,8 +178,18 @@ def test_a_checkpoint_names_only_what_torch_save_writes():
     torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": 2,
                 "weight": next(model.parameters()), "rng": torch.get_rng_state(),
                 "dtype": torch.bfloat16, "device": torch.device("cpu"), "shape": torch.Size([2]), "seen": {1, 2},
-                "half": torch.ones(2, dtype=torch.float16), "f8": torch.zeros(2, dtype=torch.float8_e4m3fn)}, honest)
+                "half": torch.ones(2, dtype=torch.float16), "f8": torch.zeros(2, dtype=torch.float8_e4m3fn),
+                "note": b"bytes \x00\xff"}, honest)
     assert len(T._tensors(T.read_checkpoint(honest.getvalue()))) >= 8
+    # protocol 2 writes bytes as _codecs.encode(text, "latin1"); encode of its own result in "hex", 30 times
+    # over, asked for a gigabyte from 1.2 KB
+    def doubling(levels: int) -> bytes:
+        return (b"\x80\x02c_codecs\nencode\nq\x00" + b"h\x00" * levels + b"X\x01\x00\x00\x00aX\x06\x00\x00\x00latin1\x86R"
+                + b"X\x03\x00\x00\x00hex\x86R" * levels + b".")
+
+    assert len(pickle.loads(doubling(3))) == 8
+    with pytest.raises(ValueError, match="_codecs.encode"):
+        T.read_checkpoint(with_pickle(doubling(30)))
     decoys = io.BytesIO()  # a minute of reading for the grading process, before the cap on its steps
     torch.save({"model": model.state_dict(), "decoys": [torch.zeros(3)] * 60_000}, decoys)
     with pytest.raises(ValueError, match="steps"):

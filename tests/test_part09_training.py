@@ -242,10 +242,12 @@ def _saved_global(module: object, name: object) -> bool:
 
 def only_what_torch_save_writes(pickle: bytes) -> None:
     """Refuse a pickle that names a global torch.save would not: its stack is followed (pickletools says
-    what each opcode takes and leaves), so a name that protocol 4 builds from two strings is read too."""
+    what each opcode takes and leaves), so a name that protocol 4 builds from two strings is read too,
+    and so are the arguments of ``_codecs.encode``: protocol 2 writes bytes as ``encode(text, "latin1")``,
+    while ``encode`` of its own result in "hex", thirty times over, was a gigabyte from 1.2 KB."""
     import pickletools
 
-    mark, other = object(), object()
+    mark, other, encode = object(), object(), ("global", "_codecs", "encode")
     stack: list = []
     memo: dict = {}
     for step, (op, arg, _) in enumerate(pickletools.genops(pickle)):
@@ -254,34 +256,45 @@ def only_what_torch_save_writes(pickle: bytes) -> None:
                              "about a thousand")
         if op.name in ("EXT1", "EXT2", "EXT4"):  # a global by its number in copyreg's registry
             raise ValueError("it names a global by number, which torch.save does not write")
+        named = None
         if op.name in ("GLOBAL", "INST"):
             module, _, name = arg.partition(" ")
             if not _saved_global(module, name):
                 raise ValueError(f"it names {module}.{name}, which torch.save does not write")
+            named = ("global", module, name)
         elif op.name == "STACK_GLOBAL":
             if len(stack) < 2 or not _saved_global(stack[-2], stack[-1]):
                 raise ValueError("it names a global torch.save does not write")
+            named = ("global", stack[-2], stack[-1])
         if op.name in ("MEMOIZE", "PUT", "BINPUT", "LONG_BINPUT"):
             if not stack or stack[-1] is mark:
                 raise ValueError("it is not a pickle")
             memo[len(memo) if op.name == "MEMOIZE" else arg] = stack[-1]
             continue
-        before = op.stack_before
+        before, taken = op.stack_before, []
         if pickletools.markobject in before:
             while stack and stack[-1] is not mark:
-                stack.pop()
+                taken.insert(0, stack.pop())
             if not stack:
                 raise ValueError("it is not a pickle")
             stack.pop()
             before = before[:before.index(pickletools.markobject)]
         if len(stack) < len(before):
             raise ValueError("it is not a pickle")
-        taken = stack[len(stack) - len(before):]
+        taken = stack[len(stack) - len(before):] + taken
         del stack[len(stack) - len(before):]
-        if op.name in ("GET", "BINGET", "LONG_BINGET"):
+        if op.name in ("REDUCE", "NEWOBJ", "OBJ") and encode in taken[:1] + taken[-1:] and not (
+                op.name == "REDUCE" and taken[0] == encode and type(taken[1]) is tuple and len(taken[1]) == 2
+                and type(taken[1][0]) is str and taken[1][1] == "latin1"):
+            raise ValueError("it calls _codecs.encode other than as torch.save writes bytes")
+        if named is not None:
+            stack.append(named)
+        elif op.name in ("GET", "BINGET", "LONG_BINGET"):
             stack.append(memo.get(arg, other))
         elif op.name == "DUP":
             stack += taken * 2
+        elif op.name in ("TUPLE", "TUPLE1", "TUPLE2", "TUPLE3", "EMPTY_TUPLE"):
+            stack.append(tuple(taken))  # what a call is given: read where it matters (``encode``)
         else:
             stack += [mark if kind is pickletools.markobject else arg if type(arg) is str else other
                       for kind in op.stack_after]
