@@ -270,9 +270,14 @@ def test_graded_modules_are_plain_utf8_whatever_runs_first(tmp_path):
     (source / "gradients.py").write_bytes(hidden)
     (source / "memory.py").write_bytes("# é\n".encode("latin-1"))
     (source / "strides.py").write_text("# -*- coding: utf-8 -*-\nx = 'é'\n")
+    (source / "dtypes.py").write_text("#!/usr/bin/env python\n# coding=UTF8\nx = 1\n")
+    # a lone "\r" ends a line for Python's tokenizer, not for tokenize's: a coding line the latter misses
+    (source / "roofline.py").write_bytes(b"\r# coding: raw_unicode_escape\nx = 1 #\\u000ax = 2\n")
     staged = stage_submission(source.parent, tmp_path / "staged") / "assignment"
-    assert (staged / "strides.py").read_bytes() == (source / "strides.py").read_bytes()
-    for module, why in (("gradients", "not UTF-8 (byte 33)"), ("memory", "not UTF-8 (byte 2)")):
+    for module in ("strides", "dtypes"):
+        assert (staged / f"{module}.py").read_bytes() == (source / f"{module}.py").read_bytes()
+    for module, why in (("gradients", "not UTF-8 (byte 33)"), ("memory", "not UTF-8 (byte 2)"),
+                        ("roofline", "declares the source encoding 'raw_unicode_escape'")):
         assert (staged / f"{module}.py").read_text().startswith("raise ImportError("), module
         assert why in (staged / f"{module}.py").read_text()
     graded = Implementation("assignment", staged.parent)

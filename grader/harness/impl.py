@@ -10,10 +10,12 @@ into one by ``stage_submission``.
 from __future__ import annotations
 
 import builtins
+import codecs
 import importlib
 import importlib.util
 import io
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -216,9 +218,27 @@ def not_plain_utf8(source: bytes) -> str | None:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
     except SyntaxError:
         return "its coding line cannot be read"
-    if encoding not in ("utf-8", "utf-8-sig"):
+    if not _utf8(encoding):
         return f"it declares the source encoding {encoding!r}"
+    # Python's tokenizer ends a line at a lone "\r" too, tokenize's only at "\n": b"\r# coding: ..." is a
+    # blank line and then a coding line to one, a blank first line to the other. Read the first two lines
+    # as Python does, and refuse any coding line in them but utf-8's.
+    for line in source.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")[:2]:
+        cookie = _COOKIE.match(line)
+        if cookie and not _utf8(cookie.group(1).decode()):
+            return f"it declares the source encoding {cookie.group(1).decode()!r}"
     return None
+
+
+def _utf8(encoding: str) -> bool:
+    """``utf-8`` under any of its names (``UTF8``, ``utf_8``, ``utf-8-sig``)."""
+    try:
+        return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+    except LookupError:
+        return False
+
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")  # tokenize's, on bytes
 
 
 def refusing_module(name: str, why: str) -> bytes:
