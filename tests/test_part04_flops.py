@@ -77,8 +77,8 @@ def counts_with_its_own_mode(impl) -> None:
     counting is the exercise."""
     used, unreadable = _flop_counter_reads(tuple(sorted(impl.sources().items())))
     require(not unreadable, "flops.count_matmul_flops", f"{unreadable[0] if unreadable else ''}.py cannot be read "
-            "to see what count_matmul_flops runs: keep it plain Python (no expression or block nested hundreds "
-            "of levels deep)", show_values=False)
+            "to see what count_matmul_flops runs: keep it plain Python (each function bound once, by its def; no "
+            "expression or block nested hundreds of levels deep)", show_values=False)
     replaced = _replaced(tuple(sorted(impl.sources().items())))
     require(not replaced, "flops.count_matmul_flops",
             f"{replaced[0].where if replaced else ''} {replaced[0].what if replaced else ''}: code that runs when "

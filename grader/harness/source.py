@@ -100,7 +100,9 @@ class Module:
         module = cls(tree, name)
         for n in ast.walk(module.tree):
             names = [n.id] if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else \
-                list(n.names) if isinstance(n, (ast.Global, ast.Nonlocal)) else []
+                list(n.names) if isinstance(n, (ast.Global, ast.Nonlocal)) else \
+                [n.name] if isinstance(n, (ast.MatchAs, ast.MatchStar, ast.ExceptHandler)) and n.name else \
+                [n.rest] if isinstance(n, ast.MatchMapping) and n.rest else []  # a capture stores as `=` does
             for name in names:  # a `global` declaration counts as a binding elsewhere: never a constant
                 module.stores[name] = module.stores.get(name, 0) + (2 if isinstance(n, (ast.Global, ast.Nonlocal)) else 1)
             if isinstance(n, ast.Global):
@@ -529,7 +531,9 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
             if unreadable is not None:
                 unreadable.append(name)
             continue
-        if mod.rebound(fn):
+        if mod.rebound(fn):  # what runs under the name is not read: where a name must NOT be found, no proof
+            if unreadable is not None:
+                unreadable.append(name)
             continue
         roots = mod.reachable(fn)
         if not roots:
@@ -873,6 +877,10 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
             findings.append(Finding(f"{name}.py", "could not be read (it does not parse)", False))
             continue
         mod = parsed[name]
+        if function is not None and mod.rebound(function):  # `for f in [other]`, a walrus: not read as it
+            findings.append(Finding(f"{name}.py", f"binds {function} again (in a loop, a walrus, a match or a "
+                                                  "with: which function runs under the name is not read)", False))
+            continue
         nodes = mod.import_time() if function is None else mod.reachable(function)
         if function is not None and not nodes:  # `from ._impl import *` brings it
             todo += [(sibling, function) for star in mod.stars
@@ -969,6 +977,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 found.append(Finding(where, f"replaces {ast.unparse(node)}", False))
             elif not own_module:
                 found.append(Finding(where, f"patches {ast.unparse(node)}", False))
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and node.attr in CODE_ATTRIBUTES:
+            found.append(Finding(where, f"replaces {ast.unparse(node)} (the code under a name)", False))
         if isinstance(node, ast.MatchClass):  # `case object(grad=g)` reads w.grad; `case C(a)` what C names
             for attr in node.kwd_attrs:
                 if _autograd_attribute(attr):
@@ -1134,6 +1144,11 @@ def _naming_annotations(tree: ast.Module) -> set[int]:
     return tree._naming_annotations
 
 
+# what a store swaps the code of a function or class for (``f.__code__ = g.__code__``, ``C.__bases__ = ...``):
+# the reading reads the def as written, and something else runs
+CODE_ATTRIBUTES = frozenset(["__code__", "__bases__", "__class__", "__dict__", "__defaults__", "__kwdefaults__",
+                             "__globals__", "__closure__", "__call__", "__wrapped__", "__get__", "__getattr__",
+                             "__getattribute__", "__mro_entries__", "__init_subclass__", "__class_getitem__"])
 # what may set a module's attribute by a name built at run time, or reach the module objects to set one on
 SETTERS = frozenset(["setattr", "__setattr__", "__getattribute__", "__dict__", "vars", "globals", "locals",
                      "modules", "exec", "eval", "compile", "__import__", "import_module", "reload", "__builtins__",
