@@ -184,8 +184,8 @@ def test_a_checkpoint_names_only_what_torch_save_writes():
     # protocol 2 writes bytes as _codecs.encode(text, "latin1"); encode of its own result in "hex", 30 times
     # over, asked for a gigabyte from 1.2 KB
     def doubling(levels: int) -> bytes:
-        return (b"\x80\x02c_codecs\nencode\nq\x00" + b"h\x00" * levels + b"X\x01\x00\x00\x00aX\x06\x00\x00\x00latin1\x86R"
-                + b"X\x03\x00\x00\x00hex\x86R" * levels + b".")
+        return (b"\x80\x02c_codecs\nencode\nq\x00" + b"h\x00" * levels
+                + b"X\x01\x00\x00\x00aX\x06\x00\x00\x00latin1\x86R" + b"X\x03\x00\x00\x00hex\x86R" * levels + b".")
 
     assert len(pickle.loads(doubling(3))) == 8
     with pytest.raises(ValueError, match="_codecs.encode"):

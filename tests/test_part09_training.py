@@ -224,8 +224,9 @@ def read_checkpoint(blob: bytes):
 # and about a thousand steps (opcodes), where 300,000 references to one tensor held a minute of reading.
 PICKLE_BYTES = 1 * 2**20
 PICKLE_STEPS = 50_000
-_SAVED = {("collections", "OrderedDict"), ("torch._utils", "_rebuild_tensor_v2"), ("torch._utils", "_rebuild_tensor_v3"),
-          ("torch._utils", "_rebuild_parameter"), ("torch", "Size"), ("torch", "device"),
+_SAVED = {("collections", "OrderedDict"), ("torch._utils", "_rebuild_tensor_v2"),
+          ("torch._utils", "_rebuild_tensor_v3"), ("torch._utils", "_rebuild_parameter"), ("torch", "Size"),
+          ("torch", "device"),
           ("torch.storage", "UntypedStorage"), ("__builtin__", "set"), ("builtins", "set"),
           ("_codecs", "encode")}  # bytes, as protocol 2 writes them: as long as their text
 
@@ -273,11 +274,11 @@ def only_what_torch_save_writes(pickle: bytes) -> None:
             continue
         before, taken = op.stack_before, []
         if pickletools.markobject in before:
-            while stack and stack[-1] is not mark:
-                taken.insert(0, stack.pop())
-            if not stack:
+            at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i] is mark), None)
+            if at is None:
                 raise ValueError("it is not a pickle")
-            stack.pop()
+            taken = stack[at + 1:]
+            del stack[at:]
             before = before[:before.index(pickletools.markobject)]
         if len(stack) < len(before):
             raise ValueError("it is not a pickle")

@@ -199,7 +199,8 @@ class Module:
         found = self._star_candidates(name, sources, depth, {self.name})
         return found or None
 
-    def _star_candidates(self, name: str, sources: dict[str, str] | None, depth: int, opened: set[str]) -> str | None:
+    def _star_candidates(self, name: str, sources: dict[str, str] | None, depth: int,
+                         opened: set[str]) -> str | None:
         """``starred``, but "" where a star import may bind the name and what it is cannot be told.
         ``opened``: the implementation's modules this lookup has read already (see ``_star_brings``)."""
         # each module once, at its last star import (which runs for sure if any of its imports does):

@@ -390,8 +390,8 @@ def _dec(obj: Any, depth: int, digests: bool = False, tail: _Tail | None = None)
             if tail is not None:
                 tail.spend()  # a pair is a list too
             key, value = _list(pair)
-            out[_key(_dec(key, depth + 1, digests, tail), answer=tail is not None and tail.containers is not None)] = \
-                _dec(value, depth + 1, digests, tail)
+            key = _key(_dec(key, depth + 1, digests, tail), answer=tail is not None and tail.containers is not None)
+            out[key] = _dec(value, depth + 1, digests, tail)
         return out
     if tag == "$b":
         return base64.b64decode(_str(obj["$b"]), validate=True)
@@ -417,9 +417,9 @@ def _dec(obj: Any, depth: int, digests: bool = False, tail: _Tail | None = None)
 # An int hashes to itself modulo 2**61 - 1, so the keys k, k + M, k + 2M ... share one slot, and a dict of n
 # of them takes n**2 / 2 comparisons to build: 34,000 such keys, under a megabyte of text, held the grading
 # process 12 s. A tuple's hash mixes its items' and is as easy to collide. So an answer's keys are strings
-# (salted at random in the grading process, which no worker shares), dtypes, and ints too small to collide;
-# what the trusted side wrote itself (a question, a recording) may also use tuples and any int. A float's collisions
-# are few (a hash class holds tens of floats), so floats stay.
+# (salted at random in the grading process, which no worker shares), dtypes, floats (a hash class holds
+# tens of them) and ints too small to collide; what the trusted side wrote itself (a question, a
+# recording) may also use tuples and any int.
 _HASH_MODULUS = 2**61 - 1
 _KEYS = (str, float, bool, type(None), torch.dtype)
 
