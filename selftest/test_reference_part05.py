@@ -342,3 +342,18 @@ def test_reading_a_submission_costs_what_its_text_costs(monkeypatch):
     audit_no_autograd({"__init__": init, "gradients": "def squared_error_grad(x, w, t):\n    return x\n"},
                       "gradients", ("squared_error_grad",))
     assert visited < 200 * 2000 * 4, visited  # linear: tens of visits per clause, where each clause walked all
+
+
+def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
+    """``globals()``, ``setattr``, ``getattr(module, "__dict__")`` at import can put another function under a
+    name the readings read as written; a table of ``getattr(torch, name)`` cannot, and is not charged."""
+    from grader.harness.source import replaced_at_import
+
+    honest = ("import time\nfrom . import roofline as _me\n\ndef time_matmul(m):\n    t = time.perf_counter()\n"
+              "    return time.perf_counter() - t\n\ndef _cpu(m):\n    return time.process_time()\n\n")
+    for setter in ("globals()['time_matmul'] = _cpu", "setattr(_me, 'time_matmul', _cpu)",
+                   "getattr(_me, '__dict__')['time_matmul'] = _cpu", "vars(_me)['time_matmul'] = _cpu",
+                   "time_matmul.__code__ = _cpu.__code__"):
+        assert replaced_at_import({"__init__": "", "roofline": honest + setter + "\n"}, "roofline"), setter
+    tables = "CLOCKS = {n: getattr(time, n) for n in ('perf_counter', 'monotonic')}\nF8 = getattr(time, 'time', None)\n"
+    assert replaced_at_import({"__init__": "", "roofline": honest + tables}, "roofline") == []

@@ -920,11 +920,12 @@ def replaced_at_import(sources: dict[str, str], module: str) -> list[Finding]:
 
 def _may_rebind(finding: Finding) -> bool:
     """A way to bind a name without writing the binding (``globals()["f"] = g``, ``setattr(module, "f", g)``,
-    ``exec``, ``sys.modules``, ``__dict__``): in code that runs at import, what it may put in place of a
-    function is not read. (A ``getattr`` of a name built at run time is not charged here: a table of
-    ``getattr(torch, name)`` for each dtype's name is honest import-time code.)"""
+    ``exec``, ``sys.modules``, ``__dict__``, ``getattr(module, "__dict__")``): in code that runs at import,
+    what it may put in place of a function is not read. (A ``getattr`` of a name built at run time is not
+    charged here: a table of ``getattr(torch, name)`` for each dtype's name is honest import-time code.)"""
     verb, _, what = finding.what.partition(" ")
-    return verb in ("uses", "imports") and what.split(" ")[0].split(".")[-1] in SETTERS
+    return verb in ("uses", "imports") and (what.split(" ")[0].split(".")[-1] in SETTERS
+                                            or what.startswith("getattr of "))
 
 
 @functools.lru_cache(maxsize=8)
@@ -1033,7 +1034,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 found.append(Finding(where, f"uses .{autograd[0]}", True))
             elif node.id in ESCAPES and isinstance(node.ctx, ast.Load) and node.id not in mod.functions \
                     and not (names and all(_plain_attribute(n) for n in names)):
-                found.append(Finding(where, f"uses {node.id}", False))
+                setters = [n for n in names if n in SETTERS]  # `getattr(module, "__dict__")` reaches a setter
+                found.append(Finding(where, f"uses {node.id}" + (f" of {setters[0]}" if setters else ""), False))
             elif (node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS
                   and isinstance(node.ctx, ast.Load)):
                 found.append(Finding(where, f"uses {node.id}", False))
