@@ -586,9 +586,7 @@ GRADING_CPU_SECONDS = 300
 def limit_cpu(seconds: int) -> None:
     """RLIMIT_CPU at this process's CPU time so far, plus ``seconds`` (SIGXCPU, then SIGKILL)."""
     used = resource.getrusage(resource.RUSAGE_SELF)
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    limit = int(used.ru_utime + used.ru_stime) + seconds
-    resource.setrlimit(resource.RLIMIT_CPU, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+    _lower_soft_limit(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime) + seconds)
 
 
 def limit_heap(headroom_mb: int) -> None:
@@ -596,9 +594,13 @@ def limit_heap(headroom_mb: int) -> None:
     now, plus ``headroom_mb``."""
     with open("/proc/self/status") as status:
         now_kb = next(int(line.split()[1]) for line in status if line.startswith("VmData:"))
-    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    limit = now_kb * 1024 + headroom_mb * 2**20
-    resource.setrlimit(resource.RLIMIT_DATA, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+    _lower_soft_limit(resource.RLIMIT_DATA, now_kb * 1024 + headroom_mb * 2**20)
+
+
+def _lower_soft_limit(which: int, limit: int) -> None:
+    """The soft limit ``which`` at ``limit``, never above the hard one (which stays)."""
+    _, hard = resource.getrlimit(which)
+    resource.setrlimit(which, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
 
 
 def _stop(signum, frame) -> None:  # noqa: ARG001

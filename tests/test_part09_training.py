@@ -202,19 +202,20 @@ def read_checkpoint(blob: bytes):
     try:
         with zipfile.ZipFile(io.BytesIO(blob)) as archive:
             entries = archive.infolist()
+            # a zip from its first byte: torch.load reads anything else (data in front of a zip) in the legacy
+            # format, which sizes its storages from the pickle before reading a byte of them
+            if not blob.startswith(b"PK\x03\x04") or not entries or min(e.header_offset for e in entries) != 0:
+                raise ValueError("it is not the zip file torch.save writes")
+            if any(e.compress_type != zipfile.ZIP_STORED for e in entries) \
+                    or sum(e.file_size for e in entries) > len(blob):
+                raise ValueError("its entries are compressed, which torch.save never does")
+            pickles = [e for e in entries if e.filename.endswith("/data.pkl")]
+            if len(pickles) != 1 or pickles[0].file_size > PICKLE_BYTES:
+                raise ValueError("it does not hold the one data.pkl torch.save writes")
+            pickle = archive.read(pickles[0])
     except zipfile.BadZipFile:
         raise ValueError("it is not the zip file torch.save writes") from None
-    # a zip from its first byte: torch.load reads anything else (data in front of a zip) in the legacy
-    # format, which sizes its storages from the pickle before reading a byte of them
-    if not blob.startswith(b"PK\x03\x04") or not entries or min(e.header_offset for e in entries) != 0:
-        raise ValueError("it is not the zip file torch.save writes")
-    if any(e.compress_type != zipfile.ZIP_STORED for e in entries) or sum(e.file_size for e in entries) > len(blob):
-        raise ValueError("its entries are compressed, which torch.save never does")
-    pickles = [e for e in entries if e.filename.endswith("/data.pkl")]
-    if len(pickles) != 1 or pickles[0].file_size > PICKLE_BYTES:
-        raise ValueError("it does not hold the one data.pkl torch.save writes")
-    with zipfile.ZipFile(io.BytesIO(blob)) as archive:
-        only_what_torch_save_writes(archive.read(pickles[0]))
+    only_what_torch_save_writes(pickle)
     return torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
 
 

@@ -387,9 +387,7 @@ def _dec(obj: Any, depth: int, digests: bool = False, tail: _Tail | None = None)
     if tag == "$d":
         out = {}
         for pair in _list(obj["$d"]):
-            if tail is not None:
-                tail.spend()  # a pair is a list too
-            key, value = _list(pair)
+            key, value = _pair(pair, tail)
             key = _key(_dec(key, depth + 1, digests, tail), answer=tail is not None and tail.containers is not None)
             out[key] = _dec(value, depth + 1, digests, tail)
         return out
@@ -403,7 +401,8 @@ def _dec(obj: Any, depth: int, digests: bool = False, tail: _Tail | None = None)
     if tag == "$ndarray":
         return _dec_ndarray(obj)
     if tag in ("$nt", "$dc"):
-        fields = tuple((_str(k), _dec(v, depth + 1, digests, tail)) for k, v in map(_pair(tail), _list(obj["fields"])))
+        pairs = (_pair(item, tail) for item in _list(obj["fields"]))
+        fields = tuple((_str(k), _dec(v, depth + 1, digests, tail)) for k, v in pairs)
         return Record("namedtuple" if tag == "$nt" else "dataclass", _str(obj[tag]), fields)
     if tag == "$opaque":
         return Opaque(_str(obj["$opaque"])[:200], _str(obj.get("why", ""))[:200])
@@ -438,14 +437,14 @@ def _list(v: Any) -> list:
     return v
 
 
-def _pair(tail: _Tail | None) -> Any:
-    """A field's [name, value]: a list like any other, so it counts against an answer's budget."""
-
-    def pair(v: Any) -> list:
-        if tail is not None:
-            tail.spend()
-        return _list(v)
-
+def _pair(v: Any, tail: _Tail | None) -> list:
+    """A dict's [key, value] or a record's [name, value]: a list like any other, so it counts against an
+    answer's budget."""
+    if tail is not None:
+        tail.spend()
+    pair = _list(v)
+    if len(pair) != 2:
+        raise WireError("expected a pair")
     return pair
 
 

@@ -2,10 +2,10 @@
 
 The public steps run bfloat16 without a scaler (and sometimes with one) and float16 with
 one. The spec allows the fourth combination too: ``scaler`` is optional whatever the
-dtype, and without one the step is ``loss.backward()`` then ``optimizer.step()``. So whether a scaler is used must
-follow from ``scaler`` being given, not from the dtype: here float16 steps get
-``scaler=None``, and the hidden layers' gradients of the shrunk models (shrink 12) flush
-to zero in float16, exactly as the reference's do.
+dtype, and without one the step is ``loss.backward()`` then ``optimizer.step()``. So
+whether a scaler is used must follow from ``scaler`` being given, not from the dtype:
+here float16 steps get ``scaler=None``, and the hidden layers' gradients of the shrunk
+models (shrink 12) flush to zero in float16, exactly as the reference's do.
 
 Compared as in the public tests (see tests/test_part10_mixed_precision.py): the matmuls'
 outputs exactly, the parameters and gradients float32, the loss float32 within 1e-5,
