@@ -30,11 +30,11 @@ def test_is_contiguous_is_torchs(layout):
 
 @given(S.flat_index_cases())
 def test_flat_index_is_storage_position(case):
-    index, strides, offset = case
+    index, strides, *offset = case  # no offset: the default, 0
     shape = tuple(i + 1 for i in index)
     storage = torch.arange(2000)
-    x = storage.as_strided(shape, strides, offset)
-    assert R.flat_index(index, strides, offset) == int(x[index])
+    x = storage.as_strided(shape, strides, *offset)
+    assert R.flat_index(*case) == int(x[index])
 
 
 @given(S.transpose_cases())
@@ -46,12 +46,12 @@ def test_transpose_is_torchs(case):
 
 @given(S.slice_cases())
 def test_slice_view_is_torchs(case):
-    shape, strides, offset, dim, start, stop, step = case
+    shape, strides, offset, dim, start, stop, *step = case  # no step: the default, 1
     x = real(shape, strides, offset)
     index = [slice(None)] * len(shape)
-    index[dim] = slice(start, stop, step)
+    index[dim] = slice(start, stop, *step)
     y = x[tuple(index)]
-    assert R.slice_view(shape, strides, offset, dim, start, stop, step) == (
+    assert R.slice_view(*case) == (
         tuple(y.shape), y.stride(), y.storage_offset())
 
 

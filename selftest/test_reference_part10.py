@@ -49,7 +49,7 @@ def by_hand(case):
 
     Returns (loss, grads before unscaling, parameters after, steps, scale after).
     """
-    seed, batch, dim, num_layers, optimizer, lr, dtype, _, init_scale, shrink = case
+    seed, batch, dim, num_layers, optimizer, lr, dtype, _, init_scale, shrink, *_ = case  # by_default or not
     generator = torch.Generator().manual_seed(seed)
     model = DeepLinear(dim, num_layers, shrink, generator)
     x = torch.randn(batch, dim, generator=generator)

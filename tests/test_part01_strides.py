@@ -31,6 +31,7 @@ def test_contiguous_strides(impl, oracle, shape):
 @given(case=S.flat_index_cases())
 @example(case=((1, 2), (4, 1), 0))
 @example(case=((1, 2), (4, 1), 10))
+@example(case=((1, 2), (4, 1)))  # offset left to its default, 0
 def test_flat_index(impl, oracle, case):
     ask(impl, oracle, flat_index, *case).same()
 
@@ -56,6 +57,7 @@ def test_transpose(impl, oracle, case):
 @example(case=((10,), (1,), 0, 0, 2, 8, 3))  # x[2:8:3]
 @example(case=((10,), (1,), 0, 0, -3, 100, 1))  # x[-3:100]
 @example(case=((10,), (1,), 0, 0, 12, 15, 1))  # x[12:15]: empty, start clamped to 10
+@example(case=((10,), (1,), 5, 0, 1, 7))  # x[1:7], step left to its default, 1
 def test_slice_view(impl, oracle, case):
     ask(impl, oracle, slice_view, *case).same()
 

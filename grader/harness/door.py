@@ -52,7 +52,11 @@ class Question:
     timeout: float | None = None
 
     def inputs(self) -> str:
-        return show_inputs(self.params, self.shown, {})
+        shown = show_inputs(self.params, self.shown, {})
+        left = self.params[len(self.shown):] if self.probe.name == "calls.call" else ()
+        if left:  # a spec function called without its last arguments: say so, or the message hides them
+            shown += f" ({', '.join(left)}: left to {'its' if len(left) == 1 else 'their'} default)"
+        return shown
 
     def key(self) -> str:
         """A stable text key: what recordings file answers under (made once: asked several times a question)."""

@@ -109,11 +109,12 @@ def view_cases(draw):
 
 @st.composite
 def flat_index_cases(draw):
-    """(index, strides, offset)."""
+    """(index, strides[, offset]); without the offset the call relies on its default (0)."""
     ndim = draw(st.integers(0, MAX_DIMS))
     index = tuple(draw(st.lists(st.integers(0, 9), min_size=ndim, max_size=ndim)))
     strides = tuple(draw(st.lists(st.integers(0, 60), min_size=ndim, max_size=ndim)))
-    return index, strides, draw(st.integers(0, 100))
+    offset = draw(st.one_of(st.just(()), st.tuples(st.integers(0, 100))))
+    return (index, strides, *offset)
 
 
 @st.composite
@@ -126,9 +127,11 @@ def transpose_cases(draw):
 
 @st.composite
 def slice_cases(draw):
-    """(shape, strides, offset, dim, start, stop, step), bounds possibly out of range."""
+    """(shape, strides, offset, dim, start, stop[, step]), bounds possibly out of range; without the step
+    the call relies on its default (1)."""
     shape, strides = draw(layouts(min_dims=1))
     dim = draw(st.integers(-len(shape), len(shape) - 1))
     size = shape[dim]
     bound = st.integers(-2 * size - 2, 2 * size + 2)
-    return shape, strides, draw(st.integers(0, 50)), dim, draw(bound), draw(bound), draw(st.integers(1, 4))
+    step = draw(st.one_of(st.just(()), st.tuples(st.integers(1, 4))))
+    return (shape, strides, draw(st.integers(0, 50)), dim, draw(bound), draw(bound), *step)

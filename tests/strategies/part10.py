@@ -2,7 +2,7 @@
 
 A scenario is the argument tuple of the ``mixed_precision.train_step`` probe:
 
-    (seed, batch, dim, num_layers, optimizer, lr, dtype, device_type, init_scale, shrink)
+    (seed, batch, dim, num_layers, optimizer, lr, dtype, device_type, init_scale, shrink[, by_default])
 
 The probe builds a deep linear model (``num_layers`` dim×dim matmuls, then
 dim×1), an optimizer and data from ``seed``. SGD makes every gradient error
@@ -12,8 +12,10 @@ with. ``shrink`` 12 scales the final layer and the targets by 2**-12, which
 pushes the hidden layers' gradients below float16's smallest value (2**-24):
 without the scaler they flush to zero. ``init_scale`` runs from 1 (no help) to
 2**24, where (with shrink 0) the scaled gradients overflow float16 and the
-scaler must skip the step and halve its scale. Sampled lists put first what a
-failing case should shrink to.
+scaler must skip the step and halve its scale. ``by_default`` (drawn for a
+bfloat16 CPU step without a scaler, the spec's defaults) leaves dtype,
+device_type and scaler out of the call. Sampled lists put first what a failing
+case should shrink to.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ def steps(draw, dtype: torch.dtype, device_type: str = "cpu", scaled: bool = Fal
         device_type,
         draw(st.sampled_from(INIT_SCALES)) if scaled else None,
         draw(st.sampled_from(SHRINKS)),
+        # the spec's defaults: also called without them, which only its defaults can answer
+        *((draw(st.booleans()),) if (dtype, device_type, scaled) == (torch.bfloat16, "cpu", False) else ()),
     )
 
 

@@ -126,12 +126,16 @@ class Step(Report):
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
 def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers: int,
                optimizer: str, lr: float, dtype: torch.dtype, device_type: str,
-               init_scale: float | None, shrink: int) -> Step:
+               init_scale: float | None, shrink: int, by_default: bool = False) -> Step:
     """One ``autocast_train_step`` on a fresh DeepLinear model; what the hooks copied out.
 
     With ``init_scale`` a GradScaler(init_scale, growth_interval=1) is passed,
     else ``scaler=None``. Targets are scaled by 2**-shrink like the final layer.
+    ``by_default`` (a bfloat16 CPU step without a scaler: the spec's defaults) calls
+    it with ``model, optimizer, x, y`` alone, leaving the rest to its defaults.
     """
+    if by_default and (dtype, device_type, init_scale) != (torch.bfloat16, "cpu", None):
+        raise ValueError("by_default is for a bfloat16 CPU step without a scaler (the spec's defaults)")
     step = impl.function("mixed_precision.autocast_train_step")
     generator = torch.Generator().manual_seed(seed)
     model = DeepLinear(dim, num_layers, shrink, generator).to(device_type)
@@ -154,7 +158,7 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
     torch.set_num_threads(1)  # the ops are tiny: waking a thread pool costs more than they do
     try:
         with BackwardWatch() as watch:
-            loss = step(model, opt, x, y, dtype, device_type, scaler)
+            loss = step(model, opt, x, y) if by_default else step(model, opt, x, y, dtype, device_type, scaler)
     finally:
         torch.set_num_threads(threads)
 
