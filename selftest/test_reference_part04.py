@@ -163,3 +163,57 @@ def test_docstring_examples():
 def test_bad_arguments_raise_value_error(call):
     with pytest.raises(ValueError, match=r"\w"):
         call()
+
+
+# -- the reading behind "counts with its own mode": a name looked up at run time is no proof of absence
+from grader.harness.source import unwritten_lookups  # noqa: E402
+
+COUNTER = ("from torch.utils._python_dispatch import TorchDispatchMode\n\n"
+           "class _Counter(TorchDispatchMode):\n"
+           "    def __init__(self):\n        super().__init__()\n        self.flops = 0\n\n"
+           "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
+           "        if func.overloadpacket in _MATMULS:\n            self.flops += 1\n"
+           "        return func(*args, **(kwargs or {}))\n\n")
+WRITTEN_OUT = "def count_matmul_flops(fn):\n    with _Counter() as c:\n        fn()\n    return c.flops\n"
+UNWRITTEN = {
+    "importlib": "import importlib\n\ndef count_matmul_flops(fn):\n"
+                 "    return importlib.import_module('torch.utils.' + 'flop_counter')\n",
+    "__import__": "def count_matmul_flops(fn):\n    return __import__('torch.utils.' + 'flop_counter')\n",
+    "sys.modules, imported in the function": "def count_matmul_flops(fn):\n    import sys\n"
+                                             "    return sys.modules['torch.utils.flop_counter']\n",
+    "sys.modules through logging": "import logging\n\ndef count_matmul_flops(fn):\n"
+                                   "    return logging.sys.modules['torch.utils.flop_counter']\n",
+    "getattr of a built name": "def count_matmul_flops(fn):\n    return getattr(torch.utils, 'flop_' + 'counter')\n",
+    "eval": "def count_matmul_flops(fn):\n    return eval('torch.utils.flop_counter')\n",
+    "a helper's table by getattr": "from ._h import COUNTER\n\ndef count_matmul_flops(fn):\n    return COUNTER\n",
+}
+HELPERS = {"_h": "import torch\n\nCOUNTER = getattr(torch.utils, 'flop_' + 'counter')\n",
+           # a module only the package imports, putting a counter where flops.py reads a plain name
+           "__init__": "from . import _p\n", "_p": "import torch\n\ntorch.my_counter = 1\n"}
+WRITTEN = {
+    "a dispatch mode": WRITTEN_OUT,
+    "getattr on torch's operator namespace": "_NAMES = ['mm', 'addmm', 'bmm', 'baddbmm']\n"
+                                             "_MATMULS = {getattr(torch.ops.aten, n) for n in _NAMES}\n\n" + WRITTEN_OUT,
+    "a pattern compiled at import": "import re\n\n_OP = re.compile(r'aten\\.(\\w+)')\n\n" + WRITTEN_OUT,
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNWRITTEN))
+def test_a_name_looked_up_at_run_time_is_charged(name):
+    sources = {"flops": "import torch\n\n_MATMULS = ()\n" + COUNTER + UNWRITTEN[name], "_h": HELPERS["_h"]}
+    assert unwritten_lookups(sources, "flops", "count_matmul_flops"), name
+
+
+def test_a_store_into_torch_by_a_module_the_package_imports_is_charged():
+    sources = {"flops": "import torch\n\n_MATMULS = ()\n" + COUNTER + WRITTEN_OUT,
+               "__init__": HELPERS["__init__"], "_p": HELPERS["_p"]}
+    assert [f.what for f in unwritten_lookups(sources, "flops", "count_matmul_flops")] == ["patches torch.my_counter"]
+
+
+@pytest.mark.parametrize("name", sorted(WRITTEN))
+def test_names_written_out_are_not_charged(name):
+    sources = {"flops": "import torch\n\n_MATMULS = ()\n" + COUNTER + WRITTEN[name],
+               # another module's table of torch's dtypes by name, imported by the package only: not flops' business
+               "__init__": "from . import dtypes\n",
+               "dtypes": "import torch\n\n_BY_NAME = {n: getattr(torch, n) for n in dir(torch) if n.startswith('float')}\n"}
+    assert unwritten_lookups(sources, "flops", "count_matmul_flops") == []

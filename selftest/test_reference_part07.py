@@ -8,6 +8,7 @@ import pytest
 import torch
 from hypothesis import given
 
+from grader.harness.impl import stage_submission
 from grader.harness.source import Module, audit_no_autograd
 from reference import gradients as R
 from tests.strategies import part07 as S
@@ -136,19 +137,9 @@ AUTOGRAD = {
     "__main__ block with __name__ a parameter": "def squared_error_grad(x, w, t, __name__='__main__'):\n"
                                                "    if __name__ == '__main__':\n"
                                                "        return torch.autograd.grad((x @ w) ** 2, w)[0]\n",
-    "__main__ block with __name__ a match capture": "match '__main__':\n    case __name__:\n        pass\n\n"
-                                                   "if __name__ == '__main__':\n    torch.autograd.grad\n\n"
-                                                   "def squared_error_grad(x, w, t):\n    return x\n",
     "__main__ block with __name__ imported": "from math import pi as __name__\n\nif __name__ != '__main__':\n"
                                             "    torch.autograd.grad\n\ndef squared_error_grad(x, w, t):\n    return x\n",
-    # ... or made to run: the module's name, or typing's flag, set by code of the module
-    "__main__ block made to run through sys.modules": "torch.sys.modules[__name__].__name__ = '__main__'\n\n"
-                                                      "if __name__ == '__main__':\n    torch.autograd.grad\n\n"
-                                                      "def squared_error_grad(x, w, t):\n    return x\n",
-    "__main__ block made to run by a store to its own module": "import assignment.gradients as _me\n"
-                                                              "_me.__name__ = '__main__'\n\n"
-                                                              "if __name__ == '__main__':\n    torch.autograd.grad\n\n"
-                                                              "def squared_error_grad(x, w, t):\n    return x\n",
+    # ... or made to run: typing's flag set by code of the module
     "TYPE_CHECKING set to True": "import typing\n[typing][0].TYPE_CHECKING = True\n\nif typing.TYPE_CHECKING:\n"
                                  "    torch.autograd.grad\n\ndef squared_error_grad(x, w, t):\n    return x\n",
     "TYPE_CHECKING a parameter": "from typing import TYPE_CHECKING\n\n"
@@ -238,8 +229,16 @@ HIDDEN = {
     "module dict": "def squared_error_grad(x, w, t):\n    return __loader__\n",
     "type hints": "from typing import get_type_hints\n\ndef squared_error_grad(x, w, t):\n    return x\n",
     "type hints as attribute": "import typing\n\ndef squared_error_grad(x, w, t):\n    return typing.get_type_hints(x)\n",
-    "main block run anyway": "__name__ = '__main__'\nif __name__ == '__main__':\n    getattr(torch, 'x' + 'y')\n\n"
-                             "def squared_error_grad(x, w, t):\n    return x\n",
+    "main block with an else, run anyway": "__name__ = '__main__'\nif __name__ == '__main__':\n"
+                                           "    getattr(torch, 'x' + 'y')\nelse:\n    pass\n\n"
+                                           "def squared_error_grad(x, w, t):\n    return x\n",
+    # a module reached through another module's attribute, an attribute looked up from a string
+    "sys.modules through logging": "import logging\n\ndef squared_error_grad(x, w, t):\n"
+                                   "    return logging.sys.modules['string']\n",
+    "sys.modules imported in the function": "def squared_error_grad(x, w, t):\n    import sys\n"
+                                            "    return sys.modules['torch']\n",
+    "a formatter's get_field": "import logging\n\ndef squared_error_grad(x, w, t):\n"
+                               "    return logging.StrFormatter().get_field('0.gr' + 'ad', (w,), {})[0]\n",
     # data that runs as code when it is read back: a pickle's opcodes may call exec
     "torch.load": "def squared_error_grad(x, w, t):\n    torch.load(x, weights_only=False)\n    return x\n",
     "torch.load imported": "from torch import load as _load\n\ndef squared_error_grad(x, w, t):\n"
@@ -292,6 +291,15 @@ DEAD = {
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {
+    "everyday standard library modules": "import os, sys, re, time, random, json, copy, doctest\n\n"
+                                         "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "a pattern compiled at import": "import re\n\n_WORD = re.compile(r'\\w+')\n\n"
+                                    "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "a self-check against autograd beside a getattr of a name read at run time":
+        "def _shape(t, attr='shape'):\n    return tuple(getattr(t, attr))\n\n"
+        "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n\n"
+        "if __name__ == '__main__':\n    import sys\n    w = torch.ones(3, requires_grad=True)\n"
+        "    (w * 2).sum().backward()\n    sys.exit(0)\n",
     "standard library": "import functools, itertools, operator, warnings, logging\nfrom collections import namedtuple\n"
                         "from functools import reduce\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
     "checks and annotations": "import torch.nn as nn\nfrom torch.nn import functional as F\nfrom torch.testing import assert_close\n"
@@ -594,6 +602,29 @@ CANNOT_SET_NAME = {
     "a decorator copying a name": "def d(fn):\n    def inner(*a):\n        return fn(*a)\n"
                                   "    inner.__name__ = fn.__name__\n    return inner\n",
 }
+
+
+# a top-level __main__ block under a module that makes its own name "__main__": staging takes the block out,
+# so the reading may read it as dead (it is: there is nothing left to run)
+STAGED_OUT = {
+    "__name__ a match capture": "match '__main__':\n    case __name__:\n        pass\n\n"
+                                "if __name__ == '__main__':\n    torch.autograd.grad\n\n"
+                                "def squared_error_grad(x, w, t):\n    return x\n",
+    "made to run by a store to its own module": "import assignment.gradients as _me\n_me.__name__ = '__main__'\n\n"
+                                                "if __name__ == '__main__':\n    torch.autograd.grad\n\n"
+                                                "def squared_error_grad(x, w, t):\n    return x\n",
+    "made to run by a store to __name__": "__name__ = '__main__'\nif __name__ == '__main__':\n"
+                                          "    torch.autograd.grad\n\ndef squared_error_grad(x, w, t):\n    return x\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(STAGED_OUT))
+def test_a_main_block_is_staged_out_and_read_as_dead(name, tmp_path):
+    text = HEAD + STAGED_OUT[name] + PLAIN_LINEAR
+    (tmp_path / "gradients.py").write_text(text.replace("\n", "\r\n"))  # line ends kept, CRLF included
+    staged = (stage_submission(tmp_path, tmp_path / "staged") / "assignment" / "gradients.py").read_bytes().decode()
+    assert "autograd" not in staged and staged.count("\r\n") == text.count("\n"), staged
+    assert not any(f.autograd for f in findings(STAGED_OUT[name]))
 
 
 @pytest.mark.parametrize("name", sorted(MAY_SET_NAME))

@@ -19,7 +19,7 @@ from grader.harness.ask import ask, require
 from grader.harness.cases import example, given
 from grader.harness.probes.part04 import count_scenario
 from grader.harness.schema import INT
-from grader.harness.source import package_names, replaced_at_import
+from grader.harness.source import package_names, replaced_at_import, unwritten_lookups
 from tests.strategies import part04 as S
 
 ESTIMATE = 1e-12
@@ -84,6 +84,13 @@ def counts_with_its_own_mode(impl) -> None:
             f"{replaced[0].where if replaced else ''} {replaced[0].what if replaced else ''}: code that runs when "
             "flops.py is imported may put other functions in place of yours; what count_matmul_flops runs is read "
             "from flops.py's source, so its functions must run as written there", show_values=False)
+    hidden = _unwritten(tuple(sorted(impl.sources().items())))
+    require(not hidden, "flops.count_matmul_flops",
+            f"{hidden[0].where if hidden else ''} {hidden[0].what if hidden else ''}: what count_matmul_flops runs "
+            "(or importing flops.py runs) looks a name up at run time, which a reading of the source cannot follow "
+            "(getattr of a name built at run time, importlib, __import__, sys.modules, eval or exec); the test "
+            "reads the source to see that you count the FLOPs yourself, so write each name out "
+            "(getattr(torch.ops.aten, name) is fine)", show_values=False)
     require(not used, "flops.count_matmul_flops",
             f"counts with torch's own FLOP counter ({used[0] if used else ''}: torch.utils.flop_counter or the "
             "profiler): write the TorchDispatchMode and the FLOPs of each op yourself, as the docstring asks; "
@@ -108,6 +115,11 @@ _FLOP_COUNTERS = ("torch.utils.flop_counter", "torch.profiler", "torch.autograd.
 @functools.lru_cache(maxsize=4)
 def _replaced(sources: tuple[tuple[str, str], ...]) -> list:
     return replaced_at_import(dict(sources), "flops")
+
+
+@functools.lru_cache(maxsize=4)
+def _unwritten(sources: tuple[tuple[str, str], ...]) -> list:
+    return unwritten_lookups(dict(sources), "flops", "count_matmul_flops")
 
 
 def _is_flop_counter(name: str) -> bool:

@@ -25,6 +25,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
+from grader.harness.source import strip_main_blocks
+
 MODULES = (
     "strides", "dtypes", "memory", "flops", "roofline",
     "named", "gradients", "model", "training", "mixed_precision",
@@ -241,6 +243,15 @@ def _utf8(encoding: str) -> bool:
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")  # tokenize's, on bytes
 
 
+def without_main_blocks(source: bytes) -> bytes:
+    """A plain UTF-8 module as staged: its top-level ``if __name__ == "__main__":`` blocks blanked
+    (``strip_main_blocks``), so what the readings read as dead cannot run, whatever the module does to
+    its ``__name__``."""
+    text = source.decode("utf-8-sig")
+    stripped = strip_main_blocks(text)
+    return source if stripped == text else stripped.encode("utf-8")
+
+
 def refusing_module(name: str, why: str) -> bytes:
     """What is staged in place of a module that is not plain UTF-8: one that says so when imported. The
     grader reads and runs the same text, and none of the student's."""
@@ -357,7 +368,8 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
         text = read_own_file(path)
         if text is not None:
             why = not_plain_utf8(text)
-            (package / path.name).write_bytes(text if why is None else refusing_module(path.name, why))
+            (package / path.name).write_bytes(refusing_module(path.name, why) if why is not None
+                                              else without_main_blocks(text))
     # a helper folder's name, and nothing of it: importing it then fails as at home (``_NoSubfolders``),
     # saying why, not with a bare "No module named"
     for path in sorted(origin.iterdir())[:MAX_FOLDERS_NAMED]:

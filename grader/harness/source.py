@@ -45,6 +45,7 @@ import builtins
 import collections
 import functools
 import importlib
+import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -79,6 +80,9 @@ class Module:
     # module has run (a def, a class, an assigned expression, or the import statement)
     final: dict[str, ast.AST] = field(default_factory=dict)
     rebinds_name: bool = False  # stores to ``__name__``: its ``__main__`` block may run after all
+    # the tests of its top-level ``if __name__ == "__main__":`` blocks (no ``else``): never run when graded,
+    # whatever it does to ``__name__`` (staging takes them out, ``strip_main_blocks``)
+    main_tests: set[int] = field(default_factory=set)
     sets_type_checking: bool = False  # may set ``typing.TYPE_CHECKING``: its ``if TYPE_CHECKING:`` may run
     stores: dict[str, int] = field(default_factory=dict)  # how often each name is bound, anywhere in the file
     stars: list[str] = field(default_factory=list)  # the modules of its ``from M import *``
@@ -110,6 +114,7 @@ class Module:
         # any binding at all (a parameter, a match capture, an import's alias), not only a store; or a
         # way to set a module's attribute of that name (``sys.modules[__name__].__name__ = "__main__"``)
         module.rebinds_name = _bound_counts(module.tree)["__name__"] > 0 or _may_set(module.tree, "__name__")
+        module.main_tests = {id(node.test) for node in tree.body if is_main_block(node)}
         module.sets_type_checking = _may_set(module.tree, "TYPE_CHECKING")
         module.bindings = _module_bindings(module.tree, module.declared_global)
         for node in module.live(module.tree.body):
@@ -344,7 +349,10 @@ class Module:
 
     def static_truth(self, test: ast.expr, flags: bool = False) -> bool | None:
         """What a condition always is, where a reading can tell: a constant, ``not`` one, and
-        ``__name__ == "__main__"`` (false for an imported module that does not rebind ``__name__``)."""
+        ``__name__ == "__main__"`` (false for an imported module that does not rebind ``__name__``, and
+        always for a top-level block staging takes out, ``main_tests``)."""
+        if id(test) in self.main_tests:
+            return False
         if isinstance(test, ast.Constant):
             return bool(test.value)
         if isinstance(test, (ast.Name, ast.Attribute)) and self.resolve(test) == "typing.TYPE_CHECKING" \
@@ -505,6 +513,35 @@ STARRED = CLOCKS | {"einops.einsum", "einops.rearrange", "einops.reduce", "einop
 # libraries whose star import is read as it is: what ``from M import *`` binds with the version installed
 # here (jaxtyping has no ``__all__``: its public names, ``Float`` and the other dtypes among them)
 STAR_LIBRARIES = ("time", "math", "einops", "jaxtyping")
+
+
+def is_main_block(node: ast.stmt) -> bool:
+    """A top-level ``if __name__ == "__main__":`` with no ``else``: a self-check for ``python file.py``,
+    never run by the grader, which imports the module (staging takes it out, ``strip_main_blocks``)."""
+    if not (isinstance(node, ast.If) and not node.orelse and isinstance(node.test, ast.Compare)):
+        return False
+    test = node.test
+    return len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) \
+        and {ast.unparse(test.left), ast.unparse(test.comparators[0])} == {"__name__", "'__main__'"}
+
+
+def strip_main_blocks(text: str) -> str:
+    """``text`` with each top-level ``if __name__ == "__main__":`` block (``is_main_block``) blanked, line
+    for line (each other line, and so every line number, stays as it was). A module that sets its own
+    ``__name__`` to ``"__main__"`` at import would run its block unseen by the readings, which read it as
+    dead: staged, there is no block to run. Text that does not parse is returned as it is."""
+    try:
+        tree = _readable(text, "exec")
+    except SyntaxError:
+        return text
+    blocks = [(node.lineno, node.end_lineno) for node in tree.body if is_main_block(node)]
+    if not blocks:
+        return text
+    pieces = re.split(r"(\r\n|\r|\n)", text)  # line, end, line, end, ...: the line ends Python's tokenizer knows
+    for first, last in blocks:
+        for line in range(first, last + 1):
+            pieces[2 * (line - 1)] = ""
+    return "".join(pieces)
 
 
 def is_clock(name: str) -> bool:
@@ -778,7 +815,11 @@ PLAIN_IMPORTS = ("__future__", "typing", "typing_extensions", "math", "numbers",
                  "dataclasses", "functools", "itertools", "operator", "collections", "collections.abc", "abc",
                  "enum", "contextlib", "warnings", "logging", "numpy", "einops", "jaxtyping", "typeguard",
                  "beartype", "torch", "torch.nn", "torch.nn.functional", "torch.linalg", "torch.testing",
-                 "torch.types")
+                 "torch.types",
+                 # the standard library's everyday modules (a self-check's `import sys`, a helper's `re`): what
+                 # of them runs unseen (`sys.modules`, `os.system`) is charged by name, `RUNS_UNSEEN`
+                 "sys", "os", "os.path", "re", "time", "random", "json", "copy", "pathlib", "datetime", "decimal",
+                 "heapq", "bisect", "pprint", "textwrap", "doctest")
 # Names of autograd's entry points, wherever they appear as an attribute, a name or a keyword.
 AUTOGRAD = frozenset([
     "backward", "grad", "grad_fn", "requires_grad", "requires_grad_", "retain_grad", "register_hook",
@@ -797,7 +838,9 @@ ESCAPES = frozenset(["getattr", "setattr", "delattr", "eval", "exec", "compile",
                      "locals", "vars", "dir", "open", "breakpoint", "builtins",
                      # text evaluated as code: string annotations and forward references
                      "get_type_hints", "get_annotations", "ForwardRef", "_eval_type",
-                     "attrgetter", "methodcaller", "import_module"])
+                     "attrgetter", "methodcaller", "import_module",
+                     # `string.Formatter().get_field("0.grad", (w,), {})` is `w.grad`
+                     "get_field"])
 # classes whose one positional pattern matches the subject itself (`case int(n)`), reading no attribute
 SELF_MATCHING = frozenset(["bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str",
                            "tuple"])
@@ -814,6 +857,7 @@ OWN = frozenset(["squared_error_grad", "linear_backward"])  # the spec's names m
 # object, a frame's globals, another process, a name looked up from a string. Charged wherever code a
 # gradient runs names them, a helper module's own imports or not.
 RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "copy_reg", "dill", "cloudpickle",
+               "doctest",  # runs the examples of docstrings: code in strings
                "joblib", "codecs", "runpy", "code", "codeop", "importlib", "pkgutil", "pydoc", "gc",
                "ctypes", "subprocess", "multiprocessing", "concurrent", "asyncio", "pty", "unittest.mock",
                "sys.modules", "sys.exc_info", "sys.exception", "sys.last_traceback", "sys.last_exc", "sys.settrace",
@@ -831,11 +875,29 @@ FRAME_ATTRIBUTES = frozenset(["f_globals", "f_locals", "f_builtins", "f_back", "
                               "gi_frame", "cr_frame", "ag_frame", "co_consts", "co_code"])
 
 
+# names that share a word with autograd's or an escape's and are neither (``re.compile`` builds a pattern)
+PLAIN_NAMES = frozenset(["re.compile"])
+
+
+def _plain_regex(tree: ast.Module) -> bool:
+    """Whether ``re`` in this module is the standard library's, bound once by ``import re``: then
+    ``re.compile`` is the pattern compiler, not ``compile`` (see ``PLAIN_NAMES``)."""
+    imported = any(isinstance(n, ast.Import) and any(a.name == "re" and a.asname is None for a in n.names)
+                   for n in ast.walk(tree))
+    return imported and _bound_counts(tree)["re"] == 1
+
+
 def runs_unseen(dotted: str) -> bool:
-    """Whether a resolved name (``torch.load``, ``pickle.loads``, ``os.execv``) is one of ``RUNS_UNSEEN``."""
-    if dotted.startswith(("os.exec", "os.spawn")):
-        return True
-    return any(dotted == name or dotted.startswith(name + ".") for name in RUNS_UNSEEN)
+    """Whether a resolved name (``torch.load``, ``pickle.loads``, ``os.execv``) is one of ``RUNS_UNSEEN``,
+    however it is reached: a module's attribute may be another module (``logging.sys.modules`` is
+    ``sys.modules``, ``numpy.os.system`` is ``os.system``), so each tail of the name is looked up too."""
+    parts = dotted.split(".")
+    for i in range(len(parts)):
+        tail = ".".join(parts[i:])
+        if tail.startswith(("os.exec", "os.spawn")) \
+                or any(tail == name or tail.startswith(name + ".") for name in RUNS_UNSEEN):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -853,7 +915,8 @@ def audit_no_autograd(sources: dict[str, str], module: str, functions: tuple[str
 
 
 @functools.lru_cache(maxsize=64)
-def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str, ...]) -> tuple[Finding, ...]:
+def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str, ...],
+           package: bool = True) -> tuple[Finding, ...]:
     """Every use of autograd, or of a way to hide one, in code that ``functions`` of ``module`` run.
 
     Read: what importing the module runs (``Module.import_time``), each function and the
@@ -861,14 +924,15 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
     module), and, for names taken from the implementation's own other modules or its
     ``__init__``, what importing those runs and the functions used, transitively. Code
     that cannot run is left out (``Module.walk``). ``sources`` maps each of the
-    implementation's module names (``__init__`` too) to its text.
+    implementation's module names (``__init__`` too) to its text. ``package``: start from the
+    package's ``__init__`` too (else only from what ``module`` and ``functions`` draw on).
     """
     sources = dict(items)
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     parsed, owns = _read_package(items)
     defined = frozenset(n for m in parsed.values() for n in (*m.functions, *m.classes))  # what a store may replace
-    todo = [(PACKAGE, None), (module, None)] + [(module, f) for f in functions]
+    todo = [(PACKAGE, None)] * package + [(module, None)] + [(module, f) for f in functions]
     while todo:
         name, function = todo.pop()
         if (name, str(function)) in seen or name not in sources:
@@ -928,6 +992,41 @@ def _may_rebind(finding: Finding) -> bool:
                                             or what.startswith("getattr of "))
 
 
+def unwritten_lookups(sources: dict[str, str], module: str, function: str) -> list[Finding]:
+    """Where what ``module.function`` runs (with what importing it runs) reaches a name its source does not
+    write: a name looked up from a string (``getattr`` of a built name, ``importlib``, ``__import__``,
+    ``sys.modules``, ``eval``), a frame's or a module's namespace, a module that does not parse, a function
+    bound again. A reading that must show a name is NOT used (torch's own FLOP counter) proves nothing past
+    one. (A ``getattr`` on torch's operator namespaces, ``getattr(torch.ops.aten, name)``, hands back an
+    operator, whatever the name: not charged.) Of the other modules the package's ``__init__`` imports,
+    only what may put code in place of another's counts (a store into a library or a module): a table
+    they build with ``getattr`` reaches the function only through an import, and is read there."""
+    items = tuple(sorted(sources.items()))
+    drawn_on = [f for f in _audit(items, module, (function,), package=False) if _reaches_unwritten(f)]
+    stores = [f for f in _audit(items, module, (function,)) if f.what.startswith(("patches ", *REPLACING))
+              or _may_rebind(f)]
+    return sorted(set(drawn_on + stores), key=lambda f: f.where)
+
+
+def _reaches_unwritten(finding: Finding) -> bool:
+    """Of the audit's findings, those that make a name's absence unprovable (see ``unwritten_lookups``);
+    not autograd's, nor a private attribute, nor a library the gradients must not import."""
+    if finding.autograd:
+        return False
+    if finding.what.startswith(("could not be read", "binds ", "patches ", *REPLACING)):
+        return True
+    verb, _, what = finding.what.partition(" ")
+    if verb == "uses" and what.startswith("getattr on torch.ops"):
+        return False
+    name = what.split(" ")[0].lstrip(".")
+    if verb == "uses":
+        return name in ESCAPES or name in FRAME_ATTRIBUTES or runs_unseen(name) \
+            or (name.startswith("__") and name.endswith("__"))
+    if verb == "imports":
+        return runs_unseen(name) or name.split(".")[-1] in ESCAPES
+    return False
+
+
 @functools.lru_cache(maxsize=8)
 def _read_package(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, Module], dict[str, Own]]:
     """Every module that parses, and what each owns: read once for all the functions audited."""
@@ -958,6 +1057,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         {id(inner) for inner in ast.walk(annotation)} if _names_only(annotation) else set()
     scopes = _scopes(mod, root)
     named = _literal_getattrs(mod, root, scopes)
+    receivers = _getattr_receivers(mod, root, scopes)
     off = _switches_off(mod, root, scopes)
     set_to_constants = {id(t) for n in ast.walk(root) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
                         for t in n.targets}
@@ -1013,6 +1113,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 if source not in PLAIN_IMPORTS or alias.name in AUTOGRAD or alias.name in ESCAPES \
                         or (alias.name.startswith("_") and source != "__future__") or runs_unseen(full):
                     found.append(Finding(where, f"imports {full}", _autograd_name(full)))
+        elif isinstance(node, ast.Attribute) and imported in PLAIN_NAMES:
+            continue  # `re.compile(...)`: a pattern, not the builtin compile nor torch.compile
         elif isinstance(node, ast.Attribute):
             mine = _own_object(node.value, own) or id(node) in own.module_attributes
             dunder = node.attr.startswith("__") and node.attr.endswith("__")
@@ -1035,7 +1137,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             elif node.id in ESCAPES and isinstance(node.ctx, ast.Load) and node.id not in mod.functions \
                     and not (names and all(_plain_attribute(n) for n in names)):
                 setters = [n for n in names if n in SETTERS]  # `getattr(module, "__dict__")` reaches a setter
-                found.append(Finding(where, f"uses {node.id}" + (f" of {setters[0]}" if setters else ""), False))
+                on = receivers.get(id(node))  # `getattr(torch.ops.aten, name)`: an op, whatever the name
+                found.append(Finding(where, f"uses {node.id}" + (f" of {setters[0]}" if setters else
+                                                                 f" on {on}" if on else ""), False))
             elif (node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS
                   and isinstance(node.ctx, ast.Load)):
                 found.append(Finding(where, f"uses {node.id}", False))
@@ -1079,7 +1183,8 @@ def _imported(mod: Module, node: ast.expr, scope: dict[str, str] | None) -> str 
     if not isinstance(base, ast.Name):
         return None
     first = mod.resolve(base, scope=scope)
-    if not first or (first == base.id and base.id not in mod.imports):
+    # `import sys` inside the function binds `sys` as the module-level import would
+    if not first or (first == base.id and base.id not in mod.imports and not (scope or {}).get(base.id)):
         return None
     return mod.resolve(node, scope=scope)
 
@@ -1115,6 +1220,19 @@ def _literal_getattrs(mod: Module, root: ast.AST, scopes: dict[int, dict[str, st
         dotted = _imported(mod, node.args[0], scopes.get(id(node.args[0])))
         if names and not (dotted and any(runs_unseen(f"{dotted}.{n}") for n in names)):
             found[id(node.func)] = names
+    return found
+
+
+def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, str]]) -> dict[int, str]:
+    """The builtin ``getattr`` of each ``getattr(obj, name)`` in ``root`` whose ``obj`` is one of torch's
+    operator namespaces (``torch.ops.aten``), with it: whatever the name, what it hands back is an operator."""
+    found: dict[int, str] = {}
+    for node in mod.walk(root):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args \
+                and mod.resolve(node.func, scope=scopes.get(id(node.func))) == "getattr":
+            dotted = _imported(mod, node.args[0], scopes.get(id(node.args[0])))
+            if dotted and (dotted == "torch.ops" or dotted.startswith("torch.ops.")):
+                found[id(node.func)] = dotted
     return found
 
 
@@ -1171,8 +1289,10 @@ def _may_set(tree: ast.Module, attr: str) -> bool:
     # the targets of `x.__name__ = y.__name__`: a name copied (a decorator's), not one set
     copies = {id(target) for node in ast.walk(tree) if isinstance(node, ast.Assign)
               and isinstance(node.value, ast.Attribute) and node.value.attr == "__name__" for target in node.targets}
+    regex = _plain_regex(tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in SETTERS:
+        if isinstance(node, ast.Attribute) and node.attr in SETTERS \
+                and not (regex and ast.unparse(node) in PLAIN_NAMES):  # `re.compile` sets nothing
             return True
         if isinstance(node, ast.Attribute) and node.attr == attr and not isinstance(node.ctx, ast.Load) \
                 and not (attr == "__name__" and id(node) in copies):
