@@ -96,6 +96,7 @@ RULES: list[Rule] = [
     (P3 + "test_kv_cache_bytes", "one KV head (multi-query)", lambda e: e["case"][3] == 1),
     (P3 + "test_cruncher_activation_bytes", "no hidden layer (the final layer alone)", lambda e: e["case"][2] == 0),
     (P3 + "test_ledger_total", "a line of 0 bytes", lambda e: 0 in e["fields"].values()),
+    (P3 + "test_ledger_total", "a line left to its default", lambda e: len(e["fields"]) < 5),
     # Part 4
     (P4 + "test_count_matmul_flops_forward", "a batched matmul (bmm, baddbmm, 3-D or 4-D)",
      lambda e: any(op[0] in ("bmm", "baddbmm", "matmul3d", "matmul4d", "einsum bmk,bkn->bmn") for op in e["scenario"][0])),

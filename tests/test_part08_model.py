@@ -26,8 +26,8 @@ from hypothesis import settings
 from grader.harness.ask import Answers, ask
 from grader.harness.cases import example, given
 from grader.harness.probes.part08 import (
-    cruncher_forward, cruncher_layout, linear_init, linear_output, num_parameters_of, num_parameters_of_cruncher,
-    scale_input,
+    cruncher_forward, cruncher_init, cruncher_layout, linear_init, linear_output, num_parameters_of,
+    num_parameters_of_cruncher, scale_input,
 )
 from grader.harness.schema import INT, Tensor
 from tests.strategies import part08 as S
@@ -168,19 +168,20 @@ def test_cruncher_forward(impl, oracle, case):
 
 
 # --------------------------------------------------------------------------- initialisation
-def check_std(weight: torch.Tensor, answers: Answers, input_dim: int) -> None:
-    """Mean 0 and std 0.98658/sqrt(input_dim), within Bernstein's bounds."""
+def check_std(weight: torch.Tensor, answers: Answers, input_dim: int, whose: str = "the weights'") -> None:
+    """Mean 0 and std 0.98658/sqrt(input_dim), within Bernstein's bounds (valid for any number of weights:
+    fewer only widen them)."""
     n, root = weight.numel(), math.sqrt(input_dim)
     mean = weight.sum().item() / n * root  # in units of 1/sqrt(input_dim)
     mean_tol = bernstein(n, CUT_VAR, CUT)
     if abs(mean) > mean_tol:
-        answers.fail(f"the weights' mean is {mean:.4f}/sqrt(input_dim); expected 0 "
+        answers.fail(f"{whose} mean is {mean:.4f}/sqrt(input_dim); expected 0 "
                      f"(within ±{mean_tol:.4f}/sqrt(input_dim))")
     square = weight.square().sum().item() / n * input_dim  # mean of w^2 in units of 1/input_dim
     square_tol = bernstein(n, CUT_FOURTH - CUT_VAR**2, CUT**2 - CUT_VAR)
     low, high = math.sqrt(CUT_VAR - square_tol), math.sqrt(CUT_VAR + square_tol)
     if not low <= math.sqrt(square) <= high:
-        answers.fail(f"the weights' std is {math.sqrt(square):.4f}/sqrt(input_dim); expected "
+        answers.fail(f"{whose} std is {math.sqrt(square):.4f}/sqrt(input_dim); expected "
                      f"{CUT_STD:.4f}/sqrt(input_dim) (between {low:.4f} and {high:.4f}), the std of "
                      "N(0, 1/input_dim) cut at ±3 std")
 
@@ -245,6 +246,36 @@ def test_linear_init_truncated(impl, case):
                      f"0); a normal cut at ±3 std puts about {n * NEAR_ZERO_MASS:.0f} there (at most {limit:.0f}): "
                      "a truncated normal has no pile at 0. Draws beyond ±3 std must be drawn again, not set to 0: "
                      "nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std) does it")
+
+
+@settings(max_examples=2)  # 2 * 2**18 weights each
+@given(case=S.cruncher_init_cases)
+@example(case=(512, 2, 0))
+def test_cruncher_init(impl, case):
+    """A fresh Cruncher's layers start as Linear starts them: each hidden layer's 2**18 weights and the
+    final layer's 512 hold Linear's spread (``check_std``: Bernstein's bounds, which hold for any number
+    of weights), none beyond the cut, and no two hidden layers alike. A Cruncher only puts layers
+    together: initialising them again (zeros for the last layer, std 0.02, a depth scaling) is not the
+    spec's Cruncher, though it loads the spec's weights and runs them right."""
+    dim, num_layers, _ = case
+    answers = no_problem(ask(impl, None, cruncher_init, *case))
+    built = answers.got.weights
+    keys = [f"layers.{i}.weight" for i in range(num_layers)] + ["final.weight"]
+    for key in keys:
+        weight = built.get(key)
+        shape = (dim, dim) if key != "final.weight" else (dim, 1)
+        if not isinstance(weight, torch.Tensor) or tuple(weight.shape) != shape or weight.dtype != torch.float32:
+            answers.fail(f"Cruncher({dim}, {num_layers}).state_dict()[{key!r}] is not a float32 tensor of shape "
+                         f"{shape} (test_cruncher_state_dict says what the layout must be)")
+        weight = weight.to(torch.float64)
+        check_std(weight, answers, dim, whose=f"Cruncher({dim}, {num_layers}) as built: {key}'s")
+        largest = weight.abs().max().item() * math.sqrt(dim)
+        if largest > CUT * (1 + 1e-6):
+            answers.fail(f"Cruncher({dim}, {num_layers}) as built: {key} holds a weight of {largest:.3f} std; "
+                         "Linear's initialisation has none beyond 3 std")
+    if num_layers > 1 and torch.equal(built[keys[0]], built[keys[1]]):
+        answers.fail(f"Cruncher({dim}, {num_layers}) as built: {keys[0]} and {keys[1]} hold the same weights; "
+                     "each layer is a Linear of its own and draws its own")
 
 
 def output_std_band(num_weights: int, batch: int) -> tuple[float, float]:

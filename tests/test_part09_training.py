@@ -25,9 +25,10 @@ from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
-    DATASET, checkpoint_file, get_batch, open_dataset, restore_checkpoint, train, train_device,
+    DATASET, checkpoint_file, get_batch, load_refusing_code, open_dataset, restore_checkpoint, train, train_device,
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
+from grader.harness.show import show
 from tests.strategies import part09 as S
 
 TRAINED = dict(rel=1e-4, abs=1e-6)
@@ -165,6 +166,25 @@ def test_checkpoint_round_trip(impl, oracle, case):
                      optimizer_problem="the fresh AdamW's state (exp_avg, exp_avg_sq, step of each parameter) "
                                        "differs from the saved one after loading: save optimizer.state_dict() too "
                                        "and load it with optimizer.load_state_dict")
+
+
+@FEW
+@given(case=S.checkpoint_cases)
+@example(case=(4, 2, 3, 0))
+def test_load_checkpoint_refuses_code(impl, case):
+    """load_checkpoint reads a checkpoint torch.save wrote (its step back, as an int), and refuses one
+    whose pickle calls a function to rebuild an object (here fractions.Fraction; os.system would be
+    called the same way): torch.load(path, weights_only=True) refuses it, weights_only=False runs it."""
+    dim, num_layers, seed, steps = case
+    answers = ask(impl, None, load_refusing_code, *case)
+    step = answers.got.step
+    answers.require(type(step) is int and step == steps, f"returned {show(step)} for a checkpoint of step {steps} "
+                    "that torch.save wrote; expected the saved step, as an int", show_values=False)
+    answers.require(answers.got.refused is not None,
+                    "loaded a checkpoint whose pickle calls fractions.Fraction to rebuild its step: a checkpoint "
+                    "that calls a function may as well call os.system. Load with torch.load(path, "
+                    "weights_only=True), which refuses any function but the few a state dict needs, and let its "
+                    "error through (no retry with weights_only=False)", show_values=False)
 
 
 def check_file_holds_the_state(blob: bytes, expected_blob: bytes, inputs: str) -> None:

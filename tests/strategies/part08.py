@@ -41,6 +41,10 @@ def init_cases(draw):
     return input_dim, math.ceil(INIT_COUNT / input_dim), draw(seeds)
 
 
+# (dim, num_layers, seed) of a Cruncher whose initialisation is checked: 2**18 weights a hidden layer,
+# two of them (a scaling by depth shows), and a final layer of 512
+cruncher_init_cases = st.tuples(st.just(512), st.just(2), seeds)
+
 # (input_dim, output_dim): 2**16 weights each, widths from 64 to 1024 in both directions
 SCALE_SHAPES = ((64, 1024), (128, 512), (512, 128), (1024, 64))
 SCALE_BATCH = 1024

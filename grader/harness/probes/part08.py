@@ -190,6 +190,23 @@ def linear_init(impl: Implementation, input_dim: int, output_dim: int, seed: int
 
 
 @dataclass(frozen=True)
+class Built(Report):
+    problem: str | None
+    weights: dict[str, Any]  # each entry of a fresh Cruncher's state_dict, as built
+
+
+@probe(subject="model.Cruncher", timeout=MODEL_PROBE_TIMEOUT)
+def cruncher_init(impl: Implementation, dim: int, num_layers: int, seed: int) -> Built:
+    """A fresh ``Cruncher(dim, num_layers)``'s state dict (torch seeded first), as its layers were built."""
+    _seed(seed)
+    model = impl.function("model.Cruncher")(dim, num_layers)
+    problem = _module_problem(f"Cruncher({dim}, {num_layers})", model)
+    if problem:
+        return Built(problem, {})
+    return Built(None, {key: dense(value) for key, value in model.state_dict().items()})
+
+
+@dataclass(frozen=True)
 class Output(Report):
     problem: str | None
     weight: Any  # the layer's weight

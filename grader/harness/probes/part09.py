@@ -13,6 +13,7 @@ another that never saw what was saved (``restore_checkpoint``, ``process=
 
 from __future__ import annotations
 
+import fractions
 import os
 import shutil
 import tempfile
@@ -303,6 +304,42 @@ def _restored(impl: Implementation, model: nn.Module, optimizer: torch.optim.Opt
         p.grad = torch.randn(p.shape, generator=generator)
     optimizer.step()
     return Restored(dense(step), loaded, state, parameters(model))
+
+
+@dataclass(frozen=True)
+class Refusal(Report):
+    """``load_checkpoint`` of two files ``torch.save`` wrote: one of plain state, one whose pickle calls a
+    global ``torch.load(path, weights_only=True)`` refuses."""
+
+    step: Any  # what it returned for the plain one
+    refused: str | None  # the exception it raised for the other (None: it loaded it)
+
+
+@probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
+def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int) -> Refusal:
+    """``load_checkpoint`` into a fresh model and AdamW of a checkpoint of a stepped run, as torch.save
+    wrote it; then of the same checkpoint with its step a ``fractions.Fraction``, whose pickle calls
+    ``fractions.Fraction`` to rebuild it (harmless here, but ``os.system`` would be called the same way)."""
+    load = impl.function("training.load_checkpoint")
+    model, optimizer = stepped_run(dim, num_layers, seed, steps)
+    folder = Scratch.fresh()
+    try:
+        plain, coded = os.path.join(folder, "plain.pt"), os.path.join(folder, "calls.pt")
+        state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
+        torch.save({**state, "step": steps}, plain)
+        torch.save({**state, "step": fractions.Fraction(steps)}, coded)
+        fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
+        step = load(plain, fresh, fresh_optimizer)
+        fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
+        try:
+            load(coded, fresh, fresh_optimizer)
+        except NotImplementedError:
+            raise
+        except Exception as error:  # noqa: BLE001 - refused, whichever way it says so
+            return Refusal(dense(step), type(error).__name__)
+        return Refusal(dense(step), None)
+    finally:
+        Scratch.clear()
 
 
 def dense_state(value: Any) -> Any:
