@@ -186,6 +186,11 @@ UNWRITTEN = {
     "getattr of a built name": "def count_matmul_flops(fn):\n    return getattr(torch.utils, 'flop_' + 'counter')\n",
     "eval": "def count_matmul_flops(fn):\n    return eval('torch.utils.flop_counter')\n",
     "a helper's table by getattr": "from ._h import COUNTER\n\ndef count_matmul_flops(fn):\n    return COUNTER\n",
+    "a jaxtyping dimension run as code": "from jaxtyping import Float\n\n"
+                                         "def count_matmul_flops(fn: Float[torch.Tensor, '{exec(c)}']):\n    return 0\n",
+    "getattr of a function's globals": "def count_matmul_flops(fn):\n    return getattr(fn, '__glo' 'bals__')\n",
+    "a module's __name__ set by the package": "def count_matmul_flops(fn):\n    if __name__ == '__main__':\n"
+                                              "        return 1\n    return 0\n",
 }
 HELPERS = {"_h": "import torch\n\nCOUNTER = getattr(torch.utils, 'flop_' + 'counter')\n",
            # a module only the package imports, putting a counter where flops.py reads a plain name
@@ -195,12 +200,29 @@ WRITTEN = {
     "getattr on torch's operator namespace": "_NAMES = ['mm', 'addmm', 'bmm', 'baddbmm']\n"
                                              "_MATMULS = {getattr(torch.ops.aten, n) for n in _NAMES}\n\n" + WRITTEN_OUT,
     "a pattern compiled at import": "import re\n\n_OP = re.compile(r'aten\\.(\\w+)')\n\n" + WRITTEN_OUT,
+    "getattr on each overload of literal packets": "_OPS = {getattr(p, n) for p in (torch.ops.aten.mm, torch.ops.aten.bmm) "
+                                                   "for n in p.overloads()}\n\n" + WRITTEN_OUT,
+    "a visitor's getattr of its own methods": "class _V(TorchDispatchMode):\n"
+                                              "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
+                                              "        rule = getattr(self, '_' + func.overloadpacket.__name__, None)\n"
+                                              "        return func(*args, **(kwargs or {}))\n\n" + WRITTEN_OUT,
+    "a table of names split from a literal": "_NAMES = 'mm addmm bmm baddbmm'.split()\n"
+                                             "_DT = {n: getattr(torch, n) for n in 'float32 bfloat16'.split()}\n\n" + WRITTEN_OUT,
+    "a private attribute by a literal getattr": "def _packet(func):\n    return getattr(func, '_overloadpacket', func)\n\n"
+                                                + WRITTEN_OUT,
+    "torch's version, a dunder that reaches nothing": "_V = torch.__version__.split('.')\n\n" + WRITTEN_OUT,
+    "a symbolic jaxtyping dimension": "from jaxtyping import Float\n\n"
+                                      "def _f(x: Float[torch.Tensor, 'n d-1']):\n    return x\n\n" + WRITTEN_OUT,
+    "a doctest self-check": "from doctest import testmod\n\n" + WRITTEN_OUT
+                            + "\nif __name__ == '__main__':\n    testmod()\n",
 }
 
 
 @pytest.mark.parametrize("name", sorted(UNWRITTEN))
 def test_a_name_looked_up_at_run_time_is_charged(name):
     sources = {"flops": "import torch\n\n_MATMULS = ()\n" + COUNTER + UNWRITTEN[name], "_h": HELPERS["_h"]}
+    if "__name__" in name:  # set from the package's __init__: the branch runs after all
+        sources["__init__"] = "from . import flops\nflops.__name__ = '__main__'\n"
     assert unwritten_lookups(sources, "flops", "count_matmul_flops"), name
 
 
@@ -217,3 +239,21 @@ def test_names_written_out_are_not_charged(name):
                "__init__": "from . import dtypes\n",
                "dtypes": "import torch\n\n_BY_NAME = {n: getattr(torch, n) for n in dir(torch) if n.startswith('float')}\n"}
     assert unwritten_lookups(sources, "flops", "count_matmul_flops") == []
+
+
+# what must not count as torch's own counter, and what must, however it is named
+from tests.test_part04_flops import _is_flop_counter  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["torch.utils.flop_counter.FlopCounterMode", "torch.nn.functional.torch.utils."
+                                  "flop_counter.FlopCounterMode", "numpy.torch.utils.flop_counter",
+                                  "torch.nn.attention.varlen.flop_registry", "?.flop_counter", "?.FlopCounterMode",
+                                  "torch.profiler.profile", "torch.utils._runtime_estimation.RuntimeEstimator"])
+def test_torchs_counter_is_found_however_reached(name):
+    assert _is_flop_counter(name)
+
+
+@pytest.mark.parametrize("name", ["FlopCounterMode", "flops.FlopCounterMode", "torch.ops.aten.mm",
+                                  "torch.utils._python_dispatch.TorchDispatchMode", "?.flops", "?.count"])
+def test_names_of_ones_own_are_not_torchs_counter(name):
+    assert not _is_flop_counter(name)

@@ -239,6 +239,16 @@ HIDDEN = {
                                             "    return sys.modules['torch']\n",
     "a formatter's get_field": "import logging\n\ndef squared_error_grad(x, w, t):\n"
                                "    return logging.StrFormatter().get_field('0.gr' + 'ad', (w,), {})[0]\n",
+    "logging.config's resolver": "from logging import config\n\ndef squared_error_grad(x, w, t):\n"
+                                 "    return config.BaseConfigurator({}).resolve('torch.autograd.' + 'grad')\n",
+    "a jaxtyping dimension that is an f-string": "from jaxtyping import Float\n\n_AXIS = '{exec(c, vars()) or \"\"}d'\n\n"
+                                                 "def squared_error_grad(x: Float[torch.Tensor, _AXIS], w, t):\n"
+                                                 "    return x\n",
+    "a jaxtyping dimension that calls exec": "from jaxtyping import Float\n\n"
+                                             "def squared_error_grad(x: Float[torch.Tensor, 'exec(c)'], w, t):\n"
+                                             "    return x\n",
+    "a jaxtyping shape made at run time": "from jaxtyping import Float\n\n_AXIS = 'd' + ''\n\n"
+                                          "def squared_error_grad(x: Float[torch.Tensor, _AXIS], w, t):\n    return x\n",
     # data that runs as code when it is read back: a pickle's opcodes may call exec
     "torch.load": "def squared_error_grad(x, w, t):\n    torch.load(x, weights_only=False)\n    return x\n",
     "torch.load imported": "from torch import load as _load\n\ndef squared_error_grad(x, w, t):\n"
@@ -291,6 +301,12 @@ DEAD = {
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {
+    "a symbolic jaxtyping dimension": "from jaxtyping import Float\n\n"
+                                      "def squared_error_grad(x: Float[torch.Tensor, 'n d-1 *b #c _ dim=4'], w, t):\n"
+                                      "    return x * (x @ w - t)\n",
+    "a doctest run from the self-check": "from doctest import testmod\n\n"
+                                         "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n\n"
+                                         "if __name__ == '__main__':\n    testmod()\n",
     "everyday standard library modules": "import os, sys, re, time, random, json, copy, doctest\n\n"
                                          "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
     "a pattern compiled at import": "import re\n\n_WORD = re.compile(r'\\w+')\n\n"

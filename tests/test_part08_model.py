@@ -225,24 +225,29 @@ def test_linear_init_truncated(impl, case):
     weight, answers = weights(impl, case)
     check_std(weight, answers, case[0])
     check_fresh_draws(answers, *case[:2])
-    std = 1 / math.sqrt(case[0])
+    check_truncated(weight, answers, case[0])
+
+
+def check_truncated(weight: torch.Tensor, answers: Answers, input_dim: int, whose: str = "the") -> None:
+    """No |w| beyond the cut, the largest near it, no pile at 0 (see ``test_linear_init_truncated``)."""
+    std = 1 / math.sqrt(input_dim)
     magnitude = weight.abs()
     largest = magnitude.max().item() / std  # in units of std
     if largest > CUT * (1 + 1e-6):
-        answers.fail(f"the largest |weight| is {largest:.3f} std; a normal cut at ±3 std has none beyond "
+        answers.fail(f"{whose} largest |weight| is {largest:.3f} std; a normal cut at ±3 std has none beyond "
                      "3 std = 3/sqrt(input_dim) (trunc_normal_'s a and b are absolute values: a=-3 * std, b=3 * std)")
     square = weight.square().mean().item() / std**2
     relative_tol = bernstein(weight.numel(), CUT_FOURTH - CUT_VAR**2, CUT**2 - CUT_VAR) / CUT_VAR
     own_std = math.sqrt(square / (CUT_VAR * (1 + relative_tol)))  # the normal's std, estimated low
     if largest < 2.9 * own_std:
-        answers.fail(f"the largest |weight| is only {largest / own_std:.3f} times the std of the normal it "
+        answers.fail(f"{whose} largest |weight| is only {largest / own_std:.3f} times the std of the normal it "
                      "came from; cut at ±3 std, not tighter")
     n = weight.numel()
     near_zero = int(torch.count_nonzero(magnitude < NEAR_ZERO * std))
     limit = n * (NEAR_ZERO_MASS + bernstein(n, NEAR_ZERO_MASS * (1 - NEAR_ZERO_MASS), 1.0))
     if near_zero > limit:
         zeros = int((weight == 0).sum())
-        answers.fail(f"{near_zero} of the {n} weights lie within {NEAR_ZERO:g} std of 0 ({zeros} of them exactly "
+        answers.fail(f"{near_zero} of {whose} {n} weights lie within {NEAR_ZERO:g} std of 0 ({zeros} of them exactly "
                      f"0); a normal cut at ±3 std puts about {n * NEAR_ZERO_MASS:.0f} there (at most {limit:.0f}): "
                      "a truncated normal has no pile at 0. Draws beyond ±3 std must be drawn again, not set to 0: "
                      "nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std) does it")
@@ -254,9 +259,11 @@ def test_linear_init_truncated(impl, case):
 def test_cruncher_init(impl, case):
     """A fresh Cruncher's layers start as Linear starts them: each hidden layer's 2**18 weights and the
     final layer's 512 hold Linear's spread (``check_std``: Bernstein's bounds, which hold for any number
-    of weights), none beyond the cut, and no two hidden layers alike. A Cruncher only puts layers
-    together: initialising them again (zeros for the last layer, std 0.02, a depth scaling) is not the
-    spec's Cruncher, though it loads the spec's weights and runs them right."""
+    of weights), none beyond the cut, each hidden layer a truncated normal (``check_truncated``: its
+    largest weight near the cut, no pile at 0; 2**18 weights put about 270 beyond 2.9 std), and no two
+    hidden layers alike. A Cruncher only puts layers together: initialising them again (zeros for the
+    last layer, std 0.02, a depth scaling) is not the spec's Cruncher, though it loads the spec's
+    weights and runs them right."""
     dim, num_layers, _ = case
     answers = no_problem(ask(impl, None, cruncher_init, *case))
     built = answers.got.weights
@@ -273,6 +280,8 @@ def test_cruncher_init(impl, case):
         if largest > CUT * (1 + 1e-6):
             answers.fail(f"Cruncher({dim}, {num_layers}) as built: {key} holds a weight of {largest:.3f} std; "
                          "Linear's initialisation has none beyond 3 std")
+        if key != "final.weight":
+            check_truncated(weight, answers, dim, whose=f"Cruncher({dim}, {num_layers}) as built: {key}'s")
     if num_layers > 1 and torch.equal(built[keys[0]], built[keys[1]]):
         answers.fail(f"Cruncher({dim}, {num_layers}) as built: {keys[0]} and {keys[1]} hold the same weights; "
                      "each layer is a Linear of its own and draws its own")

@@ -578,6 +578,9 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
             todo += [used for star in mod.stars for used in _own(f"{star}.{fn}", sources, first_only=True)]
         # a helper only a `from ._bench import *` binds reads as `._bench.helper`: followed below
         for node, resolved in mod.read_names(roots, sources):
+            if not resolved and isinstance(node, ast.Attribute) \
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                resolved = f"?.{node.attr}"  # an attribute of what no reading can name (a call's result)
             if wanted(resolved):
                 found.append(f"{name}.py:{node.lineno}")
             else:
@@ -858,6 +861,7 @@ OWN = frozenset(["squared_error_grad", "linear_backward"])  # the spec's names m
 # gradient runs names them, a helper module's own imports or not.
 RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "copy_reg", "dill", "cloudpickle",
                "doctest",  # runs the examples of docstrings: code in strings
+               "logging.config",  # resolves dotted names from strings (BaseConfigurator.resolve, "()" factories)
                "joblib", "codecs", "runpy", "code", "codeop", "importlib", "pkgutil", "pydoc", "gc",
                "ctypes", "subprocess", "multiprocessing", "concurrent", "asyncio", "pty", "unittest.mock",
                "sys.modules", "sys.exc_info", "sys.exception", "sys.last_traceback", "sys.last_exc", "sys.settrace",
@@ -894,7 +898,7 @@ def runs_unseen(dotted: str) -> bool:
     parts = dotted.split(".")
     for i in range(len(parts)):
         tail = ".".join(parts[i:])
-        if tail.startswith(("os.exec", "os.spawn")) \
+        if tail.startswith(("os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.system", "os.popen")) \
                 or any(tail == name or tail.startswith(name + ".") for name in RUNS_UNSEEN):
             return True
     return False
@@ -970,7 +974,8 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
 # the libraries whose names the readings look for (a clock, einops, jaxtyping): replacing one of their
 # functions at import makes a reading of its name a reading of other code
 READ_LIBRARIES = ("time", "timeit", "datetime", "einops", "jaxtyping", "typeguard")
-REPLACING = ("replaces ", "defines a module __getattr__", "imports * from the package")
+REPLACING = ("replaces ", "defines a module __getattr__", "imports * from the package",
+             "evaluates ")  # a jaxtyping dimension jaxtyping runs as code when the function is called
 
 
 def replaced_at_import(sources: dict[str, str], module: str) -> list[Finding]:
@@ -1014,14 +1019,16 @@ def _reaches_unwritten(finding: Finding) -> bool:
     if finding.autograd:
         return False
     if finding.what.startswith(("could not be read", "binds ", "patches ", *REPLACING)):
-        return True
+        return True  # (REPLACING includes a jaxtyping dimension evaluated as code)
     verb, _, what = finding.what.partition(" ")
-    if verb == "uses" and what.startswith("getattr on torch.ops"):
-        return False
+    if verb == "uses" and what.startswith(("getattr on ", "getattr with ")):
+        # on what hands back only what the source shows, or with names written out (`"_overloadpacket"`)
+        return any(word.strip("',") in REACHING_DUNDERS for word in what.split(" ")[2:])
     name = what.split(" ")[0].lstrip(".")
+    if name == "torch.overrides" or name.startswith("torch.overrides."):  # a function mode: code the source shows
+        return False
     if verb == "uses":
-        return name in ESCAPES or name in FRAME_ATTRIBUTES or runs_unseen(name) \
-            or (name.startswith("__") and name.endswith("__"))
+        return name in ESCAPES or name in FRAME_ATTRIBUTES or runs_unseen(name) or name in REACHING_DUNDERS
     if verb == "imports":
         return runs_unseen(name) or name.split(".")[-1] in ESCAPES
     return False
@@ -1075,7 +1082,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             # a library they look for; a constant set on an own module (`named.DEFAULT_HEADS = 8`) is no code
             head = patched.lstrip(".").split(".")[0]
             own_module = patched.startswith(".") or head in ("assignment", *siblings)
-            if head in READ_LIBRARIES or (own_module and node.attr in code):
+            # a module's __name__ set from outside makes its `if __name__ == "__main__":` branches run
+            if head in READ_LIBRARIES or (own_module and (node.attr in code or node.attr == "__name__")):
                 found.append(Finding(where, f"replaces {ast.unparse(node)}", False))
             elif not own_module:
                 found.append(Finding(where, f"patches {ast.unparse(node)}", False))
@@ -1092,6 +1100,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                                             f"its __match_args__ names)", False))
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
             found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code))
+        if isinstance(node, ast.Subscript):  # `Float[Tensor, "n d-1"]`: jaxtyping evaluates "d-1" as code
+            for expression in _jaxtyping_dims(mod, node, scopes, found, where):
+                found.extend(_inspect(mod, expression, file, siblings, own=own, code=code))
         if isinstance(node, ast.ImportFrom) and node.level <= 1 and (node.module or "") in ("", "assignment") \
                 and (node.level or node.module) and any(a.name == "*" for a in node.names):
             found.append(Finding(where, "imports * from the package (the modules its __all__ may name are not "
@@ -1110,8 +1121,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 full = f"{source}.{alias.name}"
                 if full in TURNING_OFF or full in PLAIN_FROM_AUTOGRAD:  # `from torch.autograd import no_grad`
                     continue
+                # (what of a plain module runs unseen, `from doctest import testmod`, is charged where used)
                 if source not in PLAIN_IMPORTS or alias.name in AUTOGRAD or alias.name in ESCAPES \
-                        or (alias.name.startswith("_") and source != "__future__") or runs_unseen(full):
+                        or (alias.name.startswith("_") and source != "__future__"):
                     found.append(Finding(where, f"imports {full}", _autograd_name(full)))
         elif isinstance(node, ast.Attribute) and imported in PLAIN_NAMES:
             continue  # `re.compile(...)`: a pattern, not the builtin compile nor torch.compile
@@ -1139,7 +1151,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 setters = [n for n in names if n in SETTERS]  # `getattr(module, "__dict__")` reaches a setter
                 on = receivers.get(id(node))  # `getattr(torch.ops.aten, name)`: an op, whatever the name
                 found.append(Finding(where, f"uses {node.id}" + (f" of {setters[0]}" if setters else
-                                                                 f" on {on}" if on else ""), False))
+                                                                 f" on {on}" if on else
+                                                                 f" with {', '.join(map(repr, names))}" if names
+                                                                 else ""), False))
             elif (node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS
                   and isinstance(node.ctx, ast.Load)):
                 found.append(Finding(where, f"uses {node.id}", False))
@@ -1199,11 +1213,10 @@ def _literal_getattrs(mod: Module, root: ast.AST, scopes: dict[int, dict[str, st
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             variables: dict[str, list[str]] = {}
             for generator in node.generators:
-                values = generator.iter.elts if isinstance(generator.iter, (ast.Tuple, ast.List, ast.Set)) else None
-                if isinstance(generator.target, ast.Name) and values \
-                        and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in values) \
+                values = _literal_strings(mod, generator.iter)
+                if isinstance(generator.target, ast.Name) and values is not None \
                         and _bindings(node, generator.target.id) == 1:
-                    variables[generator.target.id] = [v.value for v in values]
+                    variables[generator.target.id] = values
             if variables:  # one walk for all its variables: one per `for` clause was quadratic in the clauses
                 for inner in ast.walk(node):
                     if isinstance(inner, ast.Name) and inner.id in variables:
@@ -1223,16 +1236,51 @@ def _literal_getattrs(mod: Module, root: ast.AST, scopes: dict[int, dict[str, st
     return found
 
 
+def _literal_strings(mod: Module, node: ast.expr) -> list[str] | None:
+    """The strings ``node`` can only be, when it is written as them: a literal tuple, list or set of
+    strings, ``"a b".split()``, or a module-level name bound once to one of those."""
+    if isinstance(node, ast.Name) and _bound_counts(mod.tree)[node.id] == 1 and isinstance(mod.final.get(node.id), ast.expr):
+        node = mod.final[node.id]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) \
+            and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in node.elts):
+        return [v.value for v in node.elts]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split" \
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str) \
+            and not node.args and not node.keywords:
+        return node.func.value.value.split()
+    return None
+
+
 def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, str]]) -> dict[int, str]:
-    """The builtin ``getattr`` of each ``getattr(obj, name)`` in ``root`` whose ``obj`` is one of torch's
-    operator namespaces (``torch.ops.aten``), with it: whatever the name, what it hands back is an operator."""
+    """The builtin ``getattr`` of each ``getattr(obj, name)`` in ``root`` whose ``obj`` hands back nothing
+    but what the source shows, with it: one of torch's operator namespaces (``torch.ops.aten``: an operator,
+    whatever the name), a comprehension's variable over a literal tuple of them (``getattr(packet, name)
+    for packet in (aten.mm, aten.bmm) ...``), or ``self`` / ``cls`` (a method of the class itself, as a
+    visitor's ``getattr(self, "_" + name)``)."""
+    def operators(value: ast.expr) -> bool:
+        dotted = _imported(mod, value, scopes.get(id(value))) or ""
+        return dotted == "torch.ops" or dotted.startswith("torch.ops.")
+
+    over_operators: set[int] = set()  # ids of comprehension variables' Names that only hold torch.ops attributes
+    for node in mod.walk(root):
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            for generator in node.generators:
+                values = generator.iter.elts if isinstance(generator.iter, (ast.Tuple, ast.List, ast.Set)) else None
+                if isinstance(generator.target, ast.Name) and values and all(operators(v) for v in values) \
+                        and _bindings(node, generator.target.id) == 1:
+                    over_operators.update(id(n) for n in ast.walk(node)
+                                          if isinstance(n, ast.Name) and n.id == generator.target.id)
     found: dict[int, str] = {}
     for node in mod.walk(root):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args \
                 and mod.resolve(node.func, scope=scopes.get(id(node.func))) == "getattr":
-            dotted = _imported(mod, node.args[0], scopes.get(id(node.args[0])))
-            if dotted and (dotted == "torch.ops" or dotted.startswith("torch.ops.")):
-                found[id(node.func)] = dotted
+            receiver = node.args[0]
+            if operators(receiver) or id(receiver) in over_operators:
+                found[id(node.func)] = "torch.ops"
+            elif isinstance(receiver, ast.Name) and receiver.id in ("self", "cls") \
+                    and _bindings(root, receiver.id) <= 1 + sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                                               for n in ast.walk(root)):
+                found[id(node.func)] = receiver.id
     return found
 
 
@@ -1274,6 +1322,13 @@ CODE_ATTRIBUTES = frozenset(["__code__", "__bases__", "__class__", "__dict__", "
 SETTERS = frozenset(["setattr", "__setattr__", "__getattribute__", "__dict__", "vars", "globals", "locals",
                      "modules", "exec", "eval", "compile", "__import__", "import_module", "reload", "__builtins__",
                      "f_globals", "f_locals", "__globals__"])
+
+
+# attributes that lead from an object to namespaces the source does not name (a function's globals, a
+# module's dict, every subclass): ``torch.__version__`` or ``int.__mul__`` do not
+REACHING_DUNDERS = CODE_ATTRIBUTES | frozenset([
+    "__builtins__", "__globals__", "__subclasses__", "__mro__", "__base__", "__loader__", "__spec__", "__import__",
+    "__self__", "__func__", "__reduce__", "__reduce_ex__", "__getattribute__", "__getstate__", "__objclass__"])
 
 
 def _may_set(tree: ast.Module, attr: str) -> bool:
@@ -1765,6 +1820,44 @@ def _string_annotations(node: ast.AST) -> Iterator[ast.expr]:
                 continue
             ast.increment_lineno(parsed, annotation.lineno - 1)
             yield parsed
+
+
+# a jaxtyping dimension that is a name or a size (after its prefixes: # broadcast, * many, _ anonymous,
+# ? tree path, name=): anything else jaxtyping evaluates, as an f-string and then as an expression
+_PLAIN_DIMENSION = re.compile(r"(?:\.\.\.|(?:[#*_?]|[A-Za-z_]\w*=)*(?:[A-Za-z_]\w*|\d+)?)", re.ASCII)
+
+
+def _jaxtyping_dims(mod: Module, node: ast.Subscript, scopes: dict[int, dict[str, str]], found: list[Finding],
+                    where: str) -> Iterator[ast.expr]:
+    """The dimensions of a shape (``Float[Tensor, "n d-1"]``, any ``X[a, "..."]``) that jaxtyping evaluates
+    as code, parsed (``d-1``), to be read as code. One that no reading can parse (braces make an f-string
+    of it: ``{exec(code)}``), or a shape of a jaxtyping type not written as a string, is a finding."""
+    if not (isinstance(node.slice, ast.Tuple) and len(node.slice.elts) >= 2):
+        return
+    shape = node.slice.elts[1]
+    if isinstance(shape, ast.Name) and isinstance(mod.final.get(shape.id), ast.Constant) \
+            and _bound_counts(mod.tree)[shape.id] == 1:
+        shape = mod.final[shape.id]  # `DIMS = "b s m"`, bound once
+    if not (isinstance(shape, ast.Constant) and isinstance(shape.value, str)):
+        typed = _imported(mod, node.value, scopes.get(id(node.value))) or ""
+        if typed.startswith("jaxtyping.") or (typed.startswith(".") and not isinstance(shape, ast.Constant)):
+            found.append(Finding(where, f"evaluates a jaxtyping shape made at run time ({ast.unparse(shape)[:60]}) "
+                                        "as code", False))
+        return
+    for token in shape.value.split():
+        if _PLAIN_DIMENSION.fullmatch(token):
+            continue
+        expression = token.lstrip("#*_?").split("=", 1)[-1]
+        try:
+            if any(c in expression for c in "{}'\"\\"):
+                raise SyntaxError("an f-string's braces or quotes")
+            parsed = _parse_expression(expression)
+        except SyntaxError:
+            found.append(Finding(where, f"evaluates the jaxtyping dimension {token[:60]!r} as code, which no "
+                                        "reading can read", False))
+            continue
+        ast.increment_lineno(parsed, node.lineno - 1)
+        yield parsed
 
 
 def _autograd_name(dotted: str) -> bool:

@@ -312,7 +312,7 @@ class Refusal(Report):
     global ``torch.load(path, weights_only=True)`` refuses."""
 
     step: Any  # what it returned for the plain one
-    refused: str | None  # the exception it raised for the other (None: it loaded it)
+    refused: tuple[str, ...] | None  # the exception it raised for the other, with its causes (None: it loaded it)
 
 
 @probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
@@ -335,8 +335,12 @@ def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: in
             load(coded, fresh, fresh_optimizer)
         except NotImplementedError:
             raise
-        except Exception as error:  # noqa: BLE001 - refused, whichever way it says so
-            return Refusal(dense(step), type(error).__name__)
+        except Exception as error:  # noqa: BLE001 - what it raised, and what that was raised from
+            chain: list[str] = []
+            while error is not None and len(chain) < 8:
+                chain.append(type(error).__name__)
+                error = error.__cause__ or error.__context__
+            return Refusal(dense(step), tuple(chain))
         return Refusal(dense(step), None)
     finally:
         Scratch.clear()
