@@ -191,6 +191,10 @@ UNWRITTEN = {
     "getattr of a function's globals": "def count_matmul_flops(fn):\n    return getattr(fn, '__glo' 'bals__')\n",
     "a module's __name__ set by the package": "def count_matmul_flops(fn):\n    if __name__ == '__main__':\n"
                                               "        return 1\n    return 0\n",
+    "getattr on a plain function's parameter named self": "def _pick(self, name):\n    return getattr(self, name)\n\n"
+                                                          "def count_matmul_flops(fn):\n"
+                                                          "    return _pick(torch.utils, 'flop_' + 'counter')\n",
+    "a namespace looked up by name": "def count_matmul_flops(fn):\n    return globals().get('_by_' + 'torch')\n",
 }
 HELPERS = {"_h": "import torch\n\nCOUNTER = getattr(torch.utils, 'flop_' + 'counter')\n",
            # a module only the package imports, putting a counter where flops.py reads a plain name
@@ -251,6 +255,14 @@ from tests.test_part04_flops import _is_flop_counter  # noqa: E402
                                   "torch.profiler.profile", "torch.utils._runtime_estimation.RuntimeEstimator"])
 def test_torchs_counter_is_found_however_reached(name):
     assert _is_flop_counter(name)
+
+
+def test_torchs_counter_is_found_through_getattr_of_a_written_name():
+    from grader.harness.source import package_names
+
+    text = ("import torch\n\ndef count_matmul_flops(fn):\n"
+            "    return getattr(getattr(torch.utils, 'flop_counter'), 'FlopCounterMode')(display=False)\n")
+    assert package_names({"flops": text}, "flops", "count_matmul_flops", _is_flop_counter)
 
 
 @pytest.mark.parametrize("name", ["FlopCounterMode", "flops.FlopCounterMode", "torch.ops.aten.mm",

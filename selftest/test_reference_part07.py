@@ -102,6 +102,9 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAD = "import torch\n\n"
 PLAIN_LINEAR = "\n\ndef linear_backward(x, w, grad_y):\n    return grad_y @ w.T, x.T @ grad_y\n"
 AUTOGRAD = {
+    "a forward reference typeguard evaluates": "import typing, typeguard\n\n_T = typing.List['(w.requires_grad_(), w)[1]']\n\n"
+                                               "def squared_error_grad(x, w, t):\n"
+                                               "    typeguard.check_type('w', [w], _T)\n    return x\n",
     "backward": "def squared_error_grad(x, w, t):\n    w = w.detach().requires_grad_(True)\n"
                 "    (0.5 * (x @ w - t) ** 2).backward()\n    return w.grad\n",
     "autograd.grad": "def squared_error_grad(x, w, t):\n    w = w.clone()\n"

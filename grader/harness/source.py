@@ -188,6 +188,10 @@ class Module:
         if isinstance(node, ast.Attribute):
             base = self.resolve(node.value, depth + 1, scope, sources)
             return f"{base}.{node.attr}" if base else None
+        name = _literal_getattr(node)
+        if name is not None and self.resolve(node.func, depth + 1, scope, sources) == "getattr":
+            base = self.resolve(node.args[0], depth + 1, scope, sources)  # `getattr(torch, "utils")` is torch.utils
+            return f"{base}.{name}" if base else None
         return None
 
     def starred(self, name: str, sources: dict[str, str] | None = None, depth: int = 0) -> str | None:
@@ -423,8 +427,8 @@ class Module:
             # call when ``clock=time.perf_counter``): a default never used reads as nothing
             defaults = {id(n) for d in _defaults(root) for n in ast.walk(d)}
             for inner in self.walk(root, flags=True):
-                if isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load) \
-                        and id(inner) not in defaults:
+                if ((isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load))
+                        or _literal_getattr(inner) is not None) and id(inner) not in defaults:
                     yield inner, self.resolve(inner, scope=scope, sources=sources) or ""
 
     def annotations(self, function: str, sources: dict[str, str] | None = None) -> dict[str, Annotation | Plain] | None:
@@ -578,9 +582,10 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
             todo += [used for star in mod.stars for used in _own(f"{star}.{fn}", sources, first_only=True)]
         # a helper only a `from ._bench import *` binds reads as `._bench.helper`: followed below
         for node, resolved in mod.read_names(roots, sources):
-            if not resolved and isinstance(node, ast.Attribute) \
-                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
-                resolved = f"?.{node.attr}"  # an attribute of what no reading can name (a call's result)
+            attribute = node.attr if isinstance(node, ast.Attribute) else _literal_getattr(node)
+            if not resolved and attribute and not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                                                   and node.value.id in ("self", "cls")):
+                resolved = f"?.{attribute}"  # an attribute of what no reading can name (a call's result)
             if wanted(resolved):
                 found.append(f"{name}.py:{node.lineno}")
             else:
@@ -843,7 +848,9 @@ ESCAPES = frozenset(["getattr", "setattr", "delattr", "eval", "exec", "compile",
                      "get_type_hints", "get_annotations", "ForwardRef", "_eval_type",
                      "attrgetter", "methodcaller", "import_module",
                      # `string.Formatter().get_field("0.grad", (w,), {})` is `w.grad`
-                     "get_field"])
+                     "get_field",
+                     # typeguard evaluates a type given as a string (a forward reference) as code
+                     "check_type"])
 # classes whose one positional pattern matches the subject itself (`case int(n)`), reading no attribute
 SELF_MATCHING = frozenset(["bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str",
                            "tuple"])
@@ -1027,6 +1034,8 @@ def _reaches_unwritten(finding: Finding) -> bool:
     name = what.split(" ")[0].lstrip(".")
     if name == "torch.overrides" or name.startswith("torch.overrides."):  # a function mode: code the source shows
         return False
+    if verb == "reads":  # a namespace read by name (`globals().get(name)`): a lookup no reading follows
+        return True
     if verb == "uses":
         return name in ESCAPES or name in FRAME_ATTRIBUTES or runs_unseen(name) or name in REACHING_DUNDERS
     if verb == "imports":
@@ -1065,6 +1074,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     scopes = _scopes(mod, root)
     named = _literal_getattrs(mod, root, scopes)
     receivers = _getattr_receivers(mod, root, scopes)
+    reading = _namespace_reads(root)
     off = _switches_off(mod, root, scopes)
     set_to_constants = {id(t) for n in ast.walk(root) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
                         for t in n.targets}
@@ -1103,6 +1113,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         if isinstance(node, ast.Subscript):  # `Float[Tensor, "n d-1"]`: jaxtyping evaluates "d-1" as code
             for expression in _jaxtyping_dims(mod, node, scopes, found, where):
                 found.extend(_inspect(mod, expression, file, siblings, own=own, code=code))
+            for text in _forward_references(mod, node, scopes):  # `List["..."]`: what a type checker evaluates
+                found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code))
         if isinstance(node, ast.ImportFrom) and node.level <= 1 and (node.module or "") in ("", "assignment") \
                 and (node.level or node.module) and any(a.name == "*" for a in node.names):
             found.append(Finding(where, "imports * from the package (the modules its __all__ may name are not "
@@ -1150,6 +1162,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                     and not (names and all(_plain_attribute(n) for n in names)):
                 setters = [n for n in names if n in SETTERS]  # `getattr(module, "__dict__")` reaches a setter
                 on = receivers.get(id(node))  # `getattr(torch.ops.aten, name)`: an op, whatever the name
+                if id(node) in reading:  # `[n for n in globals() if ...]`: a namespace read, nothing set
+                    found.append(Finding(where, f"reads {node.id}()", False))
+                    continue
                 found.append(Finding(where, f"uses {node.id}" + (f" of {setters[0]}" if setters else
                                                                  f" on {on}" if on else
                                                                  f" with {', '.join(map(repr, names))}" if names
@@ -1236,6 +1251,48 @@ def _literal_getattrs(mod: Module, root: ast.AST, scopes: dict[int, dict[str, st
     return found
 
 
+NAMESPACES = frozenset(["globals", "vars", "locals"])
+# what reads a namespace and keeps nothing of it that could set a name: iterating it, asking it
+READ_ONLY_METHODS = frozenset(["items", "keys", "values", "get", "copy", "__contains__"])
+READ_ONLY_CALLS = frozenset(["list", "sorted", "set", "frozenset", "tuple", "len", "dict", "iter", "print", "repr",
+                             "str", "any", "all", "enumerate", "filter", "map"])
+
+
+def _namespace_reads(root: ast.AST) -> set[int]:
+    """The ``globals`` / ``vars`` / ``locals`` names in ``root`` called with no argument whose namespace is
+    only read where it is made (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``,
+    ``globals().get(name)``): no name is set through them. Kept, or stored into, it may set any."""
+    parents = {id(child): parent for parent in ast.walk(root) for child in ast.iter_child_nodes(parent)}
+    reads: set[int] = set()
+    for node in ast.walk(root):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in NAMESPACES
+                and not node.args and not node.keywords):
+            continue
+        parent = parents.get(id(node))
+        grand = parents.get(id(parent)) if parent is not None else None
+        read = (isinstance(parent, ast.comprehension) and parent.iter is node) \
+            or (isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node) \
+            or (isinstance(parent, ast.Compare) and node in parent.comparators
+                and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)) \
+            or (isinstance(parent, ast.Attribute) and parent.attr in READ_ONLY_METHODS
+                and isinstance(grand, ast.Call) and grand.func is parent) \
+            or (isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name)
+                and parent.func.id in READ_ONLY_CALLS)
+        if read:
+            reads.add(id(node.func))
+    return reads
+
+
+def _literal_getattr(node: ast.AST) -> str | None:
+    """The name of ``getattr(obj, "name")`` (or with a default), written as a string; None for anything
+    else. (Whether ``getattr`` is the builtin is the caller's to resolve.)"""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
+            and len(node.args) in (2, 3) and not node.keywords \
+            and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        return node.args[1].value
+    return None
+
+
 def _literal_strings(mod: Module, node: ast.expr) -> list[str] | None:
     """The strings ``node`` can only be, when it is written as them: a literal tuple, list or set of
     strings, ``"a b".split()``, or a module-level name bound once to one of those."""
@@ -1255,8 +1312,8 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
     """The builtin ``getattr`` of each ``getattr(obj, name)`` in ``root`` whose ``obj`` hands back nothing
     but what the source shows, with it: one of torch's operator namespaces (``torch.ops.aten``: an operator,
     whatever the name), a comprehension's variable over a literal tuple of them (``getattr(packet, name)
-    for packet in (aten.mm, aten.bmm) ...``), or ``self`` / ``cls`` (a method of the class itself, as a
-    visitor's ``getattr(self, "_" + name)``)."""
+    for packet in (aten.mm, aten.bmm) ...``), or a method's own ``self`` / ``cls`` (an attribute of the
+    class itself, as a visitor's ``getattr(self, "_" + name)``; not a plain function's parameter of that name)."""
     def operators(value: ast.expr) -> bool:
         dotted = _imported(mod, value, scopes.get(id(value))) or ""
         return dotted == "torch.ops" or dotted.startswith("torch.ops.")
@@ -1270,6 +1327,15 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
                         and _bindings(node, generator.target.id) == 1:
                     over_operators.update(id(n) for n in ast.walk(node)
                                           if isinstance(n, ast.Name) and n.id == generator.target.id)
+    # a method's own first parameter, bound only as that: the instance or the class
+    own_instance: set[int] = set()
+    for cls in ast.walk(mod.tree):
+        if isinstance(cls, ast.ClassDef):
+            for method in cls.body:
+                if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args \
+                        and method.args.args[0].arg in ("self", "cls") and _bindings(method, method.args.args[0].arg) == 1:
+                    first = method.args.args[0].arg
+                    own_instance.update(id(n) for n in ast.walk(method) if isinstance(n, ast.Name) and n.id == first)
     found: dict[int, str] = {}
     for node in mod.walk(root):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args \
@@ -1277,9 +1343,7 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
             receiver = node.args[0]
             if operators(receiver) or id(receiver) in over_operators:
                 found[id(node.func)] = "torch.ops"
-            elif isinstance(receiver, ast.Name) and receiver.id in ("self", "cls") \
-                    and _bindings(root, receiver.id) <= 1 + sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                                                               for n in ast.walk(root)):
+            elif id(receiver) in own_instance:
                 found[id(node.func)] = receiver.id
     return found
 
@@ -1858,6 +1922,30 @@ def _jaxtyping_dims(mod: Module, node: ast.Subscript, scopes: dict[int, dict[str
             continue
         ast.increment_lineno(parsed, node.lineno - 1)
         yield parsed
+
+
+# generics whose string arguments become forward references, which type checkers (typeguard's check_type,
+# get_type_hints) evaluate as code; Literal's strings are values, Annotated's after the first metadata
+GENERIC_MODULES = ("typing.", "typing_extensions.", "collections.abc.")
+GENERIC_BUILTINS = frozenset(["list", "dict", "tuple", "set", "frozenset", "type"])
+
+
+def _forward_references(mod: Module, node: ast.Subscript, scopes: dict[int, dict[str, str]]) -> Iterator[ast.expr]:
+    """The strings of a generic's subscript (``typing.List["..."]``), parsed (at their line)."""
+    generic = mod.resolve(node.value, scope=scopes.get(id(node.value))) or ""
+    if not (generic.startswith(GENERIC_MODULES) or generic in GENERIC_BUILTINS) or generic.endswith(".Literal"):
+        return
+    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if generic.endswith(".Annotated"):
+        items = items[:1]
+    for item in items:
+        if isinstance(item, ast.Constant) and isinstance(item.value, str):
+            try:
+                parsed = _parse_expression(item.value.strip())
+            except SyntaxError:
+                continue  # not an expression: no forward reference either (typing refuses it)
+            ast.increment_lineno(parsed, item.lineno - 1)
+            yield parsed
 
 
 def _autograd_name(dotted: str) -> bool:
