@@ -293,6 +293,8 @@ ALIASED = {
     "an alias a star import brings": ("from ._types import *\n\ndef attention_scores(q: Queries, k): ...\n", {"_types": TYPES}),
     "an alias the module imports in turn": ("from ._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n",
                                             {"_types": "from ._base import Queries\n", "_base": TYPES}),
+    "a shape bound once to a constant": ("import torch\nfrom jaxtyping import Float\n\nDIMS = 'batch seq_q heads dim'\n\n"
+                                         "def attention_scores(q: Float[torch.Tensor, DIMS], k): ...\n", {}),
     "jaxtyping starred there": ("from ._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n",
                                 {"_types": TYPES.replace("from jaxtyping import Float", "from jaxtyping import *")}),
 }
@@ -307,6 +309,8 @@ NOT_ALIASED = {
     "a module outside the package": ("from .._types import Queries\n\ndef attention_scores(q: Queries, k): ...\n",
                                      {"_types": TYPES}),
     "a module the reading does not have": ("from types_of_mine import Queries\n\ndef attention_scores(q: Queries, k): ...\n", {}),
+    "a shape bound twice": ("import torch\nfrom jaxtyping import Float\n\nDIMS = 'batch seq_q heads dim'\nDIMS = 'b'\n\n"
+                            "def attention_scores(q: Float[torch.Tensor, DIMS], k): ...\n", {}),
     "a later star import that may rebind it": ("import os\nfrom ._types import *\nif os.environ.get('LAX'):\n"
                                                "    from ._lax import *\n\ndef attention_scores(q: Queries, k): ...\n",
                                                {"_types": TYPES, "_lax": "import torch\nQueries = torch.Tensor\n"}),

@@ -463,12 +463,18 @@ def test_names_the_package_hands_out_unread_are_hiding():
     """A module ``__getattr__`` in the ``__init__`` makes any name; ``from . import *`` brings the modules
     its ``__all__`` names: neither is read, so each is a way around the reading."""
     plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    through_package = "from . import _chain\n\ndef squared_error_grad(x, w, t):\n    return _chain(x, w, t)\n"
     getattr_init = {"__init__": "def __getattr__(name):\n    import torch\n    return torch.autograd.grad\n"}
     star_init = {"__init__": "__all__ = ['extras']\nfrom . import *\n",
                  "extras": "import torch\nfrom . import gradients\ngradients.squared_error_grad = torch.autograd.grad\n"}
-    for init in (getattr_init, star_init):
-        found = findings(plain, init)
+    for text, init in ((through_package, getattr_init), (plain, star_init)):
+        found = findings(text, init)
         assert any("__init__.py" in f.where and not f.autograd for f in found), found
+    # a package __getattr__ answers only names taken from the package: with none taken, it hands out nothing
+    # (a lazy import of the modules, PEP 562's example)
+    lazy = {"__init__": "import importlib\n\ndef __getattr__(name):\n"
+                        "    return importlib.import_module('.' + name, __name__)\n"}
+    assert not any("__init__.py" in f.where for f in findings(plain, lazy))
 
 
 def test_annotations_that_name_a_parameter_are_not_charged():

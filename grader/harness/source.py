@@ -468,7 +468,11 @@ class Module:
             items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             if head.startswith("jaxtyping.") and len(items) == 2:
                 array = self.resolve(items[0], sources=sources) or ast.unparse(items[0])
-                dims = items[1].value if isinstance(items[1], ast.Constant) and isinstance(items[1].value, str) else None
+                shape = items[1]
+                if isinstance(shape, ast.Name) and isinstance(self.aliases.get(shape.id), ast.Constant) \
+                        and _bound_counts(self.tree)[shape.id] == 1:
+                    shape = self.aliases[shape.id]  # `TOKENS = "batch seq model"`, bound once
+                dims = shape.value if isinstance(shape, ast.Constant) and isinstance(shape.value, str) else None
                 if dims is not None:
                     return Annotation(head.removeprefix("jaxtyping."), array, dims)
         return Plain(ast.unparse(node))
@@ -964,7 +968,10 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
         # another module's own imports (model.py's `from torch.nn import Parameter`, run because an __init__
         # imports every module) are not the gradients' business; what that module runs and hands them is
         others = function is None and name != module
-        if function is None and isinstance(mod.final.get("__getattr__"), (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # a module __getattr__ hands out what a missing name is: a package's only to `from . import name`
+        # (or `assignment.name`), which the package's lazy imports may answer in place of the module's file
+        if function is None and isinstance(mod.final.get("__getattr__"), (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and (name != PACKAGE or _reads_through_package(parsed)):
             found_at = mod.final["__getattr__"].lineno
             findings.append(Finding(f"{name}.py:{found_at}", "defines a module __getattr__ (what it hands out "
                                                              "is not read)", False))
@@ -976,6 +983,22 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
                 if used:
                     todo.append((sibling, used))
     return tuple(sorted(set(findings), key=lambda f: (not f.autograd, f.where)))
+
+
+def _reads_through_package(parsed: dict[str, Module]) -> bool:
+    """Whether a module of the implementation takes a name from the package itself (``from . import x``,
+    ``from assignment import x``, ``import assignment.x``, ``assignment.x``): what the package's own
+    ``__getattr__`` may answer. A module imported by its full name never asks it."""
+    for name, mod in parsed.items():
+        if name == PACKAGE:
+            continue
+        for node in ast.walk(mod.tree):
+            if isinstance(node, ast.ImportFrom) and ((node.level == 1 and not node.module)
+                                                     or (node.level == 0 and node.module == "assignment")):
+                return True
+            if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "assignment" for a in node.names):
+                return True
+    return False
 
 
 # the libraries whose names the readings look for (a clock, einops, jaxtyping): replacing one of their
