@@ -1331,6 +1331,24 @@ def _literal_strings(mod: Module, node: ast.expr) -> list[str] | None:
     return None
 
 
+def _method_receivers(mod: Module) -> set[int]:
+    """The ids of each ``self`` / ``cls`` Name that is a method's own first parameter, bound only as that
+    (read once per module: each statement's audit asks)."""
+    found = mod.__dict__.get("_method_receivers")
+    if found is None:
+        found = set()
+        for cls in ast.walk(mod.tree):
+            if isinstance(cls, ast.ClassDef):
+                for method in cls.body:
+                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args \
+                            and method.args.args[0].arg in ("self", "cls") \
+                            and _bindings(method, method.args.args[0].arg) == 1:
+                        first = method.args.args[0].arg
+                        found.update(id(n) for n in ast.walk(method) if isinstance(n, ast.Name) and n.id == first)
+        mod.__dict__["_method_receivers"] = found
+    return found
+
+
 def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, str]]) -> dict[int, str]:
     """The builtin ``getattr`` of each ``getattr(obj, name)`` in ``root`` whose ``obj`` hands back nothing
     but what the source shows, with it: one of torch's operator namespaces (``torch.ops.aten``: an operator,
@@ -1350,15 +1368,7 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
                         and _bindings(node, generator.target.id) == 1:
                     over_operators.update(id(n) for n in ast.walk(node)
                                           if isinstance(n, ast.Name) and n.id == generator.target.id)
-    # a method's own first parameter, bound only as that: the instance or the class
-    own_instance: set[int] = set()
-    for cls in ast.walk(mod.tree):
-        if isinstance(cls, ast.ClassDef):
-            for method in cls.body:
-                if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args \
-                        and method.args.args[0].arg in ("self", "cls") and _bindings(method, method.args.args[0].arg) == 1:
-                    first = method.args.args[0].arg
-                    own_instance.update(id(n) for n in ast.walk(method) if isinstance(n, ast.Name) and n.id == first)
+    own_instance = _method_receivers(mod)
     found: dict[int, str] = {}
     for node in mod.walk(root):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args \
