@@ -195,6 +195,10 @@ UNWRITTEN = {
                                                           "def count_matmul_flops(fn):\n"
                                                           "    return _pick(torch.utils, 'flop_' + 'counter')\n",
     "a namespace looked up by name": "def count_matmul_flops(fn):\n    return globals().get('_by_' + 'torch')\n",
+    "a method called through its class with any self": "class _P:\n    def step(self, name):\n"
+                                                       "        return getattr(self, name)\n\n"
+                                                       "def count_matmul_flops(fn):\n"
+                                                       "    return _P.step(torch.utils, 'flop_' + 'counter')\n",
 }
 HELPERS = {"_h": "import torch\n\nCOUNTER = getattr(torch.utils, 'flop_' + 'counter')\n",
            # a module only the package imports, putting a counter where flops.py reads a plain name
@@ -255,6 +259,22 @@ from tests.test_part04_flops import _is_flop_counter  # noqa: E402
                                   "torch.profiler.profile", "torch.utils._runtime_estimation.RuntimeEstimator"])
 def test_torchs_counter_is_found_however_reached(name):
     assert _is_flop_counter(name)
+
+
+def test_torchs_counter_in_code_a_metaclass_runs_at_import_is_found():
+    """An Enum's _generate_next_value_ runs as the class is made, though nothing names the class: what it
+    puts in a table count_matmul_flops reads is torch's counter. A self-check's import of it is not."""
+    from grader.harness.source import import_time_names
+
+    hook = ("import enum\nimport torch\nfrom torch.utils.flop_counter import FlopCounterMode\n\n_C = {}\n\n"
+            "class _K(enum.Enum):\n    def _generate_next_value_(name, start, count, last):\n"
+            "        _C['m'] = FlopCounterMode\n        return name\n    M = enum.auto()\n\n"
+            "def count_matmul_flops(fn):\n    return _C['m']\n")
+    assert import_time_names({"flops": hook}, _is_flop_counter) == ["flops.py:9"]
+    self_check = ("import torch\nfrom torch.utils.flop_counter import FlopCounterMode\n\n"
+                  "def count_matmul_flops(fn):\n    return 0\n\nif __name__ == '__main__':\n"
+                  "    with FlopCounterMode() as m:\n        pass\n")
+    assert import_time_names({"flops": self_check}, _is_flop_counter) == []
 
 
 def test_torchs_counter_is_found_through_getattr_of_a_written_name():

@@ -102,6 +102,14 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAD = "import torch\n\n"
 PLAIN_LINEAR = "\n\ndef linear_backward(x, w, grad_y):\n    return grad_y @ w.T, x.T @ grad_y\n"
 AUTOGRAD = {
+    "an Enum's hook, run as the class is made": "import enum\n\n_R = {}\n\nclass _K(enum.Enum):\n"
+                                                "    def _generate_next_value_(name, start, count, last):\n"
+                                                "        _R['g'] = torch.autograd.grad\n        return name\n"
+                                                "    G = enum.auto()\n\n"
+                                                "def squared_error_grad(x, w, t):\n    return _R['g'](x, w)\n",
+    "an Enum member's __init__": "import enum\n\n_R = {}\n\nclass _K(enum.Enum):\n    G = 'g'\n\n"
+                                 "    def __init__(self, value):\n        _R[value] = torch.autograd.grad\n\n"
+                                 "def squared_error_grad(x, w, t):\n    return _R['g'](x, w)\n",
     "a forward reference typeguard evaluates": "import typing, typeguard\n\n_T = typing.List['(w.requires_grad_(), w)[1]']\n\n"
                                                "def squared_error_grad(x, w, t):\n"
                                                "    typeguard.check_type('w', [w], _T)\n    return x\n",

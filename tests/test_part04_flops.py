@@ -19,7 +19,7 @@ from grader.harness.ask import ask, require
 from grader.harness.cases import example, given
 from grader.harness.probes.part04 import count_scenario
 from grader.harness.schema import INT
-from grader.harness.source import package_names, replaced_at_import, unwritten_lookups
+from grader.harness.source import import_time_names, package_names, replaced_at_import, unwritten_lookups
 from tests.strategies import part04 as S
 
 ESTIMATE = 1e-12
@@ -100,10 +100,12 @@ def counts_with_its_own_mode(impl) -> None:
 
 @functools.lru_cache(maxsize=4)  # read once per submission, not once per example
 def _flop_counter_reads(sources: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
-    """Where count_matmul_flops reads one of torch's FLOP counters, and the modules on the way that cannot be read."""
+    """Where count_matmul_flops, or code that runs when the modules are imported (an Enum's hooks put a
+    counter in a table it reads), reads one of torch's FLOP counters, and the modules on the way that
+    cannot be read."""
     unreadable: list[str] = []
     used = package_names(dict(sources), "flops", "count_matmul_flops", _is_flop_counter, unreadable)
-    return used, unreadable
+    return sorted(set(used + import_time_names(dict(sources), _is_flop_counter))), unreadable
 
 
 # torch counts FLOPs in two places: FlopCounterMode, and the profiler's with_flops estimates (the

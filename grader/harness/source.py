@@ -273,7 +273,7 @@ class Module:
         module-level function or class those name, transitively. An annotation that only names things
         (``-> Ledger``, ``list[Ledger] | None``) calls none of them: of a class it names, only the
         dunders its subscript or ``|`` may call run, not the methods a call of it would."""
-        parts = [part for node in self.live(self.tree.body) for part in _runs_when_defined(node)]
+        parts = [part for node in self.live(self.tree.body) for part in _runs_when_defined(node, self)]
         inert = {id(part) for node in self.live(self.tree.body) for part in _annotations_when_defined(node)
                  if _names_only(part)}
         found = self.closure([part for part in parts if id(part) not in inert])
@@ -600,6 +600,21 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
     return sorted(set(found))
 
 
+def import_time_names(sources: dict[str, str], wanted) -> list[str]:
+    """"file:line" of each name ``wanted`` accepts that code of the implementation's modules runs when they are
+    imported (``Module.import_time``: a class a metaclass builds included): an import statement names
+    nothing here (a self-check's ``from torch.utils.flop_counter import FlopCounterMode`` is no use of it)."""
+    found = []
+    for name, text in sources.items():
+        try:
+            mod = Module.parse(text, name)
+        except SyntaxError:
+            continue  # unreadable: the readings that need it say so
+        found += [f"{name}.py:{node.lineno}" for node, resolved in mod.read_names(mod.import_time(), sources)
+                  if wanted(resolved)]
+    return sorted(set(found))
+
+
 @functools.lru_cache(maxsize=64)
 def _parse(text: str, name: str) -> Module:
     return Module._build(_readable(text, "exec"), name)
@@ -806,7 +821,7 @@ def _names_only(node: ast.expr) -> bool:
     return False
 
 
-def _runs_when_defined(node: ast.stmt) -> list[ast.AST]:
+def _runs_when_defined(node: ast.stmt, mod: Module) -> list[ast.AST]:
     """The parts of a top-level statement that run when the module runs it."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         args = node.args
@@ -815,9 +830,32 @@ def _runs_when_defined(node: ast.stmt) -> list[ast.AST]:
         return [*node.decorator_list, *args.defaults, *filter(None, args.kw_defaults), *annotations,
                 *filter(None, [node.returns])]
     if isinstance(node, ast.ClassDef):
-        return [*node.decorator_list, *node.bases, *node.keywords,
-                *[part for child in node.body for part in _runs_when_defined(child)]]
+        if node.keywords or not all(_inert_base(base, mod) for base in node.bases):
+            # a metaclass, or a base's, may call any method as the class is made (an Enum's
+            # _generate_next_value_ and each member's __init__, a base's __init_subclass__): all of it runs
+            return [node]
+        return [*node.decorator_list, *node.bases,
+                *[part for child in node.body for part in _runs_when_defined(child, mod)],
+                *[child for child in node.body if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and child.name in CLASS_TIME_METHODS]]
     return [node]
+
+
+# methods a base calls as a subclass is made (TorchDispatchMode's __init_subclass__ asks _should_skip_dynamo)
+CLASS_TIME_METHODS = frozenset(["_should_skip_dynamo"])
+
+
+# bases whose making of a subclass calls none of its methods: plain type, no __init_subclass__ of theirs
+# that runs the subclass's code (TorchDispatchMode's only checks how __torch_dispatch__ is declared)
+INERT_BASES = frozenset(["object", "abc.ABC", "typing.Protocol", "typing.NamedTuple", "typing.Generic",
+                         "Exception", "ValueError", "TypeError", "RuntimeError", "torch.nn.Module",
+                         "torch.nn.modules.module.Module", "torch.utils._python_dispatch.TorchDispatchMode"])
+
+
+def _inert_base(base: ast.expr, mod: Module) -> bool:
+    if isinstance(base, ast.Subscript):  # Generic[T], Protocol[T]
+        base = base.value
+    return (mod.resolve(base) or "") in INERT_BASES
 
 
 # --------------------------------------------------------------------------- Part 7: no autograd
@@ -1331,6 +1369,18 @@ def _literal_strings(mod: Module, node: ast.expr) -> list[str] | None:
     return None
 
 
+def _written_prefix(name: ast.expr) -> bool:
+    """A name built after a written prefix (``"_" + op``, ``f"visit_{op}"``): a visitor's lookup of its own
+    methods. (A method called through its class, ``Cls.step(torch.utils, name)``, gets any ``self``; a
+    prefix keeps the name among the class's own.)"""
+    if isinstance(name, ast.BinOp) and isinstance(name.op, ast.Add):
+        return isinstance(name.left, ast.Constant) and isinstance(name.left.value, str) and name.left.value != ""
+    if isinstance(name, ast.JoinedStr) and name.values:
+        first = name.values[0]
+        return isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value != ""
+    return False
+
+
 def _method_receivers(mod: Module) -> set[int]:
     """The ids of each ``self`` / ``cls`` Name that is a method's own first parameter, bound only as that
     (read once per module: each statement's audit asks)."""
@@ -1353,8 +1403,8 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
     """The builtin ``getattr`` of each ``getattr(obj, name)`` in ``root`` whose ``obj`` hands back nothing
     but what the source shows, with it: one of torch's operator namespaces (``torch.ops.aten``: an operator,
     whatever the name), a comprehension's variable over a literal tuple of them (``getattr(packet, name)
-    for packet in (aten.mm, aten.bmm) ...``), or a method's own ``self`` / ``cls`` (an attribute of the
-    class itself, as a visitor's ``getattr(self, "_" + name)``; not a plain function's parameter of that name)."""
+    for packet in (aten.mm, aten.bmm) ...``), or a method's own ``self`` / ``cls`` with a name after a
+    written prefix (a visitor's ``getattr(self, "_" + name)``; not a plain function's parameter of that name)."""
     def operators(value: ast.expr) -> bool:
         dotted = _imported(mod, value, scopes.get(id(value))) or ""
         return dotted == "torch.ops" or dotted.startswith("torch.ops.")
@@ -1376,7 +1426,7 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
             receiver = node.args[0]
             if operators(receiver) or id(receiver) in over_operators:
                 found[id(node.func)] = "torch.ops"
-            elif id(receiver) in own_instance:
+            elif id(receiver) in own_instance and len(node.args) > 1 and _written_prefix(node.args[1]):
                 found[id(node.func)] = receiver.id
     return found
 
