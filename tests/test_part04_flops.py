@@ -75,16 +75,17 @@ def counts_with_its_own_mode(impl) -> None:
     """Nothing of torch's own FLOP counters (``torch.utils.flop_counter``, the profiler's ``with_flops``)
     in what count_matmul_flops runs (flops.py and any module of yours it takes a helper from): the
     counting is the exercise."""
-    used, unreadable = _flop_counter_reads(tuple(sorted(impl.sources().items())))
+    sources = tuple(sorted(impl.sources().items()))  # the key each reading is cached under
+    used, unreadable = _flop_counter_reads(sources)
     require(not unreadable, "flops.count_matmul_flops", f"{unreadable[0] if unreadable else ''}.py cannot be read "
             "to see what count_matmul_flops runs: keep it plain Python (each function bound once, by its def; no "
             "expression or block nested hundreds of levels deep)", show_values=False)
-    replaced = _replaced(tuple(sorted(impl.sources().items())))
+    replaced = _replaced(sources)
     require(not replaced, "flops.count_matmul_flops",
             f"{replaced[0].where if replaced else ''} {replaced[0].what if replaced else ''}: code that runs when "
             "flops.py is imported may put other functions in place of yours; what count_matmul_flops runs is read "
             "from flops.py's source, so its functions must run as written there", show_values=False)
-    hidden = _unwritten(tuple(sorted(impl.sources().items())))
+    hidden = _unwritten(sources)
     require(not hidden, "flops.count_matmul_flops",
             f"{hidden[0].where if hidden else ''} {hidden[0].what if hidden else ''}: what count_matmul_flops runs "
             "(or importing flops.py runs) looks a name up at run time, which a reading of the source cannot follow "
