@@ -19,7 +19,9 @@ from grader.harness.ask import ask, require
 from grader.harness.cases import example, given
 from grader.harness.probes.part04 import count_scenario
 from grader.harness.schema import INT
-from grader.harness.source import import_time_names, package_names, replaced_at_import, unwritten_lookups
+from grader.harness.source import (
+    import_time_names, package_names, reached_as, replaced_at_import, unwritten_lookups,
+)
 from tests.strategies import part04 as S
 
 ESTIMATE = 1e-12
@@ -136,8 +138,7 @@ def _is_flop_counter(name: str) -> bool:
     # not a name of your own (a class of yours may be called FlopCounterMode)
     if parts[0] in ("torch", "?") and _FLOP_WORDS.intersection(parts):
         return True
-    tails = (".".join(parts[i:]) for i in range(len(parts)))
-    return any(tail == counter or tail.startswith(counter + ".") for tail in tails for counter in _FLOP_COUNTERS)
+    return reached_as(name, _FLOP_COUNTERS)
 
 
 @given(scenario=S.backward_scenarios())

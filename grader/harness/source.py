@@ -47,7 +47,7 @@ import functools
 import importlib
 import re
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterable, Iterator
 
 
 @dataclass(frozen=True)
@@ -940,17 +940,24 @@ def _plain_regex(tree: ast.Module) -> bool:
     return imported and _bound_counts(tree)["re"] == 1
 
 
+def tails(dotted: str) -> Iterator[str]:
+    """``dotted`` and each name it ends with (``a.b.c``, ``b.c``, ``c``): a module's attribute may be another
+    module (``logging.sys.modules`` is ``sys.modules``), so a name is what any tail of it names."""
+    parts = dotted.split(".")
+    return (".".join(parts[i:]) for i in range(len(parts)))
+
+
+def reached_as(dotted: str, names: Iterable[str]) -> bool:
+    """Whether a resolved name is one of ``names`` or inside one, however it is reached (``tails``)."""
+    return any(tail == name or tail.startswith(name + ".") for tail in tails(dotted) for name in names)
+
+
 def runs_unseen(dotted: str) -> bool:
     """Whether a resolved name (``torch.load``, ``pickle.loads``, ``os.execv``) is one of ``RUNS_UNSEEN``,
-    however it is reached: a module's attribute may be another module (``logging.sys.modules`` is
-    ``sys.modules``, ``numpy.os.system`` is ``os.system``), so each tail of the name is looked up too."""
-    parts = dotted.split(".")
-    for i in range(len(parts)):
-        tail = ".".join(parts[i:])
-        if tail.startswith(("os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.system", "os.popen")) \
-                or any(tail == name or tail.startswith(name + ".") for name in RUNS_UNSEEN):
-            return True
-    return False
+    however it is reached (``numpy.os.system`` is ``os.system``)."""
+    return reached_as(dotted, RUNS_UNSEEN) or any(
+        tail.startswith(("os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.system", "os.popen"))
+        for tail in tails(dotted))
 
 
 @dataclass(frozen=True)
