@@ -199,6 +199,15 @@ UNWRITTEN = {
                                                        "        return getattr(self, name)\n\n"
                                                        "def count_matmul_flops(fn):\n"
                                                        "    return _P.step(torch.utils, 'flop_' + 'counter')\n",
+    "timeit running a string": "import timeit\n\ndef count_matmul_flops(fn):\n"
+                               "    return timeit.Timer('fn()', globals={'fn': fn}).timeit(1)\n",
+    "an annotation's name bound to a string built at run time": "_S = ''.join(['in', 't'])\n\n"
+                                                                 "def _f(a: _S):\n    pass\n\n"
+                                                                 "def count_matmul_flops(fn):\n    return 0\n",
+    "a string stored as an annotation": "def count_matmul_flops(fn):\n"
+                                        "    count_matmul_flops.__annotations__['fn'] = str(fn)\n    return 0\n",
+    "a string of code that imports by name": "_CODE = \"__import__('torch.utils.' + 'flop_counter')\"\n\n"
+                                             "def count_matmul_flops(fn):\n    return _CODE\n",
 }
 HELPERS = {"_h": "import torch\n\nCOUNTER = getattr(torch.utils, 'flop_' + 'counter')\n",
            # a module only the package imports, putting a counter where flops.py reads a plain name
@@ -283,6 +292,31 @@ def test_torchs_counter_is_found_through_getattr_of_a_written_name():
     text = ("import torch\n\ndef count_matmul_flops(fn):\n"
             "    return getattr(getattr(torch.utils, 'flop_counter'), 'FlopCounterMode')(display=False)\n")
     assert package_names({"flops": text}, "flops", "count_matmul_flops", _is_flop_counter)
+
+
+def test_torchs_counter_in_a_string_of_code_is_found():
+    """A string that is code is read as code, whatever may run it (timeit, an annotation, eval)."""
+    from grader.harness.source import package_names
+
+    text = ("import torch\n\n_CODE = '''\nfrom torch.utils.flop_counter import FlopCounterMode as M\nm = M()\n'''\n"
+            "_MORE = f'torch.utils.flop_counter.FlopCounter{\"Mode\"}(display=False)'\n\n"
+            "def count_matmul_flops(fn):\n    return _CODE, _MORE\n")
+    assert package_names({"flops": text}, "flops", "count_matmul_flops", _is_flop_counter) == ["flops.py:5", "flops.py:7"]
+    plain = "import torch\n\n_OPS = 'aten.mm aten.addmm'.split()\n\ndef count_matmul_flops(fn):\n    return _OPS\n"
+    assert package_names({"flops": plain}, "flops", "count_matmul_flops", _is_flop_counter) == []
+
+
+def test_a_scratch_script_nothing_imports_is_not_read():
+    """A check script left beside flops.py runs when a student runs it, never when flops is imported; once
+    the package imports it, it runs, and is read."""
+    from grader.harness.source import import_time_names
+
+    scratch = ("import torch\nfrom torch.utils.flop_counter import FlopCounterMode\nfrom assignment.flops import "
+               "count_matmul_flops\n\nwith FlopCounterMode(display=False) as m:\n    count_matmul_flops(lambda: 0)\n")
+    sources = {"flops": "def count_matmul_flops(fn):\n    return 0\n", "check_flops": scratch, "__init__": ""}
+    assert import_time_names(sources, _is_flop_counter, "flops") == []
+    sources["__init__"] = "from . import check_flops\n"
+    assert import_time_names(sources, _is_flop_counter, "flops") == ["check_flops.py:5"]
 
 
 @pytest.mark.parametrize("name", ["FlopCounterMode", "flops.FlopCounterMode", "torch.ops.aten.mm",

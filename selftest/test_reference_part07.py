@@ -102,6 +102,15 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAD = "import torch\n\n"
 PLAIN_LINEAR = "\n\ndef linear_backward(x, w, grad_y):\n    return grad_y @ w.T, x.T @ grad_y\n"
 AUTOGRAD = {
+    "a string timeit runs": "import timeit\n\n_CODE = 'w.requires_grad_(True); (x @ w).backward(); out.append(w.grad)'\n\n"
+                            "def squared_error_grad(x, w, t):\n    out = []\n"
+                            "    timeit.Timer(_CODE, globals={'x': x, 'w': w, 'out': out}).timeit(1)\n    return out[0]\n",
+    "a string in an annotation's name": "import functools\n\n_S = '[torch.autograd.grad, int][1]'\n\n"
+                                        "def _f(a: _S):\n    pass\n\n"
+                                        "def squared_error_grad(x, w, t):\n"
+                                        "    functools.singledispatch(_f).register(_f)\n    return x\n",
+    "a docstring run as code": "def squared_error_grad(x, w, t):\n    '''w.grad'''\n"
+                               "    return eval(squared_error_grad.__doc__)\n",
     "an Enum's hook, run as the class is made": "import enum\n\n_R = {}\n\nclass _K(enum.Enum):\n"
                                                 "    def _generate_next_value_(name, start, count, last):\n"
                                                 "        _R['g'] = torch.autograd.grad\n        return name\n"
@@ -229,6 +238,18 @@ AUTOGRAD = {
                                             "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
 }
 HIDDEN = {
+    "an annotation's name bound to a string built at run time": "import functools\n\n_S = ''.join(['in', 't'])\n\n"
+                                                                 "def _f(a: _S):\n    pass\n\n"
+                                                                 "def squared_error_grad(x, w, t):\n"
+                                                                 "    functools.singledispatch(_f).register(_f)\n"
+                                                                 "    return x\n",
+    "a class attribute built at run time, as an annotation": "class _K:\n    s = 'in' + chr(116)\n\n"
+                                                              "def squared_error_grad(x: _K.s, w, t):\n    return x\n",
+    "a string built at run time, in an annotation's store": "def squared_error_grad(x, w, t):\n"
+                                                             "    squared_error_grad.__annotations__['x'] = str(t)\n"
+                                                             "    return x\n",
+    "a string of code nested deeper than a reading walks": "_S = '" + "x." * 300 + "grad'\n\n"
+                                                            "def squared_error_grad(x, w, t):\n    return _S\n",
     # a module the reading cannot walk (it imports fine): no proof of anything
     "a module nested too deep to read": "_N = " + "+".join(["1"] * 300) + "\n\n",
     "private torch": "def squared_error_grad(x, w, t):\n    return torch._C._functions\n",
@@ -251,7 +272,7 @@ HIDDEN = {
     "a formatter's get_field": "import logging\n\ndef squared_error_grad(x, w, t):\n"
                                "    return logging.StrFormatter().get_field('0.gr' + 'ad', (w,), {})[0]\n",
     "logging.config's resolver": "from logging import config\n\ndef squared_error_grad(x, w, t):\n"
-                                 "    return config.BaseConfigurator({}).resolve('torch.autograd.' + 'grad')\n",
+                                 "    return config.BaseConfigurator({}).resolve('.'.join(['torch', 'autograd', 'grad']))\n",
     "a jaxtyping dimension that is an f-string": "from jaxtyping import Float\n\n_AXIS = '{exec(c, vars()) or \"\"}d'\n\n"
                                                  "def squared_error_grad(x: Float[torch.Tensor, _AXIS], w, t):\n"
                                                  "    return x\n",
@@ -312,6 +333,21 @@ DEAD = {
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {
+    "strings that are messages, equations and names": "import warnings\n\n_EQ = 'i,i->'\n_DEVICE = 'cpu'\n\n"
+                                                      "def squared_error_grad(x, w, t):\n"
+                                                      "    '''d/dw of 0.5 * (x . w - t)**2, by the chain rule.'''\n"
+                                                      "    if x.ndim != 1:\n"
+                                                      "        raise ValueError(f'x must be 1-D, got {x.ndim}-D')\n"
+                                                      "    warnings.warn('x.grad is not used here: no autograd')\n"
+                                                      "    return x * (torch.einsum(_EQ, x, w) - t)\n",
+    "a comment written as a string, with code in it": "def squared_error_grad(x, w, t):\n    r = x @ w - t\n"
+                                                       "    '''checked against: w.requires_grad_(); loss.backward()'''\n"
+                                                       "    return x * r\n",
+    "annotations naming types, aliases and a named tuple": "import typing\nfrom collections import namedtuple\n\n"
+                                                           "Vec = torch.Tensor\nT = typing.TypeVar('T')\n"
+                                                           "Pair = namedtuple('Pair', 'a b')\nMaybe = Vec | None\n\n"
+                                                           "def squared_error_grad(x: Vec, w: Maybe, t: T) -> Pair:\n"
+                                                           "    return x * (x @ w - t)\n",
     "a symbolic jaxtyping dimension": "from jaxtyping import Float\n\n"
                                       "def squared_error_grad(x: Float[torch.Tensor, 'n d-1 *b #c _ dim=4'], w, t):\n"
                                       "    return x * (x @ w - t)\n",
@@ -605,6 +641,20 @@ def test_data_read_back_as_code_in_a_helper_module_is_hiding():
     at_import = {"_util": "import pickle\n\n_CODE = pickle.loads(b'N.')\n\ndef plain(x):\n    return x\n"}
     text = "from ._util import plain\n\ndef squared_error_grad(x, w, t):\n    return plain(x)\n"
     assert any("_util.py" in f.where for f in findings(text, at_import))
+
+
+def test_text_run_as_code_in_a_helper_module_is_charged_where_a_gradient_runs_it():
+    """A helper module's `import timeit` is not charged; its use, where a gradient runs it, is; and the string
+    handed to it, written in gradients.py, is read as the code it is."""
+    helper = {"_run": "import timeit, cProfile\n\ndef once(code, space):\n    timeit.Timer(code, globals=space).timeit(1)\n"
+                      "    cProfile.Profile().runctx(code, space, space)\n    return space\n"}
+    text = ("from ._run import once\n\n_CODE = \"w.requires_grad_(); (x @ w).backward(); out['g'] = w.grad\"\n\n"
+            "def squared_error_grad(x, w, t):\n    return once(_CODE, {'x': x, 'w': w, 'out': {}})['out']['g']\n")
+    found = findings(text, helper)
+    assert found[0].autograd and "in a string" in found[0].what, found
+    assert {f.what for f in found if "_run.py" in f.where} >= {"uses timeit.Timer", "uses cProfile.Profile"}, found
+    built = "from ._run import once\n\ndef squared_error_grad(x, w, t):\n    return once(str(t), {})\n"
+    assert {f.what for f in findings(built, helper)} == {"uses timeit.Timer", "uses cProfile", "uses cProfile.Profile"}
 
 
 def test_a_module_s_own_class_made_at_import_is_its_own():

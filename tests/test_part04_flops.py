@@ -108,7 +108,7 @@ def _flop_counter_reads(sources: tuple[tuple[str, str], ...]) -> tuple[list[str]
     cannot be read."""
     unreadable: list[str] = []
     used = package_names(dict(sources), "flops", "count_matmul_flops", _is_flop_counter, unreadable)
-    return sorted(set(used + import_time_names(dict(sources), _is_flop_counter))), unreadable
+    return sorted(set(used + import_time_names(dict(sources), _is_flop_counter, "flops"))), unreadable
 
 
 # torch counts FLOPs in two places: FlopCounterMode, and the profiler's with_flops estimates (the

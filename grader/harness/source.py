@@ -430,6 +430,28 @@ class Module:
                 if ((isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load))
                         or _literal_getattr(inner) is not None) and id(inner) not in defaults:
                     yield inner, self.resolve(inner, scope=scope, sources=sources) or ""
+                elif isinstance(inner, (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                    yield from self._names_in_string(inner, scope, sources)
+
+    def _names_in_string(self, node: ast.expr, scope: dict[str, str], sources: dict[str, str] | None
+                         ) -> Iterator[tuple[ast.AST, str]]:
+        """The names a string that is code (``code_in_string``) reads, resolved by its own imports, else as
+        the module's code at the string would resolve them (``timeit.Timer(text, globals=globals())``)."""
+        text = code_in_string(self, node)
+        if text is None:
+            return
+        own = Module._build(text, self.name)
+        for inner in ast.walk(text):
+            if not ((isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load))
+                    or _literal_getattr(inner) is not None):
+                continue
+            head = inner
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name) and head.id not in own.bindings:
+                yield inner, self.resolve(inner, scope=scope, sources=sources) or ""
+            else:
+                yield inner, own.resolve(inner) or ""
 
     def annotations(self, function: str, sources: dict[str, str] | None = None) -> dict[str, Annotation | Plain] | None:
         """Each parameter's annotation and ``return``'s, as written; None if there is no such function.
@@ -600,12 +622,16 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
     return sorted(set(found))
 
 
-def import_time_names(sources: dict[str, str], wanted) -> list[str]:
+def import_time_names(sources: dict[str, str], wanted, module: str | None = None) -> list[str]:
     """"file:line" of each name ``wanted`` accepts that code of the implementation's modules runs when they are
     imported (``Module.import_time``: a class a metaclass builds included): an import statement names
-    nothing here (a self-check's ``from torch.utils.flop_counter import FlopCounterMode`` is no use of it)."""
+    nothing here (a self-check's ``from torch.utils.flop_counter import FlopCounterMode`` is no use of it).
+    ``module``: only the modules importing it (with the package's ``__init__``) may import (``imported_with``);
+    a scratch script beside it that nothing imports never runs when it is graded."""
     found = []
     for name, text in sources.items():
+        if module is not None and name not in imported_with(sources, module):
+            continue
         try:
             mod = Module.parse(text, name)
         except SyntaxError:
@@ -613,6 +639,34 @@ def import_time_names(sources: dict[str, str], wanted) -> list[str]:
         found += [f"{name}.py:{node.lineno}" for node, resolved in mod.read_names(mod.import_time(), sources)
                   if wanted(resolved)]
     return sorted(set(found))
+
+
+def imported_with(sources: dict[str, str], module: str) -> set[str]:
+    """The implementation's modules that importing ``module`` may run: it, the package's ``__init__``, and
+    every own module an import statement of theirs names, anywhere in them (a function's own import, an
+    ``if``'s), or a name of theirs reaches (``assignment.x``), transitively. A module that does not parse
+    imports what no reading can tell: then every module."""
+    found, todo = set(), [module, PACKAGE]
+    while todo:
+        name = todo.pop()
+        if name in found or name not in sources:
+            continue
+        found.add(name)
+        try:
+            tree = _readable(sources[name], "exec")
+        except SyntaxError:
+            return set(sources)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                dotted = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                dotted = [_from_name(node, alias) for alias in node.names] + [("." * node.level) + (node.module or "")]
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                dotted = [ast.unparse(node)]
+            else:
+                continue
+            todo += [sibling for full in dotted for sibling, _ in _own(full, sources, first_only=False)]
+    return found
 
 
 @functools.lru_cache(maxsize=64)
@@ -922,7 +976,12 @@ RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "
                # what ``inspect`` hands back by name or by frame (its signatures are plain)
                "inspect.getmembers", "inspect.getmembers_static", "inspect.getattr_static", "inspect.getclosurevars",
                "inspect.currentframe", "inspect.stack", "inspect.trace", "inspect.getouterframes",
-               "inspect.getinnerframes")
+               "inspect.getinnerframes",
+               # what runs a string as code or reads a source's text back (its comments too): code no reading sees
+               "timeit.Timer", "timeit.timeit", "timeit.repeat", "timeit.main", "cProfile", "profile.run",
+               "profile.runctx", "profile.Profile", "trace.Trace", "bdb", "pdb", "torch.utils.benchmark",
+               "inspect.getsource", "inspect.getsourcelines", "inspect.findsource", "inspect.getcomments",
+               "inspect.getdoc", "linecache", "tokenize")
 # attributes of frames and tracebacks: a frame's globals reach every name of a module unwritten
 FRAME_ATTRIBUTES = frozenset(["f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame", "tb_next",
                               "gi_frame", "cr_frame", "ag_frame", "co_consts", "co_code"])
@@ -1022,7 +1081,7 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
                                                              "is not read)", False))
         for node in nodes:
             findings.extend(_inspect(mod, node, f"{name}.py", set(sources), imports=not others, own=owns[name],
-                                     code=defined))
+                                     code=defined, modules=parsed))
             for sibling, used in _sibling_uses(mod, node, sources, import_time=function is None):
                 todo.append((sibling, None))
                 if used:
@@ -1129,16 +1188,21 @@ PACKAGE = "__init__"  # the package's own module: what ``from . import name`` re
 
 def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports: bool = True,
              own: Own | None = None, annotation: ast.expr | None = None,
-             code: frozenset[str] = frozenset()) -> list[Finding]:
+             code: frozenset[str] = frozenset(), modules: dict[str, Module] | None = None) -> list[Finding]:
     """``imports``: charge the import statements too. ``own``: what of the module is the submission's own.
     ``annotation``: ``root`` is this annotation (a string's, parsed), read as one. ``code``: the names of
-    the functions and classes the implementation's modules define (what a store into one may replace)."""
+    the functions and classes the implementation's modules define (what a store into one may replace).
+    ``modules``: the implementation's modules, parsed (where an annotation's names come from)."""
     own = own or Own()
     found = []
     own_keywords: set[int] = set()  # `Result(grad=...)`: a keyword of the submission's own class or function
     # `-> list[nn.Parameter]`, `weight: nn.Parameter`: looking the class up runs nothing of autograd
     inert = _naming_annotations(mod.tree) if annotation is None else \
         {id(inner) for inner in ast.walk(annotation)} if _names_only(annotation) else set()
+    # an annotation's strings are read as annotations (``_string_annotations``, jaxtyping's dimensions,
+    # forward references), not as any other string
+    in_annotations = _annotation_nodes(mod.tree) if annotation is None else {id(inner) for inner in ast.walk(annotation)}
+    annotation_roots = _annotation_roots(mod.tree)
     scopes = _scopes(mod, root)
     named = _literal_getattrs(mod, root, scopes)
     receivers = _getattr_receivers(mod, root, scopes)
@@ -1176,13 +1240,27 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             if node.patterns and ast.unparse(node.cls) not in SELF_MATCHING:
                 found.append(Finding(where, f"matches {ast.unparse(node.cls)}(...) by position (the attributes "
                                             f"its __match_args__ names)", False))
+        if id(node) in annotation_roots:  # an annotation, reached from its function or as import-time code
+            computed = computed_annotation(mod, node, modules or {})
+            if computed:
+                found.append(Finding(where, f"evaluates an annotation bound at run time ({computed}): what "
+                                            "evaluates annotations runs a string there as code", False))
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
-            found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code))
+            found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code, modules=modules))
+        if isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp)) and id(node) not in in_annotations:
+            if unreadable_string(mod, node):
+                found.append(Finding(where, "could not be read: a string of code nested deeper than the readings "
+                                            "walk", False))
+            text = code_in_string(mod, node)
+            if text is not None:  # `timeit.Timer("w.grad")`: whatever runs it, read as the code it is
+                found.extend(Finding(f.where, f"{f.what} (in a string: text Python may run as code)", f.autograd)
+                             for f in _inspect(mod, text, file, siblings, own=own, code=code, modules=modules))
         if isinstance(node, ast.Subscript):  # `Float[Tensor, "n d-1"]`: jaxtyping evaluates "d-1" as code
             for expression in _jaxtyping_dims(mod, node, scopes, found, where):
-                found.extend(_inspect(mod, expression, file, siblings, own=own, code=code))
+                found.extend(_inspect(mod, expression, file, siblings, own=own, code=code, modules=modules))
             for text in _forward_references(mod, node, scopes):  # `List["..."]`: what a type checker evaluates
-                found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code))
+                found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code,
+                                      modules=modules))
         if isinstance(node, ast.ImportFrom) and node.level <= 1 and (node.module or "") in ("", "assignment") \
                 and (node.level or node.module) and any(a.name == "*" for a in node.names):
             found.append(Finding(where, "imports * from the package (the modules its __all__ may name are not "
@@ -1449,6 +1527,108 @@ def _bindings(node: ast.AST, name: str) -> int:
     return _bound_counts(node)[name]
 
 
+# calls that make a type an annotation may name (``T = TypeVar("T")``, ``LinearFlops = namedtuple(...)``)
+TYPE_FACTORIES = frozenset(["TypeVar", "NewType", "ParamSpec", "TypeVarTuple", "namedtuple", "NamedTuple",
+                            "TypedDict", "make_dataclass", "type", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"])
+
+
+def computed_annotation(mod: Module, annotation: ast.expr, modules: dict[str, Module], depth: int = 0) -> str | None:
+    """The first name in ``annotation`` bound to what no reading can read as a type: a string built at run
+    time (``S = "".join(parts)``, then ``def f(x: S)``), anything but a type's name, a written string or
+    subscript, or a call that makes a type (``TYPE_FACTORIES``). Whatever evaluates annotations
+    (``typing.get_type_hints``, a type checker, ``functools.singledispatch``) evaluates a string there as
+    code: a written one is read (``code_in_string``), a built one cannot be. ``modules``: the
+    implementation's own, for names taken from them (``from ._types import Tokens``). None: all plain."""
+    if depth > 4:
+        return ast.unparse(annotation)[:60]
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and isinstance(mod.final.get(node.value.id), ast.ClassDef):  # `Axes.Tokens`: the class's binding
+            values = _bound_values(mod.final[node.value.id].body, node.attr)
+            name = f"{node.value.id}.{node.attr}"
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            name = node.id
+            imported = mod.imports.get(name, "")
+            own = imported.lstrip(".").split(".")
+            if imported.startswith(".") or own[0] == "assignment" or (own[0] in modules and len(own) == 2):
+                other = modules.get(own[-2]) if len(own) >= 2 else None
+                found = computed_annotation(other, ast.Name(own[-1], ast.Load()), modules, depth + 1) \
+                    if other is not None and other is not mod else None
+                if found:
+                    return f"{name}, from {own[-2]}.py"
+                continue
+            if imported or name not in mod.bindings or isinstance(mod.final.get(name), (ast.FunctionDef,
+                                                                                      ast.AsyncFunctionDef,
+                                                                                      ast.ClassDef)):
+                continue
+            values = _bound_values(mod.tree.body, name)
+        else:
+            continue
+        for value in values:
+            if value is None or not (_names_only(value) or _makes_type(mod, value)):
+                return name
+            if not isinstance(value, ast.Constant) and computed_annotation(mod, value, modules, depth + 1):
+                return name
+    return None
+
+
+def _makes_type(mod: Module, value: ast.expr) -> bool:
+    return isinstance(value, ast.Call) and (mod.resolve(value.func) or "").split(".")[-1] in TYPE_FACTORIES
+
+
+def _bound_values(body: list[ast.stmt], name: str) -> list[ast.expr | None]:
+    """What each statement of ``body`` (not inside its functions or classes) binds ``name`` to: the assigned
+    expression, or None where it is no expression written there (a loop, a ``+=``, a walrus, ``with``)."""
+    values: list[ast.expr | None] = []
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Assign):
+            values += [v for target in node.targets for n, v in _assigned(target, node.value) if n == name]
+            todo.append(node.value)
+        elif isinstance(node, ast.AnnAssign):
+            if isinstance(node.target, ast.Name) and node.target.id == name and node.value is not None:
+                values.append(node.value)
+            todo += [node.value] if node.value is not None else []
+        elif isinstance(node, ast.Name):
+            if name in _binds(node):  # a loop's target, a `+=`, a walrus, `with ... as`
+                values.append(None)
+        elif not isinstance(node, (ast.Import, ast.ImportFrom)):
+            values += [None] * (name in _binds(node))
+            todo.extend(ast.iter_child_nodes(node))
+    return values
+
+
+def _annotation_nodes(tree: ast.Module) -> set[int]:
+    """Every node inside an annotation of the module; counted once per module and kept on its tree."""
+    known = getattr(tree, "_annotation_nodes", None)
+    if known is None:
+        known = tree._annotation_nodes = {id(inner) for a in _annotations_of(tree) for inner in ast.walk(a)}
+    return known
+
+
+def _annotation_roots(tree: ast.Module) -> set[int]:
+    """Every annotation of the module, as a whole; counted once per module and kept on its tree."""
+    known = getattr(tree, "_annotation_roots", None)
+    if known is None:
+        known = tree._annotation_roots = {id(a) for a in _annotations_of(tree)}
+    return known
+
+
+def _annotations_of(tree: ast.AST) -> list[ast.expr]:
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            found.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
+            found.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+    return found
+
+
 def _naming_annotations(tree: ast.Module) -> set[int]:
     """Every node inside an annotation of the module that only names things (``_names_only``); counted
     once per module and kept on its tree."""
@@ -1482,7 +1662,8 @@ SETTERS = frozenset(["setattr", "__setattr__", "__getattribute__", "__dict__", "
 # module's dict, every subclass): ``torch.__version__`` or ``int.__mul__`` do not
 REACHING_DUNDERS = CODE_ATTRIBUTES | frozenset([
     "__builtins__", "__globals__", "__subclasses__", "__mro__", "__base__", "__loader__", "__spec__", "__import__",
-    "__self__", "__func__", "__reduce__", "__reduce_ex__", "__getattribute__", "__getstate__", "__objclass__"])
+    "__self__", "__func__", "__reduce__", "__reduce_ex__", "__getattribute__", "__getstate__", "__objclass__",
+    "__annotations__"])  # a string stored there is code to what evaluates annotations
 
 
 def _may_set(tree: ast.Module, attr: str) -> bool:
@@ -1974,6 +2155,86 @@ def _string_annotations(node: ast.AST) -> Iterator[ast.expr]:
                 continue
             ast.increment_lineno(parsed, annotation.lineno - 1)
             yield parsed
+
+
+def _inert_strings(tree: ast.Module) -> set[int]:
+    """The strings of a module that no code can use as a value: a string standing alone as a statement
+    that is not a docstring (a comment written as a string). A docstring is a value (``f.__doc__``, which
+    is charged where read) and is read as the other strings are. Counted once per module, kept on its tree."""
+    known = getattr(tree, "_inert_strings", None)
+    if known is not None:
+        return known
+    inert = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        documented = isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        for i, statement in enumerate(body):
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) \
+                    and isinstance(statement.value.value, str) and not (documented and i == 0):
+                inert.add(id(statement.value))
+    tree._inert_strings = inert
+    return inert
+
+
+def _string_text(node: ast.AST) -> str | None:
+    """The text of a string the source writes: a literal, an f-string (each replacement read as a name,
+    ``_``), or literals joined with ``+`` or ``%``; None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "_" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        left = _string_text(node.left)
+        right = _string_text(node.right) if isinstance(node.op, ast.Add) else ""
+        return None if left is None or right is None else left + right
+    return None
+
+
+def code_in_string(mod: Module, node: ast.AST) -> ast.Module | None:
+    """A string of the source that is Python code, parsed, at the string's line: text a library may run
+    (``timeit.Timer(text)``, ``cProfile.run(text)``, an annotation a type checker evaluates, ``eval``),
+    so it is read as the code it is, whatever runs it. Not a docstring's, nor a comment written as a
+    string (``_inert_strings``); not text that parses as a bare name or constant (``"cpu"``,
+    ``"float32"``), which no one runs. (``"b s d"`` and ``"b h s d -> b s (h d)"`` do not parse.)"""
+    if id(node) in _inert_strings(mod.tree) or (isinstance(node, ast.Constant) and node.value.__class__ is not str):
+        return None
+    text = _string_text(node)
+    if text is None or _code_kind(text) != "code":
+        return None
+    parsed = _readable(text, "exec")
+    for inner in ast.walk(parsed):  # at the string's own line (a line inside it, for a long one)
+        if "lineno" in inner._attributes:
+            inner.lineno = node.lineno + inner.lineno - 1
+            inner.end_lineno = inner.lineno
+    return parsed
+
+
+def unreadable_string(mod: Module, node: ast.AST) -> bool:
+    """A string of the source that Python may parse as code and the readings cannot (nested deeper than
+    they walk, ``MAX_DEPTH``): read as hiding code, as a module that cannot be read is."""
+    text = None if id(node) in _inert_strings(mod.tree) else _string_text(node)
+    return text is not None and _code_kind(text) == "unreadable"
+
+
+@functools.lru_cache(maxsize=4096)
+def _code_kind(text: str) -> str:
+    """"code", "text" (no Python, or a bare name or constant) or "unreadable" (see ``unreadable_string``)."""
+    if len(text) < 3:
+        return "text"
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return "text"
+    except (RecursionError, MemoryError):
+        return "unreadable"
+    if _depth(tree) > MAX_DEPTH:
+        return "unreadable"
+    body = tree.body
+    bare = len(body) <= 1 and all(isinstance(s, ast.Expr) and isinstance(s.value, (ast.Name, ast.Constant))
+                                  for s in body)
+    return "text" if bare else "code"
 
 
 # a jaxtyping dimension that is a name or a size (after its prefixes: # broadcast, * many, _ anonymous,
