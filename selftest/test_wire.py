@@ -365,3 +365,20 @@ def test_a_message_names_what_is_wrong_with_an_answer(value, words):
     with pytest.raises(Mismatch) as raised:
         check(value, ListOf(schema) if isinstance(value, list) else schema, "model.Cruncher")
     assert words in str(raised.value.describe()), raised.value.describe()
+
+
+def test_a_named_tuple_where_a_tuple_is_due_is_read_as_the_tuple():
+    """``return Grads(gx, gw)`` (a typing.NamedTuple) is the pair the spec asks for: it unpacks, indexes and
+    compares as one. Its fields crossed the wire as plain data; a dataclass is no tuple."""
+    from grader.harness.schema import Optional, Tuple
+
+    class Grads(NamedTuple):
+        grad_x: int
+        grad_w: int
+
+    got = wire.decode(wire.encode(Grads(1, 2)))
+    assert isinstance(got, wire.Record)
+    for schema in (Tuple(INT, INT), TupleOf(INT), Optional(Tuple(INT, INT))):
+        assert schema.plain(got) == (1, 2) and schema.problem(schema.plain(got)) is None
+    record = wire.Record("dataclass", "Grads", (("grad_x", 1), ("grad_w", 2)))
+    assert Tuple(INT, INT).plain(record) is record and Tuple(INT, INT).problem(record)

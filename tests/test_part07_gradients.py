@@ -43,6 +43,9 @@ class Gradients(Schema):
         self.pair = Tuple(Anything(), Anything())
         self.pair.text = self.text
 
+    def plain(self, value):
+        return self.pair.plain(value)  # a named tuple (grad_x, grad_w) is the pair
+
     def problem(self, value):
         why = self.pair.problem(value)
         if why:

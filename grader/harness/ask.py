@@ -49,7 +49,8 @@ def ask(impl: Door, oracle: Door | None, asked: Function | Constant | Probe | st
     seen = impl.ask(q, measured=True, watch=watch)
     if returns is None and isinstance(asked, (Function, Constant)):
         returns = asked.returns
-    return Answers(q.subject, Later(q.inputs), seen.value, expected, returns, seen=seen)
+    got = returns.plain(seen.value) if returns is not None else seen.value
+    return Answers(q.subject, Later(q.inputs), got, expected, returns, seen=seen)
 
 
 @dataclass(frozen=True)

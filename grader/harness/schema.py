@@ -49,8 +49,21 @@ class Schema:
     def problem(self, value: Any) -> str | None:
         raise NotImplementedError
 
+    def plain(self, value: Any) -> Any:
+        """``value`` as the plain data this schema means, where a returned value is a richer form of it
+        (a named tuple where a tuple is due); else ``value`` itself."""
+        return value
+
     def __repr__(self) -> str:
         return self.text
+
+
+def _fields_of_named_tuple(value: Any) -> Any:
+    """A named tuple's fields as the tuple it is (``Grads(gx, gw)`` is ``(gx, gw)``: it unpacks, indexes and
+    compares as one); anything else as it is. Plain data either way: its fields crossed the wire."""
+    if isinstance(value, Record) and value.kind == "namedtuple":
+        return tuple(field for _, field in value.fields)
+    return value
 
 
 def _noun(text: str) -> str:
@@ -125,6 +138,9 @@ class Optional(Schema):
     def problem(self, value):
         return None if value is None else self.inner.problem(value)
 
+    def plain(self, value):
+        return self.inner.plain(value)
+
 
 class OneOf(Schema):
     """Any of several schemas (a union that is not just "or None")."""
@@ -161,6 +177,9 @@ class _Sequence(Schema):
 class TupleOf(_Sequence):
     """A plain tuple whose items all fit ``item`` (any length unless ``length``)."""
 
+    def plain(self, value):
+        return _fields_of_named_tuple(value)
+
 
 class ListOf(_Sequence):
     kind, noun = list, "list"
@@ -172,6 +191,9 @@ class Tuple(Schema):
     def __init__(self, *items: Schema) -> None:
         self.items = items
         self.text = "a tuple (" + ", ".join(i.text for i in items) + ")"
+
+    def plain(self, value):
+        return _fields_of_named_tuple(value)
 
     def problem(self, value):
         if type(value) is not tuple:
