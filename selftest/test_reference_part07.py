@@ -657,6 +657,32 @@ def test_text_run_as_code_in_a_helper_module_is_charged_where_a_gradient_runs_it
     assert {f.what for f in findings(built, helper)} == {"uses timeit.Timer", "uses cProfile", "uses cProfile.Profile"}
 
 
+OPS = {"ops": "import torch\n\nclass MatMul:\n    def __init__(self, x, w):\n        self.x, self.w = x, w\n\n"
+              "    def backward(self, g):\n        return g @ self.w.T, self.x.T @ g\n\n"
+              "RULE = MatMul(None, None)\n\ndef tensor(x):\n    return x * 1\n"}
+
+
+@pytest.mark.parametrize("call", ["MatMul(x, w).backward(t)", "op.backward(t)", "ops.MatMul(x, w).backward(t)",
+                                  "RULE.backward(t)", "ops.RULE.backward(t)"])
+def test_another_own_module_s_class_and_instance_are_its_own(call):
+    """A class of the implementation's own in a helper module, its instances, and a module-level instance:
+    their `backward` is the class's method, read where it is defined (a tensor's is autograd)."""
+    text = ("from .ops import MatMul, RULE\nfrom . import ops\n\ndef squared_error_grad(x, w, t):\n"
+            f"    op = MatMul(x, w)\n    return {call}\n")
+    assert findings(text, OPS) == []
+    rule = "class _Rule:\n    def backward(self, g):\n        return g\n\n_R = _Rule()\n\n"
+    assert findings(rule + "def squared_error_grad(x, w, t):\n    return _R.backward(t)\n") == []
+
+
+@pytest.mark.parametrize("call", ["tensor(x).backward(t)", "ops.tensor(x).backward(t)", "x.backward(t)"])
+def test_a_tensor_from_another_own_module_is_no_instance_of_its_own(call):
+    text = f"from .ops import tensor\nfrom . import ops\n\ndef squared_error_grad(x, w, t):\n    return {call}\n"
+    assert [f.what for f in findings(text, OPS)] == ["uses .backward"]
+    patched = {"ops": OPS["ops"] + "\nMatMul = torch.Tensor\n"}  # bound again: no plain class of its own
+    text = "from .ops import MatMul\n\ndef squared_error_grad(x, w, t):\n    return MatMul(x).backward(t)\n"
+    assert [f.what for f in findings(text, patched)] == ["uses .backward"]
+
+
 def test_a_module_s_own_class_made_at_import_is_its_own():
     """memory.py makes its recipes as it is imported: their methods may run, and ``self.grad``, the
     gradients' dtype, is the recipe's own field."""

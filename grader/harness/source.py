@@ -1826,6 +1826,8 @@ def _ownership(parsed: dict[str, Module], sources: dict[str, str]) -> dict[str, 
     patched = {node.attr for mod in parsed.values() for node in ast.walk(mod.tree)
                if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load)}
     owners = {name: _Owner(mod, patched, parsed, sources) for name, mod in parsed.items()}
+    for owner in owners.values():  # `from .ops import MatMul`, `ops.MatMul(x, w)`, `from .ops import rule`
+        owner.adopt(owners, patched, sources)
     named = {name: _identifiers(mod.tree) for name, mod in parsed.items()}
     strings = {node.value for mod in parsed.values() for node in ast.walk(mod.tree)
                if isinstance(node, ast.Constant) and isinstance(node.value, str)}
@@ -1848,6 +1850,7 @@ class _Owner:
 
     def __init__(self, mod: Module, patched: set[str], parsed: dict[str, Module], sources: dict[str, str]):
         self.mod = mod
+        self.patched = patched
         self.parents = {id(child): node for node in ast.walk(mod.tree) for child in ast.iter_child_nodes(node)}
         self.bound = _bound_counts(mod.tree)
         self.plain = self._plain_classes(patched)
@@ -1875,6 +1878,46 @@ class _Owner:
                 if id(node) in self.modules or other is not None and (
                         node.attr in other.final or node.attr in other.functions or node.attr in other.classes):
                     self.module_attributes.add(id(node))
+
+    def module_instances(self) -> set[str]:
+        """The module's names bound once, at the top level, to an instance of a plain class of its own
+        (``RULE = _MatMulRule()``), rebound by no one."""
+        return {name for name, node in self.mod.final.items() if isinstance(node, ast.Call)
+                and (id(node.func) in self.classes or id(node.func) in self.factories)
+                and self.bound.get(name) == 1 and name not in self.mod.declared_global and name not in self.patched}
+
+    def adopt(self, owners: dict[str, "_Owner"], patched: set[str], sources: dict[str, str]) -> None:
+        """Take as the module's own what it takes from its own other modules: their plain classes and
+        instances (``from .ops import MatMul``, ``ops.MatMul(x, w)``, ``ops.RULE``), and its own module-level
+        instances: their attributes are the classes' code, read where defined."""
+        loads = [n for n in ast.walk(self.mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                 and not self._shadowed(n)]
+        classes, instances = dict(self.classes), set(self.module_instances())
+        for n in loads:
+            statement = self.mod.final.get(n.id)
+            if not isinstance(statement, ast.ImportFrom) or self.bound.get(n.id) != 1 or n.id in patched:
+                continue
+            for other, used in _own(self.mod.imports.get(n.id, ""), sources, first_only=True):
+                owner = owners.get(other)
+                if owner is None or owner is self or used is None or used in patched:
+                    continue
+                if used in owner.plain:
+                    classes[id(n)] = n
+                elif used in owner.module_instances():
+                    instances.add(n.id)
+        for node in ast.walk(self.mod.tree):
+            owner = owners.get(self.modules.get(id(node.value), "")) if isinstance(node, ast.Attribute) else None
+            if owner is not None and owner is not self and id(node) in self.module_attributes:
+                if node.attr in owner.plain:
+                    classes[id(node)] = node
+                elif node.attr in owner.module_instances():
+                    self.instances.add(id(node))
+        self.classes = classes
+        self.instances |= {id(n) for n in loads if n.id in instances}
+        made = self._factories(patched)
+        self.factories = {id(n) for n in loads if n.id in made}
+        self.instances |= {i for fn in ast.walk(self.mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                           for i in self._instance_locals(fn)}
 
     def own(self) -> Own:
         selves = {i for _, _, classmethod, reads in self.methods if not classmethod for i in reads}
@@ -2004,7 +2047,7 @@ class _Owner:
         if cls.name in elsewhere or depth > 8:
             return False
         for node in self.classes.values():
-            if node.id != cls.name:
+            if not isinstance(node, ast.Name) or node.id != cls.name:  # (`ops.MatMul`: another module's class)
                 continue
             parent = self.parents.get(id(node))
             if isinstance(parent, ast.Call) and (node is parent.func or self.mod.resolve(parent.func) in (
