@@ -80,6 +80,9 @@ def test_nvfp4_nbytes(impl, oracle, case):
 @example(case=(torch.tensor([6.0, 2.5, -0.25, 0.8, 1.0, 3.0, -0.5, 0.4, 0.0, 0.0]), 4))
 # a tiny block (scale 2^-100): an epsilon added to the scale against 0 / 0 (scale + 1e-12) flushes it to zeros
 @example(case=(torch.tensor([6.0, 2.5, -0.25, 1.25]) * 2.0**-100, 4))
+# blocks whose scale amax / 6 is subnormal in float32 (a floor on the scale, float32's tiny, moves them all)
+@example(case=(torch.tensor([6.0, 2.5, -1.0, 0.5, 3e-39 * 2.0**128, 1e-39 * 2.0**128, -2e-39 * 2.0**128, 0.0])
+               * 2.0**-128, 4))
 def test_nvfp4_quantize(impl, oracle, case):
     check_nvfp4_quantize(impl, oracle, *case)
 
