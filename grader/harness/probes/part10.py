@@ -14,6 +14,7 @@ real autocast step computes.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,21 +127,27 @@ class Step(Report):
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
 def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers: int,
                optimizer: str, lr: float, dtype: torch.dtype, device_type: str,
-               init_scale: float | None, shrink: int, by_default: bool = False) -> Step:
+               init_scale: float | None, shrink: int, by_default: bool = False,
+               placed_on: str | None = None) -> Step:
     """One ``autocast_train_step`` on a fresh DeepLinear model; what the hooks copied out.
 
     With ``init_scale`` a GradScaler(init_scale, growth_interval=1) is passed,
     else ``scaler=None``. Targets are scaled by 2**-shrink like the final layer.
     ``by_default`` (a bfloat16 CPU step without a scaler: the spec's defaults) calls
-    it with ``model, optimizer, x, y`` alone, leaving the rest to its defaults.
+    it with ``model, optimizer, x, y`` alone, leaving the rest to its defaults. ``placed_on``: the device
+    of the model and data, when not ``device_type``'s (CPU tensors under a CUDA autocast: none of their ops
+    is cast, on any machine, so a step that autocasts another device than it was told shows).
     """
     if by_default and (dtype, device_type, init_scale) != (torch.bfloat16, "cpu", None):
         raise ValueError("by_default is for a bfloat16 CPU step without a scaler (the spec's defaults)")
     step = impl.function("mixed_precision.autocast_train_step")
     generator = torch.Generator().manual_seed(seed)
-    model = DeepLinear(dim, num_layers, shrink, generator).to(device_type)
-    x = torch.randn(batch, dim, generator=generator).to(device_type)  # (batch, dim)
-    y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(device_type)  # (batch,)
+    if placed_on is not None and init_scale is not None:
+        raise ValueError("placed_on is for a step without a scaler (a scaler lives on device_type)")
+    placed = placed_on or device_type
+    model = DeepLinear(dim, num_layers, shrink, generator).to(placed)
+    x = torch.randn(batch, dim, generator=generator).to(placed)  # (batch, dim)
+    y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(placed)  # (batch,)
     opt = _optimizer(optimizer, model.parameters(), lr)
     scaler = None if init_scale is None else WatchedScaler(device_type, init_scale)
 
@@ -157,7 +164,9 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # the ops are tiny: waking a thread pool costs more than they do
     try:
-        with BackwardWatch() as watch:
+        with BackwardWatch() as watch, warnings.catch_warnings():
+            if placed_on is not None:  # a CUDA autocast on a machine without CUDA warns that it stands aside
+                warnings.filterwarnings("ignore", "CUDA is not available", UserWarning)
             loss = step(model, opt, x, y) if by_default else step(model, opt, x, y, dtype, device_type, scaler)
     finally:
         torch.set_num_threads(threads)
