@@ -150,6 +150,24 @@ def test_annotations_reject_wrong_shapes(impl, oracle, case):
         missing = unread(impl, function)
         if missing:
             fail(function.name, missing)
+    for function, args, result, what in bad_results(*case):
+        if check_call(annotations(impl, function), function.params, args, result=result) is None:
+            fail(function.name, f"your annotations accepted {what} from a well-shaped call: annotate the result "
+                 "with its axes, as the stub does")
+
+
+def bad_results(batch, seq_q, seq_k, heads, dim):
+    """Well-shaped calls with results no annotation of the result's axes lets through (a 1-D result, an
+    integer one), however its axes are named: an annotation that accepts any shape (\"...\") checks nothing."""
+    q, k = torch.ones(batch, seq_q, heads, dim), torch.ones(batch, seq_k, heads, dim)
+    x, split = torch.ones(batch, seq_q, heads * dim), torch.ones(batch, heads, seq_q, dim)
+    flat = torch.ones(batch * heads * seq_q)
+    return [
+        (attention_scores, (q, k), flat, f"a 1-D result of {flat.numel()} values"),
+        (attention_scores, (q, k), torch.ones(batch, heads, seq_q, seq_k, dtype=torch.long), "an integer result"),
+        (split_heads, (x, heads), flat, f"a 1-D result of {flat.numel()} values"),
+        (merge_heads, (split,), flat, f"a 1-D result of {flat.numel()} values"),
+    ]
 
 
 TENSORS = {"attention_scores": ("q", "k", "return"), "split_heads": ("x", "return"), "merge_heads": ("x", "return")}
