@@ -109,7 +109,11 @@ AUTOGRAD = {
                                         "def _f(a: _S):\n    pass\n\n"
                                         "def squared_error_grad(x, w, t):\n"
                                         "    functools.singledispatch(_f).register(_f)\n    return x\n",
-    "a docstring run as code": "def squared_error_grad(x, w, t):\n    '''w.grad'''\n"
+    "a format string's field": "def squared_error_grad(x, w, t):\n    return float('{0.grad}'.format(w))\n",
+    "an indented string timeit runs": "import timeit\n\n_CODE = '''\n    out.append(torch.autograd.grad(x @ w, w))\n'''\n\n"
+                                      "def squared_error_grad(x, w, t):\n    return _CODE\n",
+    "a %-formatted string": "def squared_error_grad(x, w, t):\n    return '%s.backward(); out.append(w.grad)' % 'x'\n",
+    "a docstring run as code": "def squared_error_grad(x, w, t):\n    '''g = w.grad'''\n"
                                "    return eval(squared_error_grad.__doc__)\n",
     "an Enum's hook, run as the class is made": "import enum\n\n_R = {}\n\nclass _K(enum.Enum):\n"
                                                 "    def _generate_next_value_(name, start, count, last):\n"
@@ -340,6 +344,11 @@ PLAIN = {
                                                       "        raise ValueError(f'x must be 1-D, got {x.ndim}-D')\n"
                                                       "    warnings.warn('x.grad is not used here: no autograd')\n"
                                                       "    return x * (torch.einsum(_EQ, x, w) - t)\n",
+    "messages that quote code but run nothing": "import warnings\n\ndef squared_error_grad(x, w, t):\n"
+                                                 "    if x.ndim != 1:\n"
+                                                 "        warnings.warn('w.requires_grad is set; it is ignored')\n"
+                                                 "        raise ValueError('x.grad is None')\n"
+                                                 "    return x * (x @ w - t)\n",
     "a comment written as a string, with code in it": "def squared_error_grad(x, w, t):\n    r = x @ w - t\n"
                                                        "    '''checked against: w.requires_grad_(); loss.backward()'''\n"
                                                        "    return x * r\n",

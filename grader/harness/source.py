@@ -46,6 +46,7 @@ import collections
 import functools
 import importlib
 import re
+import textwrap
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -1251,6 +1252,11 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             if unreadable_string(mod, node):
                 found.append(Finding(where, "could not be read: a string of code nested deeper than the readings "
                                             "walk", False))
+            fields = format_fields(node.value) if isinstance(node, ast.Constant) and type(node.value) is str else []
+            for part in fields:
+                if _autograd_attribute(part) or part.startswith("_") or part in FRAME_ATTRIBUTES:
+                    found.append(Finding(where, f"reads .{part} through a format string ({node.value[:40]!r})",
+                                         _autograd_attribute(part)))
             text = code_in_string(mod, node)
             if text is not None:  # `timeit.Timer("w.grad")`: whatever runs it, read as the code it is
                 found.extend(Finding(f.where, f"{f.what} (in a string: text Python may run as code)", f.autograd)
@@ -2202,8 +2208,8 @@ def _string_annotations(node: ast.AST) -> Iterator[ast.expr]:
 
 def _inert_strings(tree: ast.Module) -> set[int]:
     """The strings of a module that no code can use as a value: a string standing alone as a statement
-    that is not a docstring (a comment written as a string). A docstring is a value (``f.__doc__``, which
-    is charged where read) and is read as the other strings are. Counted once per module, kept on its tree."""
+    that is not a docstring (a comment written as a string). A docstring is a value (``f.__doc__``) and is
+    read as the other strings are. Counted once per module, kept on its tree."""
     known = getattr(tree, "_inert_strings", None)
     if known is not None:
         return known
@@ -2228,25 +2234,42 @@ def _string_text(node: ast.AST) -> str | None:
         return node.value
     if isinstance(node, ast.JoinedStr):
         return "".join(v.value if isinstance(v, ast.Constant) else "_" for v in node.values)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-        left = _string_text(node.left)
-        right = _string_text(node.right) if isinstance(node.op, ast.Add) else ""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _string_text(node.left), _string_text(node.right)
         return None if left is None or right is None else left + right
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):  # `"%s.backward()" % name`
+        left = _string_text(node.left)
+        return None if left is None else _PERCENT_FIELD.sub("_", left)
     return None
+
+
+_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa%]")
+
+
+def format_fields(text: str) -> list[str]:
+    """The attributes and keys a format string reads off its arguments (``"{0.grad}".format(w)`` reads
+    ``w.grad``, ``"{w[grad]}"`` ``w["grad"]``): ``str.format`` looks them up as it runs."""
+    import string
+
+    try:
+        fields = [field for _, field, _, _ in string.Formatter().parse(text) if field]
+    except ValueError:
+        return []
+    return [part for field in fields for part in re.split(r"[.\[\]]", field)[1:] if part]
 
 
 def code_in_string(mod: Module, node: ast.AST) -> ast.Module | None:
     """A string of the source that is Python code, parsed, at the string's line: text a library may run
     (``timeit.Timer(text)``, ``cProfile.run(text)``, an annotation a type checker evaluates, ``eval``),
-    so it is read as the code it is, whatever runs it. Not a docstring's, nor a comment written as a
-    string (``_inert_strings``); not text that parses as a bare name or constant (``"cpu"``,
-    ``"float32"``), which no one runs. (``"b s d"`` and ``"b h s d -> b s (h d)"`` do not parse.)"""
+    so it is read as the code it is, whatever runs it. Docstrings too; not a comment written as a
+    string (``_inert_strings``), nor text whose running would do nothing (``_EFFECTLESS``: ``"cpu"``,
+    ``"w.grad is None"``, a message). (``"b s d"`` and ``"b h s d -> b s (h d)"`` do not parse.)"""
     if id(node) in _inert_strings(mod.tree) or (isinstance(node, ast.Constant) and node.value.__class__ is not str):
         return None
     text = _string_text(node)
     if text is None or _code_kind(text) != "code":
         return None
-    parsed = _readable(text, "exec")
+    parsed = _parse_loosely(text)
     for inner in ast.walk(parsed):  # at the string's own line (a line inside it, for a long one)
         if "lineno" in inner._attributes:
             inner.lineno = node.lineno + inner.lineno - 1
@@ -2267,17 +2290,35 @@ def _code_kind(text: str) -> str:
     if len(text) < 3:
         return "text"
     try:
-        tree = ast.parse(text)
+        tree = _parse_loosely(text)
     except (SyntaxError, ValueError):
         return "text"
     except (RecursionError, MemoryError):
         return "unreadable"
     if _depth(tree) > MAX_DEPTH:
         return "unreadable"
-    body = tree.body
-    bare = len(body) <= 1 and all(isinstance(s, ast.Expr) and isinstance(s.value, (ast.Name, ast.Constant))
-                                  for s in body)
-    return "text" if bare else "code"
+    return "code" if any(not isinstance(n, _EFFECTLESS) or isinstance(n, ast.Compare) and not all(
+        isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops) for n in ast.walk(tree)) else "text"
+
+
+# what text may be parsed as and still do nothing when run: names and attributes looked up, compared by
+# identity (``"w.grad is None"``, ``"x.requires_grad"``, ``"cpu"``: a message, not a program); no call, no
+# store, no operator (an operator may call a dunder of the submission's own)
+_EFFECTLESS = (ast.Module, ast.Expr, ast.Name, ast.Attribute, ast.Constant, ast.Load, ast.Compare, ast.Is,
+               ast.IsNot, ast.Tuple, ast.List)
+
+
+def _parse_loosely(text: str) -> ast.Module:
+    """``text`` parsed as it is, else dedented (``timeit`` indents a statement into its own loop, so indented
+    text runs there), else each line's indentation dropped (a reading of the names it holds)."""
+    try:
+        return ast.parse(text)
+    except SyntaxError:
+        pass
+    try:
+        return ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        return ast.parse("\n".join(line.lstrip() for line in text.splitlines()))
 
 
 # a jaxtyping dimension that is a name or a size (after its prefixes: # broadcast, * many, _ anonymous,
