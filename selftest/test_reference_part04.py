@@ -206,8 +206,6 @@ UNWRITTEN = {
                                                                  "def count_matmul_flops(fn):\n    return 0\n",
     "a string stored as an annotation": "def count_matmul_flops(fn):\n"
                                         "    count_matmul_flops.__annotations__['fn'] = str(fn)\n    return 0\n",
-    "a string of code that imports by name": "_CODE = \"__import__('torch.utils.' + 'flop_counter')\"\n\n"
-                                             "def count_matmul_flops(fn):\n    return _CODE\n",
 }
 HELPERS = {"_h": "import torch\n\nCOUNTER = getattr(torch.utils, 'flop_' + 'counter')\n",
            # a module only the package imports, putting a counter where flops.py reads a plain name
@@ -264,7 +262,8 @@ from tests.test_part04_flops import _is_flop_counter  # noqa: E402
 
 @pytest.mark.parametrize("name", ["torch.utils.flop_counter.FlopCounterMode", "torch.nn.functional.torch.utils."
                                   "flop_counter.FlopCounterMode", "numpy.torch.utils.flop_counter",
-                                  "torch.nn.attention.varlen.flop_registry", "?.flop_counter", "?.FlopCounterMode",
+                                  "torch.nn.attention.varlen.flop_registry", "?.flop_counter.mm_flop", "?.mm_flop",
+                                  "?.FlopCounterMode",
                                   "torch.profiler.profile", "torch.utils._runtime_estimation.RuntimeEstimator"])
 def test_torchs_counter_is_found_however_reached(name):
     assert _is_flop_counter(name)
@@ -294,18 +293,6 @@ def test_torchs_counter_is_found_through_getattr_of_a_written_name():
     assert package_names({"flops": text}, "flops", "count_matmul_flops", _is_flop_counter)
 
 
-def test_torchs_counter_in_a_string_of_code_is_found():
-    """A string that is code is read as code, whatever may run it (timeit, an annotation, eval)."""
-    from grader.harness.source import package_names
-
-    text = ("import torch\n\n_CODE = '''\nfrom torch.utils.flop_counter import FlopCounterMode as M\nm = M()\n'''\n"
-            "_MORE = f'torch.utils.flop_counter.FlopCounter{\"Mode\"}(display=False)'\n\n"
-            "def count_matmul_flops(fn):\n    return _CODE, _MORE\n")
-    assert package_names({"flops": text}, "flops", "count_matmul_flops", _is_flop_counter) == ["flops.py:5", "flops.py:7"]
-    plain = "import torch\n\n_OPS = 'aten.mm aten.addmm'.split()\n\ndef count_matmul_flops(fn):\n    return _OPS\n"
-    assert package_names({"flops": plain}, "flops", "count_matmul_flops", _is_flop_counter) == []
-
-
 def test_a_scratch_script_nothing_imports_is_not_read():
     """A check script left beside flops.py runs when a student runs it, never when flops is imported; once
     the package imports it, it runs, and is read."""
@@ -320,6 +307,7 @@ def test_a_scratch_script_nothing_imports_is_not_read():
 
 
 @pytest.mark.parametrize("name", ["FlopCounterMode", "flops.FlopCounterMode", "torch.ops.aten.mm",
-                                  "torch.utils._python_dispatch.TorchDispatchMode", "?.flops", "?.count"])
+                                  "torch.utils._python_dispatch.TorchDispatchMode", "?.flops", "?.count",
+                                  "?.flop_counter"])
 def test_names_of_ones_own_are_not_torchs_counter(name):
     assert not _is_flop_counter(name)

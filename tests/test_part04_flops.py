@@ -136,7 +136,12 @@ def _is_flop_counter(name: str) -> bool:
     parts = name.split(".")
     # torch's, or an attribute of what a reading cannot name (``getattr(self, "t").utils.flop_counter``);
     # not a name of your own (a class of yours may be called FlopCounterMode)
-    if parts[0] in ("torch", "?") and _FLOP_WORDS.intersection(parts):
+    if parts[0] == "torch" and _FLOP_WORDS.intersection(parts):
+        return True
+    # of what no reading can name, torch's counter's names, its per-op formulas (``mm_flop``), or its module
+    # with something read off it; not an attribute of that name alone (``counter.flop_counter``, a tally)
+    if parts[0] == "?" and (_FLOP_WORDS.difference(["flop_counter"]).intersection(parts)
+                            or "flop_counter" in parts[1:-1] or parts[-1].endswith("_flop")):
         return True
     return reached_as(name, _FLOP_COUNTERS)
 

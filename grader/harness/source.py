@@ -46,7 +46,6 @@ import collections
 import functools
 import importlib
 import re
-import textwrap
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -431,28 +430,6 @@ class Module:
                 if ((isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load))
                         or _literal_getattr(inner) is not None) and id(inner) not in defaults:
                     yield inner, self.resolve(inner, scope=scope, sources=sources) or ""
-                elif isinstance(inner, (ast.Constant, ast.JoinedStr, ast.BinOp)):
-                    yield from self._names_in_string(inner, scope, sources)
-
-    def _names_in_string(self, node: ast.expr, scope: dict[str, str], sources: dict[str, str] | None
-                         ) -> Iterator[tuple[ast.AST, str]]:
-        """The names a string that is code (``code_in_string``) reads, resolved by its own imports, else as
-        the module's code at the string would resolve them (``timeit.Timer(text, globals=globals())``)."""
-        text = code_in_string(self, node)
-        if text is None:
-            return
-        own = Module._build(text, self.name)
-        for inner in ast.walk(text):
-            if not ((isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load))
-                    or _literal_getattr(inner) is not None):
-                continue
-            head = inner
-            while isinstance(head, ast.Attribute):
-                head = head.value
-            if isinstance(head, ast.Name) and head.id not in own.bindings:
-                yield inner, self.resolve(inner, scope=scope, sources=sources) or ""
-            else:
-                yield inner, own.resolve(inner) or ""
 
     def annotations(self, function: str, sources: dict[str, str] | None = None) -> dict[str, Annotation | Plain] | None:
         """Each parameter's annotation and ``return``'s, as written; None if there is no such function.
@@ -982,7 +959,12 @@ RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "
                "timeit.Timer", "timeit.timeit", "timeit.repeat", "timeit.main", "cProfile", "profile.run",
                "profile.runctx", "profile.Profile", "trace.Trace", "bdb", "pdb", "torch.utils.benchmark",
                "inspect.getsource", "inspect.getsourcelines", "inspect.findsource", "inspect.getcomments",
-               "inspect.getdoc", "linecache", "tokenize")
+               "inspect.getdoc", "linecache", "tokenize",
+               # where imports are found (a module written at run time, a library's name taken by a file) and
+               # what turns a dotted name into the object (`torch._utils._import_dotted_name("torch.utils...")`)
+               "sys.path", "site", "imp", "zipimport", "torch._utils", "torch.utils._import_utils",
+               # a type checker's door that takes the type as a value (a string there is evaluated as code)
+               "beartype.door")
 # attributes of frames and tracebacks: a frame's globals reach every name of a module unwritten
 FRAME_ATTRIBUTES = frozenset(["f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame", "tb_next",
                               "gi_frame", "cr_frame", "ag_frame", "co_consts", "co_code"])
@@ -1202,9 +1184,11 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         {id(inner) for inner in ast.walk(annotation)} if _names_only(annotation) else set()
     # an annotation's strings are read as annotations (``_string_annotations``, jaxtyping's dimensions,
     # forward references), not as any other string
-    in_annotations = _annotation_nodes(mod.tree) if annotation is None else {id(inner) for inner in ast.walk(annotation)}
+    in_annotations = _annotation_nodes(mod.tree) if annotation is None else \
+        {id(inner) for inner in ast.walk(annotation)}
     annotation_roots = _annotation_roots(mod.tree)
     scopes = _scopes(mod, root)
+    parents = {id(child): node for node in ast.walk(root) for child in ast.iter_child_nodes(node)}
     named = _literal_getattrs(mod, root, scopes)
     receivers = _getattr_receivers(mod, root, scopes)
     reading = _namespace_reads(root)
@@ -1216,7 +1200,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             own_keywords.update(id(k) for k in node.keywords)  # `_chain(x, grad=g)`: a name of its own
         where = f"{file}:{getattr(node, 'lineno', '?')}"
         imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) else None
-        if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported):
+        # (another module's import-time code only naming one, `timer: timeit.Timer`, runs nothing of it)
+        if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported) \
+                and (imports or _called(node, parents)):
             found.append(Finding(where, f"uses {imported}", False))
         patched = _patched(mod, node.value, scopes) if isinstance(node, ast.Attribute) \
             and not isinstance(node.ctx, ast.Load) else None
@@ -1242,25 +1228,23 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 found.append(Finding(where, f"matches {ast.unparse(node.cls)}(...) by position (the attributes "
                                             f"its __match_args__ names)", False))
         if id(node) in annotation_roots:  # an annotation, reached from its function or as import-time code
-            computed = computed_annotation(mod, node, modules or {})
+            computed = computed_annotation(mod, node, modules or {}, scope=scopes.get(id(node)))
             if computed:
                 found.append(Finding(where, f"evaluates an annotation bound at run time ({computed}): what "
                                             "evaluates annotations runs a string there as code", False))
+            for text in annotation_strings(mod, node, modules or {}):  # `_S = "..."`, then `def f(x: _S)`
+                found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code,
+                                      modules=modules))
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
             found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code, modules=modules))
-        if isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp)) and id(node) not in in_annotations:
-            if unreadable_string(mod, node):
-                found.append(Finding(where, "could not be read: a string of code nested deeper than the readings "
-                                            "walk", False))
-            fields = format_fields(node.value) if isinstance(node, ast.Constant) and type(node.value) is str else []
-            for part in fields:
+        if isinstance(node, ast.Constant) and type(node.value) is str and id(node) not in in_annotations:
+            for part in format_fields(node.value):  # `"{0.grad}".format(w)` reads w.grad
                 if _autograd_attribute(part) or part.startswith("_") or part in FRAME_ATTRIBUTES:
                     found.append(Finding(where, f"reads .{part} through a format string ({node.value[:40]!r})",
                                          _autograd_attribute(part)))
-            text = code_in_string(mod, node)
-            if text is not None:  # `timeit.Timer("w.grad")`: whatever runs it, read as the code it is
-                found.extend(Finding(f.where, f"{f.what} (in a string: text Python may run as code)", f.autograd)
-                             for f in _inspect(mod, text, file, siblings, own=own, code=code, modules=modules))
+        if imported and isinstance(node.ctx, ast.Load) and _jaxtyping_handed_on(imported, node, parents):
+            found.append(Finding(where, f"evaluates the shapes given to {imported} as code, and hands it on as a "
+                                        "value (subscript it where it is named, with a written shape)", False))
         if isinstance(node, ast.Subscript):  # `Float[Tensor, "n d-1"]`: jaxtyping evaluates "d-1" as code
             for expression in _jaxtyping_dims(mod, node, scopes, found, where):
                 found.extend(_inspect(mod, expression, file, siblings, own=own, code=code, modules=modules))
@@ -1538,13 +1522,16 @@ TYPE_FACTORIES = frozenset(["TypeVar", "NewType", "ParamSpec", "TypeVarTuple", "
                             "TypedDict", "make_dataclass", "type", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"])
 
 
-def computed_annotation(mod: Module, annotation: ast.expr, modules: dict[str, Module], depth: int = 0) -> str | None:
+def computed_annotation(mod: Module, annotation: ast.expr, modules: dict[str, Module], depth: int = 0,
+                        scope: dict[str, str] | None = None) -> str | None:
     """The first name in ``annotation`` bound to what no reading can read as a type: a string built at run
     time (``S = "".join(parts)``, then ``def f(x: S)``), anything but a type's name, a written string or
     subscript, or a call that makes a type (``TYPE_FACTORIES``). Whatever evaluates annotations
     (``typing.get_type_hints``, a type checker, ``functools.singledispatch``) evaluates a string there as
     code: a written one is read (``code_in_string``), a built one cannot be. ``modules``: the
-    implementation's own, for names taken from them (``from ._types import Tokens``). None: all plain."""
+    implementation's own, for names taken from them (``from ._types import Tokens``). ``scope``: the
+    locals of the function the annotation is written in (a parameter named there holds what any caller
+    passes: charged, unless a local import or alias names it). None: all plain."""
     if depth > 4:
         return ast.unparse(annotation)[:60]
     for node in ast.walk(annotation):
@@ -1552,6 +1539,10 @@ def computed_annotation(mod: Module, annotation: ast.expr, modules: dict[str, Mo
                 and isinstance(mod.final.get(node.value.id), ast.ClassDef):  # `Axes.Tokens`: the class's binding
             values = _bound_values(mod.final[node.value.id].body, node.attr)
             name = f"{node.value.id}.{node.attr}"
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and scope and node.id in scope:
+            if not scope[node.id]:  # `def probe(arg: text)` in a function whose `text` is its parameter
+                return node.id
+            continue
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             name = node.id
             imported = mod.imports.get(name, "")
@@ -1571,11 +1562,75 @@ def computed_annotation(mod: Module, annotation: ast.expr, modules: dict[str, Mo
         else:
             continue
         for value in values:
-            if value is None or not (_names_only(value) or _makes_type(mod, value)):
+            if value is None or not _type_like(mod, value):
                 return name
-            if not isinstance(value, ast.Constant) and computed_annotation(mod, value, modules, depth + 1):
+            if not isinstance(value, ast.Constant) and computed_annotation(mod, _typed_part(mod, value), modules,
+                                                                           depth + 1):
                 return name
     return None
+
+
+def annotation_strings(mod: Module, annotation: ast.expr, modules: dict[str, Module], depth: int = 0
+                       ) -> Iterator[ast.expr]:
+    """The strings bound to the names of ``annotation`` (``_S = "..."``, then ``def f(x: _S)``; through
+    aliases and the implementation's other modules), parsed as the expressions what evaluates annotations
+    evaluates them as, at the annotation's line. Strings that are no expression are skipped: typing
+    refuses them, running nothing."""
+    if depth > 4:
+        return
+    for node in ast.walk(annotation):
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+            continue
+        imported = mod.imports.get(node.id, "")
+        own = imported.lstrip(".").split(".")
+        if imported and (imported.startswith(".") or own[0] == "assignment" or own[0] in modules) and len(own) >= 2:
+            other = modules.get(own[-2])
+            if other is not None and other is not mod:
+                for text in annotation_strings(other, ast.Name(own[-1], ast.Load()), modules, depth + 1):
+                    ast.increment_lineno(text, getattr(annotation, "lineno", 1) - text.lineno)
+                    yield text
+            continue
+        if imported or node.id not in mod.bindings:
+            continue
+        for value in _bound_values(mod.tree.body, node.id):
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                try:
+                    parsed = _parse_expression(value.value.strip())
+                except SyntaxError:
+                    continue
+                ast.increment_lineno(parsed, getattr(annotation, "lineno", 1) - 1)
+                yield parsed
+            elif value is not None and not isinstance(value, ast.Constant):
+                yield from annotation_strings(mod, value, modules, depth + 1)
+
+
+# generics whose metadata after the type is any value, evaluated at once and never as a type
+ANNOTATED = frozenset(["typing.Annotated", "typing_extensions.Annotated"])
+
+
+def _type_like(mod: Module, value: ast.expr) -> bool:
+    """Whether what a name is bound to reads as a type: names, strings (read as code where an annotation
+    names them, ``annotation_strings``), subscripts and unions of such, a call that makes a type
+    (``TYPE_FACTORIES``); ``Annotated[T, anything]``'s metadata is a value, not a type."""
+    value = _typed_part(mod, value)
+    if isinstance(value, ast.Subscript):
+        return _type_like(mod, value.value) and all(_type_like(mod, e) for e in (
+            value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]))
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return all(_type_like(mod, e) for e in value.elts)
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
+        return _type_like(mod, value.left) and _type_like(mod, value.right)
+    if isinstance(value, ast.Attribute) and value.attr.startswith("__"):  # `f.__doc__`: any text
+        return False
+    return isinstance(value, (ast.Name, ast.Attribute, ast.Constant)) or _makes_type(mod, value)
+
+
+def _typed_part(mod: Module, value: ast.expr) -> ast.expr:
+    """``Annotated[T, metadata]`` as ``T``; anything else as it is."""
+    if isinstance(value, ast.Subscript) and (mod.resolve(value.value) or "") in ANNOTATED \
+            and isinstance(value.slice, ast.Tuple) and value.slice.elts:
+        return value.slice.elts[0]
+    return value
 
 
 def _makes_type(mod: Module, value: ast.expr) -> bool:
@@ -1862,8 +1917,8 @@ class _Owner:
         self.plain = self._plain_classes(patched)
         loads = [n for n in ast.walk(mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
         self.classes = {id(n): n for n in loads if n.id in self.plain and not self._shadowed(n)}
-        made = self._factories(patched)
-        self.factories = {id(n) for n in loads if n.id in made and not self._shadowed(n)}
+        self.made = self._factories(patched)
+        self.factories = {id(n) for n in loads if n.id in self.made and not self._shadowed(n)}
         self.instances = {i for fn in ast.walk(mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
                           for i in self._instance_locals(fn)}
         # (class, method, is a classmethod, its first parameter's reads): candidates for an own `self`
@@ -1898,7 +1953,7 @@ class _Owner:
         instances: their attributes are the classes' code, read where defined."""
         loads = [n for n in ast.walk(self.mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                  and not self._shadowed(n)]
-        classes, instances = dict(self.classes), set(self.module_instances())
+        classes, instances, foreign_factories = dict(self.classes), set(), set()
         for n in loads:
             statement = self.mod.final.get(n.id)
             if not isinstance(statement, ast.ImportFrom) or self.bound.get(n.id) != 1 or n.id in patched:
@@ -1909,6 +1964,8 @@ class _Owner:
                     continue
                 if used in owner.plain:
                     classes[id(n)] = n
+                elif used in owner.made:  # `make_loss(t)`: a function that makes only such instances
+                    foreign_factories.add(id(n))
                 elif used in owner.module_instances():
                     instances.add(n.id)
         for node in ast.walk(self.mod.tree):
@@ -1916,14 +1973,17 @@ class _Owner:
             if owner is not None and owner is not self and id(node) in self.module_attributes:
                 if node.attr in owner.plain:
                     classes[id(node)] = node
+                elif node.attr in owner.made:
+                    foreign_factories.add(id(node))
                 elif node.attr in owner.module_instances():
                     self.instances.add(id(node))
         self.classes = classes
+        self.made = self._factories(patched)
+        self.factories = {id(n) for n in loads if n.id in self.made} | foreign_factories
+        instances |= self.module_instances()  # `_mm = MatMul()`, of a class of its own or taken from another
         self.instances |= {id(n) for n in loads if n.id in instances}
-        made = self._factories(patched)
-        self.factories = {id(n) for n in loads if n.id in made}
-        self.instances |= {i for fn in ast.walk(self.mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
-                           for i in self._instance_locals(fn)}
+        self.instances |= {i for fn in ast.walk(self.mod.tree)
+                           if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) for i in self._instance_locals(fn)}
 
     def own(self) -> Own:
         selves = {i for _, _, classmethod, reads in self.methods if not classmethod for i in reads}
@@ -2093,6 +2153,16 @@ class _Owner:
                         or self._class_of(value) or isinstance(value, ast.Call) and value.args \
                         and self.mod.resolve(value.func) == "super":
                     names.add(node.attr)
+        # a method named in its class's own body (`make = leaf`, `go = staticmethod(fire)`) is bound under
+        # another name, which a reading of attribute names does not follow: it may be called any way
+        for cls in self.plain.values():
+            methods = {m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            for part in cls.body:
+                if not isinstance(part, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.update(n.id for n in ast.walk(part) if isinstance(n, ast.Name) and n.id in methods)
+                else:
+                    names.update(n.id for d in part.decorator_list for n in ast.walk(d)
+                                 if isinstance(n, ast.Name) and n.id in methods)
         return names
 
     def _class_of(self, node: ast.AST) -> bool:
@@ -2206,46 +2276,6 @@ def _string_annotations(node: ast.AST) -> Iterator[ast.expr]:
             yield parsed
 
 
-def _inert_strings(tree: ast.Module) -> set[int]:
-    """The strings of a module that no code can use as a value: a string standing alone as a statement
-    that is not a docstring (a comment written as a string). A docstring is a value (``f.__doc__``) and is
-    read as the other strings are. Counted once per module, kept on its tree."""
-    known = getattr(tree, "_inert_strings", None)
-    if known is not None:
-        return known
-    inert = set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if not isinstance(body, list):
-            continue
-        documented = isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-        for i, statement in enumerate(body):
-            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) \
-                    and isinstance(statement.value.value, str) and not (documented and i == 0):
-                inert.add(id(statement.value))
-    tree._inert_strings = inert
-    return inert
-
-
-def _string_text(node: ast.AST) -> str | None:
-    """The text of a string the source writes: a literal, an f-string (each replacement read as a name,
-    ``_``), or literals joined with ``+`` or ``%``; None for anything else."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(v.value if isinstance(v, ast.Constant) else "_" for v in node.values)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _string_text(node.left), _string_text(node.right)
-        return None if left is None or right is None else left + right
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):  # `"%s.backward()" % name`
-        left = _string_text(node.left)
-        return None if left is None else _PERCENT_FIELD.sub("_", left)
-    return None
-
-
-_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa%]")
-
-
 def format_fields(text: str) -> list[str]:
     """The attributes and keys a format string reads off its arguments (``"{0.grad}".format(w)`` reads
     ``w.grad``, ``"{w[grad]}"`` ``w["grad"]``): ``str.format`` looks them up as it runs."""
@@ -2256,69 +2286,6 @@ def format_fields(text: str) -> list[str]:
     except ValueError:
         return []
     return [part for field in fields for part in re.split(r"[.\[\]]", field)[1:] if part]
-
-
-def code_in_string(mod: Module, node: ast.AST) -> ast.Module | None:
-    """A string of the source that is Python code, parsed, at the string's line: text a library may run
-    (``timeit.Timer(text)``, ``cProfile.run(text)``, an annotation a type checker evaluates, ``eval``),
-    so it is read as the code it is, whatever runs it. Docstrings too; not a comment written as a
-    string (``_inert_strings``), nor text whose running would do nothing (``_EFFECTLESS``: ``"cpu"``,
-    ``"w.grad is None"``, a message). (``"b s d"`` and ``"b h s d -> b s (h d)"`` do not parse.)"""
-    if id(node) in _inert_strings(mod.tree) or (isinstance(node, ast.Constant) and node.value.__class__ is not str):
-        return None
-    text = _string_text(node)
-    if text is None or _code_kind(text) != "code":
-        return None
-    parsed = _parse_loosely(text)
-    for inner in ast.walk(parsed):  # at the string's own line (a line inside it, for a long one)
-        if "lineno" in inner._attributes:
-            inner.lineno = node.lineno + inner.lineno - 1
-            inner.end_lineno = inner.lineno
-    return parsed
-
-
-def unreadable_string(mod: Module, node: ast.AST) -> bool:
-    """A string of the source that Python may parse as code and the readings cannot (nested deeper than
-    they walk, ``MAX_DEPTH``): read as hiding code, as a module that cannot be read is."""
-    text = None if id(node) in _inert_strings(mod.tree) else _string_text(node)
-    return text is not None and _code_kind(text) == "unreadable"
-
-
-@functools.lru_cache(maxsize=4096)
-def _code_kind(text: str) -> str:
-    """"code", "text" (no Python, or a bare name or constant) or "unreadable" (see ``unreadable_string``)."""
-    if len(text) < 3:
-        return "text"
-    try:
-        tree = _parse_loosely(text)
-    except (SyntaxError, ValueError):
-        return "text"
-    except (RecursionError, MemoryError):
-        return "unreadable"
-    if _depth(tree) > MAX_DEPTH:
-        return "unreadable"
-    return "code" if any(not isinstance(n, _EFFECTLESS) or isinstance(n, ast.Compare) and not all(
-        isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops) for n in ast.walk(tree)) else "text"
-
-
-# what text may be parsed as and still do nothing when run: names and attributes looked up, compared by
-# identity (``"w.grad is None"``, ``"x.requires_grad"``, ``"cpu"``: a message, not a program); no call, no
-# store, no operator (an operator may call a dunder of the submission's own)
-_EFFECTLESS = (ast.Module, ast.Expr, ast.Name, ast.Attribute, ast.Constant, ast.Load, ast.Compare, ast.Is,
-               ast.IsNot, ast.Tuple, ast.List)
-
-
-def _parse_loosely(text: str) -> ast.Module:
-    """``text`` parsed as it is, else dedented (``timeit`` indents a statement into its own loop, so indented
-    text runs there), else each line's indentation dropped (a reading of the names it holds)."""
-    try:
-        return ast.parse(text)
-    except SyntaxError:
-        pass
-    try:
-        return ast.parse(textwrap.dedent(text))
-    except SyntaxError:
-        return ast.parse("\n".join(line.lstrip() for line in text.splitlines()))
 
 
 # a jaxtyping dimension that is a name or a size (after its prefixes: # broadcast, * many, _ anonymous,
@@ -2357,6 +2324,28 @@ def _jaxtyping_dims(mod: Module, node: ast.Subscript, scopes: dict[int, dict[str
             continue
         ast.increment_lineno(parsed, node.lineno - 1)
         yield parsed
+
+
+def _called(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
+    """Whether ``node`` is called where it is written (``pickle.loads(b)``, ``timeit.Timer(s).timeit()``)."""
+    while isinstance(parents.get(id(node)), ast.Attribute):
+        node = parents[id(node)]
+    parent = parents.get(id(node))
+    return isinstance(parent, ast.Call) and parent.func is node
+
+
+def _jaxtyping_handed_on(imported: str, node: ast.expr, parents: dict[int, ast.AST]) -> bool:
+    """Whether ``node``, jaxtyping or one of its array types (``Float``, ``Shaped``), is handed on as a value
+    (``check(jaxtyping.Shaped, x, dims)``): subscripted elsewhere, a shape made at run time is evaluated as
+    code where no reading sees it. Subscripting it in place, reading an attribute off the module and
+    binding an alias (subscripted where it is used, and read there) are not."""
+    last = imported.split(".")[-1]
+    if not (imported == "jaxtyping" or imported.startswith("jaxtyping.") and imported.count(".") == 1
+            and last[:1].isupper() and not last.endswith(("Error", "Warning"))):
+        return False
+    parent = parents.get(id(node))
+    return not (isinstance(parent, (ast.Subscript, ast.Attribute)) and parent.value is node
+                or isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node)
 
 
 # generics whose string arguments become forward references, which type checkers (typeguard's check_type,
