@@ -15,6 +15,8 @@ OPERANDS = {
     "addmm": lambda m, k, n: [(m, k), (k, n), (n,)],
     "bmm": lambda B, m, k, n: [(B, m, k), (B, k, n)],
     "baddbmm": lambda B, m, k, n: [(B, m, k), (B, k, n), (B, m, n)],
+    # the added term broadcast over the batch: its shape is no operand's of the product (c, then a and b)
+    "baddbmm_broadcast": lambda B, m, k, n: [(B, m, k), (B, k, n), (1, m, n)],
     "matmul3d": lambda B, m, k, n: [(B, m, k), (k, n)],
     "matmul4d": lambda B1, B2, m, k, n: [(B1, B2, m, k), (B1, B2, k, n)],
     "einsum bmk,bkn->bmn": lambda B, m, k, n: [(B, m, k), (B, k, n)],
@@ -37,7 +39,7 @@ def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
         return torch.addmm(t[2], t[0], t[1])
     if kind == "bmm":
         return torch.bmm(t[0], t[1])
-    if kind == "baddbmm":
+    if kind in ("baddbmm", "baddbmm_broadcast"):
         return torch.baddbmm(t[2], t[0], t[1])
     if kind in ("matmul3d", "matmul4d"):
         return t[0] @ t[1]
