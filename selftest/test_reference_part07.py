@@ -498,6 +498,9 @@ def test_another_module_only_naming_what_runs_text_is_not_charged():
                 "__init__": "from . import roofline, gradients\n"}
     text = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
     assert findings(text, roofline) == []
+    # what reaches a module's namespace stays charged wherever it is named (a store through it replaces code)
+    setter = {"_p": "import sys\n_M = sys.modules\n", "__init__": "from . import _p, gradients\n"}
+    assert [f.what for f in findings(text, setter)] == ["uses sys.modules"]
 
 
 def test_a_helper_module_s_own_imports_are_not_charged():

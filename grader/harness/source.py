@@ -940,6 +940,13 @@ OWN = frozenset(["squared_error_grad", "linear_backward"])  # the spec's names m
 # torch.load, numpy.load, torch.jit and torch.package read pickles), building a function from a code
 # object, a frame's globals, another process, a name looked up from a string. Charged wherever code a
 # gradient runs names them, a helper module's own imports or not.
+# what runs a string as code or reads a source's text back (its comments too): code no reading sees. Timing
+# and profiling tools among them, which Part 5 may use: another module's import-time code only naming one
+# (`timer: timeit.Timer`) runs nothing of it, so there they are charged where called
+TEXT_RUNNERS = ("timeit.Timer", "timeit.timeit", "timeit.repeat", "timeit.main", "cProfile", "profile.run",
+                "profile.runctx", "profile.Profile", "trace.Trace", "bdb", "pdb", "torch.utils.benchmark",
+                "inspect.getsource", "inspect.getsourcelines", "inspect.findsource", "inspect.getcomments",
+                "inspect.getdoc", "linecache", "tokenize")
 RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "copy_reg", "dill", "cloudpickle",
                "doctest",  # runs the examples of docstrings: code in strings
                "logging.config",  # resolves dotted names from strings (BaseConfigurator.resolve, "()" factories)
@@ -955,11 +962,7 @@ RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "
                "inspect.getmembers", "inspect.getmembers_static", "inspect.getattr_static", "inspect.getclosurevars",
                "inspect.currentframe", "inspect.stack", "inspect.trace", "inspect.getouterframes",
                "inspect.getinnerframes",
-               # what runs a string as code or reads a source's text back (its comments too): code no reading sees
-               "timeit.Timer", "timeit.timeit", "timeit.repeat", "timeit.main", "cProfile", "profile.run",
-               "profile.runctx", "profile.Profile", "trace.Trace", "bdb", "pdb", "torch.utils.benchmark",
-               "inspect.getsource", "inspect.getsourcelines", "inspect.findsource", "inspect.getcomments",
-               "inspect.getdoc", "linecache", "tokenize",
+               *TEXT_RUNNERS,
                # where imports are found (a module written at run time, a library's name taken by a file) and
                # what turns a dotted name into the object (`torch._utils._import_dotted_name("torch.utils...")`)
                "sys.path", "site", "imp", "zipimport", "torch._utils", "torch.utils._import_utils",
@@ -1200,9 +1203,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             own_keywords.update(id(k) for k in node.keywords)  # `_chain(x, grad=g)`: a name of its own
         where = f"{file}:{getattr(node, 'lineno', '?')}"
         imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) else None
-        # (another module's import-time code only naming one, `timer: timeit.Timer`, runs nothing of it)
         if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported) \
-                and (imports or _called(node, parents)):
+                and (imports or _called(node, parents) or not reached_as(imported, TEXT_RUNNERS)):
             found.append(Finding(where, f"uses {imported}", False))
         patched = _patched(mod, node.value, scopes) if isinstance(node, ast.Attribute) \
             and not isinstance(node.ctx, ast.Load) else None
