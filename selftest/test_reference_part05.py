@@ -276,7 +276,7 @@ STAR_UNCLOCKED = {
     "a later star import that may rebind it": (STAR_ROOFLINE.replace("\ndef", "import os\nif os.environ.get('FAST'):\n"
                                                                      "    from ._fake import *\n\ndef", 1),
                                                {"_bench": BENCH, "_fake": FAKE}),
-    "a later star import of a library": (STAR_ROOFLINE.replace("\ndef", "from torch import *\n\ndef", 1), {"_bench": BENCH}),
+    "a later star import of a library": (STAR_ROOFLINE.replace("\ndef", "from os import *\n\ndef", 1), {"_bench": BENCH}),
     "a module outside the package": (STAR_ROOFLINE.replace("from ._bench", "from .._bench"), {"_bench": BENCH}),
     "a CPU clock, not a wall clock": (STAR_ROOFLINE, {"_bench": BENCH.replace("perf_counter", "process_time")}),
     "a clock only in a function never reached": (STAR_ROOFLINE, {"_bench": "import time\n\n"

@@ -118,7 +118,9 @@ def _flop_counter_reads(sources: tuple[tuple[str, str], ...]) -> tuple[list[str]
 # per-op formulas live in a registry other modules hand on (the runtime estimator, varlen attention)
 _FLOP_COUNTERS = ("torch.utils.flop_counter", "torch.profiler", "torch.autograd.profiler",
                   "torch.autograd.profiler_legacy", "torch._C._profiler", "torch._C._autograd",
-                  "torch.utils._runtime_estimation")
+                  "torch.utils._runtime_estimation",
+                  # the compiler's analyses price ops from the same registry (profile_analysis, fx_utils, partitioners)
+                  "torch._inductor", "torch._functorch.partitioners")
 _FLOP_WORDS = frozenset(["flop_counter", "flop_registry", "FlopCounterMode", "register_flop_formula"])
 
 

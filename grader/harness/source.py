@@ -520,7 +520,9 @@ STARRED = CLOCKS | {"einops.einsum", "einops.rearrange", "einops.reduce", "einop
                     "einops.unpack", "timeit.timeit", "timeit.repeat", "timeit.Timer", "timeit.default_timer"}
 # libraries whose star import is read as it is: what ``from M import *`` binds with the version installed
 # here (jaxtyping has no ``__all__``: its public names, ``Float`` and the other dtypes among them)
-STAR_LIBRARIES = ("time", "math", "einops", "jaxtyping")
+STAR_LIBRARIES = ("time", "math", "einops", "jaxtyping", "typing", "numpy", "functools", "itertools", "operator",
+                  "collections", "dataclasses", "torch", "torch.nn", "torch.nn.functional", "torch.autograd",
+                  "torch.func", "torch.utils.flop_counter", "torch.profiler")
 
 
 def is_main_block(node: ast.stmt) -> bool:
@@ -1257,6 +1259,10 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 and (node.level or node.module) and any(a.name == "*" for a in node.names):
             found.append(Finding(where, "imports * from the package (the modules its __all__ may name are not "
                                         "read)", False))
+        elif isinstance(node, ast.ImportFrom) and not node.level and any(a.name == "*" for a in node.names) \
+                and (node.module or "").split(".")[0] != "assignment" and node.module not in STAR_LIBRARIES:
+            found.append(Finding(where, f"imports * from {node.module} (which names it binds is not read: import "
+                                        "the names you use)", False))
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not imports:
             continue
         if isinstance(node, ast.Import):
@@ -1310,13 +1316,28 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             elif (node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS
                   and isinstance(node.ctx, ast.Load)):
                 found.append(Finding(where, f"uses {node.id}", False))
-            elif node.id in AUTOGRAD and isinstance(node.ctx, ast.Load) and mod.imports.get(node.id) \
-                    and not (node.id in TYPES and id(node) in inert):
-                found.append(Finding(where, f"uses {mod.imports[node.id]}", True))
+            elif isinstance(node.ctx, ast.Load) and (imported or mod.imports.get(node.id)) \
+                    and _autograd_import(imported or mod.imports[node.id]) \
+                    and not ((imported or mod.imports[node.id]).split(".")[-1] in TYPES and id(node) in inert):
+                # (`from torch.autograd import grad as _g`, under any name)
+                found.append(Finding(where, f"uses {imported or mod.imports[node.id]}", True))
+            elif node.id in AUTOGRAD and isinstance(node.ctx, ast.Load) and node.id not in mod.bindings \
+                    and mod.stars and node.id not in (scopes.get(id(node)) or {}):
+                # `grad` bound only by a `from torch.autograd import *`: whatever it is, it is not read
+                found.append(Finding(where, f"uses {node.id} (a star import's)", True))
         elif isinstance(node, ast.keyword) and node.arg in AUTOGRAD and id(node) not in own_keywords and not (
                 isinstance(node.value, ast.Constant) and node.value.value is False):  # requires_grad=False
             found.append(Finding(where, f"passes {node.arg}=", True))
     return found
+
+
+def _autograd_import(dotted: str) -> bool:
+    """Whether an imported name is one of autograd's, under any local name (``from torch.autograd import grad
+    as _g``, ``from torch.nn import Parameter as P``): a part of its dotted name is (a private part is not:
+    ``TorchDispatchMode`` comes from torch.utils._python_dispatch)."""
+    parts = dotted.split(".")
+    return (parts[0] == "torch" or parts[0] == "functorch") and any(part in AUTOGRAD for part in parts[1:]) \
+        and dotted not in PLAIN_FROM_AUTOGRAD and dotted not in TURNING_OFF
 
 
 def _autograd_attribute(attr: str) -> bool:
