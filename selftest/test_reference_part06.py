@@ -328,3 +328,16 @@ def test_annotations_that_may_be_something_else_are_not_read(name):
     named, others = NOT_ALIASED[name]
     found = Module.parse(named, "named").annotations("attention_scores", {"named": named, **others})["q"]
     assert not isinstance(found, Annotation), name
+
+
+def test_an_annotated_jaxtyping_type_is_read_as_the_type():
+    """``Annotated[Float[...], "a note"]``: jaxtyping and typeguard check the type inside; so does the reading."""
+    from grader.harness.source import Annotation
+
+    source = ("import torch\nfrom typing import Annotated\nfrom jaxtyping import Float\n\n"
+              "PerHead = Annotated[Float[torch.Tensor, 'batch heads seq head_dim'], 'heads-major']\n\n"
+              "def merge_heads(x: PerHead) -> Annotated[Float[torch.Tensor, 'batch seq model'], 'merged']:\n"
+              "    return x\n")
+    found = Module.parse(source, "named").annotations("merge_heads")
+    assert found["x"] == Annotation("Float", "torch.Tensor", "batch heads seq head_dim")
+    assert found["return"] == Annotation("Float", "torch.Tensor", "batch seq model")

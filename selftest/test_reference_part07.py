@@ -247,6 +247,8 @@ HIDDEN = {
     "a string built at run time, in an annotation's store": "def squared_error_grad(x, w, t):\n"
                                                              "    squared_error_grad.__annotations__['x'] = str(t)\n"
                                                              "    return x\n",
+    "a docstring formatted": "def squared_error_grad(x, w, t):\n    '''{0.grad}'''\n"
+                             "    return squared_error_grad.__doc__.format(w)\n",
     "timeit running a string": "import timeit\n\n_CODE = 'w.requires_grad_(True); (x @ w).backward()'\n\n"
                                "def squared_error_grad(x, w, t):\n"
                                "    timeit.Timer(_CODE, globals={'x': x, 'w': w}).timeit(1)\n    return x\n",
@@ -501,6 +503,26 @@ def test_another_module_only_naming_what_runs_text_is_not_charged():
     # what reaches a module's namespace stays charged wherever it is named (a store through it replaces code)
     setter = {"_p": "import sys\n_M = sys.modules\n", "__init__": "from . import _p, gradients\n"}
     assert [f.what for f in findings(text, setter)] == ["uses sys.modules"]
+
+
+def test_honest_import_time_code_of_other_modules_is_not_charged():
+    """What other modules, imported by an __init__ that imports everything, honestly run at import: a table
+    keyed by tuples of strings, a Literal of devices, jaxtyping's types in a table, a class body aliasing
+    its own dunders, a docstring quoting f"{w.grad}", an __all__ built from dir()."""
+    others = {
+        "__init__": "from . import roofline, training, named, memory, gradients\n"
+                    "__all__ = [n for n in dir() if not n.startswith('_')]\n",
+        "roofline": "SHEET = {('A100', '80GB'): 2.039e12}\nHBM = {'A100': SHEET['A100', '80GB']}\n",
+        "training": "from typing import Literal, Union\nimport torch\n\n"
+                    "Device = Union[str, torch.device, Literal['cpu', 'cuda:0']]\n",
+        "named": "import torch\nfrom jaxtyping import Float32, Float64\n\n"
+                 "_KIND = {torch.float32: Float32, torch.float64: Float64}\n",
+        "memory": "class Ledger:\n    '''print(f'{w.grad}'), as the lecture does'''\n\n"
+                  "    def __repr__(self):\n        return 'Ledger'\n\n    __str__ = __repr__\n",
+    }
+    text = ("import inspect\n\ndef squared_error_grad(x, w, t):\n    '''Autograd would print('{0.grad}'.format(w)).'''\n"
+            "    assert inspect.signature(squared_error_grad)\n    return x * (x @ w - t)\n")
+    assert findings(text, others) == []
 
 
 def test_a_helper_module_s_own_imports_are_not_charged():

@@ -466,6 +466,8 @@ class Module:
         if isinstance(node, ast.Subscript):
             head = self.resolve(node.value, sources=sources) or ""
             items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if head in ANNOTATED and len(items) >= 2 and depth < 8:  # `Annotated[Float[...], "note"]`: the type
+                return self.annotation(items[0], depth + 1, sources)
             if head.startswith("jaxtyping.") and len(items) == 2:
                 array = self.resolve(items[0], sources=sources) or ast.unparse(items[0])
                 shape = items[1]
@@ -903,7 +905,7 @@ PLAIN_IMPORTS = ("__future__", "typing", "typing_extensions", "math", "numbers",
                  # the standard library's everyday modules (a self-check's `import sys`, a helper's `re`): what
                  # of them runs unseen (`sys.modules`, `os.system`) is charged by name, `RUNS_UNSEEN`
                  "sys", "os", "os.path", "re", "time", "random", "json", "copy", "pathlib", "datetime", "decimal",
-                 "heapq", "bisect", "pprint", "textwrap", "doctest")
+                 "heapq", "bisect", "pprint", "textwrap", "doctest", "inspect")
 # Names of autograd's entry points, wherever they appear as an attribute, a name or a keyword.
 AUTOGRAD = frozenset([
     "backward", "grad", "grad_fn", "requires_grad", "requires_grad_", "retain_grad", "register_hook",
@@ -931,10 +933,10 @@ ESCAPES = frozenset(["getattr", "setattr", "delattr", "eval", "exec", "compile",
 SELF_MATCHING = frozenset(["bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str",
                            "tuple"])
 # module dunders a gradient may read; any other (``__builtins__``, ``__loader__``, ...) reaches around
-PLAIN_DUNDERS = frozenset(["__name__", "__doc__", "__file__", "__all__", "__debug__"])
+PLAIN_DUNDERS = frozenset(["__name__", "__file__", "__all__", "__debug__"])
 # dunder attributes of plain use (``fn.__name__``, ``super().__init__``); any other (``__dict__``,
 # ``__globals__``, ``__subclasses__``, ...) reaches around
-PLAIN_DUNDER_ATTRIBUTES = frozenset(["__name__", "__qualname__", "__doc__", "__module__", "__init__", "__class__",
+PLAIN_DUNDER_ATTRIBUTES = frozenset(["__name__", "__qualname__", "__module__", "__init__", "__class__",
                                      "__post_init__", "__enter__", "__exit__", "__call__", "__repr__", "__str__",
                                      "__len__", "__iter__", "__next__", "__eq__", "__hash__", "__getitem__"])
 OWN = frozenset(["squared_error_grad", "linear_backward"])  # the spec's names may appear as themselves
@@ -1140,7 +1142,7 @@ def _reaches_unwritten(finding: Finding) -> bool:
     not autograd's, nor a private attribute, nor a library the gradients must not import."""
     if finding.autograd:
         return False
-    if finding.what.startswith(("could not be read", "binds ", "patches ", *REPLACING)):
+    if finding.what.startswith(("could not be read", "binds ", "patches ", "hands ", *REPLACING)):
         return True  # (REPLACING includes a jaxtyping dimension evaluated as code)
     verb, _, what = finding.what.partition(" ")
     if verb == "uses" and what.startswith(("getattr on ", "getattr with ")):
@@ -1241,14 +1243,16 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                                       modules=modules))
         for text in _string_annotations(node):  # evaluated by whatever reads annotations: read as code
             found.extend(_inspect(mod, text, file, siblings, own=own, annotation=text, code=code, modules=modules))
-        if isinstance(node, ast.Constant) and type(node.value) is str and id(node) not in in_annotations:
+        if isinstance(node, ast.Constant) and type(node.value) is str and id(node) not in in_annotations \
+                and id(node) not in _docstrings(mod.tree):  # (a docstring is formatted only through `__doc__`)
             for part in format_fields(node.value):  # `"{0.grad}".format(w)` reads w.grad
                 if _autograd_attribute(part) or part.startswith("_") or part in FRAME_ATTRIBUTES:
                     found.append(Finding(where, f"reads .{part} through a format string ({node.value[:40]!r})",
                                          _autograd_attribute(part)))
-        if imported and isinstance(node.ctx, ast.Load) and _jaxtyping_handed_on(imported, node, parents):
-            found.append(Finding(where, f"evaluates the shapes given to {imported} as code, and hands it on as a "
-                                        "value (subscript it where it is named, with a written shape)", False))
+        if imports and imported and isinstance(node.ctx, ast.Load) and _jaxtyping_handed_on(imported, node, parents):
+            found.append(Finding(where, f"hands {imported} on as a value (jaxtyping evaluates a shape given to it "
+                                        "elsewhere as code: subscript it where it is named, with a written shape)",
+                                 False))
         if isinstance(node, ast.Subscript):  # `Float[Tensor, "n d-1"]`: jaxtyping evaluates "d-1" as code
             for expression in _jaxtyping_dims(mod, node, scopes, found, where):
                 found.extend(_inspect(mod, expression, file, siblings, own=own, code=code, modules=modules))
@@ -1307,14 +1311,15 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 setters = [n for n in names if n in SETTERS]  # `getattr(module, "__dict__")` reaches a setter
                 on = receivers.get(id(node))  # `getattr(torch.ops.aten, name)`: an op, whatever the name
                 if id(node) in reading:  # `[n for n in globals() if ...]`: a namespace read, nothing set
-                    found.append(Finding(where, f"reads {node.id}()", False))
+                    if imports:  # (in another module's import-time code, `__all__ = [... dir() ...]`: its own)
+                        found.append(Finding(where, f"reads {node.id}()", False))
                     continue
                 found.append(Finding(where, f"uses {node.id}" + (f" of {setters[0]}" if setters else
                                                                  f" on {on}" if on else
                                                                  f" with {', '.join(map(repr, names))}" if names
                                                                  else ""), False))
             elif (node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS
-                  and isinstance(node.ctx, ast.Load)):
+                  and isinstance(node.ctx, ast.Load) and id(node) not in _class_body_methods(mod.tree)):
                 found.append(Finding(where, f"uses {node.id}", False))
             elif isinstance(node.ctx, ast.Load) and (imported or mod.imports.get(node.id)) \
                     and _autograd_import(imported or mod.imports[node.id]) \
@@ -1410,7 +1415,7 @@ def _literal_getattrs(mod: Module, root: ast.AST, scopes: dict[int, dict[str, st
     return found
 
 
-NAMESPACES = frozenset(["globals", "vars", "locals"])
+NAMESPACES = frozenset(["globals", "vars", "locals", "dir"])
 # what reads a namespace and keeps nothing of it that could set a name: iterating it, asking it
 READ_ONLY_METHODS = frozenset(["items", "keys", "values", "get", "copy", "__contains__"])
 READ_ONLY_CALLS = frozenset(["list", "sorted", "set", "frozenset", "tuple", "len", "dict", "iter", "print", "repr",
@@ -2299,6 +2304,39 @@ def _string_annotations(node: ast.AST) -> Iterator[ast.expr]:
             yield parsed
 
 
+def _class_body_methods(tree: ast.Module) -> set[int]:
+    """Names in class bodies (outside their functions) that name a method the class defines
+    (``__str__ = __repr__``): the class's own, not the module's dunders."""
+    known = getattr(tree, "_class_body_methods", None)
+    if known is None:
+        known = set()
+        for cls in ast.walk(tree):
+            if not isinstance(cls, ast.ClassDef):
+                continue
+            methods = {m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            todo = [part for part in cls.body if not isinstance(part, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            while todo:
+                node = todo.pop()
+                if isinstance(node, ast.Name) and node.id in methods:
+                    known.add(id(node))
+                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                    todo.extend(ast.iter_child_nodes(node))
+        tree._class_body_methods = known
+    return known
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The docstrings of a module, its classes and functions; counted once per module, kept on its tree."""
+    known = getattr(tree, "_docstrings", None)
+    if known is None:
+        known = tree._docstrings = {
+            id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+            and isinstance(node.body[0].value.value, str)}
+    return known
+
+
 def format_fields(text: str) -> list[str]:
     """The attributes and keys a format string reads off its arguments (``"{0.grad}".format(w)`` reads
     ``w.grad``, ``"{w[grad]}"`` ``w["grad"]``): ``str.format`` looks them up as it runs."""
@@ -2316,9 +2354,13 @@ def format_fields(text: str) -> list[str]:
 _PLAIN_DIMENSION = re.compile(r"(?:\.\.\.|(?:[#*_?]|[A-Za-z_]\w*=)*(?:[A-Za-z_]\w*|\d+)?)", re.ASCII)
 
 
+# what a jaxtyping type's first argument is: a shape follows it (``K[torch.Tensor, dims]``, whatever K is)
+ARRAY_TYPES = frozenset(["torch.Tensor", "numpy.ndarray", "torch.nn.Parameter", "torch.nn.parameter.Parameter"])
+
+
 def _jaxtyping_dims(mod: Module, node: ast.Subscript, scopes: dict[int, dict[str, str]], found: list[Finding],
                     where: str) -> Iterator[ast.expr]:
-    """The dimensions of a shape (``Float[Tensor, "n d-1"]``, any ``X[a, "..."]``) that jaxtyping evaluates
+    """The dimensions of a shape (``Float[Tensor, "n d-1"]``, any ``X[Tensor, "..."]``) that jaxtyping evaluates
     as code, parsed (``d-1``), to be read as code. One that no reading can parse (braces make an f-string
     of it: ``{exec(code)}``), or a shape of a jaxtyping type not written as a string, is a finding."""
     if not (isinstance(node.slice, ast.Tuple) and len(node.slice.elts) >= 2):
@@ -2327,9 +2369,15 @@ def _jaxtyping_dims(mod: Module, node: ast.Subscript, scopes: dict[int, dict[str
     if isinstance(shape, ast.Name) and isinstance(mod.final.get(shape.id), ast.Constant) \
             and _bound_counts(mod.tree)[shape.id] == 1:
         shape = mod.final[shape.id]  # `DIMS = "b s m"`, bound once
+    typed = _imported(mod, node.value, scopes.get(id(node.value))) or ""
+    # what no reading can name (a parameter, a table's entry) subscripted with an array type first
+    array = (mod.resolve(node.slice.elts[0], scope=scopes.get(id(node))) or "") in ARRAY_TYPES \
+        and not mod.resolve(node.value, scope=scopes.get(id(node.value)))
+    if not (typed.startswith(("jaxtyping.", ".")) or array):
+        return  # `SHEET["A100", "80GB"]`, `Literal["cpu", "cuda:0"]`: no shape of jaxtyping's
     if not (isinstance(shape, ast.Constant) and isinstance(shape.value, str)):
-        typed = _imported(mod, node.value, scopes.get(id(node.value))) or ""
-        if typed.startswith("jaxtyping.") or (typed.startswith(".") and not isinstance(shape, ast.Constant)):
+        if typed.startswith("jaxtyping.") or (typed.startswith(".") and not isinstance(shape, ast.Constant)) \
+                or array:
             found.append(Finding(where, f"evaluates a jaxtyping shape made at run time ({ast.unparse(shape)[:60]}) "
                                         "as code", False))
         return
