@@ -249,6 +249,14 @@ HIDDEN = {
                                                              "    return x\n",
     "a docstring formatted": "def squared_error_grad(x, w, t):\n    '''{0.grad}'''\n"
                              "    return squared_error_grad.__doc__.format(w)\n",
+    "inspect signatures evaluating text": "import inspect, dataclasses\n\n"
+                                          "def squared_error_grad(x, w, t):\n"
+                                          "    S = dataclasses.make_dataclass('S', [('f', str(t))])\n"
+                                          "    return inspect.signature(S, eval_str=True)\n",
+    "a class's attributes by name": "import inspect\n\ndef squared_error_grad(x, w, t):\n"
+                                    "    return inspect.classify_class_attrs(type(x))\n",
+    "a class made with text for its field types": "import typing\n\ndef squared_error_grad(x, w, t):\n"
+                                                  "    return typing.NamedTuple('S', [('f', 'w.grad')])\n",
     "timeit running a string": "import timeit\n\n_CODE = 'w.requires_grad_(True); (x @ w).backward()'\n\n"
                                "def squared_error_grad(x, w, t):\n"
                                "    timeit.Timer(_CODE, globals={'x': x, 'w': w}).timeit(1)\n    return x\n",
@@ -510,7 +518,7 @@ def test_honest_import_time_code_of_other_modules_is_not_charged():
     keyed by tuples of strings, a Literal of devices, jaxtyping's types in a table, a class body aliasing
     its own dunders, a docstring quoting f"{w.grad}", an __all__ built from dir()."""
     others = {
-        "__init__": "from . import roofline, training, named, memory, gradients\n"
+        "__init__": "from . import roofline, training, named, memory, model, gradients\n"
                     "__all__ = [n for n in dir() if not n.startswith('_')]\n",
         "roofline": "SHEET = {('A100', '80GB'): 2.039e12}\nHBM = {'A100': SHEET['A100', '80GB']}\n",
         "training": "from typing import Literal, Union\nimport torch\n\n"
@@ -519,6 +527,8 @@ def test_honest_import_time_code_of_other_modules_is_not_charged():
                  "_KIND = {torch.float32: Float32, torch.float64: Float64}\n",
         "memory": "class Ledger:\n    '''print(f'{w.grad}'), as the lecture does'''\n\n"
                   "    def __repr__(self):\n        return 'Ledger'\n\n    __str__ = __repr__\n",
+        "model": "import argparse\nfrom os.path import *\nfrom torch.autograd import Function\n\n"
+                 "PARSER = argparse.ArgumentParser(description=__doc__)\n\nclass _Scale(Function):\n    pass\n",
     }
     text = ("import inspect\n\ndef squared_error_grad(x, w, t):\n    '''Autograd would print('{0.grad}'.format(w)).'''\n"
             "    assert inspect.signature(squared_error_grad)\n    return x * (x @ w - t)\n")

@@ -128,7 +128,9 @@ def test_needs_grad_scaler(impl, oracle, dtype):
 # of theirs is cast, so a step that autocasts the CPU whatever device_type it is given shows
 @example(case=(0, 2, 4, 1, "sgd", 0.1, torch.bfloat16, "cuda", None, 0, False, "cpu"))
 def test_autocast_matmuls_in_bf16(impl, oracle, case):
-    matmuls_ran_in_autocast(ask(impl, oracle, train_step, *case))
+    step = ask(impl, oracle, train_step, *case)
+    if step.got.refused is None:  # (refusing tensors placed apart from device_type is a step's right)
+        matmuls_ran_in_autocast(step)
 
 
 @STEPS

@@ -25,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
+from grader.harness import jaxtyping_guard
 from grader.harness.source import strip_main_blocks
 
 MODULES = (
@@ -98,6 +99,7 @@ class Implementation:
         return value
 
     def _ensure_package(self) -> None:
+        jaxtyping_guard.install()  # before any of the implementation runs
         existing = sys.modules.get(self.package)
         if existing is not None:
             where = Path(getattr(existing, "__file__", "") or "").resolve().parent

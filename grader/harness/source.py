@@ -522,9 +522,10 @@ STARRED = CLOCKS | {"einops.einsum", "einops.rearrange", "einops.reduce", "einop
                     "einops.unpack", "timeit.timeit", "timeit.repeat", "timeit.Timer", "timeit.default_timer"}
 # libraries whose star import is read as it is: what ``from M import *`` binds with the version installed
 # here (jaxtyping has no ``__all__``: its public names, ``Float`` and the other dtypes among them)
-STAR_LIBRARIES = ("time", "math", "einops", "jaxtyping", "typing", "numpy", "functools", "itertools", "operator",
-                  "collections", "dataclasses", "torch", "torch.nn", "torch.nn.functional", "torch.autograd",
-                  "torch.func", "torch.utils.flop_counter", "torch.profiler")
+STAR_LIBRARIES = ("time", "math", "einops", "jaxtyping", "typing", "typing_extensions", "numpy", "functools",
+                  "itertools", "operator", "collections", "dataclasses", "statistics", "fractions", "os.path",
+                  "torch", "torch.nn", "torch.nn.functional", "torch.autograd", "torch.func",
+                  "torch.utils.flop_counter", "torch.profiler")
 
 
 def is_main_block(node: ast.stmt) -> bool:
@@ -1005,8 +1006,15 @@ def runs_unseen(dotted: str) -> bool:
     """Whether a resolved name (``torch.load``, ``pickle.loads``, ``os.execv``) is one of ``RUNS_UNSEEN``,
     however it is reached (``numpy.os.system`` is ``os.system``)."""
     return reached_as(dotted, RUNS_UNSEEN) or any(
-        tail.startswith(("os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.system", "os.popen"))
+        tail.startswith(("os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.system", "os.popen", "jaxtyping._"))
+        or tail.startswith("inspect.") and tail.split(".")[1] not in PLAIN_INSPECT
         for tail in tails(dotted))
+
+
+# what of ``inspect`` hands back nothing a reading cannot name: signatures (``eval_str=`` is charged where
+# passed) and kind tests; any other function of it returns members, frames, closures or source by name
+PLAIN_INSPECT = frozenset(["signature", "Signature", "Parameter", "isclass", "isfunction", "ismethod", "isroutine",
+                           "iscoroutinefunction", "isgeneratorfunction", "isabstract", "ismodule", "isbuiltin"])
 
 
 @dataclass(frozen=True)
@@ -1264,7 +1272,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             found.append(Finding(where, "imports * from the package (the modules its __all__ may name are not "
                                         "read)", False))
         elif isinstance(node, ast.ImportFrom) and not node.level and any(a.name == "*" for a in node.names) \
-                and (node.module or "").split(".")[0] != "assignment" and node.module not in STAR_LIBRARIES:
+                and (node.module or "").split(".")[0] != "assignment" and node.module not in STAR_LIBRARIES \
+                and imports:  # (another module's `from os.path import *` binds names there, read where used)
             found.append(Finding(where, f"imports * from {node.module} (which names it binds is not read: import "
                                         "the names you use)", False))
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not imports:
@@ -1296,7 +1305,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                         and not (node.attr in TYPES and id(node) in inert):
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
-                if node.attr not in PLAIN_DUNDER_ATTRIBUTES:
+                if node.attr not in PLAIN_DUNDER_ATTRIBUTES and (imports or node.attr != "__doc__"):
                     found.append(Finding(where, f"uses .{node.attr}", False))
             elif (node.attr.startswith("_") and not (mine or _self(node.value))) or node.attr in ESCAPES \
                     or node.attr in FRAME_ATTRIBUTES:
@@ -1319,10 +1328,11 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                                                                  f" with {', '.join(map(repr, names))}" if names
                                                                  else ""), False))
             elif (node.id.startswith("__") and node.id.endswith("__") and node.id not in PLAIN_DUNDERS
-                  and isinstance(node.ctx, ast.Load) and id(node) not in _class_body_methods(mod.tree)):
+                  and isinstance(node.ctx, ast.Load) and id(node) not in _class_body_methods(mod.tree)
+                  and (imports or node.id != "__doc__")):  # (`description=__doc__` in another module: its text)
                 found.append(Finding(where, f"uses {node.id}", False))
             elif isinstance(node.ctx, ast.Load) and (imported or mod.imports.get(node.id)) \
-                    and _autograd_import(imported or mod.imports[node.id]) \
+                    and _autograd_import(imported or mod.imports[node.id]) and (imports or not _a_base(node, parents)) \
                     and not ((imported or mod.imports[node.id]).split(".")[-1] in TYPES and id(node) in inert):
                 # (`from torch.autograd import grad as _g`, under any name)
                 found.append(Finding(where, f"uses {imported or mod.imports[node.id]}", True))
@@ -1333,7 +1343,50 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         elif isinstance(node, ast.keyword) and node.arg in AUTOGRAD and id(node) not in own_keywords and not (
                 isinstance(node.value, ast.Constant) and node.value.value is False):  # requires_grad=False
             found.append(Finding(where, f"passes {node.arg}=", True))
+        elif isinstance(node, ast.keyword) and node.arg == "eval_str" and not (
+                isinstance(node.value, ast.Constant) and node.value.value is False):
+            found.append(Finding(where, "passes eval_str= (annotations evaluated as code)", False))
+        if isinstance(node, ast.Call) and imports:
+            made = _annotations_made_as_text(mod, node, scopes.get(id(node)))
+            if made:
+                found.append(Finding(where, f"evaluates {made}", False))
     return found
+
+
+# what makes a class from field types given as values: a string among them is an annotation, code to what
+# evaluates annotations (``functools.singledispatch``'s register, a type checker)
+CLASS_MAKERS = frozenset(["dataclasses.make_dataclass", "typing.NamedTuple", "typing.TypedDict",
+                          "typing_extensions.NamedTuple", "typing_extensions.TypedDict", "types.new_class", "type"])
+
+
+def _annotations_made_as_text(mod: Module, call: ast.Call, scope: dict[str, str] | None) -> str:
+    """What a call that makes a class (``CLASS_MAKERS``) evaluates as code: field types not written as
+    types (``make_dataclass("S", [("f", "<text>")])``, fields made at run time), or a namespace with
+    ``__annotations__`` (``type("S", (), {...})``). "" when its fields are types written out."""
+    maker = mod.resolve(call.func, scope=scope) or ""
+    if maker not in CLASS_MAKERS or len(call.args) < 2 and not call.keywords:
+        return ""
+    if maker == "type":  # `type(x)` asks a type; `type(name, bases, namespace)` makes one
+        if len(call.args) != 3:
+            return ""
+        namespace = call.args[2]
+        if isinstance(namespace, ast.Dict) and all(isinstance(k, ast.Constant) and k.value != "__annotations__"
+                                                   for k in namespace.keys):
+            return ""
+        return "a class's namespace made at run time (its annotations)"
+    fields = call.args[1] if len(call.args) > 1 else None
+    if maker.endswith("TypedDict") and isinstance(fields, ast.Dict):
+        types = list(fields.values)
+    elif isinstance(fields, (ast.List, ast.Tuple)) and all(isinstance(f, (ast.Tuple, ast.List)) or (
+            isinstance(f, ast.Constant) and isinstance(f.value, str)) for f in fields.elts):
+        types = [f.elts[1] for f in fields.elts if isinstance(f, (ast.Tuple, ast.List)) and len(f.elts) >= 2]
+    else:
+        return "field types made at run time (annotations, evaluated as code by what reads them)"
+    if call.keywords and not maker.endswith(("make_dataclass",)):
+        types += [k.value for k in call.keywords if k.arg not in ("total",)]
+    if all(_type_like(mod, t) and not (isinstance(t, ast.Constant) and isinstance(t.value, str)) for t in types):
+        return ""
+    return "field types given as text (annotations, evaluated as code by what reads them)"
 
 
 def _autograd_import(dotted: str) -> bool:
@@ -2395,6 +2448,13 @@ def _jaxtyping_dims(mod: Module, node: ast.Subscript, scopes: dict[int, dict[str
             continue
         ast.increment_lineno(parsed, node.lineno - 1)
         yield parsed
+
+
+def _a_base(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
+    """Whether ``node`` is a base of the class statement it is in (``class _Scale(Function):``): naming a base
+    runs none of its code (the class's body is read as the code it is)."""
+    parent = parents.get(id(node))
+    return isinstance(parent, ast.ClassDef) and node in parent.bases
 
 
 def _called(node: ast.expr, parents: dict[int, ast.AST]) -> bool:

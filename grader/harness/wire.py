@@ -139,6 +139,14 @@ def _float(x: float) -> Any:
     return {"$f": "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")}
 
 
+def _named_tuple_fields(t: type, value: tuple) -> tuple[str, ...] | None:
+    """The field names of a named tuple's class, one per item; None for any other tuple."""
+    names = next((vars(c)["_fields"] for c in t.__mro__ if "_fields" in vars(c)), None)
+    if type(names) is tuple and all(type(n) is str for n in names) and len(names) == tuple.__len__(value):
+        return names
+    return None
+
+
 def _type_name(value: Any) -> str:
     cls = type(value)
     module = getattr(cls, "__module__", "") or ""
@@ -189,8 +197,9 @@ def _enc(value: Any, depth: int, tail: list[bytes] | None = None) -> Any:
         from grader.harness import digest
 
         return digest.to_wire(value)
-    if isinstance(value, tuple) and hasattr(t, "_fields") and t.__bases__ == (tuple,):
-        fields = [[str(k), _enc(v, depth + 1, tail)] for k, v in zip(t._fields, tuple.__iter__(value))]
+    if isinstance(value, tuple) and _named_tuple_fields(t, value) is not None:  # a named tuple, or a subclass
+        # of one (`class Grads(namedtuple(...)): __slots__ = ()`): its items as a tuple holds them, not as it says
+        fields = [[k, _enc(v, depth + 1, tail)] for k, v in zip(_named_tuple_fields(t, value), tuple.__iter__(value))]
         return {"$nt": t.__name__, "fields": fields}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = [[f.name, _enc(getattr(value, f.name), depth + 1, tail)] for f in dataclasses.fields(value)]

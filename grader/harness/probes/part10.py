@@ -122,6 +122,9 @@ class Step(Report):
     grads_left: list[str]  # parameters still holding a nonzero gradient afterwards
     steps: int  # optimizer.step() calls
     scale: float | None  # the scaler's scale afterwards
+    # with tensors placed apart from device_type (``placed_on``): the error the step raised, if it refused the
+    # mismatch (a check of its own, a move of x to device_type), else None
+    refused: str | None = None
 
 
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
@@ -168,6 +171,11 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
             if placed_on is not None:  # a CUDA autocast on a machine without CUDA warns that it stands aside
                 warnings.filterwarnings("ignore", "CUDA is not available", UserWarning)
             loss = step(model, opt, x, y) if by_default else step(model, opt, x, y, dtype, device_type, scaler)
+    except Exception as exc:  # a step may refuse tensors that are not on device_type: the spec leaves it open
+        if placed_on is None:
+            raise
+        return Step(loss=None, activations=[], backward_from=[], scaled=None, grads={}, params={}, grads_left=[],
+                    steps=0, scale=None, refused=f"{type(exc).__name__}: {str(exc)[:200]}")
     finally:
         torch.set_num_threads(threads)
 
