@@ -1187,7 +1187,10 @@ PACKAGE = "__init__"  # the package's own module: what ``from . import name`` re
 def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports: bool = True,
              own: Own | None = None, annotation: ast.expr | None = None,
              code: frozenset[str] = frozenset(), modules: dict[str, Module] | None = None) -> list[Finding]:
-    """``imports``: charge the import statements too. ``own``: what of the module is the submission's own.
+    """``imports``: ``root`` is code the audited functions run, or their own module's import-time code; False
+    for another module's import-time code (run because the package imports it), whose import statements,
+    star imports, the runners of text it only names and the namespace and docstring it reads are its own
+    business. ``own``: what of the module is the submission's own.
     ``annotation``: ``root`` is this annotation (a string's, parsed), read as one. ``code``: the names of
     the functions and classes the implementation's modules define (what a store into one may replace).
     ``modules``: the implementation's modules, parsed (where an annotation's names come from)."""
@@ -2063,8 +2066,8 @@ class _Owner:
         self.factories = {id(n) for n in loads if n.id in self.made} | foreign_factories
         instances |= self.module_instances()  # `_mm = MatMul()`, of a class of its own or taken from another
         self.instances |= {id(n) for n in loads if n.id in instances}
-        self.instances |= {i for fn in ast.walk(self.mod.tree)
-                           if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) for i in self._instance_locals(fn)}
+        functions = [fn for fn in ast.walk(self.mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        self.instances |= {i for fn in functions for i in self._instance_locals(fn)}
 
     def own(self) -> Own:
         selves = {i for _, _, classmethod, reads in self.methods if not classmethod for i in reads}
