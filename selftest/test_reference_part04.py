@@ -228,6 +228,9 @@ WRITTEN = {
     "torch's version, a dunder that reaches nothing": "_V = torch.__version__.split('.')\n\n" + WRITTEN_OUT,
     "a symbolic jaxtyping dimension": "from jaxtyping import Float\n\n"
                                       "def _f(x: Float[torch.Tensor, 'n d-1']):\n    return x\n\n" + WRITTEN_OUT,
+    "a named tuple made with its field types as text": "from typing import NamedTuple\n\n"
+                                                       "LinearFlops = NamedTuple('LinearFlops', [('forward', 'int'), "
+                                                       "('backward', 'list[int]')])\n\n" + WRITTEN_OUT,
     "a doctest self-check": "from doctest import testmod\n\n" + WRITTEN_OUT
                             + "\nif __name__ == '__main__':\n    testmod()\n",
 }

@@ -376,6 +376,14 @@ PLAIN = {
                                                    "Vec = typing.Annotated[torch.Tensor, Unit()]\n\n"
                                                    "def squared_error_grad(x: Vec, w: Vec, t) -> Vec:\n"
                                                    "    return x * (x @ w - t)\n",
+    "inspect's signatures, kind tests and doc cleaning": "import inspect\n\n"
+                                                        "_HELP = inspect.cleandoc('''  x: [d]\n  w: [d]''')\n\n"
+                                                        "def squared_error_grad(x, w, t):\n"
+                                                        "    p = inspect.signature(squared_error_grad).parameters\n"
+                                                        "    assert p['x'].default is inspect.Parameter.empty\n"
+                                                        "    assert not inspect.isgenerator(x), _HELP\n"
+                                                        "    assert inspect.getfullargspec(squared_error_grad).args\n"
+                                                        "    return x * (x @ w - t)\n",
     "a comment written as a string, with code in it": "def squared_error_grad(x, w, t):\n    r = x @ w - t\n"
                                                        "    '''checked against: w.requires_grad_(); loss.backward()'''\n"
                                                        "    return x * r\n",

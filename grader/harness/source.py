@@ -1007,14 +1007,18 @@ def runs_unseen(dotted: str) -> bool:
     however it is reached (``numpy.os.system`` is ``os.system``)."""
     return reached_as(dotted, RUNS_UNSEEN) or any(
         tail.startswith(("os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.system", "os.popen", "jaxtyping._"))
-        or tail.startswith("inspect.") and tail.split(".")[1] not in PLAIN_INSPECT
+        or tail.startswith("inspect.") and not _plain_inspect(tail.split(".")[1])
         for tail in tails(dotted))
 
 
 # what of ``inspect`` hands back nothing a reading cannot name: signatures (``eval_str=`` is charged where
 # passed) and kind tests; any other function of it returns members, frames, closures or source by name
-PLAIN_INSPECT = frozenset(["signature", "Signature", "Parameter", "isclass", "isfunction", "ismethod", "isroutine",
-                           "iscoroutinefunction", "isgeneratorfunction", "isabstract", "ismodule", "isbuiltin"])
+PLAIN_INSPECT = frozenset(["signature", "Signature", "Parameter", "BoundArguments", "getfullargspec", "unwrap",
+                           "cleandoc"])
+
+
+def _plain_inspect(name: str) -> bool:
+    return name in PLAIN_INSPECT or name.startswith("is")  # (`isclass`, `isgenerator`: kind tests)
 
 
 @dataclass(frozen=True)
@@ -1302,7 +1306,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         elif isinstance(node, ast.Attribute):
             mine = _own_object(node.value, own) or id(node) in own.module_attributes
             dunder = node.attr.startswith("__") and node.attr.endswith("__")
-            if _autograd_attribute(node.attr):
+            if _autograd_attribute(node.attr) and not (imported or "").startswith("inspect."):  # (inspect.Parameter)
                 # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
                 if not mine and not _reads_flag(mod, node, scopes) and id(node) not in off \
                         and not (node.attr in TYPES and id(node) in inert):
@@ -1387,9 +1391,22 @@ def _annotations_made_as_text(mod: Module, call: ast.Call, scope: dict[str, str]
         return "field types made at run time (annotations, evaluated as code by what reads them)"
     if call.keywords and not maker.endswith(("make_dataclass",)):
         types += [k.value for k in call.keywords if k.arg not in ("total",)]
-    if all(_type_like(mod, t) and not (isinstance(t, ast.Constant) and isinstance(t.value, str)) for t in types):
+    if all(_type_like(mod, t) and not (isinstance(t, ast.Constant) and isinstance(t.value, str)
+                                       and not _names_a_type(t.value)) for t in types):
         return ""
     return "field types given as text (annotations, evaluated as code by what reads them)"
+
+
+def _names_a_type(text: str) -> bool:
+    """Whether a field type given as text only names a type (``"int"``, ``"torch.Tensor"``, ``"list[int]"``):
+    evaluated, it looks names up and calls nothing."""
+    try:
+        parsed = _parse_expression(text.strip())
+    except SyntaxError:
+        return False
+    return _names_only(parsed) and not any(
+        isinstance(n, ast.Attribute) and (_autograd_attribute(n.attr) or n.attr.startswith("_"))
+        or isinstance(n, ast.Name) and (n.id in AUTOGRAD or n.id.startswith("_")) for n in ast.walk(parsed))
 
 
 def _autograd_import(dotted: str) -> bool:
