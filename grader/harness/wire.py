@@ -197,9 +197,10 @@ def _enc(value: Any, depth: int, tail: list[bytes] | None = None) -> Any:
         from grader.harness import digest
 
         return digest.to_wire(value)
-    if isinstance(value, tuple) and _named_tuple_fields(t, value) is not None:  # a named tuple, or a subclass
-        # of one (`class Grads(namedtuple(...)): __slots__ = ()`): its items as a tuple holds them, not as it says
-        fields = [[k, _enc(v, depth + 1, tail)] for k, v in zip(_named_tuple_fields(t, value), tuple.__iter__(value))]
+    names = _named_tuple_fields(t, value) if isinstance(value, tuple) else None
+    if names is not None:  # a named tuple, or a subclass of one (`class Grads(namedtuple(...)): __slots__ = ()`):
+        # its items as the tuple holds them, not as it says
+        fields = [[k, _enc(v, depth + 1, tail)] for k, v in zip(names, tuple.__iter__(value))]
         return {"$nt": t.__name__, "fields": fields}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = [[f.name, _enc(getattr(value, f.name), depth + 1, tail)] for f in dataclasses.fields(value)]
