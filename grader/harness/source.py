@@ -1780,6 +1780,7 @@ def _annotation_roots(tree: ast.Module) -> set[int]:
 
 
 def _annotations_of(tree: ast.AST) -> list[ast.expr]:
+    """Every annotation in ``tree``: a parameter's, a function's return, an annotated assignment's."""
     found: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.arg) and node.annotation is not None:
@@ -1795,18 +1796,10 @@ def _naming_annotations(tree: ast.Module) -> set[int]:
     """Every node inside an annotation of the module that only names things (``_names_only``); counted
     once per module and kept on its tree."""
     known = getattr(tree, "_naming_annotations", None)
-    if known is not None:
-        return known
-    annotations: list[ast.expr] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.arg) and node.annotation is not None:
-            annotations.append(node.annotation)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
-            annotations.append(node.returns)
-        elif isinstance(node, ast.AnnAssign):
-            annotations.append(node.annotation)
-    tree._naming_annotations = {id(inner) for a in annotations if _names_only(a) for inner in ast.walk(a)}
-    return tree._naming_annotations
+    if known is None:
+        known = tree._naming_annotations = {id(inner) for a in _annotations_of(tree) if _names_only(a)
+                                            for inner in ast.walk(a)}
+    return known
 
 
 # what a store swaps the code of a function or class for (``f.__code__ = g.__code__``, ``C.__bases__ = ...``):
