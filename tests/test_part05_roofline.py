@@ -13,6 +13,7 @@ the same product in a process where no submission ever ran (the judge
 """
 
 import re
+import statistics
 from dataclasses import dataclass, field
 
 import pytest
@@ -166,6 +167,7 @@ def test_roofline(impl, oracle, case):
 
 # --------------------------------------------------------------------------- timing
 EXTRA_WARMUP = 20  # a second call with this many more warm-up products: its extra CPU time is what they cost
+EXTRA_TRIALS = 20  # ... and a third with this many more trials
 FLOAT64_COSTS_MORE = 1.25  # a float64 product costs about twice a float32 one on any CPU (half the SIMD lanes)
 CEILING = {torch.float32: 5e11, torch.float64: 2.5e11}  # FLOP/s one CPU core cannot reach (AVX-512: ~2e11)
 HARNESS_WINDOW = (0.2, 8.0)  # the figure / the harness's own timing of the product, on a busy shared machine
@@ -181,6 +183,10 @@ ROUNDS = 3  # a check a busy machine failed is measured again, up to this many r
 # when the machine takes the CPU away while they run (twice as long in every call: 1.9 with w=1, t=8). A
 # figure that times the warm-up too gives (w + 20 + t) / t, at least 2.75 over the drawn cases (3.3 by default).
 WARMUP_TIMED = 2.5
+# ... and at least this (the median over the calls). Honest, about 1: as low as 0.57 in one call when the
+# machine took the CPU away during the warm-up, 0.77 as the better of two calls. A figure divided by more than
+# the products it timed (`warmup + trials`) gives trials / (w + 20 + t), at most 0.36 over the drawn cases.
+FIGURE_TOO_SMALL = 0.5
 
 
 def _reads_a_clock(impl, fn: str) -> None:
@@ -205,9 +211,12 @@ def _reads_a_clock(impl, fn: str) -> None:
 
 
 def _timed(impl, m, k, n, dtype, warmup, trials, w, t):
-    """Four calls timed from outside: the case's own and one with EXTRA_WARMUP more warm-up, twice each."""
-    return [(extra, impl.measure(time_matmul_call, m, k, n, dtype, "cpu", *sizes))
-            for _ in range(2) for extra, sizes in ((False, (warmup, trials)), (True, (w + EXTRA_WARMUP, t)))]
+    """Six calls timed from outside, as (kind, warm-up, trials, call): the case's own ("case"), one with
+    EXTRA_WARMUP more warm-up ("warmup") and one with EXTRA_TRIALS more trials ("trials"), twice each."""
+    kinds = (("case", (warmup, trials), w, t), ("warmup", (w + EXTRA_WARMUP, t), w + EXTRA_WARMUP, t),
+             ("trials", (w, t + EXTRA_TRIALS), w, t + EXTRA_TRIALS))
+    return [(kind, w_, t_, impl.measure(time_matmul_call, m, k, n, dtype, "cpu", *sizes))
+            for _ in range(2) for kind, sizes, w_, t_ in kinds]
 
 
 @dataclass
@@ -224,6 +233,7 @@ class _Timings:
     products: int  # in a call with the extra warm-up: w + EXTRA_WARMUP + t
     short: list = field(default_factory=list)  # cpu seconds of the calls with the case's warm-up
     long: list = field(default_factory=list)  # ... and with EXTRA_WARMUP more
+    more_trials: list = field(default_factory=list)  # ... and with EXTRA_TRIALS more trials
     figures: list = field(default_factory=list)  # what every call returned
     # of each call with EXTRA_WARMUP more warm-up: its figure times its products, over its wall time
     spread: list = field(default_factory=list)
@@ -233,6 +243,11 @@ class _Timings:
     def extra(self) -> float:
         """The least CPU one extra warm-up product cost."""
         return (min(self.long) - min(self.short)) / EXTRA_WARMUP
+
+    @property
+    def extra_trial(self) -> float:
+        """The least CPU one extra trial cost."""
+        return (min(self.more_trials) - min(self.short)) / EXTRA_TRIALS
 
     @property
     def per_product(self) -> float:
@@ -250,7 +265,18 @@ def _busy_checks(m, k, n, timings: dict) -> list:
                        f"more CPU, less than {EXTRA_WARMUP} such products take on any CPU core "
                        f"({floor * EXTRA_WARMUP:.3g} s): run `warmup` untimed products first, then time `trials` more",
                        quiet))
+        checks.append((seen.extra_trial >= floor,
+                       f"with {EXTRA_TRIALS} more trials the call cost {seen.extra_trial * EXTRA_TRIALS:.3g} s more "
+                       f"CPU, less than {EXTRA_TRIALS} such products take on any CPU core "
+                       f"({floor * EXTRA_TRIALS:.3g} s): time as many products as `trials` asks for, and divide by it",
+                       quiet))
         spread = min(seen.spread)
+        typical = statistics.median(seen.spread)
+        checks.append((typical >= FIGURE_TOO_SMALL,
+                       f"with {EXTRA_WARMUP} more warm-up products, all {seen.products} products of the call at your "
+                       f"figure's time would take only {typical:.3g} of the whole call's wall time: the figure is less "
+                       "than one product's time. Divide the timed loop's seconds by the products it ran, `trials`",
+                       quiet))
         checks.append((spread <= WARMUP_TIMED,
                        f"with {EXTRA_WARMUP} more warm-up products, all {seen.products} products of the call at your "
                        f"figure's time would take {spread:.3g}x the whole call's wall time: the warm-up was timed too. "
@@ -262,6 +288,10 @@ def _busy_checks(m, k, n, timings: dict) -> list:
                            f"each of the {EXTRA_WARMUP} extra warm-up products cost {seen.extra:.3g} s of CPU, less "
                            f"than a third of what the harness's own product of this size costs ({cpu:.3g} s): run "
                            "real [m, k] @ [k, n] products of the dtype asked for", quiet))
+            checks.append((seen.extra_trial >= HARNESS_CPU_FLOOR * cpu,
+                           f"each of the {EXTRA_TRIALS} extra trials cost {seen.extra_trial:.3g} s of CPU, less than a "
+                           f"third of what the harness's own product of this size costs ({cpu:.3g} s): time as many "
+                           "products as `trials` asks for", quiet))
             harness, figure = min(cost.wall_seconds for cost in seen.harness), min(seen.figures)
             low, high = HARNESS_WINDOW
             checks.append((low <= figure / harness <= high,
@@ -276,26 +306,27 @@ def _busy_checks(m, k, n, timings: dict) -> list:
     return checks
 
 
-@settings(max_examples=3)  # each example is at least four timed calls per dtype: a few show every bug
+@settings(max_examples=3)  # each example is at least six timed calls per dtype: a few show every bug
 @given(case=S.cpu_timing_cases())
 @example(case=(256, 256, 256, None, None))
 def test_time_matmul_cpu(impl, oracle, case):
     """Not a speed test: the figure must be what the call itself measured.
 
     The door times each call from outside, wall clock and CPU. ``time_matmul`` is
-    called twice, the second time with 20 more warm-up products, each call made twice:
+    called three times, the second time with 20 more warm-up products, the third with 20
+    more trials, each call made twice:
     * the figure times trials is at most the call's wall time (one product, in
       seconds, not the total, not milliseconds);
-    * the second call must cost more CPU, at least what 20 products of this size
-      cost on the fastest CPU core (the warm-up products ran);
+    * the second and third calls must cost more CPU, at least what 20 products of this
+      size cost on the fastest CPU core (the warm-up products ran, and `trials` products);
     * a float64 product must cost more CPU than a float32 one (the dtype asked for);
     * all of a call's products at the figure's time fit in about the call's wall time (the warm-up
-      is not timed);
+      is not timed), and fill most of it (the figure is not divided by more than `trials`);
     * ``time_matmul`` reads a clock (its source is read, never run, to say so).
     When grading, the figure and the extra products' CPU are also held against the
     harness's own timing of the same product, made in a process where no
     submission ever ran. Each of these but the first and the last compares the least
-    of what was measured, and a check a busy machine failed is measured again, in
+    of what was measured (whether the products fill the call: the median), and a check a busy machine failed is measured again, in
     up to ROUNDS rounds in all, before it counts.
     """
     m, k, n, warmup, trials = case
@@ -308,15 +339,19 @@ def test_time_matmul_cpu(impl, oracle, case):
         impl.measure(time_matmul_call, 16, 16, 16, dtype, "cpu", 1, 1)  # first-use costs, outside what is measured
     for _ in range(ROUNDS):
         for dtype, seen in timings.items():
-            for extra, call in _timed(impl, m, k, n, dtype, warmup, trials, w, t):
-                seconds, products = check(call.value, FLOAT, fn, seen.inputs), seen.products if extra else w + t
-                require(seconds * t <= 1.05 * call.wall_seconds + 1e-4, fn,
-                        f"more than one product takes: {t} trials of it ({seconds * t:.3g} s) do not fit in the "
+            for kind, w_, t_, call in _timed(impl, m, k, n, dtype, warmup, trials, w, t):
+                seconds, products = check(call.value, FLOAT, fn, seen.inputs), w_ + t_
+                require(seconds * t_ <= 1.05 * call.wall_seconds + 1e-4, fn,
+                        ("more than one product takes" if kind != "trials" else
+                         f"with {EXTRA_TRIALS} more trials asked for, more than one product takes, or fewer than "
+                         "`trials` products ran") +
+                        f": {t_} trials of it ({seconds * t_:.3g} s) do not fit in the "
                         f"{call.wall_seconds:.3g} s the whole call took. Return the wall-clock seconds of ONE product "
-                        "(not the total of the trials, not milliseconds)",
-                        inputs=seen.inputs, got=seconds, expected=call.wall_seconds / products)
-                (seen.long if extra else seen.short).append(call.cpu_seconds)
-                if extra:
+                        "(not the total of the trials, not milliseconds), timing `trials` of them",
+                        inputs=named_inputs(fn, (m, k, n, dtype, "cpu", w_, t_)), got=seconds,
+                        expected=call.wall_seconds / products)
+                {"case": seen.short, "warmup": seen.long, "trials": seen.more_trials}[kind].append(call.cpu_seconds)
+                if kind == "warmup":
                     seen.spread.append(seconds * products / max(call.wall_seconds, 1e-9))
                 seen.figures.append(seconds)
             if oracle.available(matmul_cost):
