@@ -98,7 +98,8 @@ def num_parameters(model: nn.Module) -> int:
     As in the lecture: ``sum(p.numel() for p in model.parameters())``, for any
     ``nn.Module``. ``parameters()`` lists a parameter shared by two layers once,
     and leaves out buffers (``BatchNorm1d``'s running mean and variance are saved
-    in the state dict but never trained), so do not count ``state_dict()``.
+    in the state dict but never trained), so do not count ``state_dict()``. A
+    parameter frozen with ``requires_grad_(False)`` is still a parameter: count it.
 
     Examples:
         Cruncher(64, 2)      -> 8256   (64*64 + 64*64 + 64)

@@ -129,6 +129,8 @@ RULES: list[Rule] = [
     (P8 + "test_num_parameters", "biases", lambda e: e["module"][0] == "mlp" and e["module"][2]),
     (P8 + "test_num_parameters", "buffers that are not parameters", lambda e: e["module"][0] == "linear_batchnorm"),
     (P8 + "test_num_parameters", "one parameter shared by two layers", lambda e: e["module"][0] == "tied_embedding"),
+    (P8 + "test_num_parameters", "a frozen parameter (requires_grad=False)",
+     lambda e: e["module"][0] == "frozen_embedding"),
     (P8 + "test_cruncher_forward", "no hidden layer", lambda e: e["case"][1] == 0),
     (P8 + "test_cruncher_forward", "a batch of one", lambda e: e["case"][2] == 1),
     # Part 9

@@ -107,15 +107,21 @@ def harness_module_in_words(kind, *sizes):
         return (f"nn.Linear({sizes[0]}, {sizes[0]}) then nn.BatchNorm1d({sizes[0]}), whose running "
                 "statistics are buffers, not parameters")
     vocab, dim = sizes
+    if kind == "frozen_embedding":
+        return (f"nn.Embedding({vocab}, {dim}) with requires_grad=False (kept fixed, still a parameter), "
+                f"then nn.Linear({dim}, {vocab})")
     return f"nn.Embedding({vocab}, {dim}) whose weight is also the output layer's: one parameter used twice"
 
 
 @given(module=S.harness_modules, cruncher=S.cruncher_sizes)
 @example(module=("deep_linear", 64, 2), cruncher=(64, 2))  # the lecture's 64*64 + 64*64 + 64 = 8256
 @example(module=("mlp", (3, 2), True), cruncher=(64, 2))  # the docstring's nn.Linear(3, 2): 8
+@example(module=("frozen_embedding", 5, 3), cruncher=(1, 0))  # 15 frozen + 20 trainable: 35
+@example(module=("mlp", (4, 3, 2), True), cruncher=(4, 1))  # two biases, a ReLU between
 def test_num_parameters(impl, oracle, module, cruncher):
     """First on a module the harness builds (an MLP of nn.Linear layers with or without bias,
-    a deep linear stack, nn.Linear + nn.BatchNorm1d, an embedding tied to the output layer),
+    a deep linear stack, nn.Linear + nn.BatchNorm1d, an embedding tied to the output layer, a frozen
+    embedding),
     then on your own ``Cruncher(dim, num_layers)``."""
     ask(impl, oracle, num_parameters_of, module, returns=INT).about("model.num_parameters").same(
         f"wrong count for {harness_module_in_words(*module)}")

@@ -22,6 +22,7 @@ harness_modules = st.one_of(
     st.tuples(st.just("deep_linear"), dims, st.integers(0, 4)),
     st.tuples(st.just("linear_batchnorm"), dims),
     st.tuples(st.just("tied_embedding"), st.integers(1, 20), dims),
+    st.tuples(st.just("frozen_embedding"), st.integers(1, 20), dims),
 )
 
 # (dim, num_layers) of a Cruncher; no hidden layers at all is allowed

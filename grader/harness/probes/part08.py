@@ -62,6 +62,11 @@ def harness_module(kind: str, *sizes: Any) -> nn.Module:
         return nn.Sequential(nn.Linear(dim, dim), nn.BatchNorm1d(dim))
     if kind == "tied_embedding":  # sizes: (vocab, dim)
         return TiedEmbedding(*sizes)
+    if kind == "frozen_embedding":  # sizes: (vocab, dim); a pretrained table kept fixed is still a parameter
+        vocab, dim = sizes
+        model = nn.Sequential(nn.Embedding(vocab, dim), nn.Linear(dim, vocab))
+        model[0].weight.requires_grad_(False)
+        return model
     raise ValueError(f"unknown harness module {kind!r}")
 
 
