@@ -137,6 +137,12 @@ def test_the_tests_read_a_checkpoint_only_as_torch_save_writes_it(tmp_path):
         stored.writestr("a", "x")
     with pytest.raises(ValueError, match="not the zip file"):  # torch.load would read the legacy format in front
         T.read_checkpoint(legacy.getvalue() + tail.getvalue())
+    with pytest.raises(ValueError, match="legacy format"):  # said as such, not as a file torch cannot read
+        T.read_checkpoint(legacy.getvalue())
+    newer = io.BytesIO()  # weights_only cannot read protocol 4: torch's page of advice becomes one line
+    torch.save({"w": torch.zeros(4)}, newer, pickle_protocol=4)
+    with pytest.raises(ValueError, match=r"refuses it \(Unsupported operand 149\); it is pickled with protocol 4"):
+        T.read_checkpoint(newer.getvalue())
     knot = [torch.ones(1)]
     for _ in range(40):
         knot = [knot, knot]

@@ -199,8 +199,9 @@ def check_file_holds_the_state(blob: bytes, expected_blob: bytes, inputs: str) -
     try:
         held = _tensors(read_checkpoint(blob))
     except Exception as error:  # noqa: BLE001 - whatever the file is, it is not a checkpoint
-        fail(subject, f"the file at path is not one torch.load(path, weights_only=True) reads ({type(error).__name__}: "
-             f"{str(error)[:200]}): save the dict with torch.save", inputs=inputs)
+        fail(subject, f"the file at path is not a checkpoint as torch.save writes it by default ({type(error).__name__}: "
+             f"{str(error)[:200]}): save the dict with torch.save(checkpoint, path), its options left as they are",
+             inputs=inputs)
     expected = _tensors(read_checkpoint(expected_blob))
     # each held tensor of a shape and dtype the state has, by its bytes: a file may hold 300,000 copies of
     # one decoy, and comparing each with each tensor of the state took a minute
@@ -229,7 +230,7 @@ def read_checkpoint(blob: bytes):
             # a zip from its first byte: torch.load reads anything else (data in front of a zip) in the legacy
             # format, which sizes its storages from the pickle before reading a byte of them
             if not blob.startswith(b"PK\x03\x04") or not entries or min(e.header_offset for e in entries) != 0:
-                raise ValueError("it is not the zip file torch.save writes")
+                raise ValueError(NOT_A_ZIP)
             if any(e.compress_type != zipfile.ZIP_STORED for e in entries) \
                     or sum(e.file_size for e in entries) > len(blob):
                 raise ValueError("its entries are compressed, which torch.save never does")
@@ -238,9 +239,22 @@ def read_checkpoint(blob: bytes):
                 raise ValueError("it does not hold the one data.pkl torch.save writes")
             pickle = archive.read(pickles[0])
     except zipfile.BadZipFile:
-        raise ValueError("it is not the zip file torch.save writes") from None
+        raise ValueError(LEGACY if blob.startswith(b"\x80") else NOT_A_ZIP) from None
     only_what_torch_save_writes(pickle)
-    return torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
+    try:
+        return torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
+    except Exception as error:  # noqa: BLE001 - torch's own refusal, said in a line and not torch's page of advice
+        why = str(error).rpartition("WeightsUnpickler error:")[2].strip().splitlines()
+        protocol = pickle[1] if pickle[:1] == b"\x80" and len(pickle) > 1 else None
+        hint = (f"; it is pickled with protocol {protocol}, which weights_only cannot read: leave torch.save's "
+                "pickle_protocol as it is" if protocol is not None and protocol > 2 else "")
+        raise ValueError(f"torch.load(path, weights_only=True) refuses it ({why[0] if why else type(error).__name__})"
+                         + hint) from None
+
+
+NOT_A_ZIP = "it is not the zip file torch.save writes"
+LEGACY = ("it is in torch.save's legacy format (_use_new_zipfile_serialization=False), which grading does not read: "
+          "a legacy file sizes its tensors from the pickle before reading them")
 
 
 # weights_only lets a pickle call a few constructors, and one of them is bytearray: eight bytes of pickle
