@@ -25,9 +25,12 @@ you which operand to transpose and in which order to multiply.
 Rules for this part:
 
 * No autograd: no ``.backward()``, ``torch.autograd.grad``, ``torch.func.grad`` or
-  ``requires_grad_()``. A graded test reads this file (and any helper of yours it
-  uses) for any of them, and for ways to reach them unseen (``getattr``, ``exec``,
-  private ``torch._...`` names): plain tensor ops are all a gradient by hand needs.
+  ``requires_grad_()``. A graded test reads the code your two functions run and what
+  runs when this file is imported (here, and in any helper of yours they call) for
+  any of them, and for ways to reach them unseen (``getattr``, ``exec``, private
+  ``torch._...`` names): plain tensor ops are all a gradient by hand needs. A
+  self-check under ``if __name__ == "__main__":`` never runs when graded, and may
+  use autograd.
 * Return tensors of the inputs' dtype (float32 in, float32 out; float64 in, float64
   out) and of the right shape. Values are compared with a tolerance of a few float
   roundings per term, so any correct formula passes.
