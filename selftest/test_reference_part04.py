@@ -206,6 +206,9 @@ UNWRITTEN = {
                                                                  "def count_matmul_flops(fn):\n    return 0\n",
     "a string stored as an annotation": "def count_matmul_flops(fn):\n"
                                         "    count_matmul_flops.__annotations__['fn'] = str(fn)\n    return 0\n",
+    # torch.ops is no operator namespace: a built name there reaches importlib (`torch.ops.import_module`)
+    "getattr of a built name on torch.ops": "def count_matmul_flops(fn):\n    ops = torch.ops\n"
+                                            "    return getattr(ops, 'import_' + 'module')('assignment.' + 'scratch')\n",
 }
 HELPERS = {"_h": "import torch\n\nCOUNTER = getattr(torch.utils, 'flop_' + 'counter')\n",
            # a module only the package imports, putting a counter where flops.py reads a plain name
@@ -286,6 +289,19 @@ def test_torchs_counter_in_code_a_metaclass_runs_at_import_is_found():
                   "def count_matmul_flops(fn):\n    return 0\n\nif __name__ == '__main__':\n"
                   "    with FlopCounterMode() as m:\n        pass\n")
     assert import_time_names({"flops": self_check}, _is_flop_counter) == []
+
+
+def test_torchs_counter_is_found_through_a_local_named_self():
+    """Only a method's own first parameter is the submission's object: a local merely named ``self`` is
+    whatever it was bound to, here torch.utils through a subscript no reading names."""
+    from grader.harness.source import package_names
+
+    text = ("import torch\n\ndef count_matmul_flops(fn):\n    self = (torch.utils, 0)[0]\n"
+            "    self = self.flop_counter\n    counter = self.FlopCounterMode(display=False)\n    return counter\n")
+    assert "flops.py:6" in package_names({"flops": text}, "flops", "count_matmul_flops", _is_flop_counter)
+    method = ("import torch\n\nclass _C:\n    def run(self, fn):\n        return self.FlopCounterMode\n\n"
+              "def count_matmul_flops(fn):\n    return _C().run(fn)\n")
+    assert package_names({"flops": method}, "flops", "count_matmul_flops", _is_flop_counter) == []
 
 
 def test_torchs_counter_is_found_through_getattr_of_a_written_name():

@@ -592,8 +592,7 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
         # a helper only a `from ._bench import *` binds reads as `._bench.helper`: followed below
         for node, resolved in mod.read_names(roots, sources):
             attribute = node.attr if isinstance(node, ast.Attribute) else _literal_getattr(node)
-            if not resolved and attribute and not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                                                   and node.value.id in ("self", "cls")):
+            if not resolved and attribute and not (isinstance(node, ast.Attribute) and _self(mod, node.value)):
                 resolved = f"?.{attribute}"  # an attribute of what no reading can name (a call's result)
             if wanted(resolved):
                 found.append(f"{name}.py:{node.lineno}")
@@ -1314,7 +1313,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES and (imports or node.attr != "__doc__"):
                     found.append(Finding(where, f"uses .{node.attr}", False))
-            elif (node.attr.startswith("_") and not (mine or _self(node.value))) or node.attr in ESCAPES \
+            elif (node.attr.startswith("_") and not (mine or _self(mod, node.value))) or node.attr in ESCAPES \
                     or node.attr in FRAME_ATTRIBUTES:
                 found.append(Finding(where, f"uses .{node.attr}", False))
         elif isinstance(node, ast.Name):
@@ -1581,9 +1580,10 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
     whatever the name), a comprehension's variable over a literal tuple of them (``getattr(packet, name)
     for packet in (aten.mm, aten.bmm) ...``), or a method's own ``self`` / ``cls`` with a name after a
     written prefix (a visitor's ``getattr(self, "_" + name)``; not a plain function's parameter of that name)."""
-    def operators(value: ast.expr) -> bool:
+    def operators(value: ast.expr) -> bool:  # a namespace (torch.ops.aten), never torch.ops itself, whose
+        # attributes are not all operators: `getattr(torch.ops, "import_" + "module")` is importlib's
         dotted = _imported(mod, value, scopes.get(id(value))) or ""
-        return dotted == "torch.ops" or dotted.startswith("torch.ops.")
+        return dotted.startswith("torch.ops.")
 
     over_operators: set[int] = set()  # ids of comprehension variables' Names that only hold torch.ops attributes
     for node in mod.walk(root):
@@ -1935,8 +1935,10 @@ def _own_function(mod: Module, func: ast.expr, scopes: dict[int, dict[str, str]]
         and _bindings(mod.tree, func.id) == 1
 
 
-def _self(value: ast.expr) -> bool:
-    return isinstance(value, ast.Name) and value.id in ("self", "cls")
+def _self(mod: Module, value: ast.expr) -> bool:
+    """Whether ``value`` is a method's own ``self`` / ``cls`` (``_method_receivers``): a local merely named so
+    (``self = torch.utils``) is whatever it was bound to."""
+    return id(value) in _method_receivers(mod)
 
 
 def _own_object(value: ast.expr, own: Own) -> bool:
