@@ -32,6 +32,7 @@ def test_contiguous_strides(impl, oracle, shape):
 @example(case=((1, 2), (4, 1), 0))
 @example(case=((1, 2), (4, 1), 10))
 @example(case=((1, 2), (4, 1)))  # offset left to its default, 0
+@example(case=((70000, 3), (65536, 1), 2**40))  # past 2**31 and 2**53: Python's exact integers, not int32 or float
 def test_flat_index(impl, oracle, case):
     ask(impl, oracle, flat_index, *case).same()
 

@@ -83,6 +83,9 @@ def test_nvfp4_nbytes(impl, oracle, case):
 # blocks whose scale amax / 6 is subnormal in float32 (a floor on the scale, float32's tiny, moves them all)
 @example(case=(torch.tensor([6.0, 2.5, -1.0, 0.5, 3e-39 * 2.0**128, 1e-39 * 2.0**128, -2e-39 * 2.0**128, 0.0])
                * 2.0**-128, 4))
+# just above three rounding midpoints, by half a float16 ulp: x / scale rounded through float16 first lands on
+# the midpoint and then ties down (2.5 + 2^-10 -> 2.5 -> 2.0, where 3.0 is nearest)
+@example(case=(torch.tensor([6.0, 2.5 + 2.0**-10, 5.0 + 2.0**-9, -(1.25 + 2.0**-11)]), 4))
 def test_nvfp4_quantize(impl, oracle, case):
     check_nvfp4_quantize(impl, oracle, *case)
 
