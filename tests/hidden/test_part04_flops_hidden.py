@@ -5,7 +5,8 @@ layer's matmul over 15 trillion training tokens is 2 * 1.5e13 * 8192 * 8192, abo
 Here the tokens (or batch) reach 2**44 and the widths 2**17: a count that went through a
 float comes out rounded, and one that went through numpy or an int64 tensor wraps around
 past 2**63. The spec asks for exact integers, which Python's ints are at any size:
-compared exactly.
+compared exactly. ``count_matmul_flops`` counts run-sized products too, on the ``meta``
+device (shapes without data: nothing is computed), forward and backward.
 """
 
 from hypothesis import strategies as st
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 from grader.harness import spec
 from grader.harness.ask import ask
 from grader.harness.cases import example, given
+from grader.harness.probes.part04 import count_scenario
+from grader.harness.schema import INT
 
 matmul_flops = spec.function("flops.matmul_flops")
 linear_flops = spec.function("flops.linear_flops")
@@ -24,18 +27,29 @@ widths = st.one_of(st.integers(2**10, 2**17), st.sampled_from([8192, 12288, 2867
 
 @st.composite
 def run_sized_cases(draw):
-    """((m, k, n), (tokens, d_in, d_out), (batch, dim, num_layers[, input_requires_grad]))."""
+    """((m, k, n), (tokens, d_in, d_out), (batch, dim, num_layers[, input_requires_grad]), (batch, width)):
+    the last, of a linear layer and a batched product on the meta device whose counts pass 2**53."""
     matmul = (draw(tokens), draw(widths), draw(widths))
     linear = (draw(tokens), draw(widths), draw(widths))
     flag = draw(st.sampled_from([(), (False,), (True,)]))
     cruncher = (draw(tokens), draw(widths), draw(st.integers(0, 128)), *flag)
-    return matmul, linear, cruncher
+    return matmul, linear, cruncher, (draw(st.integers(2**10, 2**12)), draw(widths))
+
+
+def meta_scenario(batch: int, width: int) -> tuple:
+    """count_scenario's arguments: a linear layer over 2**40 + 1 tokens and a batch of [width, width] @
+    [width, width] products (all a little over), forward and backward, on the meta device."""
+    ops = [("linear", (2**40 + 1, width, 3 * width), (True, True, True)),
+           ("bmm", (batch, width + 1, width + 1, width + 3), (True, False))]
+    return ops, True, 0, "meta"
 
 
 @given(case=run_sized_cases())
-@example(case=((15 * 10**12 + 1, 8192, 28672), (2**44 + 1, 12288, 3 * 12288), (2**40 + 3, 2**16 + 1, 95, True)))
+@example(case=((15 * 10**12 + 1, 8192, 28672), (2**44 + 1, 12288, 3 * 12288), (2**40 + 3, 2**16 + 1, 95, True),
+               (1001, 2**17)))
 def test_flops_of_whole_runs(impl, oracle, case):
-    matmul, linear, cruncher = case
+    matmul, linear, cruncher, counted = case
     ask(impl, oracle, matmul_flops, *matmul).same()
     ask(impl, oracle, linear_flops, *linear).same()
     ask(impl, oracle, cruncher_flops, *cruncher).same()
+    ask(impl, oracle, count_scenario, *meta_scenario(*counted), returns=INT).same()

@@ -50,14 +50,16 @@ def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
     return F.linear(*t)  # linear, linear_nobias, linear3d
 
 
-def build_scenario(ops: list, backward: bool, seed: int):
-    """The function a scenario describes, over fresh seeded inputs made here (outside it)."""
+def build_scenario(ops: list, backward: bool, seed: int, device: str = "cpu"):
+    """The function a scenario describes, over fresh seeded inputs made here (outside it). On the
+    ``meta`` device tensors have shapes and no data: run-sized products, counted without being run."""
     generator = torch.Generator().manual_seed(seed)
     inputs = []
     for kind, dims, grads in ops:
         shapes = OPERANDS[kind](*dims)
         inputs.append([
-            torch.randn(shape, generator=generator).requires_grad_(bool(grad))
+            (torch.randn(shape, generator=generator) if device == "cpu" else torch.empty(shape, device=device))
+            .requires_grad_(bool(grad))
             for shape, grad in zip(shapes, grads)
         ])
 
@@ -75,7 +77,7 @@ def build_scenario(ops: list, backward: bool, seed: int):
 
 
 @probe(subject="flops.count_matmul_flops")
-def count_scenario(impl: Implementation, ops: list, backward: bool, seed: int):
+def count_scenario(impl: Implementation, ops: list, backward: bool, seed: int, device: str = "cpu"):
     """The implementation's count_matmul_flops on the function the scenario describes."""
-    fn = build_scenario(ops, backward, seed)
+    fn = build_scenario(ops, backward, seed, device)
     return impl.function("flops.count_matmul_flops")(fn)
