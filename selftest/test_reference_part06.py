@@ -341,3 +341,33 @@ def test_an_annotated_jaxtyping_type_is_read_as_the_type():
     found = Module.parse(source, "named").annotations("merge_heads")
     assert found["x"] == Annotation("Float", "torch.Tensor", "batch heads seq head_dim")
     assert found["return"] == Annotation("Float", "torch.Tensor", "batch seq model")
+
+
+def test_taken_away_einops_stops_the_reference_and_comes_back():
+    """The probe behind "einops used": with einops taken away the reference cannot answer, a function that
+    only names einops in a branch never taken can, and einops works again after the call."""
+    import einops
+
+    from grader.harness.probes.part06 import without_einops
+    from tests.test_part06_named import WITHOUT_EINOPS
+
+    class Functions:
+        def __init__(self, **functions):
+            self.functions = functions
+
+        def function(self, name):
+            return self.functions[name]
+
+    reference = Functions(**{name: getattr(R, name.split(".")[1]) for name in WITHOUT_EINOPS})
+    for name, args in WITHOUT_EINOPS.items():
+        assert without_einops.fn(reference, name, *args) == "EinopsTakenAway", name
+
+    def split_heads(x, num_heads):
+        if x.dim() < 0:
+            return einops.rearrange(x, "b s (h d) -> b h s d", h=num_heads)
+        return x.view(*x.shape[:2], num_heads, -1).transpose(1, 2)
+
+    assert without_einops.fn(Functions(**{"named.split_heads": split_heads}), "named.split_heads",
+                             *WITHOUT_EINOPS["named.split_heads"]) == "returned"
+    x = torch.arange(12.0).reshape(1, 2, 6)
+    assert torch.equal(einops.rearrange(x, "b s (h d) -> b h s d", h=2), R.split_heads(x, 2))

@@ -22,7 +22,9 @@ from hypothesis import settings
 from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
-from grader.harness.schema import Tensor
+from grader.harness.faults import named_inputs
+from grader.harness.probes.part06 import without_einops
+from grader.harness.schema import STR, Tensor
 from grader.harness.source import Annotation, Module, package_names, replaced_at_import
 from grader.harness.typecheck import check_call
 from tests.strategies import part06 as S
@@ -206,12 +208,18 @@ def _listed(items: list[str]) -> str:
 
 # --------------------------------------------------------------------------- einops
 EXPECTED_OPS = ((attention_scores, "einsum"), (split_heads, "rearrange"), (merge_heads, "rearrange"))
+# each function's arguments when it is called with einops taken away: plain shapes, more than one head
+WITHOUT_EINOPS = {attention_scores.name: (torch.arange(48.0).reshape(2, 3, 2, 4), torch.arange(80.0).reshape(2, 5, 2, 4)),
+                  split_heads.name: (torch.arange(48.0).reshape(2, 3, 8), 2),
+                  merge_heads.name: (torch.arange(48.0).reshape(2, 2, 3, 4),)}
 
 
 @given(case=S.einops_cases())
 @settings(max_examples=10)  # whether einops is used does not depend on the values
 def test_uses_einops(impl, oracle, case):
-    """Right answers, computed with einops.einsum and einops.rearrange as the docstrings ask."""
+    """Right answers, computed with einops.einsum and einops.rearrange as the docstrings ask: each
+    function's source names its einops call, and called once with einops taken away (unable to reach
+    a tensor), it cannot answer: the call runs."""
     q, k, x, num_heads, split = case
     check_attention_scores(impl, oracle, q, k)
     check_split_heads(impl, oracle, x, num_heads)
@@ -223,3 +231,9 @@ def test_uses_einops(impl, oracle, case):
         require(bool(package_names(impl.sources(), "named", name, lambda used: used == target)), function.name,
                 f"never calls einops.{op}: write it with einops.{op} and named axes, as the docstring asks",
                 show_values=False)
+    for function, op in EXPECTED_OPS:
+        outcome = ask(impl, None, without_einops, function.name, *WITHOUT_EINOPS[function.name], returns=STR)
+        require(outcome.check().got != "returned", function.name,
+                f"answered with einops taken away (einops unable to reach a tensor): the einops.{op} it names never "
+                f"runs. Compute the result with einops.{op}, as the docstring asks",
+                inputs=named_inputs(function.name, WITHOUT_EINOPS[function.name]), show_values=False)
