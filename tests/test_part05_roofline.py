@@ -360,8 +360,21 @@ def test_time_matmul_cpu(impl, oracle, case):
         if all(holds for holds, _, _ in checks):
             break
     _reads_a_clock(impl, fn)
+    for seen in timings.values():
+        _measured_anew(fn, seen)
     for holds, problem, details in checks:
         require(holds, fn, problem, **details)
+
+
+def _measured_anew(fn: str, seen: _Timings) -> None:
+    """A clock read twice never gives the same difference to the nanosecond, call after call: a figure
+    that comes back the same to its last digit from every call (a warm-up or trial count changed, the
+    machine busy or not) was not measured. (A figure rounded to a few digits may repeat: not charged.)"""
+    figure = seen.figures[0]
+    require(len(set(seen.figures)) > 1 or float(f"{figure:.4g}") == figure, fn,
+            f"all {len(seen.figures)} calls returned {figure!r}, to the last digit, with other warm-up and trial "
+            "counts, the machine busy or not: a measured time differs from call to call. Return what the "
+            "clock measured, not a figure worked out from the sizes", inputs=seen.inputs, show_values=False)
 
 
 # GPU: the large products the lecture times, and one fp32 (plain, non-tensor-core) product.
