@@ -16,6 +16,7 @@ Training tests draw 10 runs each, whatever the profile.
 """
 
 import io
+import warnings
 import zipfile
 
 import torch
@@ -242,7 +243,9 @@ def read_checkpoint(blob: bytes):
         raise ValueError(LEGACY if blob.startswith(b"\x80") else NOT_A_ZIP) from None
     only_what_torch_save_writes(pickle)
     try:
-        return torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # torch's warning about a newer pickle protocol: said below if it fails
+            warnings.simplefilter("ignore", UserWarning)
+            return torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
     except Exception as error:  # noqa: BLE001 - torch's own refusal, said in a line and not torch's page of advice
         why = str(error).rpartition("WeightsUnpickler error:")[2].strip().splitlines()
         protocol = pickle[1] if pickle[:1] == b"\x80" and len(pickle) > 1 else None
