@@ -371,3 +371,13 @@ def test_taken_away_einops_stops_the_reference_and_comes_back():
                              *WITHOUT_EINOPS["named.split_heads"]) == "returned"
     x = torch.arange(12.0).reshape(1, 2, 6)
     assert torch.equal(einops.rearrange(x, "b s (h d) -> b h s d", h=2), R.split_heads(x, 2))
+
+
+def test_einops_through_the_module_that_defines_it_is_a_call():
+    from grader.harness.source import package_names
+    from tests.test_part06_named import einops_call
+
+    text = ("from einops import einops as E\n\ndef split_heads(x, num_heads):\n"
+            "    return E.rearrange(x, 'b s (h d) -> b h s d', h=num_heads)\n")
+    assert package_names({"named": text}, "named", "split_heads", einops_call("rearrange")) == ["named.py:4"]
+    assert package_names({"named": text}, "named", "split_heads", einops_call("einsum")) == []
