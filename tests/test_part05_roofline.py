@@ -333,8 +333,9 @@ def test_time_matmul_cpu(impl, oracle, case):
     When grading, the figure and the extra products' CPU are also held against the
     harness's own timing of the same product, made in a process where no
     submission ever ran. Each of these but the first and the last compares the least
-    of what was measured (whether the products fill the call: the median), and a check a busy machine failed is measured again, in
-    up to ROUNDS rounds in all, before it counts.
+    of what was measured (whether the products fill the call: the median), and a
+    check a busy machine failed is measured again, in up to ROUNDS rounds in all,
+    before it counts. A figure every call returns to its last digit was not measured.
     """
     m, k, n, warmup, trials = case
     fn = "roofline.time_matmul"

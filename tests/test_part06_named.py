@@ -209,7 +209,8 @@ def _listed(items: list[str]) -> str:
 # --------------------------------------------------------------------------- einops
 EXPECTED_OPS = ((attention_scores, "einsum"), (split_heads, "rearrange"), (merge_heads, "rearrange"))
 # each function's arguments when it is called with einops taken away: plain shapes, more than one head
-WITHOUT_EINOPS = {attention_scores.name: (torch.arange(48.0).reshape(2, 3, 2, 4), torch.arange(80.0).reshape(2, 5, 2, 4)),
+WITHOUT_EINOPS = {attention_scores.name: (torch.arange(48.0).reshape(2, 3, 2, 4),
+                                         torch.arange(80.0).reshape(2, 5, 2, 4)),
                   split_heads.name: (torch.arange(48.0).reshape(2, 3, 8), 2),
                   merge_heads.name: (torch.arange(48.0).reshape(2, 2, 3, 4),)}
 

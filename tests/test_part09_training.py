@@ -200,8 +200,9 @@ def check_file_holds_the_state(blob: bytes, expected_blob: bytes, inputs: str) -
     try:
         held = _tensors(read_checkpoint(blob))
     except Exception as error:  # noqa: BLE001 - whatever the file is, it is not a checkpoint
-        fail(subject, f"the file at path is not a checkpoint as torch.save writes it by default ({type(error).__name__}: "
-             f"{str(error)[:200]}): save the dict with torch.save(checkpoint, path), its options left as they are",
+        fail(subject, "the file at path is not a checkpoint as torch.save writes it by default "
+             f"({type(error).__name__}: {str(error)[:200]}): save the dict with torch.save(checkpoint, path), its "
+             "options left as they are",
              inputs=inputs)
     expected = _tensors(read_checkpoint(expected_blob))
     # each held tensor of a shape and dtype the state has, by its bytes: a file may hold 300,000 copies of
