@@ -102,6 +102,16 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAD = "import torch\n\n"
 PLAIN_LINEAR = "\n\ndef linear_backward(x, w, grad_y):\n    return grad_y @ w.T, x.T @ grad_y\n"
 AUTOGRAD = {
+    # a method of one's own named save_for_backward covers only what no reading can name, never torch's Function
+    "torch's Function beside a context of one's own": "class _Ctx:\n    def save_for_backward(self, *t):\n"
+                                                      "        self.saved = t\n\n"
+                                                      "class _Sq(torch.autograd.Function):\n"
+                                                      "    @staticmethod\n    def forward(ctx, w):\n"
+                                                      "        ctx.save_for_backward(w)\n        return w * w\n\n"
+                                                      "def squared_error_grad(x, w, t):\n    return _Sq.apply(w)\n",
+    "a backward of one's own name on a tensor": "class _Node:\n    def backward(self):\n        return 0\n\n"
+                                                "def squared_error_grad(x, w, t):\n"
+                                                "    w.requires_grad_()\n    (x @ w).backward()\n    return w.grad\n",
     "a method bound again in its class": "class _Op:\n    def leaf(self):\n        return self.requires_grad_()\n"
                                          "    make = leaf\n\n"
                                          "def squared_error_grad(x, w, t):\n    return _Op.make(w)\n",
@@ -356,6 +366,15 @@ DEAD = {
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {
+    # torch.autograd.Function's API written by hand: `ctx` is a parameter, its save_for_backward the module's own
+    "a context object of one's own, in autograd.Function's style": (
+        "class Context:\n    def __init__(self):\n        self.saved = ()\n\n"
+        "    def save_for_backward(self, *tensors):\n        self.saved = tensors\n\n"
+        "class Square:\n    @staticmethod\n    def forward(ctx, x, w):\n        ctx.save_for_backward(x, w)\n"
+        "        return x @ w\n\n    @staticmethod\n    def backward(ctx, grad):\n        x, w = ctx.saved\n"
+        "        return grad * x\n\n"
+        "def squared_error_grad(x, w, t):\n    ctx = Context()\n    r = Square.forward(ctx, x, w) - t\n"
+        "    return Square.backward(ctx, r)\n"),
     "strings that are messages, equations and names": "import warnings\n\n_EQ = 'i,i->'\n_DEVICE = 'cpu'\n\n"
                                                       "def squared_error_grad(x, w, t):\n"
                                                       "    '''d/dw of 0.5 * (x . w - t)**2, by the chain rule.'''\n"

@@ -1308,7 +1308,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             if _autograd_attribute(node.attr) and not (imported or "").startswith("inspect."):  # (inspect.Parameter)
                 # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
                 if not mine and not _reads_flag(mod, node, scopes) and id(node) not in off \
-                        and not (node.attr in TYPES and id(node) in inert):
+                        and not (node.attr in TYPES and id(node) in inert) and node.attr not in own.method_names:
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES and (imports or node.attr != "__doc__"):
@@ -1960,6 +1960,9 @@ class Own:
     objects: frozenset[int] = frozenset()  # instances: a local bound to one, a method's self
     module_attributes: frozenset[int] = frozenset()  # `ops.dot_backward`: a name its own module binds
     factories: frozenset[int] = frozenset()  # names of its functions that return only such instances
+    # public names of its plain classes' methods other than autograd's own (`save_for_backward` of a hand-written
+    # context): an attribute of that name on what no reading can name (a parameter `ctx`) is read as its own
+    method_names: frozenset[str] = frozenset()
 
 
 # what a plain class may derive from: nothing that makes its instances tensors or looks names up anew
@@ -2084,8 +2087,10 @@ class _Owner:
     def own(self) -> Own:
         selves = {i for _, _, classmethod, reads in self.methods if not classmethod for i in reads}
         clses = {i for _, _, classmethod, reads in self.methods if classmethod for i in reads}
+        names = {method.name for _, method, _, _ in self.methods
+                 if not method.name.startswith("_") and method.name not in AUTOGRAD}
         return Own(frozenset(self.classes) | frozenset(clses), frozenset(self.instances | selves),
-                   frozenset(self.module_attributes), frozenset(self.factories))
+                   frozenset(self.module_attributes), frozenset(self.factories), frozenset(names))
 
     def _factories(self, patched: set[str]) -> set[str]:
         """The module's functions whose every ``return`` hands back a new instance of a plain class of its
