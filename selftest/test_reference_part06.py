@@ -343,13 +343,14 @@ def test_an_annotated_jaxtyping_type_is_read_as_the_type():
     assert found["return"] == Annotation("Float", "torch.Tensor", "batch seq model")
 
 
-def test_taken_away_einops_stops_the_reference_and_comes_back():
-    """The probe behind "einops used": with einops taken away the reference cannot answer, a function that
-    only names einops in a branch never taken can, and einops works again after the call."""
+def test_shifted_einops_moves_the_reference_and_comes_back():
+    """The probe behind "einops used": with einops' results shifted by one the reference's answers move
+    (two rearranges in a row move them by two), a function that only names einops in a branch never
+    taken, or throws its result away, answers the same, and einops is itself again after the call."""
     import einops
 
-    from grader.harness.probes.part06 import without_einops
-    from tests.test_part06_named import WITHOUT_EINOPS
+    from grader.harness.probes.part06 import einops_shifted
+    from tests.test_part06_named import SHIFTED_INPUTS
 
     class Functions:
         def __init__(self, **functions):
@@ -358,19 +359,31 @@ def test_taken_away_einops_stops_the_reference_and_comes_back():
         def function(self, name):
             return self.functions[name]
 
-    reference = Functions(**{name: getattr(R, name.split(".")[1]) for name in WITHOUT_EINOPS})
-    for name, args in WITHOUT_EINOPS.items():
-        assert without_einops.fn(reference, name, *args) == "EinopsTakenAway", name
+    def moved(fn, name):
+        shift = einops_shifted.fn(Functions(**{name: fn}), name, *SHIFTED_INPUTS[name])
+        return not torch.equal(shift.plain, shift.shifted)
 
-    def split_heads(x, num_heads):
+    for name in SHIFTED_INPUTS:
+        assert moved(getattr(R, name.split(".")[1]), name), name
+
+    def in_two_steps(x, num_heads):
+        x = einops.rearrange(x, "b s (h d) -> b s h d", h=num_heads)
+        return einops.rearrange(x, "b s h d -> b h s d")
+
+    def never_taken(x, num_heads):
         if x.dim() < 0:
             return einops.rearrange(x, "b s (h d) -> b h s d", h=num_heads)
         return x.view(*x.shape[:2], num_heads, -1).transpose(1, 2)
 
-    assert without_einops.fn(Functions(**{"named.split_heads": split_heads}), "named.split_heads",
-                             *WITHOUT_EINOPS["named.split_heads"]) == "returned"
+    def thrown_away(x, num_heads):
+        einops.rearrange(x[:0], "b s (h d) -> b h s d", h=num_heads)
+        return x.view(*x.shape[:2], num_heads, -1).transpose(1, 2)
+
+    assert moved(in_two_steps, "named.split_heads")
+    assert not moved(never_taken, "named.split_heads") and not moved(thrown_away, "named.split_heads")
     x = torch.arange(12.0).reshape(1, 2, 6)
     assert torch.equal(einops.rearrange(x, "b s (h d) -> b h s d", h=2), R.split_heads(x, 2))
+    assert torch.equal(einops.einsum(x, x, "b s d, b t d -> b s t"), x @ x.transpose(1, 2))
 
 
 def test_einops_through_the_module_that_defines_it_is_a_call():

@@ -23,8 +23,8 @@ from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import named_inputs
-from grader.harness.probes.part06 import without_einops
-from grader.harness.schema import STR, Tensor
+from grader.harness.probes.part06 import einops_shifted
+from grader.harness.schema import Tensor
 from grader.harness.source import Annotation, Module, package_names, replaced_at_import
 from grader.harness.typecheck import check_call
 from tests.strategies import part06 as S
@@ -208,8 +208,8 @@ def _listed(items: list[str]) -> str:
 
 # --------------------------------------------------------------------------- einops
 EXPECTED_OPS = ((attention_scores, "einsum"), (split_heads, "rearrange"), (merge_heads, "rearrange"))
-# each function's arguments when it is called with einops taken away: plain shapes, more than one head
-WITHOUT_EINOPS = {attention_scores.name: (torch.arange(48.0).reshape(2, 3, 2, 4),
+# each function's arguments when it is called with einops' results shifted: plain shapes, more than one head
+SHIFTED_INPUTS = {attention_scores.name: (torch.arange(48.0).reshape(2, 3, 2, 4),
                                          torch.arange(80.0).reshape(2, 5, 2, 4)),
                   split_heads.name: (torch.arange(48.0).reshape(2, 3, 8), 2),
                   merge_heads.name: (torch.arange(48.0).reshape(2, 2, 3, 4),)}
@@ -225,8 +225,8 @@ def einops_call(op: str):
 @settings(max_examples=10)  # whether einops is used does not depend on the values
 def test_uses_einops(impl, oracle, case):
     """Right answers, computed with einops.einsum and einops.rearrange as the docstrings ask: each
-    function's source names its einops call, and called once with einops taken away (unable to reach
-    a tensor), it cannot answer: the call runs."""
+    function's source names its einops call, and called once with every result einops hands back
+    shifted by one, its answer moves: the call runs, and its result is the answer."""
     q, k, x, num_heads, split = case
     check_attention_scores(impl, oracle, q, k)
     check_split_heads(impl, oracle, x, num_heads)
@@ -239,8 +239,11 @@ def test_uses_einops(impl, oracle, case):
                 f"never calls einops.{op}: write it with einops.{op} and named axes, as the docstring asks",
                 show_values=False)
     for function, op in EXPECTED_OPS:
-        outcome = ask(impl, None, without_einops, function.name, *WITHOUT_EINOPS[function.name], returns=STR)
-        require(outcome.check().got != "returned", function.name,
-                f"answered with einops taken away (einops unable to reach a tensor): the einops.{op} it names never "
-                f"runs. Compute the result with einops.{op}, as the docstring asks",
-                inputs=named_inputs(function.name, WITHOUT_EINOPS[function.name]), show_values=False)
+        shift = ask(impl, None, einops_shifted, function.name, *SHIFTED_INPUTS[function.name]).got
+        unmoved = type(shift.plain) is torch.Tensor and type(shift.shifted) is torch.Tensor \
+            and shift.plain.shape == shift.shifted.shape and torch.equal(shift.plain, shift.shifted)
+        require(not unmoved, function.name,
+                f"gave the same answer with every result of einops shifted by one: the einops.{op} it names does "
+                f"not make the answer (a branch never taken, a result thrown away). Compute the result with "
+                f"einops.{op}, as the docstring asks",
+                inputs=named_inputs(function.name, SHIFTED_INPUTS[function.name]), show_values=False)

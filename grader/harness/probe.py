@@ -6,8 +6,8 @@ model, an optimizer, a file), calls the implementation's functions, and returns
 plain data: the functions' results and the state they left in the harness's own
 objects. Nothing else: a probe never judges, counts, times or hooks, because
 anything observed in the implementation's process can be forged by the code
-under test. (One probe takes a library away for a call, ``probes/part06.py``:
-its report can only fail a test, so forging it gains nothing.) A probe declares
+under test. (One probe alters a library for a call, ``probes/part06.py``: its
+report can only fail a test, so forging it gains nothing.) A probe declares
 its answer as a frozen dataclass (a ``Report``) that the wire carries; the
 trusted side rebuilds it strictly, so a test reads fields, never keys, and a
 report of the wrong shape is the implementation's fault, not a harness error.

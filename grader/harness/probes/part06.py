@@ -1,48 +1,65 @@
-"""Probes for Part 6: the named functions called with einops taken away.
+"""Probes for Part 6: the named functions called with einops' results shifted.
 
 Whether a function uses einops is read from its source; a call of einops in a branch that never
-runs reads as a use all the same. So a function is also called once with einops unable to reach a
-tensor: a function that still answers never needed einops. Like every probe this one reports what
-happened and nothing else, and a report can only fail the test, never pass it: code that notices
-einops is gone and raises on purpose is back where the reading alone leaves it.
+runs reads as a use all the same, and so does a call whose result is thrown away (einops on an empty
+slice, the answer made with permute). So a function is also called with every result einops hands
+back shifted by one: a function whose answer does not move never answered with einops. Like every
+probe this one reports what happened and nothing else, and its report can only fail the test, never
+pass it: code that notices the shift and undoes it is back where the reading alone leaves it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from grader.harness.impl import Implementation
-from grader.harness.probe import probe
-
-# einops finds the backend of a tensor on every call through get_backend, looked up at call time in
-# each of these modules: whatever name a submission calls einops by, the call reaches one of them
-EINOPS_MODULES = ("einops.einops", "einops.packing", "einops._backends")
+from grader.harness.probe import Report, probe
 
 
-class EinopsTakenAway(RuntimeError):
-    """What einops raises while it is taken away."""
+class _Shifted:
+    """A backend of einops whose einsum hands back one more than it is; anything else is the real one's."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def einsum(self, pattern: str, *tensors: Any) -> Any:
+        return self.real.einsum(pattern, *tensors) + 1
 
 
-def _taken_away(tensor: Any) -> Any:
-    raise EinopsTakenAway("einops is taken away for this call")
+@dataclass(frozen=True)
+class Shift(Report):
+    """What ``function(*args)`` returned as einops is, and with einops' results shifted by one (each, if
+    it raised, the name of the exception)."""
+
+    plain: Any
+    shifted: Any
+
+
+def _answer(fn: Any, args: tuple) -> Any:
+    try:
+        return fn(*args)
+    except Exception as error:  # noqa: BLE001 - whatever it raised, it did not answer
+        return type(error).__name__
 
 
 @probe(subject="named.einops")  # a module read by its source: answered where named.py was imported alone
-def without_einops(impl: Implementation, function: str, *args: Any) -> str:
-    """``function(*args)`` with einops unable to reach a tensor: "returned" if it answered anyway,
-    else the name of the exception it raised."""
-    import importlib
+def einops_shifted(impl: Implementation, function: str, *args: Any) -> Shift:
+    """``function(*args)``, then again with every result of einops.einsum, rearrange, reduce and repeat
+    shifted by one (all of them go through ``einops.einops``' get_backend and _apply_recipe, looked up
+    at call time: whatever name a submission calls einops by)."""
+    import einops.einops as inner
 
     fn = impl.function(function)
-    modules = [importlib.import_module(name) for name in EINOPS_MODULES]
-    saved = [module.get_backend for module in modules]
-    for module in modules:
-        module.get_backend = _taken_away
+    plain = _answer(fn, args)
+    get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
+    inner.get_backend = lambda tensor: _Shifted(get_backend(tensor))
+    inner._apply_recipe = lambda backend, *rest, **named: apply_recipe(backend, *rest, **named) + 1
     try:
-        fn(*args)
-    except Exception as error:  # noqa: BLE001 - whatever it raised, it did not answer
-        return type(error).__name__
+        shifted = _answer(fn, args)
     finally:
-        for module, original in zip(modules, saved):
-            module.get_backend = original
-    return "returned"
+        inner.get_backend, inner._apply_recipe = get_backend, apply_recipe
+    return Shift(plain, shifted)
