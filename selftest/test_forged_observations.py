@@ -27,9 +27,13 @@ ATTACKED = {
     "part05_registry_replaced": {"test_time_matmul_cpu"},  # the probe that times a call, replaced at import
     "part05_timing_padded": {"test_time_matmul_cpu"},  # CPU burnt and wall time padded around a made-up figure
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly
+    # a last layer set to zeros after it is built, its state_dict showing the draw instead
+    "part08_state_dict_shows_other_weights": {"test_cruncher_init"},
     "part09_type_name_faked": {"test_open_dataset"},  # an in-memory array that calls itself numpy.memmap
     "part09_side_map_kept": {"test_open_dataset"},  # an in-memory copy returned, a map of the file kept aside
     "part09_copy_mapped": {"test_open_dataset"},  # a map of a copy saved under the same name elsewhere
+    # a checkpoint's pickle run, then an UnpicklingError raised as if weights_only had refused it
+    "part09_code_run_then_refused": {"test_load_checkpoint_refuses_code"},
     # hooks taken off and fed float32 results cast down: no autocast, so every value test of the step is lost
     "part10_hooks_replayed": {"test_autocast_matmuls_in_bf16", "test_loss_is_float32",
                               "test_stepped_once_and_grads_cleared", "test_fp16_with_grad_scaler",
@@ -63,7 +67,7 @@ def graded(tmp_path_factory):
     strides.write_text(strides.read_text() + REPLACED_FROM_ELSEWHERE)
     out = tmp_path_factory.mktemp("out")
     grade(str(subs), "--out", str(out), "-j", "2", "--recording", str(recording()),
-          "-m", "(part5 or part6 or part7 or part9 or part10) and not cuda")
+          "-m", "(part5 or part6 or part7 or part8 or part9 or part10) and not cuda")
     return written(out)
 
 
@@ -73,7 +77,7 @@ def failed(result: dict, part: int) -> set[str]:
 
 
 def test_the_honest_submission_passes_every_test(graded):
-    for part in (5, 6, 7, 9, 10):
+    for part in (5, 6, 7, 8, 9, 10):
         assert failed(graded["honest"], part) == set(), part
 
 

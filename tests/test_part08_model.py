@@ -269,7 +269,8 @@ def test_cruncher_init(impl, case):
     largest weight near the cut, no pile at 0; 2**18 weights put about 270 beyond 2.9 std), and no two
     hidden layers alike. A Cruncher only puts layers together: initialising them again (zeros for the
     last layer, std 0.02, a depth scaling) is not the spec's Cruncher, though it loads the spec's
-    weights and runs them right."""
+    weights and runs them right. And the weights state_dict() shows are the ones it runs: a fresh
+    Cruncher answers a few inputs as another does with that state dict loaded."""
     dim, num_layers, _ = case
     answers = no_problem(ask(impl, None, cruncher_init, *case))
     built = answers.got.weights
@@ -289,6 +290,11 @@ def test_cruncher_init(impl, case):
     if num_layers > 1 and torch.equal(built[keys[0]], built[keys[1]]):
         answers.fail(f"Cruncher({dim}, {num_layers}) as built: {keys[0]} and {keys[1]} hold the same weights; "
                      "each layer is a Linear of its own and draws its own")
+    output, reloaded = answers.got.output, answers.got.reloaded
+    ran = [type(o) is torch.Tensor for o in (output, reloaded)]
+    if ran[0] != ran[1] or all(ran) and not (output.shape == reloaded.shape and torch.equal(output, reloaded)):
+        answers.fail(f"Cruncher({dim}, {num_layers}) as built answers otherwise than another Cruncher with its "
+                     "state_dict() loaded: the weights state_dict() shows are not the ones the model runs with")
 
 
 def output_std_band(num_weights: int, batch: int) -> tuple[float, float]:

@@ -26,7 +26,7 @@ from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
-    DATASET, checkpoint_file, get_batch, load_refusing_code, open_dataset, restore_checkpoint, train, train_device,
+    CODE_SECONDS, DATASET, checkpoint_file, get_batch, load_refusing_code, open_dataset, restore_checkpoint, train, train_device,
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
 from grader.harness.show import show
@@ -176,7 +176,8 @@ def test_load_checkpoint_refuses_code(impl, case):
     """load_checkpoint reads a checkpoint torch.save wrote (its step back, as an int), and refuses one
     whose pickle calls a function to rebuild an object (here fractions.Fraction; os.system would be
     called the same way): torch.load(path, weights_only=True) refuses it with an UnpicklingError (an
-    error of yours raised from it counts), weights_only=False runs it."""
+    error of yours raised from it counts), weights_only=False runs it. Its pickle also calls
+    time.sleep(CODE_SECONDS), which the door's clock sees: refusing after running it is no refusal."""
     dim, num_layers, seed, steps = case
     answers = ask(impl, None, load_refusing_code, *case)
     step = answers.got.step
@@ -190,6 +191,13 @@ def test_load_checkpoint_refuses_code(impl, case):
                     ": a checkpoint that calls a function may as well call os.system. Load with torch.load(path, "
                     "weights_only=True), which refuses any function but the few a state dict needs, and let its "
                     "error through (no retry with weights_only=False)", show_values=False)
+    # its pickle also calls time.sleep(CODE_SECONDS): run, the call waits that long without using the CPU
+    idle = answers.seen.wall_seconds - answers.seen.cpu_seconds
+    answers.require(idle < CODE_SECONDS * 0.8,
+                    f"ran the checkpoint's code before refusing it: its pickle calls time.sleep({CODE_SECONDS:g}), and "
+                    f"the call waited {idle:.3g} s without using the CPU. Load with torch.load(path, weights_only=True), "
+                    "which refuses the file before calling anything in it, and let its error through",
+                    show_values=False)
 
 
 def check_file_holds_the_state(blob: bytes, expected_blob: bytes, inputs: str) -> None:

@@ -198,17 +198,39 @@ def linear_init(impl: Implementation, input_dim: int, output_dim: int, seed: int
 class Built(Report):
     problem: str | None
     weights: dict[str, Any]  # each entry of a fresh Cruncher's state_dict, as built
+    # what it returns for a few inputs, and what another Cruncher returns with those weights loaded (nn.Module's
+    # own load_state_dict): a model whose state_dict shows other weights than it runs answers otherwise
+    output: Any
+    reloaded: Any
+
+
+def _run(model: nn.Module, x: torch.Tensor) -> Any:
+    """``model(x)``, or the name of what it raised."""
+    try:
+        with torch.no_grad():
+            return dense(model(x))
+    except Exception as error:  # noqa: BLE001 - a forward that fails is the forward test's business
+        return type(error).__name__
 
 
 @probe(subject="model.Cruncher", timeout=MODEL_PROBE_TIMEOUT)
 def cruncher_init(impl: Implementation, dim: int, num_layers: int, seed: int) -> Built:
-    """A fresh ``Cruncher(dim, num_layers)``'s state dict (torch seeded first), as its layers were built."""
+    """A fresh ``Cruncher(dim, num_layers)``'s state dict (torch seeded first), as its layers were built,
+    and its outputs for a few inputs, beside those of another Cruncher with that state dict loaded."""
     _seed(seed)
     model = impl.function("model.Cruncher")(dim, num_layers)
     problem = _module_problem(f"Cruncher({dim}, {num_layers})", model)
     if problem:
-        return Built(problem, {})
-    return Built(None, {key: dense(value) for key, value in model.state_dict().items()})
+        return Built(problem, {}, None, None)
+    weights = {key: dense(value) for key, value in model.state_dict().items()}
+    x = torch.randn(3, dim, generator=torch.Generator().manual_seed(seed + 1))
+    output = _run(model, x)
+    other = impl.function("model.Cruncher")(dim, num_layers)
+    try:
+        nn.Module.load_state_dict(other, weights)
+    except Exception as error:  # noqa: BLE001 - its own state dict does not load: said by the layout test
+        return Built(None, weights, output, type(error).__name__)
+    return Built(None, weights, output, _run(other, x))
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import fractions
 import os
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -306,6 +307,18 @@ def _restored(impl: Implementation, model: nn.Module, optimizer: torch.optim.Opt
     return Restored(dense(step), loaded, state, parameters(model))
 
 
+# what the checkpoint that calls code makes the call to rebuild it cost, seen from outside the worker: a
+# loader that runs the pickle and then raises, as if it had refused it, cannot give the seconds back
+CODE_SECONDS = 3.0
+
+
+class _Sleeps:
+    """Pickled as a call of ``time.sleep(CODE_SECONDS)``: what unpickling it runs shows in the call's time."""
+
+    def __reduce__(self):
+        return time.sleep, (CODE_SECONDS,)
+
+
 @dataclass(frozen=True)
 class Refusal(Report):
     """``load_checkpoint`` of two files ``torch.save`` wrote: one of plain state, one whose pickle calls a
@@ -319,7 +332,8 @@ class Refusal(Report):
 def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int) -> Refusal:
     """``load_checkpoint`` into a fresh model and AdamW of a checkpoint of a stepped run, as torch.save
     wrote it; then of the same checkpoint with its step a ``fractions.Fraction``, whose pickle calls
-    ``fractions.Fraction`` to rebuild it (harmless here, but ``os.system`` would be called the same way)."""
+    ``fractions.Fraction`` to rebuild it (harmless here, but ``os.system`` would be called the same way),
+    and a note whose pickle calls ``time.sleep(CODE_SECONDS)``: the door's clock sees it if it runs."""
     load = impl.function("training.load_checkpoint")
     model, optimizer = stepped_run(dim, num_layers, seed, steps)
     folder = Scratch.fresh()
@@ -327,7 +341,7 @@ def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: in
         plain, coded = os.path.join(folder, "plain.pt"), os.path.join(folder, "calls.pt")
         state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
         torch.save({**state, "step": steps}, plain)
-        torch.save({**state, "step": fractions.Fraction(steps)}, coded)
+        torch.save({**state, "step": fractions.Fraction(steps), "note": _Sleeps()}, coded)
         fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
         step = load(plain, fresh, fresh_optimizer)
         fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
