@@ -78,10 +78,14 @@ def params_and_grads_stay_fp32(step: Answers) -> None:
     grads = step.where("grads")
     grads.map(dtypes).same("gradient dtypes, each time a gradient reached a parameter: one float32 gradient "
                            "per parameter")
+    grads_of_the_loss(step, "the gradients that reached the parameters are not those of this step's loss")
+
+
+def grads_of_the_loss(step: Answers, problem: str) -> None:
+    """The gradients, each time one reached a parameter, within GRADS of the reference's (scaled, with a scaler)."""
     finite = [g[g.isfinite()] for gs in (step.expected.grads or {}).values() for g in gs]
     largest = max([g.abs().max().item() for g in finite if g.numel()] + [0.0])
-    grads.within(rel=GRADS, abs=0.05 * largest,
-                 problem="the gradients that reached the parameters are not those of this step's loss")
+    step.where("grads").within(rel=GRADS, abs=0.05 * largest, problem=problem)
 
 
 def loss_is_float32(step: Answers) -> None:
@@ -108,6 +112,9 @@ def stepped_once_and_cleared(step: Answers) -> None:
 def scaler_used(step: Answers) -> None:
     step.where("scaled").map(dtypes).same("the losses given to scaler.scale(), by dtype: backward must start "
                                           "from scaler.scale(loss) on the float32 loss, once")
+    # scaled, as they reach the parameters: a scale() whose result is thrown away leaves them unscaled
+    grads_of_the_loss(step, "the gradients that reached the parameters are not those of the scaled loss: "
+                            "backward must start from scaler.scale(loss), and the scaler unscales them in step")
     step.where("scale").same("the scaler's scale after the step: scaler.update() halves it after an overflow and "
                              "(growth_interval=1 here) doubles it after a clean step")
 
