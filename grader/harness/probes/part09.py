@@ -249,9 +249,11 @@ def stepped_run(dim: int, num_layers: int, seed: int, steps: int, optimizer_name
 
 
 @probe(subject="training.save_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
-def checkpoint_file(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int) -> bytes:
-    """``save_checkpoint(path, model, optimizer, steps)`` of a stepped model and AdamW: the file's bytes."""
-    return _saved(impl, *stepped_run(dim, num_layers, seed, steps), steps)
+def checkpoint_file(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int,
+                    step: int | None = None) -> bytes:
+    """``save_checkpoint(path, model, optimizer, step)`` of a model and AdamW stepped ``steps`` times (``step``
+    None: ``steps``; the caller's count may be another, a run resumed or counted from elsewhere): the file's bytes."""
+    return _saved(impl, *stepped_run(dim, num_layers, seed, steps), steps if step is None else step)
 
 
 def _saved(impl: Implementation, model: nn.Module, optimizer: torch.optim.Optimizer, steps: int) -> bytes:
