@@ -73,6 +73,7 @@ def test_slice_view(impl, oracle, case):
 # (what expand's stride 0 does to a view is the hidden test's: test_chained_views)
 @example(case=((0, 3), (7, 7), (0, 3)))  # empty, viewed as its own shape: its own strides (7, 7)
 @example(case=((2, 0), (0, 5), (2, 0)))  # the same: (0, 5), not contiguous (1, 1)
+@example(case=((0, 3, 2), (7, 7, 7), (0, 3, 2)))  # the same in three dims: (7, 7, 7)
 @example(case=((0, 3), (7, 7), (3, 0)))  # empty, viewed as another shape: contiguous (1, 1)
 @example(case=((), (), (1, 1)))  # a 0-d tensor viewed as (1, 1): (1, 1)
 @example(case=((1, 1), (5, 7), ()))  # one element viewed as a 0-d tensor: ()
