@@ -14,7 +14,7 @@ from grader.harness.ask import ask, check, require
 from grader.harness.cases import example, given
 from grader.harness.faults import named_inputs
 from grader.harness.probes.part03 import cuda_step_allocations, ledger_total
-from grader.harness.schema import INT
+from grader.harness.schema import INT, Tuple
 from tests.strategies import part03 as S
 
 training_ledger = spec.function("memory.training_ledger")
@@ -40,8 +40,14 @@ def test_training_ledger(impl, oracle, case):
 @example(fields={"parameters": 4, "master_parameters": 0, "gradients": 4, "optimizer_state": 8, "activations": 0})
 @example(fields={"parameters": 4, "gradients": 4, "optimizer_state": 8})  # the docstring's: the rest default to 0
 def test_ledger_total(impl, oracle, fields):
-    """``MemoryLedger(**fields).total``, built from your own MemoryLedger; a line not given is 0."""
-    ask(impl, oracle, ledger_total, fields, returns=INT).same()
+    """``MemoryLedger(**fields).total``, built from your own MemoryLedger; a line not given is 0. Then
+    each line given is doubled in place: total follows the lines, read anew each time."""
+    answers = ask(impl, oracle, ledger_total, fields, returns=Tuple(INT, INT))
+    answers.check()
+    answers.where(0).same()
+    answers.where(1).same("total after each line given was doubled in place: work total out from the lines "
+                          "each time it is read (a property), not once (a cached_property, a value kept from "
+                          "__init__)")
 
 
 @given(case=S.capacity_cases)

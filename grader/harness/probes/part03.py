@@ -11,8 +11,13 @@ from grader.harness.probe import Report, judge, probe
 
 @probe(subject="memory.MemoryLedger.total")
 def ledger_total(impl: Implementation, fields: dict[str, int]) -> Any:
-    """``MemoryLedger(**fields).total`` of the implementation's own ledger class."""
-    return impl.function("memory.MemoryLedger")(**fields).total
+    """``MemoryLedger(**fields).total`` of the implementation's own ledger class, and its total again after
+    each line given is doubled in place (set as a plain attribute, past any frozen dataclass's guard)."""
+    ledger = impl.function("memory.MemoryLedger")(**fields)
+    first = ledger.total
+    for name, value in fields.items():
+        object.__setattr__(ledger, name, 2 * value)
+    return first, ledger.total
 
 
 @dataclass(frozen=True)
