@@ -127,9 +127,13 @@ def check_trajectory(impl, oracle, case):
 @example(case=(4, 2, 16, 4, 4, 0))
 @example(case=(4, 2, 16, 8, 3, 0))  # the docstring's: 3 steps of batch 8, a list of 3 floats
 def test_train_trajectory(impl, oracle, case):
-    """Each step's loss (a Python float), then the parameters after the last step, as the reference's;
-    and asked for another device, train feeds the model batches there."""
-    check_trajectory(impl, oracle, case)
+    """Each step's loss (a Python float), then the parameters after the last step, as the reference's,
+    and the generator it was given moved on as the reference's; and asked for another device, train
+    feeds the model batches there."""
+    answers = check_trajectory(impl, oracle, case)
+    answers.where("next_draw").same("the generator train was given draws otherwise after it than the reference's: "
+                                    "each step's get_batch draws from that generator itself (not a copy of it, not "
+                                    "a generator of your own), so that the caller's goes on where training left it")
     dim, num_layers, rows, batch_size, _, seed = case
     try:
         fed = impl.run(train_device, dim, num_layers, rows, batch_size, seed, "meta").device

@@ -188,6 +188,7 @@ class Trained(Report):
     params: dict[str, torch.Tensor]  # the model's parameters after it
     grads: dict[str, str]  # each parameter's .grad after it: "none", "zero" or "nonzero"
     optimizer: Any  # the state of the optimizer train was given, after it (its moments, step counts)
+    next_draw: int  # what the generator train was given draws next, after it: the batches were drawn from it
 
 
 @probe(subject="training.train", timeout=TRAIN_TIMEOUT)
@@ -231,7 +232,8 @@ def _trained(impl: Implementation, run: tuple, num_steps: int, batch_size: int) 
     losses = impl.function("training.train")(model, optimizer, data, num_steps, batch_size, rng)
     grads = {name: "none" if p.grad is None else "zero" if not bool(p.grad.any()) else "nonzero"
              for name, p in model.named_parameters()}
-    return Trained(dense(losses), parameters(model), grads, dense_state(optimizer.state_dict()["state"]))
+    return Trained(dense(losses), parameters(model), grads, dense_state(optimizer.state_dict()["state"]),
+                   int(rng.integers(2**62)))
 
 
 # --------------------------------------------------------------------------- checkpoints
