@@ -214,6 +214,9 @@ def _reads_a_clock(impl, fn: str) -> None:
             show_values=False)
 
 
+KINDS = ("case", "warmup", "trials")
+
+
 def _timed(impl, m, k, n, dtype, warmup, trials, w, t):
     """Six calls timed from outside, as (kind, warm-up, trials, call): the case's own ("case"), one with
     EXTRA_WARMUP more warm-up ("warmup") and one with EXTRA_TRIALS more trials ("trials"), twice each."""
@@ -235,29 +238,31 @@ class _Timings:
 
     inputs: str
     products: int  # in a call with the extra warm-up: w + EXTRA_WARMUP + t
-    short: list = field(default_factory=list)  # cpu seconds of the calls with the case's warm-up
-    long: list = field(default_factory=list)  # ... and with EXTRA_WARMUP more
-    more_trials: list = field(default_factory=list)  # ... and with EXTRA_TRIALS more trials
-    figures: list = field(default_factory=list)  # what every call returned
-    short_figures: list = field(default_factory=list)  # ... the calls with the case's warm-up
-    long_figures: list = field(default_factory=list)  # ... and with EXTRA_WARMUP more
+    # by kind of call (``_timed``: "case", "warmup", "trials"): the CPU seconds of each, and what each returned
+    cpu: dict = field(default_factory=lambda: {kind: [] for kind in KINDS})
+    returned: dict = field(default_factory=lambda: {kind: [] for kind in KINDS})
     # of each call with EXTRA_WARMUP more warm-up: its figure times its products, over its wall time
     spread: list = field(default_factory=list)
     harness: list = field(default_factory=list)  # MatmulCost, when grading
 
     @property
+    def figures(self) -> list:
+        """What every call returned."""
+        return [figure for figures in self.returned.values() for figure in figures]
+
+    @property
     def extra(self) -> float:
         """The least CPU one extra warm-up product cost."""
-        return (min(self.long) - min(self.short)) / EXTRA_WARMUP
+        return (min(self.cpu["warmup"]) - min(self.cpu["case"])) / EXTRA_WARMUP
 
     @property
     def extra_trial(self) -> float:
         """The least CPU one extra trial cost."""
-        return (min(self.more_trials) - min(self.short)) / EXTRA_TRIALS
+        return (min(self.cpu["trials"]) - min(self.cpu["case"])) / EXTRA_TRIALS
 
     @property
     def per_product(self) -> float:
-        return min(self.long) / self.products
+        return min(self.cpu["warmup"]) / self.products
 
 
 def _busy_checks(m, k, n, timings: dict) -> list:
@@ -278,7 +283,7 @@ def _busy_checks(m, k, n, timings: dict) -> list:
                        quiet))
         spread = min(seen.spread)
         typical = statistics.median(seen.spread)
-        shrunk = min(seen.long_figures) / min(seen.short_figures)
+        shrunk = min(seen.returned["warmup"]) / min(seen.returned["case"])
         checks.append((typical >= FIGURE_TOO_SMALL or shrunk >= FIGURE_SHRINKS,
                        f"with {EXTRA_WARMUP} more warm-up products your figure shrank to {shrunk:.3g} of what it was, "
                        f"and all {seen.products} products of the call at your figure's time would take only "
@@ -358,12 +363,10 @@ def test_time_matmul_cpu(impl, oracle, case):
                         "(not the total of the trials, not milliseconds), timing `trials` of them",
                         inputs=named_inputs(fn, (m, k, n, dtype, "cpu", w_, t_)), got=seconds,
                         expected=call.wall_seconds / products)
-                {"case": seen.short, "warmup": seen.long, "trials": seen.more_trials}[kind].append(call.cpu_seconds)
+                seen.cpu[kind].append(call.cpu_seconds)
+                seen.returned[kind].append(seconds)
                 if kind == "warmup":
                     seen.spread.append(seconds * products / max(call.wall_seconds, 1e-9))
-                seen.figures.append(seconds)
-                if kind != "trials":
-                    (seen.long_figures if kind == "warmup" else seen.short_figures).append(seconds)
             if oracle.available(matmul_cost):
                 seen.harness.append(oracle.run(matmul_cost, m, k, n, dtype, "cpu"))
         checks = _busy_checks(m, k, n, timings)
