@@ -283,7 +283,8 @@ def _busy_checks(m, k, n, timings: dict) -> list:
                        quiet))
         spread = min(seen.spread)
         typical = statistics.median(seen.spread)
-        shrunk = min(seen.returned["warmup"]) / min(seen.returned["case"])
+        least = min(seen.returned["case"])  # a figure of 0 s is less than one product's time too
+        shrunk = min(seen.returned["warmup"]) / least if least > 0 else 0.0
         checks.append((typical >= FIGURE_TOO_SMALL or shrunk >= FIGURE_SHRINKS,
                        f"with {EXTRA_WARMUP} more warm-up products your figure shrank to {shrunk:.3g} of what it was, "
                        f"and all {seen.products} products of the call at your figure's time would take only "
