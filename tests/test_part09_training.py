@@ -397,7 +397,8 @@ def check_round_trip(impl, oracle, saving: tuple, restoring: tuple, steps: int, 
     answers = Answers("training.load_checkpoint", inputs, got, expected)
     answers.where("step").check(INT)
     answers.where("step").same(f"returned step {got.step!r}; expected {steps}, the step given to save_checkpoint")
-    answers.where("params").same("the fresh model's parameters differ from the saved model's after loading: save "
+    answers.where("params").same("the fresh model's state (parameters and buffers) differs from the saved model's "
+                                 "after loading: save "
                                  "model.state_dict() and load it with model.load_state_dict")
     answers.where("optimizer").same(optimizer_problem)
     answers.where("resumed").same("after loading, one more optimizer.step() does not move the model's parameters "

@@ -34,17 +34,20 @@ DATASET = "dataset.npy"  # the file name open_dataset is given: the door looks f
 
 
 class DeepLinear(nn.Module):
-    """The harness's model: ``num_layers`` dim×dim linear layers (with bias), then dim×1."""
+    """The harness's model: ``num_layers`` dim×dim linear layers (with bias), then dim×1, then a shift."""
 
     def __init__(self, dim: int, num_layers: int) -> None:
         super().__init__()
         self.layers = nn.ModuleList(nn.Linear(dim, dim) for _ in range(num_layers))
         self.final = nn.Linear(dim, 1)
+        # a buffer, drawn like the weights: part of the model's state that is no parameter, so a
+        # checkpoint of named_parameters() alone (loaded with strict=False) does not restore the model
+        self.register_buffer("shift", torch.randn(()))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         for layer in self.layers:
             x = layer(x)  # (batch, dim)
-        return self.final(x).squeeze(-1)  # (batch,)
+        return self.final(x).squeeze(-1) + self.shift  # (batch,)
 
 
 def make_data(rows: int, dim: int, seed: int) -> np.ndarray:
@@ -75,7 +78,8 @@ def make_run(dim: int, num_layers: int, rows: int, seed: int, optimizer_name: st
 
 
 def parameters(model: nn.Module) -> dict[str, torch.Tensor]:
-    return {name: p.detach().clone() for name, p in model.named_parameters()}
+    """The model's state as its state_dict names it: parameters and buffers, copied."""
+    return {name: t.detach().clone() for name, t in model.state_dict().items()}
 
 
 def dense(value: Any) -> Any:
@@ -185,7 +189,7 @@ def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: 
 @dataclass(frozen=True)
 class Trained(Report):
     losses: Any  # what train returned
-    params: dict[str, torch.Tensor]  # the model's parameters after it
+    params: dict[str, torch.Tensor]  # the model's parameters (and buffer) after it
     grads: dict[str, str]  # each parameter's .grad after it: "none", "zero" or "nonzero"
     optimizer: Any  # the state of the optimizer train was given, after it (its moments, step counts)
     next_draw: int  # what the generator train was given draws next, after it: the batches were drawn from it
