@@ -95,3 +95,7 @@ def test_submission_with_a_space_works_for_a_folder_anywhere(tmp_path):
 def test_skipped_cuda_tests_say_why(tmp_path):
     out = pytest("tests", "--impl", "reference", "-m", "cuda", "-q").stdout
     assert "cuda test(s) skipped: needs a CUDA device" in out, out[-2000:]
+    # and only where the run reached them: a run of one part deselects them, and says nothing of them
+    out = pytest("tests/test_part01_strides.py", "tests/test_part10_mixed_precision.py", "--impl", "reference",
+                 "-m", "part1", "-q").stdout
+    assert "passed" in out and "cuda" not in out, out[-2000:]
