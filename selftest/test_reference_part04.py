@@ -215,6 +215,11 @@ UNWRITTEN = {
                                                                  "def count_matmul_flops(fn):\n    return 0\n",
     "a string stored as an annotation": "def count_matmul_flops(fn):\n"
                                         "    count_matmul_flops.__annotations__['fn'] = str(fn)\n    return 0\n",
+    # a Formatter looks each field up and hands the object to a method of the submission's own
+    "a Formatter's field": "import string\n\nclass _Grab(string.Formatter):\n"
+                           "    def format_field(self, value, spec):\n        self.got = value\n        return ''\n\n"
+                           "def count_matmul_flops(fn):\n    g = _Grab()\n"
+                           "    g.format('{0.utils.flop_counter.FlopCounterMode}', torch)\n    return g.got\n",
     # torch.ops is no operator namespace: a built name there reaches importlib (`torch.ops.import_module`)
     "getattr of a built name on torch.ops": "def count_matmul_flops(fn):\n    ops = torch.ops\n"
                                             "    return getattr(ops, 'import_' + 'module')('assignment.' + 'scratch')\n",

@@ -247,6 +247,17 @@ AUTOGRAD = {
                                             "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
 }
 HIDDEN = {
+    "a Formatter handing a field's object to code of its own": "import string\n\n"
+                                                              "class _Grab(string.Formatter):\n"
+                                                              "    def format_field(self, value, spec):\n"
+                                                              "        self.got = value\n        return ''\n\n"
+                                                              "def squared_error_grad(x, w, t):\n"
+                                                              "    g = _Grab()\n    g.format('{0.nn}', torch)\n"
+                                                              "    return x\n",
+    "update_wrapper told to copy the code": "import functools\n\ndef _mine(x, w, t):\n    return x\n\n"
+                                            "def squared_error_grad(x, w, t):\n"
+                                            "    functools.update_wrapper(_mine, squared_error_grad, ('__co' 'de__',))\n"
+                                            "    return _mine(x, w, t)\n",
     "an annotation's name bound to a string built at run time": "import functools\n\n_S = ''.join(['in', 't'])\n\n"
                                                                  "def _f(a: _S):\n    pass\n\n"
                                                                  "def squared_error_grad(x, w, t):\n"
@@ -590,6 +601,26 @@ def test_a_gradient_function_replaced_from_another_module_is_hiding():
     plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
     found = findings(plain, other)
     assert any("replaces _g.squared_error_grad" in f.what and f.where == "strides.py:6" for f in found), found
+
+
+def test_a_gradient_s_code_swapped_from_the_init_is_hiding():
+    """The ``__init__`` reaching both functions through a Formatter's fields (no name the reading follows) and
+    copying one's ``__code__`` onto the other with ``update_wrapper``: no store, yet another function's code
+    runs under the name the reading read. The name written as a string, and the copy told what to copy, are
+    each charged; a plain ``functools.wraps(fn)`` decorator is not (see ``PLAIN``)."""
+    init = ("import functools\nimport string\nfrom . import _autodiff, gradients\n\n"
+            "class _Fields(string.Formatter):\n    got = []\n\n    def format_field(self, value, spec):\n"
+            "        self.got.append(value)\n        return ''\n\n"
+            "_f = _Fields()\n_f.format('{0.squared_error_grad}{1.squared_error_grad}', gradients, _autodiff)\n")
+    autodiff = "import torch\n\ndef squared_error_grad(x, w, t):\n    return torch.autograd.grad(x, w)\n"
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    for swap, charge in [("functools.update_wrapper(_f.got[0], _f.got[1], assigned=('__code__',), updated=())\n",
+                          "replaces what '__code__' names"),
+                         ("_names = ('__co' + 'de__',)\nfunctools.update_wrapper(_f.got[0], _f.got[1], _names, ())\n",
+                          "replaces the attributes functools.update_wrapper is told to copy")]:
+        found = findings(plain, {"__init__": init + swap, "_autodiff": autodiff})
+        assert any(charge in f.what and f.where.startswith("__init__.py") for f in found), found
+        assert any(f.what == "uses string.Formatter" for f in found), found
 
 
 def test_a_constant_set_on_another_module_is_not_charged_but_a_module_that_cannot_be_read_is():

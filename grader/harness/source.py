@@ -971,7 +971,10 @@ RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "
                # what turns a dotted name into the object (`torch._utils._import_dotted_name("torch.utils...")`)
                "sys.path", "site", "imp", "zipimport", "torch._utils", "torch.utils._import_utils",
                # a type checker's door that takes the type as a value (a string there is evaluated as code)
-               "beartype.door")
+               "beartype.door",
+               # a format string's fields looked up by the formatter, the objects handed to code of its own
+               # (a Formatter's `format_field`): `"{0.utils.flop_counter.FlopCounterMode}"` is that class
+               "string.Formatter", "_string")
 # attributes of frames and tracebacks: a frame's globals reach every name of a module unwritten
 FRAME_ATTRIBUTES = frozenset(["f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame", "tb_next",
                               "gi_frame", "cr_frame", "ag_frame", "co_consts", "co_code"])
@@ -1352,6 +1355,16 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         elif isinstance(node, ast.keyword) and node.arg == "eval_str" and not (
                 isinstance(node.value, ast.Constant) and node.value.value is False):
             found.append(Finding(where, "passes eval_str= (annotations evaluated as code)", False))
+        if isinstance(node, ast.Constant) and node.value in CODE_ATTRIBUTES and id(node) not in in_annotations:
+            # `update_wrapper(f, g, assigned=("__code__",))`, `operator.setitem(..., "__code__", ...)`: a
+            # function's code or state set under a name written as text, by a call that does the store itself
+            found.append(Finding(where, f"replaces what {node.value!r} names, by a name written as text (a "
+                                        "function's code swapped through a string)", False))
+        if isinstance(node, ast.Call) and _imported(mod, node.func, scopes.get(id(node.func))) in WRAPPERS \
+                and (len(node.args) > WRAPPERS[_imported(mod, node.func, scopes.get(id(node.func)))]
+                     or any(k.arg in ("assigned", "updated") or k.arg is None for k in node.keywords)):
+            found.append(Finding(where, f"replaces the attributes {ast.unparse(node.func)} is told to copy from "
+                                        "one function to another (a function's code swapped by a call)", False))
         if isinstance(node, ast.Call) and imports:
             made = _annotations_made_as_text(mod, node, scopes.get(id(node)))
             if made:
@@ -1807,6 +1820,9 @@ def _naming_annotations(tree: ast.Module) -> set[int]:
 CODE_ATTRIBUTES = frozenset(["__code__", "__bases__", "__class__", "__dict__", "__defaults__", "__kwdefaults__",
                              "__globals__", "__closure__", "__call__", "__wrapped__", "__get__", "__getattr__",
                              "__getattribute__", "__mro_entries__", "__init_subclass__", "__class_getitem__"])
+# what copies a function's attributes onto another by the names it is given (its positional arguments past the
+# two or one that are plain use, `functools.wraps(fn)`): told `assigned=("__code__",)`, it swaps the code
+WRAPPERS = {"functools.update_wrapper": 2, "functools.wraps": 1}
 # what may set a module's attribute by a name built at run time, or reach the module objects to set one on
 SETTERS = frozenset(["setattr", "__setattr__", "__getattribute__", "__dict__", "vars", "globals", "locals",
                      "modules", "exec", "eval", "compile", "__import__", "import_module", "reload", "__builtins__",
