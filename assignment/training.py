@@ -112,6 +112,8 @@ def load_checkpoint(path, model: nn.Module, optimizer: torch.optim.Optimizer) ->
     ``weights_only``: loading arbitrary pickles can run code), then
     ``model.load_state_dict(checkpoint["model"])``,
     ``optimizer.load_state_dict(checkpoint["optimizer"])``, and return
-    ``checkpoint["step"]`` as an int.
+    ``checkpoint["step"]`` as an int. The tests also hand it files they saved
+    themselves in the layout ``save_checkpoint`` documents (the step a plain int), so
+    read that layout, not only what your own ``save_checkpoint`` writes.
     """
     raise NotImplementedError("training.load_checkpoint")

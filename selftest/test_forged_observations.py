@@ -33,7 +33,10 @@ ATTACKED = {
     "part09_side_map_kept": {"test_open_dataset"},  # an in-memory copy returned, a map of the file kept aside
     "part09_copy_mapped": {"test_open_dataset"},  # a map of a copy saved under the same name elsewhere
     # a checkpoint's pickle run, then an UnpicklingError raised as if weights_only had refused it
-    "part09_code_run_then_refused": {"test_load_checkpoint_refuses_code"},
+    "part09_code_run_then_refused": {"test_load_checkpoint_refuses_code",
+                                     "test_load_checkpoint_refuses_code_whatever_it_calls"},
+    # the same with the public test's waiting call (time.sleep) made free: the hidden one waits in another
+    "part09_sleep_made_free": {"test_load_checkpoint_refuses_code_whatever_it_calls"},
     # a scaler given in bfloat16 ignored, shown used: a loss handed to scale() and thrown away, the scale set by hand
     "part10_scaler_shown_not_used": {"test_stepped_once_and_grads_cleared"},
     # hooks taken off and fed float32 results cast down: no autocast, so every value test of the step is lost

@@ -15,6 +15,7 @@ writes must restore, in another process, every bit of the model and of AdamW.
 Training tests draw 10 runs each, whatever the profile.
 """
 
+import dataclasses
 import io
 import warnings
 import zipfile
@@ -26,7 +27,8 @@ from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
-    CODE_SECONDS, DATASET, checkpoint_file, get_batch, load_refusing_code, open_dataset, restore_checkpoint, train, train_device,
+    CODE_SECONDS, DATASET, WAITS, checkpoint_file, coded_checkpoint, get_batch, load_refusing_code, open_dataset,
+    restore_checkpoint, train, train_device,
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
 from grader.harness.show import show
@@ -187,8 +189,23 @@ def test_load_checkpoint_refuses_code(impl, case):
     called the same way): torch.load(path, weights_only=True) refuses it with an UnpicklingError (an
     error of yours raised from it counts), weights_only=False runs it. Its pickle also calls
     time.sleep(CODE_SECONDS), which the door's clock sees: refusing after running it is no refusal."""
+    check_refuses_code(impl, case, WAITS)
+
+
+def check_refuses_code(impl, case, waits) -> None:
+    """``case``'s checkpoint loaded, and its twin whose pickle calls functions refused before any runs: the
+    call ``waits`` names would wait CODE_SECONDS without the CPU, which the door's clock sees."""
     dim, num_layers, seed, steps = case
-    answers = ask(impl, None, load_refusing_code, *case)
+    module, name, _ = waits
+    inputs = (f"dim={dim}, num_layers={num_layers}, seed={seed}, steps={steps}: a checkpoint of AdamW after {steps} "
+              f"step{'s' if steps != 1 else ''} that this test saved itself, in the layout the docstring gives "
+              f"(torch.save({{\"model\": model.state_dict(), \"optimizer\": optimizer.state_dict(), \"step\": {steps}}}, "
+              f"path)), then the same with its step a fractions.Fraction and a note whose pickle calls {module}.{name}")
+    try:
+        answers = dataclasses.replace(ask(impl, None, load_refusing_code, *case, coded_checkpoint(*case, waits)),
+                                      inputs=inputs)
+    except StudentRaised as raised:  # on the plain file: say whose file it was, and in what layout
+        raise StudentRaised(raised.function, raised.exc_type, raised.message, raised.where, inputs) from None
     step = answers.got.step
     answers.require(type(step) is int and step == steps, f"returned {show(step)} for a checkpoint of step {steps} "
                     "that torch.save wrote; expected the saved step, as an int", show_values=False)
@@ -200,13 +217,13 @@ def test_load_checkpoint_refuses_code(impl, case):
                     ": a checkpoint that calls a function may as well call os.system. Load with torch.load(path, "
                     "weights_only=True), which refuses any function but the few a state dict needs, and let its "
                     "error through (no retry with weights_only=False)", show_values=False)
-    # its pickle also calls time.sleep(CODE_SECONDS): run, the call waits that long without using the CPU
+    # run, the call waits that long without using the CPU
     idle = answers.seen.wall_seconds - answers.seen.cpu_seconds
     answers.require(idle < CODE_SECONDS * 0.8,
-                    f"ran the checkpoint's code before refusing it: its pickle calls time.sleep({CODE_SECONDS:g}), and "
-                    f"the call waited {idle:.3g} s without using the CPU. Load with torch.load(path, weights_only=True), "
-                    "which refuses the file before calling anything in it, and let its error through",
-                    show_values=False)
+                    f"ran the checkpoint's code before refusing it: its pickle calls {module}.{name}, waiting "
+                    f"{CODE_SECONDS:g} s, and the call waited {idle:.3g} s without using the CPU. Load with "
+                    "torch.load(path, weights_only=True), which refuses the file before calling anything in it, and "
+                    "let its error through", show_values=False)
 
 
 def check_file_holds_the_state(blob: bytes, expected_blob: bytes, inputs: str) -> None:
@@ -217,9 +234,9 @@ def check_file_holds_the_state(blob: bytes, expected_blob: bytes, inputs: str) -
     try:
         held = _tensors(read_checkpoint(blob))
     except Exception as error:  # noqa: BLE001 - whatever the file is, it is not a checkpoint
-        fail(subject, "the file at path is not a checkpoint as torch.save writes it by default "
-             f"({type(error).__name__}: {str(error)[:200]}): save the dict with torch.save(checkpoint, path), its "
-             "options left as they are",
+        fail(subject, f"the file at path is not a checkpoint grading reads ({type(error).__name__}: "
+             f"{str(error)[:300]}): save a dict of the state dicts and the step with torch.save(checkpoint, path), "
+             "its options left as they are",
              inputs=inputs)
     expected = _tensors(read_checkpoint(expected_blob))
     # each held tensor of a shape and dtype the state has, by its bytes: a file may hold 300,000 copies of
@@ -321,7 +338,9 @@ def only_what_torch_save_writes(pickle: bytes) -> None:
         if op.name in ("GLOBAL", "INST"):
             module, _, name = arg.partition(" ")
             if not _saved_global(module, name):
-                raise ValueError(f"it names {module}.{name}, which torch.save does not write")
+                raise ValueError(f"it names {module}.{name}, which is no tensor, number, string or container: "
+                                 "a checkpoint holds state dicts and the step (torch.load with weights_only=True "
+                                 "refuses most other objects)")
             named = ("global", module, name)
         elif op.name == "STACK_GLOBAL":
             if len(stack) < 2 or not _saved_global(stack[-2], stack[-1]):

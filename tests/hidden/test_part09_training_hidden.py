@@ -12,6 +12,10 @@ fresh model and optimizer in another (the probes ``train_with``, ``checkpoint_fi
 Compared as in the public tests: the losses and parameters of ``train`` within a relative
 1e-4 (plus 1e-6), and the round trip exactly: the step, every parameter and the
 optimizer's whole state must come back bit for bit.
+
+And a checkpoint that calls code is refused before any of it runs whatever it calls: the
+public test's pickle waits in ``time.sleep``, this one's in ``select.select``, so a loader
+that runs the pickle with the public test's one function made harmless still waits here.
 """
 
 from hypothesis import settings
@@ -19,10 +23,10 @@ from hypothesis import strategies as st
 
 from grader.harness.ask import ask
 from grader.harness.cases import example, given
-from grader.harness.probes.part09 import checkpoint_file_with, restore_checkpoint_with, train_with
+from grader.harness.probes.part09 import CODE_SECONDS, checkpoint_file_with, restore_checkpoint_with, train_with
 from grader.harness.schema import FLOAT, ListOf
 from tests.strategies import part09 as S
-from tests.test_part09_training import TRAINED, check_round_trip
+from tests.test_part09_training import TRAINED, check_refuses_code, check_round_trip
 
 OTHER_OPTIMIZERS = ["sgd_momentum", "sgd_nesterov", "rmsprop", "adagrad"]
 
@@ -61,3 +65,13 @@ def test_empty_runs_and_other_optimizers(impl, oracle, case):
     optimizer, dim, num_layers, _, _, num_steps, seed = case
     check_run(impl, oracle, case)
     check_optimizer_round_trip(impl, oracle, optimizer, dim, num_layers, seed, num_steps)
+
+
+# what the hidden checkpoint's pickle waits in: no sleep of the time module's
+WAITS_IN_SELECT = ("select", "select", ((), (), (), CODE_SECONDS))
+
+
+@settings(max_examples=1)  # a refusing loader costs next to nothing; one that runs the pickle, CODE_SECONDS
+@given(case=S.checkpoint_cases)
+def test_load_checkpoint_refuses_code_whatever_it_calls(impl, case):
+    check_refuses_code(impl, case, WAITS_IN_SELECT)

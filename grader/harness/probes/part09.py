@@ -14,10 +14,11 @@ another that never saw what was saved (``restore_checkpoint``, ``process=
 from __future__ import annotations
 
 import fractions
+import importlib
+import io
 import os
 import shutil
 import tempfile
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -318,13 +319,33 @@ def _restored(impl: Implementation, model: nn.Module, optimizer: torch.optim.Opt
 # what the checkpoint that calls code makes the call to rebuild it cost, seen from outside the worker: a
 # loader that runs the pickle and then raises, as if it had refused it, cannot give the seconds back
 CODE_SECONDS = 3.0
+# what that pickle calls, as (module, function, arguments): a call that waits CODE_SECONDS without the CPU
+WAITS = ("time", "sleep", (CODE_SECONDS,))
 
 
-class _Sleeps:
-    """Pickled as a call of ``time.sleep(CODE_SECONDS)``: what unpickling it runs shows in the call's time."""
+class _Calls:
+    """Pickled as a call of ``function(*args)``, the function named by its module and name."""
+
+    def __init__(self, function, args: tuple) -> None:
+        self.function, self.args = function, args
 
     def __reduce__(self):
-        return time.sleep, (CODE_SECONDS,)
+        return self.function, self.args
+
+
+def coded_checkpoint(dim: int, num_layers: int, seed: int, steps: int, waits: tuple = WAITS) -> bytes:
+    """A checkpoint of a stepped run as torch.save writes it, with its step a ``fractions.Fraction`` (whose
+    pickle calls ``fractions.Fraction`` to rebuild it: harmless, but ``os.system`` would be called the same
+    way) and a note whose pickle calls ``waits``. Built by the test, where the grader runs it: the functions
+    are looked up, and pickled by name, in a process no submission ran in, so none can have put its own
+    function under the name (a loader that runs the pickle calls what the name names where it loads)."""
+    module, name, args = waits
+    model, optimizer = stepped_run(dim, num_layers, seed, steps)
+    state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
+    note = _Calls(getattr(importlib.import_module(module), name), tuple(args))
+    buffer = io.BytesIO()
+    torch.save({**state, "step": fractions.Fraction(steps), "note": note}, buffer)
+    return buffer.getvalue()
 
 
 @dataclass(frozen=True)
@@ -337,24 +358,24 @@ class Refusal(Report):
 
 
 @probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
-def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int) -> Refusal:
+def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int,
+                       coded: bytes) -> Refusal:
     """``load_checkpoint`` into a fresh model and AdamW of a checkpoint of a stepped run, as torch.save
-    wrote it; then of the same checkpoint with its step a ``fractions.Fraction``, whose pickle calls
-    ``fractions.Fraction`` to rebuild it (harmless here, but ``os.system`` would be called the same way),
-    and a note whose pickle calls ``time.sleep(CODE_SECONDS)``: the door's clock sees it if it runs."""
+    wrote it; then of ``coded`` (``coded_checkpoint``), whose pickle calls functions: the door's clock
+    sees the call that waits if it runs."""
     load = impl.function("training.load_checkpoint")
     model, optimizer = stepped_run(dim, num_layers, seed, steps)
     folder = Scratch.fresh()
     try:
-        plain, coded = os.path.join(folder, "plain.pt"), os.path.join(folder, "calls.pt")
-        state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
-        torch.save({**state, "step": steps}, plain)
-        torch.save({**state, "step": fractions.Fraction(steps), "note": _Sleeps()}, coded)
+        plain, calls = os.path.join(folder, "plain.pt"), os.path.join(folder, "calls.pt")
+        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": steps}, plain)
+        with open(calls, "wb") as handle:
+            handle.write(coded)
         fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
         step = load(plain, fresh, fresh_optimizer)
         fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
         try:
-            load(coded, fresh, fresh_optimizer)
+            load(calls, fresh, fresh_optimizer)
         except NotImplementedError:
             raise
         except Exception as error:  # noqa: BLE001 - what it raised, and what that was raised from
