@@ -7,6 +7,7 @@ Questions whose inputs are a fixed set (the five dtypes, the E2M1 values) are
 checked in the handout against fingerprints of the answers, not the answers.
 """
 
+import numpy
 import torch
 
 from grader.harness import spec
@@ -59,8 +60,19 @@ def test_bytes_per_element_and_nbytes(impl, oracle, case):
 @given(case=S.underflow_cases())
 @example(case=(1e-8, torch.float16))
 @example(case=(1e-8, torch.bfloat16))
+@example(case=(2.0 ** -25 * (1 + 2.0 ** -30), torch.float16))  # above the tie by less than a float32 can hold
 def test_underflows_to_zero(impl, oracle, case):
-    ask(impl, oracle, underflows_to_zero, *case).same()
+    """Exactly: a value just above half the smallest subnormal rounds up, however close. (Cast by torch,
+    such a value is first rounded to a float32, which may be the tie itself, and the tie then goes to 0.)"""
+    answers = ask(impl, oracle, underflows_to_zero, *case)
+    value, dtype = case
+    if dtype != torch.float32 and float(numpy.float32(value)) != value and answers.got != answers.expected:
+        info = torch.finfo(dtype)
+        answers.fail(f"wrong answer for {value!r}, which is no float32: it lies above half the smallest subnormal "
+                     f"({info.smallest_normal * info.eps / 2!r}) by less than float32 can tell, so it rounds up to "
+                     "the subnormal. Cast by torch it is rounded to a float32 first (the tie itself), then the tie "
+                     "to 0: round once, comparing the exact value with half the smallest subnormal")
+    answers.same()
 
 
 def test_nvfp4_values(impl, oracle):
