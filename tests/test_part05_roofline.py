@@ -97,6 +97,7 @@ def test_hbm_table(impl, oracle):
 @example(case=("NVIDIA GeForce RTX 4090", torch.bfloat16))
 @example(case=("NVIDIA GH200 480GB", torch.bfloat16))
 @example(case=("NVIDIA A100-SXM4-80GB", torch.float8_e4m3fn))
+@example(case=("NVIDIA RTX A1000 Laptop GPU", torch.bfloat16))  # a word that begins with "A100" is no A100
 def test_promised_flops_per_sec(impl, oracle, case):
     """The value within 0.1%, or ValueError where the spec asks for one. The spec asks for a table of at
     least the A100, H100 and H200: a device it does not name may be a chip your table adds, and then your

@@ -37,6 +37,9 @@ UNKNOWN_NAMES = (
     "NVIDIA H20",
     "NVIDIA B200",
     "cpu",
+    # a word that begins with a chip's name, or that a chip's name begins with: whole words only
+    "NVIDIA RTX A1000 Laptop GPU",
+    "NVIDIA A10",
 )
 
 # (peak FLOP/s, bytes/s) of real chips: bf16 and fp32 against HBM
@@ -52,7 +55,10 @@ def chip_names(draw):
         return name, KNOWN_NAMES[name]
     chip = draw(st.sampled_from(CHIPS))
     prefix = draw(st.sampled_from(["", "NVIDIA "]))
-    suffix = draw(st.sampled_from(["", " 80GB HBM3", "-SXM4-80GB", "-SXM5-80GB", " 141GB HBM3e"]))
+    suffix = draw(st.sampled_from(["", " 80GB HBM3", "-SXM4-80GB", "-SXM5-80GB", " 141GB HBM3e", " PCIe", " NVL",
+                                   "-PCIE-40GB", " 80GB PCIe", " MIG 1g.10gb"]))
+    if draw(st.booleans()):  # a memory size of any number: the names a table of names cannot hold
+        suffix += f"{draw(st.sampled_from([' ', '-']))}{draw(st.integers(1, 999))}GB"
     return prefix + chip + suffix, chip
 
 
