@@ -53,6 +53,10 @@ class Linear(nn.Module):
         Linear(1024, 512).weight.std()                      # ≈ 0.98658 / sqrt(1024) ≈ 0.0308
         Linear(1024, 64)(torch.randn(4096, 1024)).std()     # ≈ 0.987 (and ≈ 0.987 at any input_dim)
 
+    Draw from torch's default generator (no ``generator=`` of your own, nor numpy's or
+    Python's random), so that ``torch.manual_seed`` decides the weights and each new
+    layer draws others.
+
     ``forward`` works for x of shape (batch, input_dim), giving (batch, output_dim).
     Raise ``ValueError`` if ``input_dim`` or ``output_dim`` is below 1.
     """

@@ -85,6 +85,13 @@ def check_fresh_draws(answers: Answers, input_dim: int, output_dim: int) -> None
             else type(second).__name__
         answers.fail(f"a second Linear({input_dim}, {output_dim}) built right after the first has a weight of "
                      f"{what}; expected float32 of shape {(input_dim, output_dim)}, as the first")
+    again = answers.got.again
+    if not (isinstance(again, torch.Tensor) and again.shape == first.shape and torch.equal(first, again)):
+        answers.fail(f"a third Linear({input_dim}, {output_dim}), built after torch.manual_seed with the first's seed "
+                     "again, holds other weights than the first: your initialisation draws from a generator "
+                     "torch.manual_seed does not set (numpy's, Python's random, a torch.Generator of your own). Draw "
+                     "from torch's default generator: nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, "
+                     "b=3 * std) with no generator= of your own, so that torch.manual_seed decides the weights")
     if torch.equal(first, second):
         answers.fail(f"a second Linear({input_dim}, {output_dim}) built right after the first, without seeding "
                      "again, has the very same weights: your initialisation draws from a generator of its own "
@@ -234,6 +241,9 @@ def test_linear_init_truncated(impl, case):
     check_truncated(weight, answers, case[0])
 
 
+PILE, PILE_MASS = 40, 1e-3  # a pile: more weights at one magnitude than both of these
+
+
 def check_truncated(weight: torch.Tensor, answers: Answers, input_dim: int, whose: str = "the") -> None:
     """No |w| beyond the cut, the largest near it, no pile at 0 (see ``test_linear_init_truncated``)."""
     std = 1 / math.sqrt(input_dim)
@@ -257,6 +267,16 @@ def check_truncated(weight: torch.Tensor, answers: Answers, input_dim: int, whos
                      f"0); a normal cut at ±3 std puts about {n * NEAR_ZERO_MASS:.0f} there (at most {limit:.0f}): "
                      "a truncated normal has no pile at 0. Draws beyond ±3 std must be drawn again, not set to 0: "
                      "nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std) does it")
+    # a pile at one magnitude (a clamp puts the 0.27% of draws beyond the cut on the bounds, about 1400 of
+    # 2**19, whatever it is rescaled by afterwards): a continuous distribution's float32 draws repeat a value
+    # a few times at most (about 2**24 values of a binade, against 2**19 draws)
+    values, counts = torch.unique(magnitude, return_counts=True)
+    most = int(counts.max()) if counts.numel() else 0
+    if n >= 2**14 and most > max(PILE, n * PILE_MASS):
+        answers.fail(f"{most} of {whose} {n} weights have the same magnitude "
+                     f"({values[counts.argmax()].item() / std:.4f} std): a truncated normal has no pile at any "
+                     "value. Clamping the draws to ±3 std puts the 0.27% beyond the cut on the bounds; they must be "
+                     "drawn again: nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std) does it")
 
 
 @settings(max_examples=2)  # 2 * 2**18 weights each

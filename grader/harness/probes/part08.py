@@ -178,20 +178,25 @@ class Init(Report):
     problem: str | None
     weight: Any  # a fresh Linear's weight, as it is
     second: Any  # the weight of another Linear of the same shape, built right after it
+    again: Any  # the weight of a third, built after seeding torch again with the first's seed
 
 
 @probe(subject="model.Linear", timeout=MODEL_PROBE_TIMEOUT)
 def linear_init(impl: Implementation, input_dim: int, output_dim: int, seed: int) -> Init:
-    """A fresh ``Linear(input_dim, output_dim).weight`` (torch seeded first), and the weight of a second
+    """A fresh ``Linear(input_dim, output_dim).weight`` (torch seeded first), the weight of a second
     one built right after it without seeding again (a layer that draws from a generator of its own
-    shows the same weights twice)."""
+    shows the same weights twice), and of a third built after seeding torch again with ``seed`` (a layer
+    that draws from a generator torch does not seed shows other weights)."""
     layer, problem = _linear(impl, input_dim, output_dim, seed)
     if problem:
-        return Init(problem, None, None)
+        return Init(problem, None, None, None)
     second, problem = _linear(impl, input_dim, output_dim, None)
     if problem:
-        return Init(problem, None, None)
-    return Init(None, dense(layer.weight), dense(second.weight))
+        return Init(problem, None, None, None)
+    third, problem = _linear(impl, input_dim, output_dim, seed)
+    if problem:
+        return Init(problem, None, None, None)
+    return Init(None, dense(layer.weight), dense(second.weight), dense(third.weight))
 
 
 @dataclass(frozen=True)
