@@ -30,6 +30,7 @@ from grader.harness.ask import Answers, ask
 from grader.harness.cases import example, given
 from grader.harness.compare import Compare, differs
 from grader.harness.digest import EXACT_SECRET
+from grader.harness.faults import StudentRaised
 from grader.harness.probes.part10 import train_step
 from grader.harness.schema import FLOAT
 from tests.strategies import part10 as S
@@ -126,6 +127,22 @@ def scaler_used(step: Answers) -> None:
 @example(dtype=torch.float32)
 def test_needs_grad_scaler(impl, oracle, dtype):
     ask(impl, oracle, needs_grad_scaler, dtype).same()
+    if dtype == torch.float32:
+        check_float64_needs_no_scaler(impl)
+
+
+def check_float64_needs_no_scaler(impl) -> None:
+    """float64: a training format or not, as you decide (False, or ValueError), never one that needs a scaler:
+    its range is wider than float32's."""
+    try:
+        answers = ask(impl, None, needs_grad_scaler, torch.float64)
+    except StudentRaised as raised:
+        if raised.exc_type == "ValueError":
+            return
+        raise
+    answers.require(answers.got is False, f"returned {answers.got!r} for torch.float64, whose range is wider than "
+                    "float32's (its tiny is smaller): no scaler is needed. Return False, or raise ValueError if you "
+                    "take float64 for no training format", show_values=False)
 
 
 @STEPS
