@@ -350,7 +350,10 @@ def test_shifted_einops_moves_the_reference_and_comes_back():
     import einops
 
     from grader.harness.probes.part06 import einops_shifted
-    from tests.test_part06_named import SHIFTED_INPUTS
+
+    inputs = {"named.attention_scores": (torch.arange(48.0).reshape(2, 3, 2, 4), torch.arange(80.0).reshape(2, 5, 2, 4)),
+              "named.split_heads": (torch.arange(48.0).reshape(2, 3, 8), 2),
+              "named.merge_heads": (torch.arange(48.0).reshape(2, 2, 3, 4),)}
 
     class Functions:
         def __init__(self, **functions):
@@ -360,10 +363,11 @@ def test_shifted_einops_moves_the_reference_and_comes_back():
             return self.functions[name]
 
     def moved(fn, name):
-        shift = einops_shifted.fn(Functions(**{name: fn}), name, *SHIFTED_INPUTS[name])
-        return not torch.equal(shift.plain, shift.shifted)
+        shifts = [einops_shifted.fn(Functions(**{name: fn}), name, first, *inputs[name]) for first in (True, False)]
+        assert torch.equal(shifts[0].plain, shifts[1].plain) and torch.equal(shifts[0].shifted, shifts[1].shifted)
+        return not torch.equal(shifts[0].plain, shifts[0].shifted)
 
-    for name in SHIFTED_INPUTS:
+    for name in inputs:
         assert moved(getattr(R, name.split(".")[1]), name), name
 
     def in_two_steps(x, num_heads):

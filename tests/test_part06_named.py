@@ -18,6 +18,7 @@ import math
 
 import torch
 from hypothesis import settings
+from hypothesis import strategies as st
 
 from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail, require
@@ -79,17 +80,22 @@ def check_attention_scores(impl, oracle, q, k):
                       returns=Tensor(torch.float32, (batch, heads, seq_q, k.shape[1])))
     scale = torch.einsum("bihd,bjhd->bhij", q.double().abs(), k.double().abs()) / math.sqrt(dim)
     answers.elementwise(4 * (dim + 2) * (F32.eps * scale + F32.tiny), ATTENTION_TOLERANCE)
+    return answers.got
 
 
 def check_split_heads(impl, oracle, x, num_heads):
     batch, seq, model = x.shape
-    checked(impl, oracle, split_heads, x, num_heads,
-            returns=Tensor(torch.float32, (batch, num_heads, seq, model // num_heads))).same()
+    answers = checked(impl, oracle, split_heads, x, num_heads,
+                      returns=Tensor(torch.float32, (batch, num_heads, seq, model // num_heads)))
+    answers.same()
+    return answers.got
 
 
 def check_merge_heads(impl, oracle, x):
     batch, heads, seq, head_dim = x.shape
-    checked(impl, oracle, merge_heads, x, returns=Tensor(torch.float32, (batch, seq, heads * head_dim))).same()
+    answers = checked(impl, oracle, merge_heads, x, returns=Tensor(torch.float32, (batch, seq, heads * head_dim)))
+    answers.same()
+    return answers.got
 
 
 @given(case=S.attention_cases())
@@ -208,11 +214,6 @@ def _listed(items: list[str]) -> str:
 
 # --------------------------------------------------------------------------- einops
 EXPECTED_OPS = ((attention_scores, "einsum"), (split_heads, "rearrange"), (merge_heads, "rearrange"))
-# each function's arguments when it is called with einops' results shifted: plain shapes, more than one head
-SHIFTED_INPUTS = {attention_scores.name: (torch.arange(48.0).reshape(2, 3, 2, 4),
-                                         torch.arange(80.0).reshape(2, 5, 2, 4)),
-                  split_heads.name: (torch.arange(48.0).reshape(2, 3, 8), 2),
-                  merge_heads.name: (torch.arange(48.0).reshape(2, 2, 3, 4),)}
 
 
 def einops_call(op: str):
@@ -221,16 +222,18 @@ def einops_call(op: str):
     return lambda used: used in (f"einops.{op}", f"einops.einops.{op}")
 
 
-@given(case=S.einops_cases())
+@given(case=S.einops_cases(), shifted_first=st.booleans())
 @settings(max_examples=10)  # whether einops is used does not depend on the values
-def test_uses_einops(impl, oracle, case):
+def test_uses_einops(impl, oracle, case, shifted_first):
     """Right answers, computed with einops.einsum and einops.rearrange as the docstrings ask: each
-    function's source names its einops call, and called once with every result einops hands back
-    shifted by one, its answer moves: the call runs, and its result is the answer."""
+    function's source names its einops call, and called once more with every result einops hands back
+    shifted by one, its answer moves: the call runs, and its result is the answer. (The same inputs again,
+    einops as it is, must give the right answer again, before or after the shifted call as drawn.)"""
     q, k, x, num_heads, split = case
-    check_attention_scores(impl, oracle, q, k)
-    check_split_heads(impl, oracle, x, num_heads)
-    check_merge_heads(impl, oracle, split)
+    right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
+             split_heads.name: check_split_heads(impl, oracle, x, num_heads),
+             merge_heads.name: check_merge_heads(impl, oracle, split)}
+    inputs = {attention_scores.name: (q, k), split_heads.name: (x, num_heads), merge_heads.name: (split,)}
     source_of(impl)  # it parses
     for function, op in EXPECTED_OPS:
         name = function.name.split(".")[1]
@@ -239,11 +242,16 @@ def test_uses_einops(impl, oracle, case):
                 f"never calls einops.{op}: write it with einops.{op} and named axes, as the docstring asks",
                 show_values=False)
     for function, op in EXPECTED_OPS:
-        shift = ask(impl, None, einops_shifted, function.name, *SHIFTED_INPUTS[function.name]).got
-        unmoved = type(shift.plain) is torch.Tensor and type(shift.shifted) is torch.Tensor \
-            and shift.plain.shape == shift.shifted.shape and torch.equal(shift.plain, shift.shifted)
+        args = inputs[function.name]
+        shift = ask(impl, None, einops_shifted, function.name, shifted_first, *args).got
+        again = type(shift.plain) is torch.Tensor and shift.plain.shape == right[function.name].shape \
+            and torch.equal(shift.plain, right[function.name])
+        require(again, function.name, "gave another answer to the same inputs, called again (einops as it is): an "
+                "answer must depend on the inputs alone", inputs=named_inputs(function.name, args),
+                show_values=False)
+        unmoved = type(shift.shifted) is torch.Tensor and shift.plain.shape == shift.shifted.shape \
+            and torch.equal(shift.plain, shift.shifted)
         require(not unmoved, function.name,
                 f"gave the same answer with every result of einops shifted by one: the einops.{op} it names does "
                 f"not make the answer (a branch never taken, a result thrown away). Compute the result with "
-                f"einops.{op}, as the docstring asks",
-                inputs=named_inputs(function.name, SHIFTED_INPUTS[function.name]), show_values=False)
+                f"einops.{op}, as the docstring asks", inputs=named_inputs(function.name, args), show_values=False)

@@ -47,19 +47,26 @@ def _answer(fn: Any, args: tuple) -> Any:
 
 
 @probe(subject="named.einops")  # a module read by its source: answered where named.py was imported alone
-def einops_shifted(impl: Implementation, function: str, *args: Any) -> Shift:
-    """``function(*args)``, then again with every result of einops.einsum, rearrange, reduce and repeat
-    shifted by one (all of them go through ``einops.einops``' get_backend and _apply_recipe, looked up
-    at call time: whatever name a submission calls einops by)."""
+def einops_shifted(impl: Implementation, function: str, shifted_first: bool, *args: Any) -> Shift:
+    """``function(*args)`` as einops is, and again with every result of einops.einsum, rearrange, reduce
+    and repeat shifted by one (all of them go through ``einops.einops``' get_backend and _apply_recipe,
+    looked up at call time: whatever name a submission calls einops by); the shifted call first or second
+    as the test drew it, so that no answer can be told by its place."""
     import einops.einops as inner
 
     fn = impl.function(function)
+
+    def shifted() -> Any:
+        get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
+        inner.get_backend = lambda tensor: _Shifted(get_backend(tensor))
+        inner._apply_recipe = lambda backend, *rest, **named: apply_recipe(backend, *rest, **named) + 1
+        try:
+            return _answer(fn, args)
+        finally:
+            inner.get_backend, inner._apply_recipe = get_backend, apply_recipe
+
+    if shifted_first:
+        moved = shifted()
+        return Shift(_answer(fn, args), moved)
     plain = _answer(fn, args)
-    get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
-    inner.get_backend = lambda tensor: _Shifted(get_backend(tensor))
-    inner._apply_recipe = lambda backend, *rest, **named: apply_recipe(backend, *rest, **named) + 1
-    try:
-        shifted = _answer(fn, args)
-    finally:
-        inner.get_backend, inner._apply_recipe = get_backend, apply_recipe
-    return Shift(plain, shifted)
+    return Shift(plain, shifted())
