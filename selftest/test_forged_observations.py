@@ -32,6 +32,8 @@ ATTACKED = {
     "part09_type_name_faked": {"test_open_dataset"},  # an in-memory array that calls itself numpy.memmap
     "part09_side_map_kept": {"test_open_dataset"},  # an in-memory copy returned, a map of the file kept aside
     "part09_copy_mapped": {"test_open_dataset"},  # a map of a copy saved under the same name elsewhere
+    # a copy returned, a map kept aside, and the probe's address reading replaced to point into the map
+    "part09_address_forged": {"test_open_dataset"},
     # a checkpoint's pickle run, then an UnpicklingError raised as if weights_only had refused it
     "part09_code_run_then_refused": {"test_load_checkpoint_refuses_code",
                                      "test_load_checkpoint_refuses_code_whatever_it_calls"},

@@ -27,8 +27,8 @@ from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
-    CODE_SECONDS, DATASET, WAITS, checkpoint_file, coded_checkpoint, get_batch, load_refusing_code, open_dataset,
-    restore_checkpoint, train, train_device,
+    CODE_SECONDS, DATASET, LARGE_COLS, LARGE_ROWS, WAITS, checkpoint_file, coded_checkpoint, get_batch,
+    load_refusing_code, open_dataset, open_large_dataset, restore_checkpoint, train, train_device,
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
 from grader.harness.show import show
@@ -39,11 +39,24 @@ FEW = settings(max_examples=10)  # training runs cost the most, and a loop's bug
 
 
 # --------------------------------------------------------------------------- data
+LARGE = (LARGE_ROWS, LARGE_COLS, 5)  # a 32 MiB file: the one case opened with open_large_dataset
+
+
 @given(case=S.dataset_cases)
+@example(case=LARGE)
 def test_open_dataset(impl, oracle, case):
     """A read-only memory map of the file (as the door sees the process's mappings), holding the saved
-    values: the returned array's bytes must lie inside it."""
-    answers = ask(impl, oracle, open_dataset, *case, watch=DATASET)
+    values: the returned array's bytes must lie inside it. And for a file of 32 MiB, the process's
+    resident memory must not rise by half the file's size in the call (as the door sees it from outside:
+    a copy read into memory does, whatever the process says of where its array lies)."""
+    answers = ask(impl, oracle, open_large_dataset if case == LARGE else open_dataset, *case, watch=DATASET)
+    if case == LARGE and answers.seen.grew is not None:
+        size = LARGE_ROWS * LARGE_COLS * 4
+        answers.require(answers.seen.grew < size / 2,
+                        f"read the file into memory: the process's resident memory rose by "
+                        f"{answers.seen.grew / 2**20:.1f} MiB in the call, on a {size / 2**20:.0f} MiB file. Open it "
+                        "lazily with np.load(path, mmap_mode='r'), a numpy.memmap that reads only the rows you "
+                        "touch, and return it", show_values=False)
     mapped = answers.seen.mapped
     if mapped is not None:  # the kernel's word on how the file is open
         if not mapped:

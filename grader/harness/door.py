@@ -135,6 +135,7 @@ class Measured(Generic[R]):
     wall_seconds: float
     cpu_seconds: float
     mapped: tuple[Mapping, ...] | None = None  # with ``watch``: how files of that name are mapped, if seen
+    grew: int | None = None  # with ``watch``: how far the process's resident memory rose in the call, if seen
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,7 @@ class Door:
             raise self._remember(reply)
         self._spent += reply.wall_seconds
         value = self._value(q, reply.outcome)
-        return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped) if measured else value
+        return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped, reply.grew) if measured else value
 
     def prefetch(self, questions: list[Question]) -> None:
         """Send these questions ahead (``grader.harness.lookahead``); each is answered from there

@@ -95,6 +95,9 @@ class Reply:
     # with Request.watch: every mapping of such a file in the process that answered (where it lies and
     # its permissions), read from the kernel's /proc/<pid>/maps; None where that cannot be seen
     mapped: tuple[Mapping, ...] | None = None
+    # with Request.watch: how far that process's resident memory rose during the call, in bytes, above where
+    # it stood when the call began (the kernel's peak, reset then from outside); None where that cannot be seen
+    grew: int | None = None
 
 
 @dataclass(frozen=True)
@@ -219,12 +222,14 @@ class InProcess:
         from grader.harness import wire
 
         sent = wire.roundtrip(request.to_wire())
+        resident = reset_peak(os.getpid()) if request.watch else None
         wall, cpu = time.perf_counter(), time.process_time()
         outcome = self.runner.answer(sent, judges=self.judges)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         mapped = mappings(os.getpid(), request.watch) if request.watch else None
+        grew = peak_growth(os.getpid(), resident)
         try:
-            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped)
+            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew)
         except wire.WireError as error:
             return Reply({"status": "harness_error", "function": request.subject,
                           "message": f"the answer does not cross the wire: {error}"}, wall, cpu)
@@ -253,6 +258,36 @@ def mappings(pid: int, name: str) -> tuple[Mapping, ...] | None:
             start, end = fields[0].split("-")
             found.append(Mapping(int(start, 16), int(end, 16), fields[1], int(fields[4])))
     return tuple(found)
+
+
+def _status_bytes(pid: int, field: str) -> int | None:
+    """One memory figure of /proc/<pid>/status (``VmRSS``, ``VmHWM``), in bytes; None where unseen."""
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def reset_peak(pid: int) -> int | None:
+    """Reset process ``pid``'s peak resident memory to what it holds now (``clear_refs`` 5: the kernel's
+    own figure, which the process cannot lower again: a worker's /proc is mounted read-only); returns what
+    it holds, in bytes, or None where the peak cannot be reset here."""
+    try:
+        with open(f"/proc/{pid}/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:
+        return None
+    return _status_bytes(pid, "VmRSS")
+
+
+def peak_growth(pid: int, resident: int | None) -> int | None:
+    """How far ``pid``'s peak resident memory now stands above ``resident`` (``reset_peak``'s), in bytes."""
+    peak = _status_bytes(pid, "VmHWM") if resident is not None else None
+    return None if peak is None else max(peak - resident, 0)
 
 
 def process_cpu_seconds(pid: int) -> float:

@@ -34,7 +34,7 @@ from pathlib import Path
 from grader.harness import faults, wire
 from grader.harness.show import printable
 from grader.harness.transport import (READ_BY_SOURCE, OnReply, Protections, Reply, Request, Session, answer_in_order,
-                                      mappings, process_cpu_seconds)
+                                      mappings, peak_growth, process_cpu_seconds, reset_peak)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
@@ -250,11 +250,13 @@ class Sandboxed:
                 else faults.CrashFault(request.subject, dead.detail)
         worker = self._ensure_worker(role, request.subject)
         head = self._ahead[0] if self._ahead else None
+        resident = None  # a watched request is never sent ahead: its peak is reset as it is sent
         if head is not None and head.worker is worker and head.args is request.args and head.probe == request.probe:
             self._ahead.popleft()
             rid, started, cpu = head.rid, max(worker.last_answer, head.sent), worker.last_cpu
         else:
             self._settle_ahead()  # sent ahead for nothing (a request left out): read and dropped
+            resident = reset_peak(worker.pid) if request.watch else None
             cpu, started = process_cpu_seconds(worker.pid), time.monotonic()
             rid = self._send(worker, request.to_wire(), request.hard_limit, request.subject)
         if request.watch is None:
@@ -262,7 +264,8 @@ class Sandboxed:
         outcome = self._answer(worker, rid, started + request.hard_limit, request.hard_limit, request.subject)
         worker.last_answer, worker.last_cpu = time.monotonic(), process_cpu_seconds(worker.pid)
         mapped = mappings(worker.pid, request.watch) if request.watch else None
-        return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped)
+        grew = peak_growth(worker.pid, resident)
+        return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew)
 
     def _top_up(self, worker: _Worker, role: str, requests: list[Request], upcoming: int) -> None:
         """Send small requests ahead, in order, up to ``AHEAD_COUNT`` and ``AHEAD_BYTES`` in flight."""

@@ -10,7 +10,7 @@ own copy of the public harness. Each worker then builds a fresh root on a small 
     /submission/assignment   read-only: this worker's own copy of the submission
     /tmp                     a private tmpfs of ``Limits.scratch_mb`` (also $HOME and the working folder)
     /dev                     null, zero, full, random, urandom (and nvidia* on a GPU machine), a private /dev/shm
-    /proc                    its own (it is pid 1 of its own PID namespace: it sees its own processes only)
+    /proc                    its own, read-only (it is pid 1 of its own PID namespace: it sees its own processes only)
     /sys                     read-only, on a GPU machine only (the CUDA driver reads it)
 
 and moves into it with ``pivot_root``, detaching the old root: every other path (the
@@ -143,8 +143,11 @@ def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int
     _devices(new_root, shm_mb)
     missing = []
     os.makedirs(new_root + "/proc", exist_ok=True)
-    # a user namespace may not mount /proc where the real one has parts hidden (a container): none then
-    if not sandbox.mount("proc", new_root + "/proc", "proc", sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC):
+    # a user namespace may not mount /proc where the real one has parts hidden (a container): none then.
+    # Read-only: nothing of it is the worker's to write, and the door's figures read from it must stay the
+    # kernel's (a process may reset its own peak resident memory through clear_refs, where the door resets it)
+    if not sandbox.mount("proc", new_root + "/proc", "proc",
+                         sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC | sandbox.MS_RDONLY):
         missing.append(f"/proc ({os.strerror(sandbox.errno_now())}: the worker has none)")
     else:
         missing += _kernel_settings_read_only(new_root + "/proc")

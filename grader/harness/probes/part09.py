@@ -155,6 +155,40 @@ def open_dataset(impl: Implementation, rows: int, cols: int, seed: int) -> Opene
                   int(_NBYTES.__get__(opened)), inode)
 
 
+# a dataset too large to hold twice unseen: a copy of it raises the process's resident memory by its size,
+# which the door sees from outside (where a probe's own report of an address could be forged)
+LARGE_ROWS, LARGE_COLS = 1 << 17, 64  # 32 MiB of float32
+_CHUNK_ROWS = 4096
+
+
+def large_rows(start: int, stop: int, cols: int, seed: int) -> np.ndarray:
+    """Rows ``start:stop`` of the large dataset: cheap to make a chunk at a time, different in every cell."""
+    cells = np.arange(start * cols, stop * cols, dtype=np.float64).reshape(stop - start, cols)
+    return (cells * 1e-3 + seed).astype(np.float32)
+
+
+@probe(subject="training.open_dataset", batch=False)
+def open_large_dataset(impl: Implementation, rows: int, cols: int, seed: int) -> Opened:
+    """``open_dataset`` of a (rows, cols) float32 array written as ``dataset.npy`` a chunk at a time (the
+    harness holds none of it in memory); its values are three of its rows (first, middle, last)."""
+    path = os.path.join(Scratch.fresh(), DATASET)
+    with open(path, "wb") as handle:
+        header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False,
+                  "shape": (rows, cols)}
+        np.lib.format.write_array_header_1_0(handle, header)
+        for start in range(0, rows, _CHUNK_ROWS):
+            handle.write(large_rows(start, min(rows, start + _CHUNK_ROWS), cols, seed).tobytes())
+    inode = os.stat(path).st_ino
+    opened = impl.function("training.open_dataset")(path)
+    Scratch.kept = opened
+    name = f"{type(opened).__module__}.{type(opened).__qualname__}"
+    if not isinstance(opened, np.ndarray):
+        return Opened(name, None, None, None, inode)
+    picked = np.asarray(opened[[0, rows // 2, rows - 1]])
+    return Opened(name, torch.from_numpy(np.array(picked)), int(_INTERFACE.__get__(opened)["data"][0]),
+                  int(_NBYTES.__get__(opened)), inode)
+
+
 @dataclass(frozen=True)
 class Batch(Report):
     batch: Any  # what get_batch returned
