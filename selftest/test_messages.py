@@ -86,6 +86,16 @@ def test_a_function_with_the_wrong_signature_is_the_students_error_not_the_harne
     assert "harness error" not in out, out[-2000:]
 
 
+def test_a_module_that_does_not_parse_says_where_once(tmp_path):
+    sub = mutants.materialize_reference(tmp_path / "syntax")
+    module = sub / "assignment" / "strides.py"
+    module.write_text(module.read_text() + "\ndef broken(:\n")
+    out = pytest("tests/test_part01_strides.py", "--submission", str(sub), "-x", "-q").stdout
+    line = len(module.read_text().splitlines())
+    assert f"does not import: SyntaxError: invalid syntax (assignment/strides.py, line {line})" in out, out[-2000:]
+    assert "(strides.py, line" not in out, out[-2000:]
+
+
 def test_submission_with_a_space_works_for_a_folder_anywhere(tmp_path):
     sub = mutants.materialize_reference(tmp_path / "elsewhere")
     run = pytest("tests/test_part01_strides.py", "--submission", str(sub), "-q")

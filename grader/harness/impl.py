@@ -140,7 +140,8 @@ class Implementation:
             where = f" ({self.relative(exc.filename)}, line {exc.lineno})"
         elif frames:
             where = f" ({self.relative(frames[-1].filename)}, line {frames[-1].lineno})"
-        message = safe_str(exc)
+        # a SyntaxError's text ends with its own "(file, line n)", in the file's bare name: said once, as above
+        message = safe_str(exc.msg) if isinstance(exc, SyntaxError) and exc.filename and exc.msg else safe_str(exc)
         return f"{self.package}/{short}.py does not import: {type(exc).__name__}: {message}{where}"
 
     def source(self, short: str) -> str | None:
