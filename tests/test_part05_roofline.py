@@ -106,6 +106,13 @@ def test_promised_flops_per_sec(impl, oracle, case):
     answers = ask(impl, oracle, promised, *case, returns=Tuple(STR, Optional(FLOAT)))
     extra = _extra_chip(impl, oracle, name)
     if extra is None:
+        status, value = answers.check().got
+        peak = f" ({value:.4g} FLOP/s)" if isinstance(value, float) else ""
+        answers.where(0).same(
+            f"returned a peak{peak} where ValueError is due: no word of the name (split on spaces and hyphens) is "
+            f"a chip of the table, or its chip has no {dtype} peak" if status == "ok" else
+            f"raised ValueError where a peak is due: a word of the name (split on spaces and hyphens) is a chip of "
+            f"the table, and the table holds its {dtype} peak")
         answers.within(rel=DATASHEET.rel)
         return
     chip, peaks = extra
@@ -188,10 +195,12 @@ WARMUP_TIMED = 2.5
 # least FIGURE_SHRINKS of the figure with the case's own (the least of each). Honest, the first about 1: as low
 # as 0.57 in one call when the machine took the CPU away during the warm-up, 0.31 once for a median of
 # per-trial times on a busy machine (it drops the stretched products the wall time keeps); the second about
-# 1, the same product timed. A figure divided by more than the products it timed (`warmup + trials`) fails
+# 1, the same product timed, yet 0.656 once, with the first at 0.475, for an honest 256^3 timing graded two
+# at a time on two cores. A figure divided by more than the products it timed (`warmup + trials`) fails
 # both: trials / (w + 20 + t), at most 0.36 over the drawn cases, and (w + t) / (w + 20 + t), at most 0.52.
-FIGURE_TOO_SMALL = 0.5
-FIGURE_SHRINKS = 0.7
+# Each bound sits between the two.
+FIGURE_TOO_SMALL = 0.42
+FIGURE_SHRINKS = 0.6
 
 
 def _reads_a_clock(impl, fn: str) -> None:
