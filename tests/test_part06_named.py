@@ -161,20 +161,30 @@ def test_annotations_reject_wrong_shapes(impl, oracle, case):
     for function, args, result, what in bad_results(*case):
         if check_call(annotations(impl, function), function.params, args, result=result) is None:
             fail(function.name, f"your annotations accepted {what} from a well-shaped call: annotate the result "
-                 "with its axes, as the stub does")
+                 "with its axes, named as the arguments' axes it shares, as the stub does")
 
 
 def bad_results(batch, seq_q, seq_k, heads, dim):
     """Well-shaped calls with results no annotation of the result's axes lets through (a 1-D result, an
-    integer one), however its axes are named: an annotation that accepts any shape (\"...\") checks nothing."""
+    integer one), however its axes are named: an annotation that accepts any shape (\"...\") checks nothing.
+    And results one longer on an axis the stub's annotations tie to an argument's (a result's seq is x's
+    seq): a result annotated with an axis of its own name there (\"seq2\") checks nothing of it."""
     q, k = torch.ones(batch, seq_q, heads, dim), torch.ones(batch, seq_k, heads, dim)
     x, split = torch.ones(batch, seq_q, heads * dim), torch.ones(batch, heads, seq_q, dim)
     flat = torch.ones(batch * heads * seq_q)
     return [
         (attention_scores, (q, k), flat, f"a 1-D result of {flat.numel()} values"),
         (attention_scores, (q, k), torch.ones(batch, heads, seq_q, seq_k, dtype=torch.long), "an integer result"),
+        (attention_scores, (q, k), torch.ones(batch, heads, seq_q, seq_k + 1),
+         f"a result of {seq_k + 1} keys for k's {seq_k} (seq_k)"),
+        (attention_scores, (q, k), torch.ones(batch, heads + 1, seq_q, seq_k),
+         f"a result of {heads + 1} heads for q's {heads}"),
         (split_heads, (x, heads), flat, f"a 1-D result of {flat.numel()} values"),
+        (split_heads, (x, heads), torch.ones(batch, heads, seq_q + 1, dim),
+         f"a result of sequence length {seq_q + 1} for x's {seq_q} (seq)"),
         (merge_heads, (split,), flat, f"a 1-D result of {flat.numel()} values"),
+        (merge_heads, (split,), torch.ones(batch, seq_q + 1, heads * dim),
+         f"a result of sequence length {seq_q + 1} for x's {seq_q} (seq)"),
     ]
 
 
