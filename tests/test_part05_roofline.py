@@ -384,10 +384,37 @@ def test_time_matmul_cpu(impl, oracle, case):
         if all(holds for holds, _, _ in checks):
             break
     _reads_a_clock(impl, fn)
+    _held_up(impl, fn)
     for seen in timings.values():
         _measured_anew(fn, seen)
     for holds, problem, details in checks:
         require(holds, fn, problem, **details)
+
+
+# a product of 2 GFLOP (tens of ms on any CPU core: longer than the worker's running spells) timed as it is,
+# then with the worker held stopped for three quarters of the call
+HELD_UP_CASE = (1024, 1024, 1024, torch.float32, "cpu", 1, 4)
+HELD_UP = 1.5  # the least a measured figure grows by, held up so (a clock's: about 4x; 2x on two threads)
+
+
+def _held_up(impl, fn: str) -> None:
+    """Where the door can hold the process stopped from outside (a sandboxed worker), a figure a clock
+    measured grows with the stops, whatever statistic of the trials it takes; a figure worked out from the
+    sizes (however it is jittered) does not move. The plain figure is the least of two calls, and a round
+    a busy machine spoiled is measured again, in up to ROUNDS rounds."""
+    for _ in range(ROUNDS):
+        plain = min(check(impl.measure(time_matmul_call, *HELD_UP_CASE).value, FLOAT, fn) for _ in range(2))
+        held = impl.measure(time_matmul_call, *HELD_UP_CASE, stall=True)
+        if held.stalled is None:
+            return  # no door here holds a process up (in process, the student's own run)
+        figure = check(held.value, FLOAT, fn)
+        if figure >= HELD_UP * plain:
+            return
+    require(False, fn, f"returned {figure:.3g} s with the process held stopped from outside for "
+            f"{held.stalled:.3g} of the call's {held.wall_seconds:.3g} s, against {plain:.3g} s without: a product "
+            f"timed with a clock takes longer in wall time when its process is held up (about 4x here; at least "
+            f"{HELD_UP:g}x is asked). Return what the clock measured around the trials, not a figure worked out "
+            "from the sizes", inputs=named_inputs(fn, HELD_UP_CASE), show_values=False)
 
 
 def _measured_anew(fn: str, seen: _Timings) -> None:

@@ -136,6 +136,7 @@ class Measured(Generic[R]):
     cpu_seconds: float
     mapped: tuple[Mapping, ...] | None = None  # with ``watch``: how files of that name are mapped, if seen
     grew: int | None = None  # with ``watch``: how far the process's resident memory rose in the call, if seen
+    stalled: float | None = None  # with ``stall``: the seconds the process was held stopped in the call, if it was
 
 
 @dataclass(frozen=True)
@@ -185,10 +186,11 @@ class Door:
     def run(self, probe: Probe[R], *args: Any) -> R:
         return self.ask(question(probe, *args))
 
-    def measure(self, probe: Probe[R], *args: Any, watch: str | None = None) -> Measured[R]:
+    def measure(self, probe: Probe[R], *args: Any, watch: str | None = None, stall: bool = False) -> Measured[R]:
         """``run``, and the call's wall and CPU seconds as this door saw them from outside; with
-        ``watch`` (a file name), how files of that name are mapped into the process afterwards."""
-        return self.ask(question(probe, *args), measured=True, watch=watch)
+        ``watch`` (a file name), how files of that name are mapped into the process afterwards; with
+        ``stall``, the process held stopped for most of the call, from outside (where the transport can)."""
+        return self.ask(question(probe, *args), measured=True, watch=watch, stall=stall)
 
     def source(self, module: str) -> str | None:
         """The text of one of the implementation's modules, read here, never run (None: no such file)."""
@@ -203,20 +205,21 @@ class Door:
         return True
 
     # -- one question ---------------------------------------------------------------------
-    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None) -> Any:
-        sendable = watch is None and q.probe.batch  # a timed probe (batch=False) is always run afresh
+    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False) -> Any:
+        sendable = watch is None and not stall and q.probe.batch  # a timed probe (batch=False) is run afresh
         if self.log is not None and sendable:
             self.log(self.current_test, q.key(), q.timeout)
         reply = self._ahead.take(q.key()) if sendable and self._ahead is not None else None
         if reply is None:
-            request = self.request(q, watch)
+            request = self.request(q, watch, stall)
             self._check_budget(q)
             reply = self.exchange_now([request])[0]
         if isinstance(reply, BaseException):
             raise self._remember(reply)
         self._spent += reply.wall_seconds
         value = self._value(q, reply.outcome)
-        return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped, reply.grew) if measured else value
+        return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped, reply.grew, reply.stalled) \
+            if measured else value
 
     def prefetch(self, questions: list[Question]) -> None:
         """Send these questions ahead (``grader.harness.lookahead``); each is answered from there
@@ -239,12 +242,13 @@ class Door:
                 questions.append(q)
         self.prefetch(questions)
 
-    def request(self, q: Question, watch: str | None = None) -> Request:
+    def request(self, q: Question, watch: str | None = None, stall: bool = False) -> Request:
         if q.subject in self.stuck:
             raise self.stuck[q.subject].repeated()
         timeout = (q.timeout or q.probe.timeout) * self.timeout_scale
         stuck = tuple((f, fault.headline()) for f, fault in self.stuck.items())
-        return Request(q.probe.name, q.args, q.subject, timeout, process_for(q.probe.process, q.subject), stuck, watch)
+        return Request(q.probe.name, q.args, q.subject, timeout, process_for(q.probe.process, q.subject), stuck, watch,
+                       stall)
 
     def exchange_now(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
         """Carry requests now (after a lookahead's chunk already on its way); see ``Transport.exchange``."""

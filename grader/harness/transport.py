@@ -58,6 +58,8 @@ class Request:
     stuck: tuple[tuple[str, str], ...] = ()
     # a file name: after the call, report how files of that name are mapped into the process
     watch: str | None = None
+    # hold the process stopped from outside for most of the call (STALL), where the transport can
+    stall: bool = False
 
     @property
     def alone(self) -> str | None:
@@ -98,6 +100,8 @@ class Reply:
     # with Request.watch: how far that process's resident memory rose during the call, in bytes, above where
     # it stood when the call began (the kernel's peak, reset then from outside); None where that cannot be seen
     grew: int | None = None
+    # with Request.stall: the seconds the process was held stopped during the call; None where it was not
+    stalled: float | None = None
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,45 @@ from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
 
+# Request.stall: the worker held stopped (SIGSTOP) for STALL_STOPPED of every STALL_RUNNING + STALL_STOPPED
+# seconds. A running spell shorter than any timed product stretches every product's wall time, whatever
+# statistic a timer takes of them; three quarters stopped outlast a CPU quota's refill (two threads under a
+# one-CPU quota still run at half their speed)
+STALL_RUNNING, STALL_STOPPED = 0.003, 0.009
+
+
+class Staller:
+    """Holds a process stopped for most of the time, from a thread of this process, until ``stop``."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.stalled, self.failed = pid, 0.0, False
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="staller", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._done.wait(STALL_RUNNING):
+            try:
+                os.kill(self.pid, signal.SIGSTOP)
+                began = time.monotonic()
+                self._done.wait(STALL_STOPPED)
+                os.kill(self.pid, signal.SIGCONT)
+                self.stalled += time.monotonic() - began
+            except OSError:  # gone, or not ours to stop: the call says nothing of stalls
+                self.failed = True
+                return
+
+    def stop(self) -> float | None:
+        """Let the process run again; the seconds it was held stopped (None: it could not be)."""
+        self._done.set()
+        self._thread.join()
+        try:
+            os.kill(self.pid, signal.SIGCONT)
+        except OSError:
+            pass
+        return None if self.failed else self.stalled
+
+
 def _rss_mb(pid: int) -> float:
     """Resident memory of a process, in MB (0 if it is gone)."""
     try:
@@ -259,13 +298,17 @@ class Sandboxed:
             resident = reset_peak(worker.pid) if request.watch else None
             cpu, started = process_cpu_seconds(worker.pid), time.monotonic()
             rid = self._send(worker, request.to_wire(), request.hard_limit, request.subject)
-        if request.watch is None:
+        if request.watch is None and not request.stall:
             self._top_up(worker, role, requests, upcoming)
-        outcome = self._answer(worker, rid, started + request.hard_limit, request.hard_limit, request.subject)
+        staller = Staller(worker.pid) if request.stall else None
+        try:
+            outcome = self._answer(worker, rid, started + request.hard_limit, request.hard_limit, request.subject)
+        finally:
+            stalled = staller.stop() if staller is not None else None
         worker.last_answer, worker.last_cpu = time.monotonic(), process_cpu_seconds(worker.pid)
         mapped = mappings(worker.pid, request.watch) if request.watch else None
         grew = peak_growth(worker.pid, resident)
-        return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew)
+        return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew, stalled)
 
     def _top_up(self, worker: _Worker, role: str, requests: list[Request], upcoming: int) -> None:
         """Send small requests ahead, in order, up to ``AHEAD_COUNT`` and ``AHEAD_BYTES`` in flight."""
@@ -273,7 +316,7 @@ class Sandboxed:
         queued = sum(a.size for a in self._ahead)
         while len(self._ahead) < AHEAD_COUNT and position < len(requests):
             following = requests[position]
-            if following.watch is not None or self._role(following) != role:
+            if following.watch is not None or following.stall or self._role(following) != role:
                 return
             text = wire.pack({"id": worker.next_id, **following.to_wire()})
             if queued + len(text) > AHEAD_BYTES:
