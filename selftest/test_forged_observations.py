@@ -39,8 +39,11 @@ ATTACKED = {
     # a checkpoint's pickle run, then an UnpicklingError raised as if weights_only had refused it
     "part09_code_run_then_refused": {"test_load_checkpoint_refuses_code",
                                      "test_load_checkpoint_refuses_code_whatever_it_calls"},
-    # the same with the public test's waiting call (time.sleep) made free: the hidden one waits in another
-    "part09_sleep_made_free": {"test_load_checkpoint_refuses_code_whatever_it_calls"},
+    # the same with the public test's calls (os.mkdir, time.sleep) made harmless: the hidden one calls others
+    "part09_public_calls_made_free": {"test_load_checkpoint_refuses_code_whatever_it_calls"},
+    # a loader run in a thread left behind, or beside a thread that burns the CPU: the folder shows all the same
+    "part09_loaded_in_a_thread": {"test_load_checkpoint_refuses_code",
+                                  "test_load_checkpoint_refuses_code_whatever_it_calls"},
     # a scaler given in bfloat16 ignored, shown used: a loss handed to scale() and thrown away, the scale set by hand
     "part10_scaler_shown_not_used": {"test_stepped_once_and_grads_cleared"},
     # hooks taken off and fed float32 results cast down: no autocast, so every value test of the step is lost

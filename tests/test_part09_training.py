@@ -17,6 +17,8 @@ Training tests draw 10 runs each, whatever the profile.
 
 import dataclasses
 import io
+import os
+import secrets
 import warnings
 import zipfile
 
@@ -27,7 +29,7 @@ from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
-    CODE_SECONDS, DATASET, LARGE_COLS, LARGE_ROWS, WAITS, checkpoint_file, coded_checkpoint, get_batch,
+    CODE_SECONDS, DATASET, LARGE_COLS, LARGE_ROWS, MAKES, WAITS, checkpoint_file, coded_checkpoint, get_batch,
     load_refusing_code, open_dataset, open_large_dataset, restore_checkpoint, train, train_device,
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
@@ -200,22 +202,26 @@ def test_load_checkpoint_refuses_code(impl, case):
     """load_checkpoint reads a checkpoint torch.save wrote (its step back, as an int), and refuses one
     whose pickle calls a function to rebuild an object (here fractions.Fraction; os.system would be
     called the same way): torch.load(path, weights_only=True) refuses it with an UnpicklingError (an
-    error of yours raised from it counts), weights_only=False runs it. Its pickle also calls
-    time.sleep(CODE_SECONDS), which the door's clock sees: refusing after running it is no refusal."""
-    check_refuses_code(impl, case, WAITS)
+    error of yours raised from it counts), weights_only=False runs it. Its pickle also makes a folder
+    in /tmp and calls time.sleep(CODE_SECONDS), which the door sees from outside the process (the folder
+    there after the call, the wait on its clock): refusing after running it is no refusal."""
+    check_refuses_code(impl, case, MAKES, WAITS)
 
 
-def check_refuses_code(impl, case, waits) -> None:
-    """``case``'s checkpoint loaded, and its twin whose pickle calls functions refused before any runs: the
-    call ``waits`` names would wait CODE_SECONDS without the CPU, which the door's clock sees."""
+def check_refuses_code(impl, case, makes, waits) -> None:
+    """``case``'s checkpoint loaded, and its twin whose pickle calls functions refused before any runs: run,
+    ``makes`` makes a folder at a fresh path the door looks for after the call, and ``waits`` waits
+    CODE_SECONDS without the CPU, which the door's clock sees."""
     dim, num_layers, seed, steps = case
     module, name, _ = waits
+    trace = f"/tmp/checkpoint-code-{secrets.token_hex(8)}"
     inputs = (f"dim={dim}, num_layers={num_layers}, seed={seed}, steps={steps}: a checkpoint of AdamW after {steps} "
               f"step{'s' if steps != 1 else ''} that this test saved itself, in the layout the docstring gives "
               f"(torch.save({{\"model\": model.state_dict(), \"optimizer\": optimizer.state_dict(), \"step\": {steps}}}, "
               f"path)), then the same with its step a fractions.Fraction and a note whose pickle calls {module}.{name}")
     try:
-        answers = dataclasses.replace(ask(impl, None, load_refusing_code, *case, coded_checkpoint(*case, waits)),
+        answers = dataclasses.replace(ask(impl, None, load_refusing_code, *case,
+                                          coded_checkpoint(*case, trace, makes, waits), trace=trace),
                                       inputs=inputs)
     except StudentRaised as raised:  # on the plain file: say whose file it was, and in what layout
         raise StudentRaised(raised.function, raised.exc_type, raised.message, raised.where, inputs) from None
@@ -230,6 +236,13 @@ def check_refuses_code(impl, case, waits) -> None:
                     ": a checkpoint that calls a function may as well call os.system. Load with torch.load(path, "
                     "weights_only=True), which refuses any function but the few a state dict needs, and let its "
                     "error through (no retry with weights_only=False)", show_values=False)
+    if answers.seen.traced:
+        if os.path.isdir(trace):  # the student's own run: the folder its loader made here
+            os.rmdir(trace)
+        answers.fail(f"ran the checkpoint's code: its pickle calls {'.'.join(makes)}({trace!r}), and that folder was "
+                     "there after the call (whatever was raised, or left running in a thread). Load with "
+                     "torch.load(path, weights_only=True), which refuses the file before calling anything in it, "
+                     "and let its error through")
     # run, the call waits that long without using the CPU
     idle = answers.seen.wall_seconds - answers.seen.cpu_seconds
     answers.require(idle < CODE_SECONDS * 0.8,

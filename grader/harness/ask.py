@@ -37,16 +37,16 @@ from grader.harness.wire import Record
 
 
 def ask(impl: Door, oracle: Door | None, asked: Function | Constant | Probe | str, *args: Any,
-        returns: Schema | None = None, watch: str | None = None) -> "Answers":
+        returns: Schema | None = None, watch: str | None = None, trace: str | None = None) -> "Answers":
     """Both answers to one question (the oracle's is None without an oracle).
 
     The oracle is asked first: if the reference itself cannot answer, that is a
-    harness error, before the student's code is blamed for anything. ``watch``: see
-    ``Door.measure`` (what the door saw of the call is in ``Answers.seen``).
+    harness error, before the student's code is blamed for anything. ``watch``, ``trace``:
+    see ``Door.measure`` (what the door saw of the call is in ``Answers.seen``).
     """
     q = question(asked, *args)
     expected = oracle.ask(q) if oracle is not None else None
-    seen = impl.ask(q, measured=True, watch=watch)
+    seen = impl.ask(q, measured=True, watch=watch, trace=trace)
     if returns is None and isinstance(asked, (Function, Constant)):
         returns = asked.returns
     got = returns.plain(seen.value) if returns is not None else seen.value

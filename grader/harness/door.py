@@ -137,6 +137,7 @@ class Measured(Generic[R]):
     mapped: tuple[Mapping, ...] | None = None  # with ``watch``: how files of that name are mapped, if seen
     grew: int | None = None  # with ``watch``: how far the process's resident memory rose in the call, if seen
     stalled: float | None = None  # with ``stall``: the seconds the process was held stopped in the call, if it was
+    traced: bool | None = None  # with ``trace``: whether that path was there after the call, if it could be seen
 
 
 @dataclass(frozen=True)
@@ -186,11 +187,13 @@ class Door:
     def run(self, probe: Probe[R], *args: Any) -> R:
         return self.ask(question(probe, *args))
 
-    def measure(self, probe: Probe[R], *args: Any, watch: str | None = None, stall: bool = False) -> Measured[R]:
+    def measure(self, probe: Probe[R], *args: Any, watch: str | None = None, stall: bool = False,
+                trace: str | None = None) -> Measured[R]:
         """``run``, and the call's wall and CPU seconds as this door saw them from outside; with
         ``watch`` (a file name), how files of that name are mapped into the process afterwards; with
-        ``stall``, the process held stopped for most of the call, from outside (where the transport can)."""
-        return self.ask(question(probe, *args), measured=True, watch=watch, stall=stall)
+        ``stall``, the process held stopped for most of the call, from outside (where the transport can);
+        with ``trace`` (an absolute path), whether it exists in the process's own filesystem after the call."""
+        return self.ask(question(probe, *args), measured=True, watch=watch, stall=stall, trace=trace)
 
     def source(self, module: str) -> str | None:
         """The text of one of the implementation's modules, read here, never run (None: no such file)."""
@@ -205,21 +208,22 @@ class Door:
         return True
 
     # -- one question ---------------------------------------------------------------------
-    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False) -> Any:
-        sendable = watch is None and not stall and q.probe.batch  # a timed probe (batch=False) is run afresh
+    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False,
+            trace: str | None = None) -> Any:
+        sendable = watch is None and not stall and trace is None and q.probe.batch  # (batch=False: run afresh)
         if self.log is not None and sendable:
             self.log(self.current_test, q.key(), q.timeout)
         reply = self._ahead.take(q.key()) if sendable and self._ahead is not None else None
         if reply is None:
-            request = self.request(q, watch, stall)
+            request = self.request(q, watch, stall, trace)
             self._check_budget(q)
             reply = self.exchange_now([request])[0]
         if isinstance(reply, BaseException):
             raise self._remember(reply)
         self._spent += reply.wall_seconds
         value = self._value(q, reply.outcome)
-        return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped, reply.grew, reply.stalled) \
-            if measured else value
+        return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped, reply.grew, reply.stalled,
+                        reply.traced) if measured else value
 
     def prefetch(self, questions: list[Question]) -> None:
         """Send these questions ahead (``grader.harness.lookahead``); each is answered from there
@@ -242,13 +246,14 @@ class Door:
                 questions.append(q)
         self.prefetch(questions)
 
-    def request(self, q: Question, watch: str | None = None, stall: bool = False) -> Request:
+    def request(self, q: Question, watch: str | None = None, stall: bool = False,
+                trace: str | None = None) -> Request:
         if q.subject in self.stuck:
             raise self.stuck[q.subject].repeated()
         timeout = (q.timeout or q.probe.timeout) * self.timeout_scale
         stuck = tuple((f, fault.headline()) for f, fault in self.stuck.items())
         return Request(q.probe.name, q.args, q.subject, timeout, process_for(q.probe.process, q.subject), stuck, watch,
-                       stall)
+                       stall, trace)
 
     def exchange_now(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
         """Carry requests now (after a lookahead's chunk already on its way); see ``Transport.exchange``."""

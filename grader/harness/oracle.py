@@ -40,11 +40,12 @@ class LiveOracle(Door):
         self.recorder = recorder
         self._memo: dict[str, str] = {}
 
-    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False) -> Any:
+    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False,
+            trace: str | None = None) -> Any:
         hit = self._memo.get(q.key()) if not measured else None
         if hit is not None:  # decoded afresh: callers may change what they get
             return self._value(q, wire.decode(hit))
-        return super().ask(q, measured=measured, watch=watch, stall=stall)
+        return super().ask(q, measured=measured, watch=watch, stall=stall, trace=trace)
 
     def _exchange(self, requests: list[Request], on_reply=None) -> list[Reply | BaseException]:
         replies = []
@@ -85,12 +86,13 @@ class ReplayOracle(Door):
     def available(self, asked: Function | Constant | Probe) -> bool:
         return self.live is not None or not (isinstance(asked, Probe) and asked.kind == "judge" and not asked.record)
 
-    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False) -> Any:
+    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False,
+            trace: str | None = None) -> Any:
         outcome = self.recording.answer(q.key()) if not measured else None
         if outcome is not None:
             return self._value(q, outcome)
         if self.live is not None:
-            return self.live.ask(q, measured=measured, watch=watch, stall=stall)
+            return self.live.ask(q, measured=measured, watch=watch, stall=stall, trace=trace)
         if q.probe.kind == "judge" and not q.probe.record:
             raise faults.Unavailable(f"{q.probe.name} is measured only when grading")
         raise faults.HarnessFault(q.subject, "no recorded answer for this input; rebuild the handout's recordings",

@@ -60,6 +60,8 @@ class Request:
     watch: str | None = None
     # hold the process stopped from outside for most of the call (STALL), where the transport can
     stall: bool = False
+    # an absolute path: after the call, report whether it exists in the process's own filesystem
+    trace: str | None = None
 
     @property
     def alone(self) -> str | None:
@@ -102,6 +104,9 @@ class Reply:
     grew: int | None = None
     # with Request.stall: the seconds the process was held stopped during the call; None where it was not
     stalled: float | None = None
+    # with Request.trace: whether the path exists in the process's filesystem after the call (and a moment
+    # more: what a thread the call left behind does next counts too); None where that cannot be seen
+    traced: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -232,8 +237,9 @@ class InProcess:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         mapped = mappings(os.getpid(), request.watch) if request.watch else None
         grew = peak_growth(os.getpid(), resident)
+        traced = traced_path("", request.trace) if request.trace else None
         try:
-            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew)
+            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew, None, traced)
         except wire.WireError as error:
             return Reply({"status": "harness_error", "function": request.subject,
                           "message": f"the answer does not cross the wire: {error}"}, wall, cpu)
@@ -262,6 +268,24 @@ def mappings(pid: int, name: str) -> tuple[Mapping, ...] | None:
             start, end = fields[0].split("-")
             found.append(Mapping(int(start, 16), int(end, 16), fields[1], int(fields[4])))
     return tuple(found)
+
+
+TRACE_GRACE = 0.3  # seconds a trace is waited for after the call
+
+
+def traced_path(root: str, path: str) -> bool | None:
+    """Whether ``path`` exists under ``root`` (a process's own root, ``/proc/<pid>/root``; "" for this
+    process's) after ``TRACE_GRACE`` seconds; None where that root cannot be looked into."""
+    time.sleep(TRACE_GRACE)
+    if root and not os.access(root + "/", os.R_OK | os.X_OK):
+        return None
+    try:
+        os.lstat(root + path)
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return None
 
 
 def _status_bytes(pid: int, field: str) -> int | None:

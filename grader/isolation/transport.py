@@ -34,7 +34,7 @@ from pathlib import Path
 from grader.harness import faults, wire
 from grader.harness.show import printable
 from grader.harness.transport import (READ_BY_SOURCE, OnReply, Protections, Reply, Request, Session, answer_in_order,
-                                      mappings, peak_growth, process_cpu_seconds, reset_peak)
+                                      mappings, peak_growth, process_cpu_seconds, reset_peak, traced_path)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
@@ -308,7 +308,9 @@ class Sandboxed:
         worker.last_answer, worker.last_cpu = time.monotonic(), process_cpu_seconds(worker.pid)
         mapped = mappings(worker.pid, request.watch) if request.watch else None
         grew = peak_growth(worker.pid, resident)
-        return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew, stalled)
+        traced = traced_path(f"/proc/{worker.pid}/root", request.trace) if request.trace else None
+        return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew, stalled,
+                     traced)
 
     def _top_up(self, worker: _Worker, role: str, requests: list[Request], upcoming: int) -> None:
         """Send small requests ahead, in order, up to ``AHEAD_COUNT`` and ``AHEAD_BYTES`` in flight."""
@@ -316,7 +318,7 @@ class Sandboxed:
         queued = sum(a.size for a in self._ahead)
         while len(self._ahead) < AHEAD_COUNT and position < len(requests):
             following = requests[position]
-            if following.watch is not None or following.stall or self._role(following) != role:
+            if following.watch is not None or following.stall or following.trace or self._role(following) != role:
                 return
             text = wire.pack({"id": worker.next_id, **following.to_wire()})
             if queued + len(text) > AHEAD_BYTES:

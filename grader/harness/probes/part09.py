@@ -350,10 +350,13 @@ def _restored(impl: Implementation, model: nn.Module, optimizer: torch.optim.Opt
     return Restored(dense(step), loaded, state, parameters(model))
 
 
-# what the checkpoint that calls code makes the call to rebuild it cost, seen from outside the worker: a
-# loader that runs the pickle and then raises, as if it had refused it, cannot give the seconds back
+# What the checkpoint that calls code leaves where the door sees it from outside the worker: a loader that
+# runs the pickle and then raises, as if it had refused it, cannot take back a folder it made (nor the
+# seconds a call waited: the door's clock sees those where it cannot look into the worker's files)
 CODE_SECONDS = 3.0
-# what that pickle calls, as (module, function, arguments): a call that waits CODE_SECONDS without the CPU
+# what that pickle calls, as (module, function, arguments): a folder made at a path the test chooses, then
+# a call that waits CODE_SECONDS without the CPU
+MAKES = ("os", "mkdir")
 WAITS = ("time", "sleep", (CODE_SECONDS,))
 
 
@@ -367,16 +370,18 @@ class _Calls:
         return self.function, self.args
 
 
-def coded_checkpoint(dim: int, num_layers: int, seed: int, steps: int, waits: tuple = WAITS) -> bytes:
+def coded_checkpoint(dim: int, num_layers: int, seed: int, steps: int, trace: str, makes: tuple = MAKES,
+                     waits: tuple = WAITS) -> bytes:
     """A checkpoint of a stepped run as torch.save writes it, with its step a ``fractions.Fraction`` (whose
     pickle calls ``fractions.Fraction`` to rebuild it: harmless, but ``os.system`` would be called the same
-    way) and a note whose pickle calls ``waits``. Built by the test, where the grader runs it: the functions
-    are looked up, and pickled by name, in a process no submission ran in, so none can have put its own
-    function under the name (a loader that runs the pickle calls what the name names where it loads)."""
-    module, name, args = waits
+    way) and a note whose pickle calls ``makes`` (module, function) on the path ``trace``, then ``waits``.
+    Built by the test, where the grader runs it: the functions are looked up, and pickled by name, in a
+    process no submission ran in, so none can have put its own function under the name (a loader that runs
+    the pickle calls what the name names where it loads)."""
     model, optimizer = stepped_run(dim, num_layers, seed, steps)
     state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
-    note = _Calls(getattr(importlib.import_module(module), name), tuple(args))
+    calls = ((*makes, (trace,)), waits)
+    note = [_Calls(getattr(importlib.import_module(module), name), tuple(args)) for module, name, args in calls]
     buffer = io.BytesIO()
     torch.save({**state, "step": fractions.Fraction(steps), "note": note}, buffer)
     return buffer.getvalue()
