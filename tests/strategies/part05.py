@@ -79,6 +79,10 @@ def promised_cases(draw):
     return name, draw(st.sampled_from(dtypes))
 
 
+# (m, k, n, place): a product of about 1 GFLOP, and which of three calls of it is held stopped from outside
+held_up_cases = st.tuples(st.integers(768, 960), st.integers(768, 960), st.integers(768, 960), st.integers(0, 2))
+
+
 @st.composite
 def mfu_cases(draw):
     """(flops, seconds, peak_flops_per_sec), ints or floats."""
