@@ -248,6 +248,7 @@ class _Timings:
 
     inputs: str
     products: int  # in a call with the extra warm-up: w + EXTRA_WARMUP + t
+    defaults: bool = False  # the case's own calls left warmup and trials to the function's defaults
     # by kind of call (``_timed``: "case", "warmup", "trials"): the CPU seconds of each, and what each returned
     cpu: dict = field(default_factory=lambda: {kind: [] for kind in KINDS})
     returned: dict = field(default_factory=lambda: {kind: [] for kind in KINDS})
@@ -281,16 +282,19 @@ def _busy_checks(m, k, n, timings: dict) -> list:
     for dtype, seen in timings.items():
         quiet = {"inputs": seen.inputs, "show_values": False}
         floor = 2 * m * k * n / CEILING[dtype]
+        # measured against a call with warmup and trials left to the defaults: other defaults show here
+        defaults = (" (the first call left warmup and trials to your defaults, which must be the signature's: "
+                    "warmup=3, trials=10)") if seen.defaults else ""
         checks.append((seen.extra >= floor,
                        f"with {EXTRA_WARMUP} more warm-up products the call cost {seen.extra * EXTRA_WARMUP:.3g} s "
                        f"more CPU, less than {EXTRA_WARMUP} such products take on any CPU core "
-                       f"({floor * EXTRA_WARMUP:.3g} s): run `warmup` untimed products first, then time `trials` more",
-                       quiet))
+                       f"({floor * EXTRA_WARMUP:.3g} s): run `warmup` untimed products first, then time `trials` "
+                       f"more{defaults}", quiet))
         checks.append((seen.extra_trial >= floor,
                        f"with {EXTRA_TRIALS} more trials the call cost {seen.extra_trial * EXTRA_TRIALS:.3g} s more "
                        f"CPU, less than {EXTRA_TRIALS} such products take on any CPU core "
-                       f"({floor * EXTRA_TRIALS:.3g} s): time as many products as `trials` asks for, and divide by it",
-                       quiet))
+                       f"({floor * EXTRA_TRIALS:.3g} s): time as many products as `trials` asks for, and divide by "
+                       f"it{defaults}", quiet))
         spread = min(seen.spread)
         typical = statistics.median(seen.spread)
         least = min(seen.returned["case"])  # a figure of 0 s is less than one product's time too
@@ -359,7 +363,7 @@ def test_time_matmul_cpu(impl, oracle, case, held):
     fn = "roofline.time_matmul"
     w, t = (3, 10) if warmup is None else (warmup, trials)
     timings = {dtype: _Timings(named_inputs(fn, (m, k, n, dtype, "cpu") + (() if warmup is None else (w, t))),
-                               w + EXTRA_WARMUP + t)
+                               w + EXTRA_WARMUP + t, warmup is None)
                for dtype in (torch.float32, torch.float64)}
     for dtype in timings:
         impl.measure(time_matmul_call, 16, 16, 16, dtype, "cpu", 1, 1)  # first-use costs, outside what is measured
