@@ -78,18 +78,23 @@ def test_bytes_are_element_size(case):
 
 
 @given(S.underflow_cases())
-def test_underflow_is_torchs_cast(case):
-    """Casting in torch rounds twice (via float32), so every value of a narrow dtype is
-    drawn exactly representable in float32, where both ways agree."""
+def test_underflow_is_torchs_cast_where_torch_rounds_once(case):
+    """Casting in torch rounds twice (via float32): where the value is a float32 both ways agree. A
+    value just above the tie that no float32 holds (the strategy's "past") becomes the tie in float32,
+    and then 0; exactly, it rounds up to the smallest subnormal (numpy's float16, one rounding, agrees)."""
     value, dtype = case
-    if dtype == torch.float32:
-        stored = torch.tensor([value], dtype=torch.float64).to(torch.float32)
-    else:
-        assert float(np.float32(value)) == value
-        stored = torch.tensor([value], dtype=torch.float32).to(dtype)
-    assert R.underflows_to_zero(value, dtype) == bool(stored == 0)
-    # the lecture's own idiom gives the same answer on every drawn value
-    assert R.underflows_to_zero(value, dtype) == bool(torch.tensor([value], dtype=dtype) == 0)
+    if dtype == torch.float32 or float(np.float32(value)) == value:
+        stored = torch.tensor([value], dtype=torch.float64).to(torch.float32) if dtype == torch.float32 \
+            else torch.tensor([value], dtype=torch.float32).to(dtype)
+        assert R.underflows_to_zero(value, dtype) == bool(stored == 0)
+        # the lecture's own idiom gives the same answer on every such value
+        assert R.underflows_to_zero(value, dtype) == bool(torch.tensor([value], dtype=dtype) == 0)
+        return
+    info = torch.finfo(dtype)
+    assert abs(value) > info.smallest_normal * info.eps / 2 and not R.underflows_to_zero(value, dtype)
+    assert bool(torch.tensor([value], dtype=torch.float64).to(dtype) == 0)  # what the test's hint says
+    if dtype == torch.float16:
+        assert np.float16(value) != 0
 
 
 def test_nvfp4_values_are_the_lectures():
