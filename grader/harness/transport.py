@@ -270,7 +270,9 @@ def mappings(pid: int, name: str) -> tuple[Mapping, ...] | None:
     return tuple(found)
 
 
-TRACE_GRACE = 0.3  # seconds a trace is waited for after the call
+# seconds a trace is waited for after the call: what a thread the call left behind was already doing when it
+# returned (a pickle run in a thread makes its folder before it waits, and the call waits on that)
+TRACE_GRACE = 0.05
 
 
 def traced_path(root: str, path: str) -> bool | None:

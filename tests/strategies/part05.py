@@ -79,8 +79,8 @@ def promised_cases(draw):
     return name, draw(st.sampled_from(dtypes))
 
 
-# (m, k, n, place): a product of about 1 GFLOP, and which of three calls of it is held stopped from outside
-held_up_cases = st.tuples(st.integers(768, 960), st.integers(768, 960), st.integers(768, 960), st.integers(0, 2))
+# (m, k, n, place): a product of about 1 GFLOP, and which of two calls of it is held stopped from outside
+held_up_cases = st.tuples(st.integers(768, 960), st.integers(768, 960), st.integers(768, 960), st.integers(0, 1))
 
 
 @st.composite
