@@ -218,7 +218,8 @@ def check_refuses_code(impl, case, makes, waits) -> None:
     inputs = (f"dim={dim}, num_layers={num_layers}, seed={seed}, steps={steps}: a checkpoint of AdamW after {steps} "
               f"step{'s' if steps != 1 else ''} that this test saved itself, in the layout the docstring gives "
               f"(torch.save({{\"model\": model.state_dict(), \"optimizer\": optimizer.state_dict(), \"step\": {steps}}}, "
-              f"path)), then the same with its step a fractions.Fraction and a note whose pickle calls {module}.{name}")
+              f"path)), then the same with its step a fractions.Fraction and a note whose pickle calls "
+              f"{'.'.join(makes)} and {module}.{name}")
     try:
         answers = dataclasses.replace(ask(impl, None, load_refusing_code, *case,
                                           coded_checkpoint(*case, trace, makes, waits), trace=trace),
