@@ -41,8 +41,8 @@ from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harn
 
 # Request.stall: the worker held stopped (SIGSTOP) for STALL_STOPPED of every STALL_RUNNING + STALL_STOPPED
 # seconds. A running spell shorter than any timed product stretches every product's wall time, whatever
-# statistic a timer takes of them; three quarters stopped outlast a CPU quota's refill (two threads under a
-# one-CPU quota still run at half their speed)
+# statistic a timer takes of them. (Threads throttled by a one-CPU quota lose as much in the plain calls:
+# the test then asks that the figure take the seconds held stopped in, not that it grow.)
 STALL_RUNNING, STALL_STOPPED = 0.003, 0.009
 
 
