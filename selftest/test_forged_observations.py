@@ -23,6 +23,7 @@ from grader import mutants
 from selftest.grading import grade, recording, written
 
 FORGED = mutants.ROOT / "selftest" / "forged"
+HIDDEN_BUGS = mutants.ROOT / "selftest" / "hidden_bugs"  # a forgery that beats only the public tests is kept there
 ATTACKED = {
     "part05_registry_replaced": {"test_time_matmul_cpu"},  # the probe that times a call, replaced at import
     "part05_timing_padded": {"test_time_matmul_cpu"},  # CPU burnt and wall time padded around a made-up figure
@@ -40,6 +41,7 @@ ATTACKED = {
     "part09_code_run_then_refused": {"test_load_checkpoint_refuses_code",
                                      "test_load_checkpoint_refuses_code_whatever_it_calls"},
     # the same with the public test's calls (os.mkdir, time.sleep) made harmless: the hidden one calls others
+    # (selftest/hidden_bugs/, where it proves the hidden test)
     "part09_public_calls_made_free": {"test_load_checkpoint_refuses_code_whatever_it_calls"},
     # a loader run in a thread left behind, or beside a thread that burns the CPU: the folder shows all the same
     "part09_loaded_in_a_thread": {"test_load_checkpoint_refuses_code",
@@ -73,7 +75,8 @@ _named.attention_scores = _named.split_heads = _named.merge_heads = _wrong
 def graded(tmp_path_factory):
     subs = tmp_path_factory.mktemp("forged")
     for name in ATTACKED:
-        mutants.materialize(mutants.load(FORGED / f"{name}.py"), subs / name)
+        source = FORGED / f"{name}.py" if (FORGED / f"{name}.py").exists() else HIDDEN_BUGS / f"{name}.py"
+        mutants.materialize(mutants.load(source), subs / name)
     mutants.materialize_reference(subs / "honest")
     strides = mutants.materialize_reference(subs / "replaced_from_elsewhere") / "assignment" / "strides.py"
     strides.write_text(strides.read_text() + REPLACED_FROM_ELSEWHERE)

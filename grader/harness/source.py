@@ -1360,9 +1360,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             # function's code or state set under a name written as text, by a call that does the store itself
             found.append(Finding(where, f"replaces what {node.value!r} names, by a name written as text (a "
                                         "function's code swapped through a string)", False))
-        if isinstance(node, ast.Call) and _imported(mod, node.func, scopes.get(id(node.func))) in WRAPPERS \
-                and (len(node.args) > WRAPPERS[_imported(mod, node.func, scopes.get(id(node.func)))]
-                     or any(k.arg in ("assigned", "updated") or k.arg is None for k in node.keywords)):
+        wrapper = _imported(mod, node.func, scopes.get(id(node.func))) if isinstance(node, ast.Call) else None
+        if wrapper in WRAPPERS and (len(node.args) > WRAPPERS[wrapper]
+                                    or any(k.arg in ("assigned", "updated") or k.arg is None for k in node.keywords)):
             found.append(Finding(where, f"replaces the attributes {ast.unparse(node.func)} is told to copy from "
                                         "one function to another (a function's code swapped by a call)", False))
         if isinstance(node, ast.Call) and imports:

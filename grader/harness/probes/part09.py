@@ -20,7 +20,7 @@ import os
 import shutil
 import tempfile
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -145,13 +145,18 @@ def open_dataset(impl: Implementation, rows: int, cols: int, seed: int) -> Opene
     data = np.random.default_rng(seed).standard_normal((rows, cols)).astype(np.float32)
     path = os.path.join(Scratch.fresh(), DATASET)
     np.save(path, data)
+    return _opened(impl, path, lambda opened: opened)
+
+
+def _opened(impl: Implementation, path: str, values: Callable[[np.ndarray], Any]) -> Opened:
+    """``open_dataset(path)``, kept alive after the call; ``values`` picks what of the array is reported."""
     inode = os.stat(path).st_ino
     opened = impl.function("training.open_dataset")(path)
     Scratch.kept = opened
     name = f"{type(opened).__module__}.{type(opened).__qualname__}"
     if not isinstance(opened, np.ndarray):
         return Opened(name, None, None, None, inode)
-    return Opened(name, torch.from_numpy(np.array(opened)), int(_INTERFACE.__get__(opened)["data"][0]),
+    return Opened(name, torch.from_numpy(np.array(values(opened))), int(_INTERFACE.__get__(opened)["data"][0]),
                   int(_NBYTES.__get__(opened)), inode)
 
 
@@ -178,15 +183,7 @@ def open_large_dataset(impl: Implementation, rows: int, cols: int, seed: int) ->
         np.lib.format.write_array_header_1_0(handle, header)
         for start in range(0, rows, _CHUNK_ROWS):
             handle.write(large_rows(start, min(rows, start + _CHUNK_ROWS), cols, seed).tobytes())
-    inode = os.stat(path).st_ino
-    opened = impl.function("training.open_dataset")(path)
-    Scratch.kept = opened
-    name = f"{type(opened).__module__}.{type(opened).__qualname__}"
-    if not isinstance(opened, np.ndarray):
-        return Opened(name, None, None, None, inode)
-    picked = np.asarray(opened[[0, rows // 2, rows - 1]])
-    return Opened(name, torch.from_numpy(np.array(picked)), int(_INTERFACE.__get__(opened)["data"][0]),
-                  int(_NBYTES.__get__(opened)), inode)
+    return _opened(impl, path, lambda opened: np.asarray(opened[[0, rows // 2, rows - 1]]))
 
 
 @dataclass(frozen=True)
