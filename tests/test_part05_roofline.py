@@ -30,6 +30,7 @@ from grader.harness.probes.part05 import DATASHEET, matmul_cost, promised, time_
 from grader.harness.schema import FLOAT, STR, Optional, Tuple
 from grader.harness.show import show
 from grader.harness.source import Module, is_clock, package_names, replaced_at_import
+from grader.harness.transport import Observe
 from tests.strategies import part05 as S
 
 EXACT_MATH = 1e-12
@@ -421,7 +422,7 @@ def _held_up(impl, fn: str, held: tuple) -> None:
     for _ in range(ROUNDS):
         calls = []
         for i in range(2):
-            calls.append(impl.measure(time_matmul_call, *args, stall=i == place))
+            calls.append(impl.measure(time_matmul_call, *args, observe=Observe(stall=i == place)))
             if i == place and calls[i].stalled is None:
                 return  # no door here holds a process up (in process, the student's own run)
         stalled = calls[place].stalled

@@ -34,6 +34,7 @@ from grader.harness.probes.part09 import (
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
 from grader.harness.show import show
+from grader.harness.transport import Observe
 from tests.strategies import part09 as S
 
 TRAINED = dict(rel=1e-4, abs=1e-6)
@@ -51,7 +52,7 @@ def test_open_dataset(impl, oracle, case):
     values: the returned array's bytes must lie inside it. And for a file of 32 MiB, the process's
     resident memory must not rise by half the file's size in the call (as the door sees it from outside:
     a copy read into memory does, whatever the process says of where its array lies)."""
-    answers = ask(impl, oracle, open_large_dataset if case == LARGE else open_dataset, *case, watch=DATASET)
+    answers = ask(impl, oracle, open_large_dataset if case == LARGE else open_dataset, *case, observe=Observe(watch=DATASET))
     if case == LARGE and answers.seen.grew is not None:
         size = LARGE_ROWS * LARGE_COLS * 4
         answers.require(answers.seen.grew < size / 2,
@@ -222,7 +223,8 @@ def check_refuses_code(impl, case, makes, waits) -> None:
               f"{'.'.join(makes)} and {module}.{name}")
     try:
         answers = dataclasses.replace(ask(impl, None, load_refusing_code, *case,
-                                          coded_checkpoint(*case, trace, makes, waits), trace=trace),
+                                          coded_checkpoint(*case, trace, makes, waits),
+                                          observe=Observe(trace=trace)),
                                       inputs=inputs)
     except StudentRaised as raised:  # on the plain file: say whose file it was, and in what layout
         raise StudentRaised(raised.function, raised.exc_type, raised.message, raised.where, inputs) from None

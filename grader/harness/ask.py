@@ -33,20 +33,21 @@ from grader.harness.probe import Probe
 from grader.harness.schema import Schema
 from grader.harness.spec import Constant, Function
 from grader.harness.show import Later
+from grader.harness.transport import Observe
 from grader.harness.wire import Record
 
 
 def ask(impl: Door, oracle: Door | None, asked: Function | Constant | Probe | str, *args: Any,
-        returns: Schema | None = None, watch: str | None = None, trace: str | None = None) -> "Answers":
+        returns: Schema | None = None, observe: Observe = Observe()) -> "Answers":
     """Both answers to one question (the oracle's is None without an oracle).
 
     The oracle is asked first: if the reference itself cannot answer, that is a
-    harness error, before the student's code is blamed for anything. ``watch``, ``trace``:
-    see ``Door.measure`` (what the door saw of the call is in ``Answers.seen``).
+    harness error, before the student's code is blamed for anything. ``observe``: what the door is to
+    see of the implementation's call from outside (``Door.measure``; what it saw is in ``Answers.seen``).
     """
     q = question(asked, *args)
     expected = oracle.ask(q) if oracle is not None else None
-    seen = impl.ask(q, measured=True, watch=watch, trace=trace)
+    seen = impl.ask(q, measured=True, observe=observe)
     if returns is None and isinstance(asked, (Function, Constant)):
         returns = asked.returns
     got = returns.plain(seen.value) if returns is not None else seen.value

@@ -11,8 +11,10 @@ a fault (``grader.harness.faults``). Arguments and answers always cross the wire
 format, even in process, so a test sees exactly what it would see from an
 isolated worker: fresh plain values that cannot lie. A probe's answer is rebuilt
 into its declared report, strictly: a malformed one is the implementation's
-fault. Only the call's wall and CPU time, and with ``watch`` how a file is
-mapped into the process, are the door's own observation.
+fault. Only the call's wall and CPU time, and what a test asks the transport to
+``Observe`` of the call from outside (how a file is mapped, how far resident
+memory rose, the process held stopped, a path left behind), are the door's own
+observation.
 
 A function that runs out of time is remembered: a later call to it, or to
 anything that calls it, fails at once with the same message instead of costing
@@ -32,7 +34,8 @@ from grader.harness.lookahead import Lookahead
 from grader.harness.probe import Probe, ReportError, lookup
 from grader.harness.show import printable, show_inputs
 from grader.harness.spec import Constant, Function
-from grader.harness.transport import InProcess, Mapping, OnReply, Reply, Request, Session, Transport, process_for
+from grader.harness.transport import (InProcess, Mapping, Observe, OnReply, Reply, Request, Session, Transport,
+                                      process_for)
 
 R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
@@ -134,10 +137,10 @@ class Measured(Generic[R]):
     value: R
     wall_seconds: float
     cpu_seconds: float
-    mapped: tuple[Mapping, ...] | None = None  # with ``watch``: how files of that name are mapped, if seen
-    grew: int | None = None  # with ``watch``: how far the process's resident memory rose in the call, if seen
-    stalled: float | None = None  # with ``stall``: the seconds the process was held stopped in the call, if it was
-    traced: bool | None = None  # with ``trace``: whether that path was there after the call, if it could be seen
+    mapped: tuple[Mapping, ...] | None = None  # with ``Observe.watch``: how files of that name are mapped, if seen
+    grew: int | None = None  # with ``Observe.watch``: how far the process's resident memory rose in the call, if seen
+    stalled: float | None = None  # with ``Observe.stall``: the seconds the process was held stopped in the call, if it was
+    traced: bool | None = None  # with ``Observe.trace``: whether that path was there after the call, if it could be seen
 
 
 @dataclass(frozen=True)
@@ -187,13 +190,10 @@ class Door:
     def run(self, probe: Probe[R], *args: Any) -> R:
         return self.ask(question(probe, *args))
 
-    def measure(self, probe: Probe[R], *args: Any, watch: str | None = None, stall: bool = False,
-                trace: str | None = None) -> Measured[R]:
-        """``run``, and the call's wall and CPU seconds as this door saw them from outside; with
-        ``watch`` (a file name), how files of that name are mapped into the process afterwards; with
-        ``stall``, the process held stopped for most of the call, from outside (where the transport can);
-        with ``trace`` (an absolute path), whether it exists in the process's own filesystem after the call."""
-        return self.ask(question(probe, *args), measured=True, watch=watch, stall=stall, trace=trace)
+    def measure(self, probe: Probe[R], *args: Any, observe: Observe = Observe()) -> Measured[R]:
+        """``run``, and the call's wall and CPU seconds as this door saw them from outside, with what
+        ``observe`` asks to be seen of it besides (``grader.harness.transport.Observe``)."""
+        return self.ask(question(probe, *args), measured=True, observe=observe)
 
     def source(self, module: str) -> str | None:
         """The text of one of the implementation's modules, read here, never run (None: no such file)."""
@@ -208,14 +208,13 @@ class Door:
         return True
 
     # -- one question ---------------------------------------------------------------------
-    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False,
-            trace: str | None = None) -> Any:
-        sendable = watch is None and not stall and trace is None and q.probe.batch  # (batch=False: run afresh)
+    def ask(self, q: Question, *, measured: bool = False, observe: Observe = Observe()) -> Any:
+        sendable = not observe and q.probe.batch  # (batch=False: run afresh)
         if self.log is not None and sendable:
             self.log(self.current_test, q.key(), q.timeout)
         reply = self._ahead.take(q.key()) if sendable and self._ahead is not None else None
         if reply is None:
-            request = self.request(q, watch, stall, trace)
+            request = self.request(q, observe)
             self._check_budget(q)
             reply = self.exchange_now([request])[0]
         if isinstance(reply, BaseException):
@@ -246,14 +245,13 @@ class Door:
                 questions.append(q)
         self.prefetch(questions)
 
-    def request(self, q: Question, watch: str | None = None, stall: bool = False,
-                trace: str | None = None) -> Request:
+    def request(self, q: Question, observe: Observe = Observe()) -> Request:
         if q.subject in self.stuck:
             raise self.stuck[q.subject].repeated()
         timeout = (q.timeout or q.probe.timeout) * self.timeout_scale
         stuck = tuple((f, fault.headline()) for f, fault in self.stuck.items())
-        return Request(q.probe.name, q.args, q.subject, timeout, process_for(q.probe.process, q.subject), stuck, watch,
-                       stall, trace)
+        return Request(q.probe.name, q.args, q.subject, timeout, process_for(q.probe.process, q.subject), stuck,
+                       observe)
 
     def exchange_now(self, requests: list[Request], on_reply: OnReply | None = None) -> list[Reply | BaseException]:
         """Carry requests now (after a lookahead's chunk already on its way); see ``Transport.exchange``."""

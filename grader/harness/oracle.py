@@ -20,7 +20,7 @@ from grader.harness.impl import Implementation
 from grader.harness.probe import Probe
 from grader.harness.recording import Recorder, Recording
 from grader.harness.spec import Constant, Function
-from grader.harness.transport import InProcess, Reply, Request, Transport
+from grader.harness.transport import InProcess, Observe, Reply, Request, Transport
 
 MEMO_LIMIT = 20_000
 
@@ -40,12 +40,11 @@ class LiveOracle(Door):
         self.recorder = recorder
         self._memo: dict[str, str] = {}
 
-    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False,
-            trace: str | None = None) -> Any:
+    def ask(self, q: Question, *, measured: bool = False, observe: Observe = Observe()) -> Any:
         hit = self._memo.get(q.key()) if not measured else None
         if hit is not None:  # decoded afresh: callers may change what they get
             return self._value(q, wire.decode(hit))
-        return super().ask(q, measured=measured, watch=watch, stall=stall, trace=trace)
+        return super().ask(q, measured=measured, observe=observe)
 
     def _exchange(self, requests: list[Request], on_reply=None) -> list[Reply | BaseException]:
         replies = []
@@ -86,13 +85,12 @@ class ReplayOracle(Door):
     def available(self, asked: Function | Constant | Probe) -> bool:
         return self.live is not None or not (isinstance(asked, Probe) and asked.kind == "judge" and not asked.record)
 
-    def ask(self, q: Question, *, measured: bool = False, watch: str | None = None, stall: bool = False,
-            trace: str | None = None) -> Any:
+    def ask(self, q: Question, *, measured: bool = False, observe: Observe = Observe()) -> Any:
         outcome = self.recording.answer(q.key()) if not measured else None
         if outcome is not None:
             return self._value(q, outcome)
         if self.live is not None:
-            return self.live.ask(q, measured=measured, watch=watch, stall=stall, trace=trace)
+            return self.live.ask(q, measured=measured, observe=observe)
         if q.probe.kind == "judge" and not q.probe.record:
             raise faults.Unavailable(f"{q.probe.name} is measured only when grading")
         raise faults.HarnessFault(q.subject, "no recorded answer for this input; rebuild the handout's recordings",

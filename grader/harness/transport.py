@@ -46,6 +46,26 @@ GRACE_SECONDS = 2.0  # a call's own alarm goes off first; the transport kills th
 
 
 @dataclass(frozen=True)
+class Observe:
+    """What the transport is to see of one call from outside the process that answers it, besides its
+    wall and CPU time, where it can (``Reply`` carries what it saw; None where it could not). An observed
+    request is never sent ahead, so that what is seen is of that call alone."""
+
+    # a file name: how files of that name are mapped into the process after the call, and how far its
+    # resident memory rose during it (a file read into memory, where it should have been mapped)
+    watch: str | None = None
+    # hold the process stopped for most of the call (``STALL``): a figure the call measures must take the
+    # stops in, a figure it makes up does not
+    stall: bool = False
+    # an absolute path: whether it exists in the process's own filesystem after the call (code a
+    # checkpoint's pickle ran, whatever the call says it did)
+    trace: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.watch is not None or self.stall or self.trace is not None
+
+
+@dataclass(frozen=True)
 class Request:
     """One question: run probe ``probe`` on ``args`` in ``process``."""
 
@@ -56,12 +76,8 @@ class Request:
     process: Process = "main"
     # functions that already ran out of time in this run: calling one fails at once
     stuck: tuple[tuple[str, str], ...] = ()
-    # a file name: after the call, report how files of that name are mapped into the process
-    watch: str | None = None
-    # hold the process stopped from outside for most of the call (STALL), where the transport can
-    stall: bool = False
-    # an absolute path: after the call, report whether it exists in the process's own filesystem
-    trace: str | None = None
+    # what the transport sees of the call from outside, besides its time
+    observe: Observe = Observe()
 
     @property
     def alone(self) -> str | None:
@@ -96,15 +112,15 @@ class Reply:
     outcome: dict[str, Any]
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
-    # with Request.watch: every mapping of such a file in the process that answered (where it lies and
+    # with Observe.watch: every mapping of such a file in the process that answered (where it lies and
     # its permissions), read from the kernel's /proc/<pid>/maps; None where that cannot be seen
     mapped: tuple[Mapping, ...] | None = None
-    # with Request.watch: how far that process's resident memory rose during the call, in bytes, above where
+    # with Observe.watch: how far that process's resident memory rose during the call, in bytes, above where
     # it stood when the call began (the kernel's peak, reset then from outside); None where that cannot be seen
     grew: int | None = None
-    # with Request.stall: the seconds the process was held stopped during the call; None where it was not
+    # with Observe.stall: the seconds the process was held stopped during the call; None where it was not
     stalled: float | None = None
-    # with Request.trace: whether the path exists in the process's filesystem after the call (and a moment
+    # with Observe.trace: whether the path exists in the process's filesystem after the call (and a moment
     # more: what a thread the call left behind does next counts too); None where that cannot be seen
     traced: bool | None = None
 
@@ -231,13 +247,13 @@ class InProcess:
         from grader.harness import wire
 
         sent = wire.roundtrip(request.to_wire())
-        resident = reset_peak(os.getpid()) if request.watch else None
+        resident = reset_peak(os.getpid()) if request.observe.watch else None
         wall, cpu = time.perf_counter(), time.process_time()
         outcome = self.runner.answer(sent, judges=self.judges)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        mapped = mappings(os.getpid(), request.watch) if request.watch else None
+        mapped = mappings(os.getpid(), request.observe.watch) if request.observe.watch else None
         grew = peak_growth(os.getpid(), resident)
-        traced = traced_path("", request.trace) if request.trace else None
+        traced = traced_path("", request.observe.trace) if request.observe.trace else None
         try:
             return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew, None, traced)
         except wire.WireError as error:

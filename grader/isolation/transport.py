@@ -39,7 +39,7 @@ from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
 
-# Request.stall: the worker held stopped (SIGSTOP) for STALL_STOPPED of every STALL_RUNNING + STALL_STOPPED
+# Observe.stall: the worker held stopped (SIGSTOP) for STALL_STOPPED of every STALL_RUNNING + STALL_STOPPED
 # seconds. A running spell shorter than any timed product stretches every product's wall time, whatever
 # statistic a timer takes of them. (Threads throttled by a one-CPU quota lose as much in the plain calls:
 # the test then asks that the figure take the seconds held stopped in, not that it grow.)
@@ -289,26 +289,26 @@ class Sandboxed:
                 else faults.CrashFault(request.subject, dead.detail)
         worker = self._ensure_worker(role, request.subject)
         head = self._ahead[0] if self._ahead else None
-        resident = None  # a watched request is never sent ahead: its peak is reset as it is sent
+        resident = None  # an observed request is never sent ahead: its peak is reset as it is sent
         if head is not None and head.worker is worker and head.args is request.args and head.probe == request.probe:
             self._ahead.popleft()
             rid, started, cpu = head.rid, max(worker.last_answer, head.sent), worker.last_cpu
         else:
             self._settle_ahead()  # sent ahead for nothing (a request left out): read and dropped
-            resident = reset_peak(worker.pid) if request.watch else None
+            resident = reset_peak(worker.pid) if request.observe.watch else None
             cpu, started = process_cpu_seconds(worker.pid), time.monotonic()
             rid = self._send(worker, request.to_wire(), request.hard_limit, request.subject)
-        if request.watch is None and not request.stall:
+        if not request.observe:
             self._top_up(worker, role, requests, upcoming)
-        staller = Staller(worker.pid) if request.stall else None
+        staller = Staller(worker.pid) if request.observe.stall else None
         try:
             outcome = self._answer(worker, rid, started + request.hard_limit, request.hard_limit, request.subject)
         finally:
             stalled = staller.stop() if staller is not None else None
         worker.last_answer, worker.last_cpu = time.monotonic(), process_cpu_seconds(worker.pid)
-        mapped = mappings(worker.pid, request.watch) if request.watch else None
+        mapped = mappings(worker.pid, request.observe.watch) if request.observe.watch else None
         grew = peak_growth(worker.pid, resident)
-        traced = traced_path(f"/proc/{worker.pid}/root", request.trace) if request.trace else None
+        traced = traced_path(f"/proc/{worker.pid}/root", request.observe.trace) if request.observe.trace else None
         return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew, stalled,
                      traced)
 
@@ -318,7 +318,7 @@ class Sandboxed:
         queued = sum(a.size for a in self._ahead)
         while len(self._ahead) < AHEAD_COUNT and position < len(requests):
             following = requests[position]
-            if following.watch is not None or following.stall or following.trace or self._role(following) != role:
+            if following.observe or self._role(following) != role:
                 return
             text = wire.pack({"id": worker.next_id, **following.to_wire()})
             if queued + len(text) > AHEAD_BYTES:
