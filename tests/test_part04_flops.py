@@ -70,6 +70,8 @@ def test_cruncher_flops(impl, oracle, case):
 @example(scenario=([("conv1d", (2, 3, 4, 3, 6), (False, False)), ("mm", (3, 4, 5), (False, False))], False, 0))
 # baddbmm's added term broadcast over the batch: the product's shapes are its second and third operands
 @example(scenario=([("baddbmm_broadcast", (2, 3, 4, 5), (False, False, False))], False, 0))
+# and addmm's, a column broadcast along n: n is b's, not the added term's
+@example(scenario=([("addmm_column", (3, 4, 5), (False, False, False))], False, 0))
 def test_count_matmul_flops_forward(impl, oracle, scenario):
     ask(impl, oracle, count_scenario, *scenario, returns=INT).same()
     counts_with_its_own_mode(impl)

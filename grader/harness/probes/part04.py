@@ -13,6 +13,8 @@ from grader.harness.probe import probe
 OPERANDS = {
     "mm": lambda m, k, n: [(m, k), (k, n)],
     "addmm": lambda m, k, n: [(m, k), (k, n), (n,)],
+    # the added term a column, broadcast along n: the product's shapes are its second and third operands
+    "addmm_column": lambda m, k, n: [(m, k), (k, n), (m, 1)],
     "bmm": lambda B, m, k, n: [(B, m, k), (B, k, n)],
     "baddbmm": lambda B, m, k, n: [(B, m, k), (B, k, n), (B, m, n)],
     # the added term broadcast over the batch: its shape is no operand's of the product (c, then a and b)
@@ -35,7 +37,7 @@ OPERANDS = {
 def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
     if kind == "mm":
         return torch.mm(t[0], t[1])
-    if kind == "addmm":
+    if kind in ("addmm", "addmm_column"):
         return torch.addmm(t[2], t[0], t[1])
     if kind == "bmm":
         return torch.bmm(t[0], t[1])
