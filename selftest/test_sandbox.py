@@ -168,6 +168,27 @@ def writable(paths):
     return found
 
 
+def device_nodes(paths):
+    """For each device node: which of its owner, mode and times could be changed
+    (each changed to what it already is, so that nothing on the host moves if the view is wrong), and whether it
+    took a write."""
+    found = []
+    for path in paths:
+        info, changed = os.stat(path), []
+        for name, change in (("chmod", lambda: os.chmod(path, info.st_mode & 0o7777)),
+                             ("chown", lambda: os.chown(path, info.st_uid, info.st_gid)),
+                             ("utime", lambda: os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns)))):
+            try:
+                change()
+                changed.append(name)
+            except OSError:
+                pass
+        with open(path, "wb", buffering=0) as handle:  # opened for writing: /dev/full then says it is full
+            written = path != "/dev/full" and handle.write(b"x") == 1
+        found.append([path, changed, written])
+    return found
+
+
 def outlive_the_grader():
     """When the channel to the grader closes, spin on instead of exiting (the worker's own loop reads it)."""
     import sys
@@ -339,6 +360,14 @@ def test_no_worker_can_write_the_kernel_s_settings(box):
     settings = ["/proc/sys/kernel/core_pattern", "/proc/sys/kernel/printk_ratelimit", "/proc/sys/vm/drop_caches",
                 "/proc/sysrq-trigger"]
     assert call(box, "writable", settings) == []
+
+
+def test_no_worker_can_change_the_host_s_device_nodes(box):
+    """The devices are the host's own nodes, bound in: as root in a user namespace that maps to host root, a
+    worker passed the owner's check on them, and chmod 000 /dev/null would break the machine until a reboot.
+    Bound read-only, they still take writes."""
+    nodes = ["/dev/null", "/dev/full", "/dev/zero", "/dev/urandom"]
+    assert call(box, "device_nodes", nodes) == [[node, [], node != "/dev/full"] for node in nodes]
 
 
 def test_no_student_worker_sees_the_judges(box, server):

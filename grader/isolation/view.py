@@ -244,14 +244,18 @@ def _tmpfs(new_root: str, inside: str, size_mb: int) -> None:
 
 
 def _devices(new_root: str, shm_mb: int) -> None:
-    """A /dev of the harmless devices (and the GPU's), bound from the real one: no mknod needed."""
+    """A /dev of the harmless devices (and the GPU's), bound from the real one: no mknod needed. Read-only
+    mounts: a device is still opened for writing, mapped and driven through a read-only mount (the kernel
+    checks a mount's flag for regular files, not for devices), but its node's owner, mode and times cannot
+    be changed through one, and a worker that is host root in its user namespace (a root grader told
+    --same-user) passes the owner's check on the host's nodes: chmod 000 /dev/null would last until a reboot."""
     dev = new_root + "/dev"
     os.makedirs(dev, exist_ok=True)
     _mount("tmpfs", dev, "tmpfs", sandbox.MS_NOSUID, "size=64k,mode=0755")
     nodes = [f"/dev/{name}" for name in DEVICES] + sorted(glob.glob("/dev/nvidia*"))
     for node in nodes:
         if os.path.exists(node):
-            _bind_at(new_root, node, node, read_only=False, device=True)
+            _bind_at(new_root, node, node, read_only=True, device=True)
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
                          ("stderr", "/proc/self/fd/2")):
         os.symlink(target, f"{dev}/{name}")
