@@ -66,10 +66,12 @@ class FailureGroup:
 
 
 _HEADER = re.compile(r"^\[[^\]\n]*\]\s+\S+$")  # "[Part 1 (strides)] test_view_strides"
-_INPUT = re.compile(r"^\s*input:\s*(.*)$", re.M)
+_INPUT = re.compile(r"^[ \t]*input:[ \t]*(.*)$", re.M)  # not \s: it spans lines, quadratic on blank ones
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
 _DIMENSIONS = re.compile(r"\b\d+(?:x\d+)+\b")  # "6x16", as torch's shape errors write them
-_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?![\w])", re.I)
+# possessive: a run of digits is never taken back a digit at a time to try the lookahead again (a class
+# name of 4,000 digits and a letter took half a second a failure, quadratic in its length)
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d++(?:\.\d*+)?|\.\d++)(?:e[-+]?\d++)?+(?![\w])", re.I)
 _SEQUENCE = re.compile(r"([(\[])\s*#(?:\s*,\s*#)*\s*,?\s*([)\]])")  # (#, #, #) -> (…), whatever its length
 
 
@@ -87,10 +89,13 @@ def input_line(message: str) -> str:
     return match.group(1).strip() if match else ""
 
 
+KEY_READS = 2000  # characters of a problem line read for its key: a submission's text may be long
+
+
 def failure_key(kind: str, problem: str) -> tuple[str, str]:
     """The same bug reads the same for every student once numbers and quoted values are gone:
     "timed out after 10 s in f" and "... 20 s in f" group together, so do two shapes."""
-    text = _QUOTED.sub("'…'", problem)
+    text = _QUOTED.sub("'…'", problem[:KEY_READS])  # the key keeps 200 characters of what is left
     text = _DIMENSIONS.sub("#x#", text)
     text = _NUMBER.sub("#", text)
     text = _SEQUENCE.sub(r"\1…\2", text)

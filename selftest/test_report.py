@@ -151,6 +151,21 @@ def test_the_key_of_a_failure_drops_values_but_keeps_names():
     assert key("wrong", "f: wrong value") != key("raised", "f: wrong value")
 
 
+def test_reading_a_failure_takes_time_in_proportion_to_its_text():
+    """A submission writes its own exception names and messages. Read for the report in the batch's own
+    process, a class name of 3,999 digits and a letter took half a second a failure (the number pattern
+    tried each shorter run of digits against its lookahead), and 40,000 blank lines took five seconds to
+    look for an input line in: 74 such failures held up the report by 16 seconds."""
+    import time
+
+    texts = ["9" * 3999 + "x", "1" * 3000 + ".5" + "2" * 3000 + "e", " \n" * 40000, "(1, " * 5000]
+    began = time.process_time()
+    for text in texts * 10:
+        report.failure_key("raised", report.problem_line(text))
+        report.input_line(text)
+    assert time.process_time() - began < 2.0  # about 0.05 s; 60 s before
+
+
 def test_the_problem_line_is_the_line_after_the_header_or_pytests_error_line():
     assert report.problem_line("[Part 1 (strides)] test_x\nnot implemented: strides.x\n  input:    a=1") \
         == "not implemented: strides.x"
