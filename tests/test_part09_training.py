@@ -205,13 +205,13 @@ def test_load_checkpoint_refuses_code(impl, case):
     called the same way): torch.load(path, weights_only=True) refuses it with an UnpicklingError (an
     error of yours raised from it counts), weights_only=False runs it. Its pickle also makes a folder
     in /tmp and calls time.sleep(CODE_SECONDS), which the door sees from outside the process (the folder
-    there after the call, the wait on its clock): refusing after running it is no refusal."""
+    made in the call, even if removed again, the wait on its clock): refusing after running it is no refusal."""
     check_refuses_code(impl, case, MAKES, WAITS)
 
 
 def check_refuses_code(impl, case, makes, waits) -> None:
     """``case``'s checkpoint loaded, and its twin whose pickle calls functions refused before any runs: run,
-    ``makes`` makes a folder at a fresh path the door looks for after the call, and ``waits`` waits
+    ``makes`` makes a folder at a fresh path the door watches for from before the call, and ``waits`` waits
     CODE_SECONDS without the CPU, which the door's clock sees."""
     dim, num_layers, seed, steps = case
     module, name, _ = waits
@@ -243,7 +243,7 @@ def check_refuses_code(impl, case, makes, waits) -> None:
         if os.path.isdir(trace):  # the student's own run: the folder its loader made here
             os.rmdir(trace)
         answers.fail(f"ran the checkpoint's code: its pickle calls {'.'.join(makes)}({trace!r}), and that folder was "
-                     "there after the call (whatever was raised, or left running in a thread). Load with "
+                     "made (whatever was raised, removed again, or left running in a thread). Load with "
                      "torch.load(path, weights_only=True), which refuses the file before calling anything in it, "
                      "and let its error through")
     # run, the call waits that long without using the CPU

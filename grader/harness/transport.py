@@ -57,8 +57,8 @@ class Observe:
     # hold the process stopped for most of the call (``STALL``): a figure the call measures must take the
     # stops in, a figure it makes up does not
     stall: bool = False
-    # an absolute path: whether it exists in the process's own filesystem after the call (code a
-    # checkpoint's pickle ran, whatever the call says it did)
+    # an absolute path: whether it was made in the process's own filesystem during the call, removed again or
+    # not (code a checkpoint's pickle ran, whatever the call says it did)
     trace: str | None = None
 
     def __bool__(self) -> bool:
@@ -120,7 +120,7 @@ class Reply:
     grew: int | None = None
     # with Observe.stall: the seconds the process was held stopped during the call; None where it was not
     stalled: float | None = None
-    # with Observe.trace: whether the path exists in the process's filesystem after the call (and a moment
+    # with Observe.trace: whether the path was made in the process's filesystem during the call (and a moment
     # more: what a thread the call left behind does next counts too); None where that cannot be seen
     traced: bool | None = None
 
@@ -248,12 +248,18 @@ class InProcess:
 
         sent = wire.roundtrip(request.to_wire())
         resident = reset_peak(os.getpid()) if request.observe.watch else None
+        trace = PathWatch("", request.observe.trace) if request.observe.trace else None
         wall, cpu = time.perf_counter(), time.process_time()
-        outcome = self.runner.answer(sent, judges=self.judges)
+        try:
+            outcome = self.runner.answer(sent, judges=self.judges)
+        except BaseException:
+            if trace is not None:
+                trace.close()
+            raise
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        traced = trace.made() if trace is not None else None
         mapped = mappings(os.getpid(), request.observe.watch) if request.observe.watch else None
         grew = peak_growth(os.getpid(), resident)
-        traced = traced_path("", request.observe.trace) if request.observe.trace else None
         try:
             return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew, None, traced)
         except wire.WireError as error:
@@ -289,21 +295,76 @@ def mappings(pid: int, name: str) -> tuple[Mapping, ...] | None:
 # seconds a trace is waited for after the call: what a thread the call left behind was already doing when it
 # returned (a pickle run in a thread makes its folder before it waits, and the call waits on that)
 TRACE_GRACE = 0.05
+# <sys/inotify.h>
+IN_CREATE, IN_MOVED_TO, IN_ONLYDIR, IN_Q_OVERFLOW = 0x100, 0x80, 0x01000000, 0x4000
+IN_NONBLOCK, IN_CLOEXEC = 0o4000, 0o2000000
 
 
-def traced_path(root: str, path: str) -> bool | None:
-    """Whether ``path`` exists under ``root`` (a process's own root, ``/proc/<pid>/root``; "" for this
-    process's) after ``TRACE_GRACE`` seconds; None where that root cannot be looked into."""
-    time.sleep(TRACE_GRACE)
-    if root and not os.access(root + "/", os.R_OK | os.X_OK):
-        return None
+class PathWatch:
+    """Whether ``path`` was made under ``root`` (a process's own root, ``/proc/<pid>/root``; "" for this
+    process's) during a call: watched from before the call with the kernel's inotify on its folder, so that
+    a call that removes it again before it returns hides nothing; and, where no watch could be set, whether
+    it is there after the call. ``made()`` is None where neither can be seen."""
+
+    def __init__(self, root: str, path: str) -> None:
+        self.root, self.path = root, path
+        self.fd = _watch_folder(root + os.path.dirname(path))
+
+    def made(self) -> bool | None:
+        time.sleep(TRACE_GRACE)  # what a thread the call left behind does next counts too
+        try:
+            if self.fd is not None and _created(self.fd, os.path.basename(self.path)):
+                return True
+            if self.root and not os.access(self.root + "/", os.R_OK | os.X_OK):
+                return None
+            try:
+                os.lstat(self.root + self.path)
+                return True
+            except FileNotFoundError:
+                return False
+            except OSError:
+                return None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def _watch_folder(folder: str) -> int | None:
+    """An inotify descriptor watching ``folder`` for names made or moved in; None where there is none."""
     try:
-        os.lstat(root + path)
-        return True
-    except FileNotFoundError:
-        return False
-    except OSError:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+    except (OSError, AttributeError):
         return None
+    if fd < 0:
+        return None
+    if libc.inotify_add_watch(fd, os.fsencode(folder), IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) < 0:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _created(fd: int, name: str) -> bool:
+    """Whether the watch saw ``name`` made or moved in. A queue that overflowed counts as seen: only a call
+    that made thousands of names in that folder overflows it, and could have hidden one among them."""
+    wanted = os.fsencode(name)
+    while True:
+        try:
+            events = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return False
+        at = 0
+        while at + 16 <= len(events):  # struct inotify_event: wd, mask, cookie, len, then the name
+            mask, length = int.from_bytes(events[at + 4:at + 8], "little"), int.from_bytes(events[at + 12:at + 16], "little")
+            if mask & IN_Q_OVERFLOW or events[at + 16:at + 16 + length].rstrip(b"\0") == wanted:
+                return True
+            at += 16 + length
 
 
 def _status_bytes(pid: int, field: str) -> int | None:

@@ -33,8 +33,8 @@ from pathlib import Path
 
 from grader.harness import faults, wire
 from grader.harness.show import printable
-from grader.harness.transport import (READ_BY_SOURCE, OnReply, Protections, Reply, Request, Session, answer_in_order,
-                                      mappings, peak_growth, process_cpu_seconds, reset_peak, traced_path)
+from grader.harness.transport import (READ_BY_SOURCE, OnReply, PathWatch, Protections, Reply, Request, Session,
+                                      answer_in_order, mappings, peak_growth, process_cpu_seconds, reset_peak)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
@@ -289,13 +289,14 @@ class Sandboxed:
                 else faults.CrashFault(request.subject, dead.detail)
         worker = self._ensure_worker(role, request.subject)
         head = self._ahead[0] if self._ahead else None
-        resident = None  # an observed request is never sent ahead: its peak is reset as it is sent
+        resident = trace = None  # an observed request is never sent ahead: what is watched is set up as it is sent
         if head is not None and head.worker is worker and head.args is request.args and head.probe == request.probe:
             self._ahead.popleft()
             rid, started, cpu = head.rid, max(worker.last_answer, head.sent), worker.last_cpu
         else:
             self._settle_ahead()  # sent ahead for nothing (a request left out): read and dropped
             resident = reset_peak(worker.pid) if request.observe.watch else None
+            trace = PathWatch(f"/proc/{worker.pid}/root", request.observe.trace) if request.observe.trace else None
             cpu, started = process_cpu_seconds(worker.pid), time.monotonic()
             rid = self._send(worker, request.to_wire(), request.hard_limit, request.subject)
         if not request.observe:
@@ -303,12 +304,16 @@ class Sandboxed:
         staller = Staller(worker.pid) if request.observe.stall else None
         try:
             outcome = self._answer(worker, rid, started + request.hard_limit, request.hard_limit, request.subject)
+        except BaseException:
+            if trace is not None:
+                trace.close()
+            raise
         finally:
             stalled = staller.stop() if staller is not None else None
         worker.last_answer, worker.last_cpu = time.monotonic(), process_cpu_seconds(worker.pid)
         mapped = mappings(worker.pid, request.observe.watch) if request.observe.watch else None
         grew = peak_growth(worker.pid, resident)
-        traced = traced_path(f"/proc/{worker.pid}/root", request.observe.trace) if request.observe.trace else None
+        traced = trace.made() if trace is not None else None
         return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew, stalled,
                      traced)
 
