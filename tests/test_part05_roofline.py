@@ -26,7 +26,7 @@ from grader.harness.cases import example, given
 from grader.harness.compare import Compare, differs
 from grader.harness.digest import Digest
 from grader.harness.faults import named_inputs
-from grader.harness.probes.part05 import DATASHEET, matmul_cost, promised, time_matmul_call
+from grader.harness.probes.part05 import DATASHEET, matmul_cost, promised, time_matmul_call, time_matmul_products
 from grader.harness.schema import FLOAT, STR, Optional, Tuple
 from grader.harness.show import show
 from grader.harness.source import Module, is_clock, package_names, replaced_at_import
@@ -335,9 +335,9 @@ def _busy_checks(m, k, n, timings: dict) -> list:
 
 
 @settings(max_examples=3)  # each example is at least six timed calls per dtype: a few show every bug
-@given(case=S.cpu_timing_cases(), held=S.held_up_cases)
-@example(case=(256, 256, 256, None, None), held=(864, 864, 864, 1))
-def test_time_matmul_cpu(impl, oracle, case, held):
+@given(case=S.cpu_timing_cases(), held=S.held_up_cases, counted=S.counted_cases)
+@example(case=(256, 256, 256, None, None), held=(864, 864, 864, 1), counted=(512, 480, 32, 1, 1))
+def test_time_matmul_cpu(impl, oracle, case, held, counted):
     """Not a speed test: the figure must be what the call itself measured.
 
     The door times each call from outside, wall clock and CPU. ``time_matmul`` is
@@ -352,7 +352,10 @@ def test_time_matmul_cpu(impl, oracle, case, held):
       is not timed), and fill most of it (the figure is not divided by more than `trials`);
     * ``time_matmul`` reads a clock (its source is read, never run, to say so);
     * a product of about 1 GFLOP (``held``: its sizes) timed twice, once (first or second, as drawn) with
-      the process held stopped from outside for most of the call, takes the stops in that time.
+      the process held stopped from outside for most of the call, takes the stops in that time;
+    * a thin product (``counted``), watched op by op from inside the call: at least warmup + trials
+      products ran, each an [m, k] @ [k, n], and the figure is about what the products themselves took
+      (drawing the inputs inside the timed loop costs more than this product).
     When grading, the figure and the extra products' CPU are also held against the
     harness's own timing of the same product, made in a process where no
     submission ever ran. Each of these but the first and the last compares the least
@@ -391,6 +394,7 @@ def test_time_matmul_cpu(impl, oracle, case, held):
         if all(holds for holds, _, _ in checks):
             break
     _reads_a_clock(impl, fn)
+    _products_run(impl, fn, counted)
     _held_up(impl, fn, held)
     for seen in timings.values():
         _measured_anew(fn, seen)
@@ -434,6 +438,46 @@ def _held_up(impl, fn: str, held: tuple) -> None:
             f"around the products takes the stops in (here at least {HELD_SHARE * stalled / (warmup + trials):.3g} s "
             f"a product, or {HELD_UP:g}x the figure without). Return what the clock measured around the `trials` "
             "products", inputs=named_inputs(fn, args), show_values=False)
+
+
+# a figure at most this many times the mean of the timed products, plus this many seconds (the loop's and the
+# watch's own cost, about 30 us a product). Honest: about 0.8 (a median or a least of the trials is less);
+# over 2 in 1.5% of rounds on a machine loaded two and a half times over (a preemption between products).
+# Inputs drawn in the loop: about 8
+PRODUCTS_ONLY = 2.0
+PRODUCTS_SLACK = 1e-4
+
+
+def _products_run(impl, fn: str, counted: tuple) -> None:
+    """``time_matmul`` watched from inside, op by op: the products it asked torch for, their shapes and
+    what each took. Not measurements the score trusts against a forger (running the right products is all
+    they ask), but what an honest slip shows in: one warm-up or trial too few, b made [k, m], the inputs
+    drawn inside the timed loop. Products run in threads the call started are not seen: then nothing is
+    said. A figure a busy moment spoiled is measured again, in up to ROUNDS rounds."""
+    m, k, n, warmup, trials = counted
+    inputs = named_inputs(fn, (m, k, n, torch.float32, "cpu", warmup, trials))
+    flops = 2 * m * k * n
+    for _ in range(ROUNDS):
+        seen = impl.run(time_matmul_products, m, k, n, warmup, trials)
+        if seen.threads:
+            return
+        figure = check(seen.figure, FLOAT, fn, inputs)
+        require(not seen.shapes, fn, f"ran a product of {' @ '.join(str(list(s)) for s in seen.shapes)}: time "
+                f"[m, k] @ [k, n] = {[m, k]} @ {[k, n]}, a of shape (m, k) and b of shape (k, n)", inputs=inputs,
+                show_values=False)
+        timed = [seconds for each, seconds in seen.products if each == flops]
+        require(len(timed) >= warmup + trials, fn, f"ran {len(timed)} product{'s' if len(timed) != 1 else ''} of "
+                f"[m, k] @ [k, n] when asked for warmup={warmup} and trials={trials}: run `warmup` untimed "
+                "products, then time `trials` more (range(warmup) and range(trials), not from 1)",
+                inputs=inputs, show_values=False)
+        mean = sum(timed[-trials:]) / trials  # what the figure is, but for the loop's own cost
+        if figure <= PRODUCTS_ONLY * mean + PRODUCTS_SLACK:
+            return
+    require(False, fn, f"returned {figure:.3g} s for one product, while the products it ran took {mean:.3g} s "
+            f"each ({'the last one' if trials == 1 else f'the mean of the last {trials}'}, timed inside torch): the figure "
+            "times more than the products. "
+            "Make the inputs once, before the warm-up, and time only the `trials` products",
+            inputs=inputs, show_values=False)
 
 
 def _measured_anew(fn: str, seen: _Timings) -> None:
