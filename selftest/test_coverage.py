@@ -75,6 +75,7 @@ RULES: list[Rule] = [
         [s for s in e["case"][0] if s != 1])),
     (P1 + "test_view_strides", "dims split", lambda e: len([s for s in e["case"][2] if s != 1]) > len(
         [s for s in e["case"][0] if s != 1])),
+    (P1 + "test_view_strides", "viewed as its own shape " + ONCE, lambda e: tuple(e["case"][2]) == tuple(e["case"][0])),
     # Part 2
     (P2 + "test_format_limits", "an ieee layout", lambda e: e["layout"][2] == "ieee"),
     (P2 + "test_format_limits", "a nan_only layout", lambda e: e["layout"][2] == "nan_only"),

@@ -77,12 +77,9 @@ def same_numel_shape(draw, shape: tuple[int, ...]) -> tuple[int, ...]:
         new = draw(st.lists(sizes, min_size=max(ndims, 1), max_size=max(ndims, 1)))
         new[draw(st.integers(0, len(new) - 1))] = 0
         return tuple(new)
-    how = draw(st.sampled_from(["regroup", "scatter", "split", "same"]))
+    how = draw(st.sampled_from(["regroup", "scatter", "split"]))
     splittable = [i for i, size in enumerate(shape) if len(_factors(size)) > 1]
-    if how == "same":
-        # its own shape: the strides come back, but for size-1 dims, whose strides torch works out afresh
-        new = list(shape)
-    elif how == "split" and splittable:
+    if how == "split" and splittable:
         # one dim cut in two: a view torch can always make within a chunk
         i = draw(st.sampled_from(splittable))
         factors = _factors(shape[i])
