@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from dataclasses import dataclass
@@ -47,10 +48,19 @@ class Products(Report):
     products: tuple[tuple[int, float], ...]  # each product in the order run: (FLOPs, from its operands' shapes; seconds)
     shapes: tuple[tuple[int, ...], ...]  # the first product of other FLOPs than 2 * m * k * n: its operands' shapes
     threads: int  # Python threads the call started: what they run is not seen here
+    other_seconds: float  # the time of the call's other ops (views, permutes, copies ...) but random draws
+    draws_between: int  # its ops that draw random numbers after its first product (inputs made afresh)
+    drawn_seconds: float  # ... and their time
+    ops: int  # the ops the watch saw in the call, of every kind
+    op_seconds: float  # what the watch costs an op, measured here on a trivial one: what it adds to the figure
 
 
 # ATen's matrix products: the operands' shapes give their FLOPs (the added term of addmm/baddbmm is first)
 _PRODUCTS = {"mm": (0, 1), "addmm": (1, 2), "bmm": (0, 1), "baddbmm": (1, 2)}
+# ATen's ops that draw random numbers: what making inputs costs
+_DRAWS = {"randn", "rand", "randint", "randperm", "randn_like", "rand_like", "randint_like", "normal", "normal_",
+          "uniform_", "random_", "bernoulli", "bernoulli_", "exponential_", "cauchy_", "log_normal_", "geometric_",
+          "multinomial"}
 
 
 @probe(subject="roofline.time_matmul", timeout=30, batch=False)
@@ -61,10 +71,11 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
 
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    products, odd = [], []
+    products, odd, ops, other, draws, drawn = [], [], [0], [0.0], [0], [0.0]
 
     class Watch(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            ops[0] += 1
             kwargs = kwargs or {}
             name = func.overloadpacket.__name__
             if name not in _PRODUCTS:
@@ -72,10 +83,18 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 # runs as those others, each seen here
                 with self:
                     out = func.decompose(*args, **kwargs)
-                return out if out is not NotImplemented else func(*args, **kwargs)
+                if out is not NotImplemented:
+                    return out
             began = time.perf_counter()
             out = func(*args, **kwargs)
             seconds = time.perf_counter() - began
+            if name not in _PRODUCTS:
+                if name not in _DRAWS:
+                    other[0] += seconds
+                elif products:
+                    draws[0] += 1
+                    drawn[0] += seconds
+                return out
             a, b = (tuple(args[i].shape) for i in _PRODUCTS[name])
             flops = 2 * math.prod(a) * b[-1]
             products.append((flops, seconds))
@@ -83,6 +102,9 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 odd.append((a, b))
             return out
 
+    op_seconds = _watch_cost(Watch)
+    products.clear()
+    ops[0], other[0], draws[0], drawn[0] = 0, 0.0, 0, 0.0
     started, start = [], threading.Thread.start
 
     def counted(thread, *args, **kwargs):
@@ -90,12 +112,34 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
         return start(thread, *args, **kwargs)
 
     threading.Thread.start = counted
+    collecting = gc.isenabled()
+    gc.disable()  # as timeit does: the watch makes garbage, and a collection in the timed loop is no product
     try:
         with Watch():
             figure = impl.function("roofline.time_matmul")(m, k, n, torch.float32, "cpu", warmup, trials)
     finally:
         threading.Thread.start = start
-    return Products(figure, tuple(products), odd[0] if odd else (), len(started))
+        if collecting:
+            gc.enable()
+    return Products(figure, tuple(products), odd[0] if odd else (), len(started), other[0], draws[0], drawn[0],
+                    ops[0], op_seconds)
+
+
+def _watch_cost(watch: type, repeats: int = 5, count: int = 200) -> float:
+    """The seconds a dispatch mode of class ``watch`` adds to one op: a trivial op (a view) timed with and
+    without it, the least of a few rounds (a round a busy machine interrupted counts for nothing)."""
+    x = torch.empty(4)
+
+    def per_op() -> float:
+        began = time.perf_counter()
+        for _ in range(count):
+            x.view(-1)
+        return (time.perf_counter() - began) / count
+
+    bare = min(per_op() for _ in range(repeats))
+    with watch():
+        watched = min(per_op() for _ in range(repeats))
+    return max(watched - bare, 0.0)
 
 
 @dataclass(frozen=True)
