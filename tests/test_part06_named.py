@@ -125,6 +125,7 @@ def bad_calls(batch, seq_q, seq_k, heads, dim):
     split = torch.ones(batch, heads, seq_q, dim)
     return [
         (attention_scores, (q[0], k), f"a 3-D q of shape {(seq_q, heads, dim)}"),
+        (attention_scores, (q[0], k[0]), f"3-D q and k of shapes {(seq_q, heads, dim)} and {(seq_k, heads, dim)}"),
         (attention_scores, (q, torch.ones(batch + 1, seq_k, heads, dim)),
          f"q and k with different batch sizes ({batch} and {batch + 1})"),
         (attention_scores, (q, torch.ones(batch, seq_k, heads + 1, dim)),
@@ -137,6 +138,8 @@ def bad_calls(batch, seq_q, seq_k, heads, dim):
         (attention_scores, (q.long(), k.long()), "integer (int64) q and k"),
         (split_heads, (x.long(), heads), "an integer (int64) x"),
         (merge_heads, (split.long(),), "an integer (int64) x"),
+        # Float, not Inexact: a complex tensor is no float
+        (attention_scores, (q.to(torch.complex64), k.to(torch.complex64)), "complex (complex64) q and k"),
     ]
 
 
@@ -179,12 +182,20 @@ def bad_results(batch, seq_q, seq_k, heads, dim):
          f"a result of {seq_k + 1} keys for k's {seq_k} (seq_k)"),
         (attention_scores, (q, k), torch.ones(batch, heads + 1, seq_q, seq_k),
          f"a result of {heads + 1} heads for q's {heads}"),
+        (attention_scores, (q, k), torch.ones(batch, heads, seq_q + 1, seq_k),
+         f"a result of {seq_q + 1} queries for q's {seq_q} (seq_q)"),
+        (attention_scores, (q, k), torch.ones(batch + 1, heads, seq_q, seq_k),
+         f"a result of batch size {batch + 1} for q's {batch}"),
         (split_heads, (x, heads), flat, f"a 1-D result of {flat.numel()} values"),
         (split_heads, (x, heads), torch.ones(batch, heads, seq_q + 1, dim),
          f"a result of sequence length {seq_q + 1} for x's {seq_q} (seq)"),
+        (split_heads, (x, heads), torch.ones(batch + 1, heads, seq_q, dim),
+         f"a result of batch size {batch + 1} for x's {batch}"),
         (merge_heads, (split,), flat, f"a 1-D result of {flat.numel()} values"),
         (merge_heads, (split,), torch.ones(batch, seq_q + 1, heads * dim),
          f"a result of sequence length {seq_q + 1} for x's {seq_q} (seq)"),
+        (merge_heads, (split,), torch.ones(batch + 1, seq_q, heads * dim),
+         f"a result of batch size {batch + 1} for x's {batch}"),
     ]
 
 
