@@ -61,6 +61,9 @@ def test_bytes_per_element_and_nbytes(impl, oracle, case):
 @example(case=(1e-8, torch.float16))
 @example(case=(1e-8, torch.bfloat16))
 @example(case=(2.0 ** -25 * (1 + 2.0 ** -30), torch.float16))  # above the tie by less than a float32 can hold
+# ... by less than math.log2 can tell: log2 of it is the tie's, -25.0 (and -134.0 for bfloat16)
+@example(case=(2.0 ** -25 * (1 + 2.0 ** -50), torch.float16))
+@example(case=(2.0 ** -134 * (1 + 2.0 ** -47), torch.bfloat16))
 def test_underflows_to_zero(impl, oracle, case):
     """Exactly: a value just above half the smallest subnormal rounds up, however close. (Cast by torch,
     such a value is first rounded to a float32, which may be the tie itself, and the tie then goes to 0.)"""
@@ -98,6 +101,9 @@ def test_nvfp4_nbytes(impl, oracle, case):
 # just above three rounding midpoints, by half a float16 ulp: x / scale rounded through float16 first lands on
 # the midpoint and then ties down (2.5 + 2^-10 -> 2.5 -> 2.0, where 3.0 is nearest)
 @example(case=(torch.tensor([6.0, 2.5 + 2.0**-10, 5.0 + 2.0**-9, -(1.25 + 2.0**-11)]), 4))
+# a hair off three midpoints with a scale of exactly 1 (no slack there): a tie taken within a tolerance
+# (torch.isclose) rounds them to even, 2.5 + 2^-20 -> 2, where 3 is nearest
+@example(case=(torch.tensor([6.0, 2.5 + 2.0**-20, 5.0 + 2.0**-19, 0.75 - 2.0**-22]), 4))
 def test_nvfp4_quantize(impl, oracle, case):
     check_nvfp4_quantize(impl, oracle, *case)
 
