@@ -10,8 +10,9 @@ import torch
 from hypothesis import strategies as st
 
 RECIPES = ["fp32_adamw", "bf16_mixed_adamw", "bf16_adamw", "fp32_sgd", "fp32_sgd_momentum"]
+# beyond the floats: a byte count from torch.finfo's bits has no answer for ints and bool, and halves a complex
 DTYPES = [torch.float64, torch.float32, torch.bfloat16, torch.float16,
-          torch.float8_e4m3fn, torch.int64, torch.int8]
+          torch.float8_e4m3fn, torch.int64, torch.int32, torch.int8, torch.bool, torch.complex64]
 ACTIVATION_DTYPES = [torch.float32, torch.bfloat16, torch.float16, torch.float64]
 
 dtypes = st.sampled_from(DTYPES)
@@ -51,7 +52,7 @@ def kv_cache_cases(draw):
             draw(st.one_of(st.sampled_from([1, 2048, 4096, 131072]), st.integers(1, 10**5))),
             draw(st.one_of(st.sampled_from([1, 8, 32]), small)),
             draw(st.sampled_from([64, 96, 128, 256, 7])),
-            draw(st.sampled_from(ACTIVATION_DTYPES + [torch.float8_e4m3fn])))
+            draw(st.sampled_from(ACTIVATION_DTYPES + [torch.float8_e4m3fn, torch.int8])))  # int8: a quantized cache
 
 
 activation_cases = st.tuples(
