@@ -52,7 +52,8 @@ def test_open_dataset(impl, oracle, case):
     values: the returned array's bytes must lie inside it. And for a file of 32 MiB, the process's
     resident memory must not rise by half the file's size in the call (as the door sees it from outside:
     a copy read into memory does, whatever the process says of where its array lies)."""
-    answers = ask(impl, oracle, open_large_dataset if case == LARGE else open_dataset, *case, observe=Observe(watch=DATASET))
+    answers = ask(impl, oracle, open_large_dataset if case == LARGE else open_dataset, *case,
+                  observe=Observe(watch=DATASET))
     if case == LARGE and answers.seen.grew is not None:
         size = LARGE_ROWS * LARGE_COLS * 4
         answers.require(answers.seen.grew < size / 2,
