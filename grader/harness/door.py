@@ -139,8 +139,8 @@ class Measured(Generic[R]):
     cpu_seconds: float
     mapped: tuple[Mapping, ...] | None = None  # with ``Observe.watch``: how files of that name are mapped, if seen
     grew: int | None = None  # with ``Observe.watch``: how far the process's resident memory rose in the call, if seen
-    stalled: float | None = None  # with ``Observe.stall``: the seconds the process was held stopped in the call, if it was
-    traced: bool | None = None  # with ``Observe.trace``: whether that path was there after the call, if it could be seen
+    stalled: float | None = None  # with ``Observe.stall``: the seconds the process was held stopped in the call
+    traced: bool | None = None  # with ``Observe.trace``: whether that path was made in the call, if it could be seen
 
 
 @dataclass(frozen=True)

@@ -361,7 +361,8 @@ def _created(fd: int, name: str) -> bool:
             return False
         at = 0
         while at + 16 <= len(events):  # struct inotify_event: wd, mask, cookie, len, then the name
-            mask, length = int.from_bytes(events[at + 4:at + 8], "little"), int.from_bytes(events[at + 12:at + 16], "little")
+            mask = int.from_bytes(events[at + 4:at + 8], "little")
+            length = int.from_bytes(events[at + 12:at + 16], "little")
             if mask & IN_Q_OVERFLOW or events[at + 16:at + 16 + length].rstrip(b"\0") == wanted:
                 return True
             at += 16 + length

@@ -45,7 +45,7 @@ class Products(Report):
     nothing by forging them: running the products asked for is all they show)."""
 
     figure: Any  # what time_matmul returned
-    products: tuple[tuple[int, float], ...]  # each product in the order run: (FLOPs, from its operands' shapes; seconds)
+    products: tuple[tuple[int, float], ...]  # each product as run: (its FLOPs, from its operands' shapes; seconds)
     shapes: tuple[tuple[int, ...], ...]  # the first product of other FLOPs than 2 * m * k * n: its operands' shapes
     threads: int  # Python threads the call started: what they run is not seen here
     other_seconds: float  # the time of the call's other ops (views, permutes, copies ...) but random draws
