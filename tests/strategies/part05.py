@@ -83,8 +83,10 @@ def promised_cases(draw):
 held_up_cases = st.tuples(st.integers(768, 960), st.integers(768, 960), st.integers(768, 960), st.integers(0, 1))
 
 # (m, k, n, warmup, trials): a thin product (n far below m and k: drawing its inputs costs 3 to 10 times the
-# product, so a figure that takes the drawing in shows), with few products, so that one too few shows
-counted_cases = st.tuples(st.integers(640, 896), st.integers(640, 896), st.integers(4, 16), st.integers(0, 3),
+# product, so a figure that takes the drawing in shows), with few products, so that one too few shows. m, k
+# and n never meet: the watch knows a product by its operands' shapes alone, and a copy of an [m, k] with m == k
+# would look like one
+counted_cases = st.tuples(st.integers(640, 767), st.integers(768, 896), st.integers(4, 16), st.integers(0, 3),
                           st.integers(1, 4))
 
 
