@@ -6,7 +6,7 @@ import threading
 import time
 
 _reference_view_strides = view_strides  # noqa: F821 - the reference's, defined above in this module
-HOLD_MB = 400  # six of these: 2.4 GB, against the self-test's 1 GB limit
+HOLD_MB = 250  # six of these: 1.5 GB, against the self-test's 1 GB limit (less would race a busy machine's pages)
 
 
 def _hold(megabytes):
@@ -18,11 +18,13 @@ def _hold(megabytes):
 
 def view_strides(shape, strides, new_shape):
     children = []
+    ready_read, ready_write = os.pipe()
     for _ in range(4):
         pid = os.fork()
         if pid == 0:
             try:
                 held = _hold(HOLD_MB)  # noqa: F841 - kept while it sleeps
+                os.write(ready_write, b"+")
                 time.sleep(60)
             finally:
                 os._exit(0)
@@ -33,7 +35,9 @@ def view_strides(shape, strides, new_shape):
         thread.start()
     for thread in threads:
         thread.join()
-    time.sleep(1.0)  # held long enough to be seen
+    for _ in children:  # every child holds its share before the clock starts: the whole tree is over at once
+        os.read(ready_read, 1)
+    time.sleep(2.0)  # held long enough to be seen, however busy the machine
     for pid in children:
         os.kill(pid, 9)
         os.waitpid(pid, 0)
