@@ -131,6 +131,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         seed=seed, profile=args.profile, isolate=isolate, select=args.select,
         limits=Limits(memory_mb=args.memory_mb, watch_memory=args.watch_memory or gpu),
         timeout_scale=args.timeout_scale, drop_privileges=not args.same_user, recording=recording,
+        reach_check=not args.no_reach_check,
     )
     rubric = rubric_mod.load()
     log_dir = out / ".logs"
@@ -269,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="limit memory by watching each worker's RSS instead of an address-space limit "
                         "(automatic on a GPU machine, where CUDA needs unlimited address space)")
     g.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every call's time limit")
+    g.add_argument("--no-reach-check", action="store_true",
+                   help="staff self-tests of the sandbox only: grade submissions whose source reaches into the "
+                        "grader or a library's objects, which are otherwise refused (grader.harness.tamper)")
     g.add_argument("--single", action="store_true",
                    help="each path is one submission, whatever its layout (Gradescope's /autograder/submission)")
     g.add_argument("--same-user", action="store_true",

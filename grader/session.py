@@ -44,6 +44,7 @@ class Options:
     rubric: Path = rubric_mod.RUBRIC_FILE
     drop_privileges: bool = True  # as root: workers run as unprivileged users
     recording: Path | None = None  # one reference run under this seed: replay its examples (see batch.py)
+    reach_check: bool = True  # False: staff self-tests of the sandbox (see grader.harness.tamper)
 
 
 class _SessionReport:
@@ -107,7 +108,7 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
             plugins.append(SandboxPlugin(sandbox))
         args = pytest_args([options.tests], profile=options.profile, seed=options.seed, select=options.select,
                            submission=staged, recording=options.recording, test_budget=options.test_budget,
-                           timeout_scale=options.timeout_scale)
+                           timeout_scale=options.timeout_scale, reach_check=options.reach_check)
         ran = time.monotonic()
         with _output_to(log):
             code = pytest.main(args, plugins=plugins)

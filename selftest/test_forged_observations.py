@@ -84,7 +84,9 @@ def graded(tmp_path_factory):
     strides = mutants.materialize_reference(subs / "replaced_from_elsewhere") / "assignment" / "strides.py"
     strides.write_text(strides.read_text() + REPLACED_FROM_ELSEWHERE)
     out = tmp_path_factory.mktemp("out")
-    grade(str(subs), "--out", str(out), "-j", "2", "--recording", str(recording()),
+    # the source reading that refuses a submission reaching into the harness is off: each observation must
+    # hold on its own against a forger that reading misses (selftest/test_reaching_in.py tests the reading)
+    grade(str(subs), "--out", str(out), "-j", "2", "--recording", str(recording()), "--no-reach-check",
           "-m", "(part5 or part6 or part7 or part8 or part9 or part10) and not cuda")
     return written(out)
 

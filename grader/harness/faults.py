@@ -137,6 +137,31 @@ class ReportFault(Fault):
         return f"the process running {self.function} sent a malformed answer"
 
 
+class ReachesInFault(Fault):
+    """The submission's source reaches into code it did not write (``grader.harness.tamper``): the
+    grader, the tests, other code's namespaces or frames, a library's objects. A probe run beside such
+    code may report what that code made up, so no test runs it."""
+
+    kind = "reaches into other code"
+
+    def __init__(self, places: list[str]) -> None:
+        more = f" (and {len(places) - 1} more place{'s' if len(places) > 2 else ''}: {', '.join(places[1:4])}" \
+               f"{', ...' if len(places) > 4 else ''})" if len(places) > 1 else ""
+        super().__init__(places[0] + more, REACHES_IN)
+
+    def headline(self) -> str:
+        return f"your submission reaches into code it did not write: {self.function}"
+
+
+REACHES_IN = ("Your modules may use torch, numpy, einops, jaxtyping, the standard library and each other. They must "
+              "not import the grader or the tests, reach other code's namespaces, frames or objects (sys.modules, "
+              "gc.get_objects, sys._getframe, a function's __globals__, importlib, exec, eval), peek at torch's "
+              "active modes, or replace or change a library's objects (os.mkdir = ..., an update of a dict a "
+              "module holds). The tests call your functions beside code of the harness that such lines could change, "
+              "so no test runs a submission that has them, even where they never run: every test fails until "
+              "they are gone.")
+
+
 class Unavailable(Exception):
     """The oracle has no answer to give here (a measurement, in the handout)."""
 

@@ -33,6 +33,7 @@ from grader.harness.impl import Implementation, stage_submission
 from grader.harness.oracle import LiveOracle, ReplayOracle
 from grader.harness.parts import PARTS, part_of_path, test_id
 from grader.harness.recording import Recorder, Recording, fingerprint
+from grader.harness.tamper import reaches
 from grader.harness.transport import InProcess
 
 RUN_KEY = pytest.StashKey[Run]()
@@ -40,6 +41,7 @@ IMPL_KEY = pytest.StashKey[Door]()
 ORACLE_KEY = pytest.StashKey[Door]()
 STAGED_KEY = pytest.StashKey[Path]()
 CUDA_SKIPS_KEY = pytest.StashKey[list]()
+REACHES_KEY = pytest.StashKey[list]()
 
 REPORTED = (faults.Fault, faults.Mismatch, faults.StudentRaised)
 NO_CUDA = "needs a CUDA device (run `pytest -m cuda` on a GPU machine)"
@@ -68,6 +70,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="seconds of implementation time one test may use")
     group.addoption("--timeout-scale", type=float, default=1.0,
                     help="multiply every call's time limit")
+    group.addoption("--no-reach-check", action="store_true", default=False,
+                    help="staff self-tests only: run a submission whose source reaches into other code "
+                         "(grader.harness.tamper), to test the sandbox against code that reading misses")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -232,6 +237,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function):
     """Replay: call the test body over its explicit and recorded examples, without hypothesis."""
+    _refuse_reaching_in(pyfuncitem)
     run = pyfuncitem.config.stash[RUN_KEY]
     cases = cases_of(pyfuncitem.obj)
     if run.mode != "replay" or cases is None:
@@ -247,6 +253,18 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
     for example in cases.replayed(run.recording, run.test):
         cases.body(**fixtures, **example)
     return True
+
+
+def _refuse_reaching_in(item: pytest.Function) -> None:
+    """A graded test of a submission whose source reaches into other code fails before it asks anything
+    (read once, on this side, from the files: ``grader.harness.tamper``)."""
+    door = item.config.stash.get(IMPL_KEY, None)
+    if door is None or part_of_path(str(item.path)) is None or item.config.getoption("no_reach_check"):
+        return
+    if REACHES_KEY not in item.config.stash:
+        item.config.stash[REACHES_KEY] = [f"{r.where} {r.what}" for r in reaches(door.sources())]
+    if item.config.stash[REACHES_KEY]:
+        raise faults.ReachesInFault(item.config.stash[REACHES_KEY])
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:

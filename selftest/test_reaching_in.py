@@ -1,0 +1,153 @@
+"""Staff check: a submission whose source reaches into other code is refused, and honest code is not.
+
+The probes run beside the submission's code, so code that replaces a registered probe
+(``REGISTRY[name] = forged``: a count worked out from the scenario, never measured) or a
+library's function a probe relies on (``os.mkdir = quiet``: the malicious pickle's call
+does nothing) could make a wrong answer look right. ``grader.harness.tamper`` reads every
+module of the submission on the trusted side and, where it finds such a line, every
+graded test fails with one message naming it, at home as in grading.
+
+Its honest cases are what the 149 honest submissions written from the spec and the
+stubs (and the reference) do; none of them is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from grader import mutants
+from grader.harness.tamper import reaches
+from selftest.grading import ROOT, grade, written
+
+HONEST = {
+    "a frozen dataclass sets its fields": "import dataclasses\n@dataclasses.dataclass(frozen=True)\nclass F:\n"
+                                          "    x: int\n    def __post_init__(self):\n"
+                                          "        object.__setattr__(self, 'x', int(self.x))\n",
+    "torch's flags": "import torch\ntorch.backends.cudnn.benchmark = True\n"
+                     "torch.backends.cuda.matmul.allow_tf32 = False\n",
+    "the environment and the import path": "import os, sys\nos.environ['CUBLAS_WORKSPACE_CONFIG'] = ':4096:8'\n"
+                                           "sys.path.insert(0, os.path.dirname(__file__))\n",
+    "the collector paused, as timeit does": "import gc\nwas = gc.isenabled()\ngc.disable()\ngc.collect()\n"
+                                            "if was:\n    gc.enable()\n",
+    "a timer given text": "import timeit\ndef f(a, b):\n"
+                          "    return min(timeit.repeat('a @ b', repeat=3, number=1, globals=locals()))\n",
+    "a timer given a function": "import timeit\nfrom torch.utils import benchmark\n"
+                                "def f(a, b):\n    return timeit.timeit(lambda: a @ b, number=3)\n"
+                                "def g(a, b):\n    return benchmark.Timer(stmt='a @ b', globals={'a': a, 'b': b})\n",
+    "a model's modules": "def init(model):\n    for m in model.modules():\n        pass\n",
+    "fields read by name": "from dataclasses import fields\nclass C:\n"
+                           "    def total(self):\n        return sum(getattr(self, f.name) for f in fields(self))\n",
+    "inspect's signature": "import inspect\ndef arity(f):\n    return len(inspect.signature(f).parameters)\n",
+    "a base class's __init__": "from torch import nn\nclass M(nn.Module):\n"
+                               "    def __init__(self):\n        nn.Module.__init__(self)\n",
+    "compilers and appends": "import re, torch, numpy as np\nP = re.compile('x')\nf = torch.compile(len)\n"
+                             "a = np.append([1], 2)\nclass L:\n    def add(self, x):\n        self.items.append(x)\n",
+    "a dispatch mode of its own": "from torch.utils._python_dispatch import TorchDispatchMode\n"
+                                  "class Count(TorchDispatchMode):\n"
+                                  "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
+                                  "        return func(*args, **(kwargs or {}))\n",
+}
+
+REACHING = {
+    "a probe replaced in the registry": "from grader.harness import probe\nprobe.REGISTRY['x'] = None\n",
+    "the registry updated": "import grader.harness.probe as p\np.REGISTRY.update({})\n",
+    "the tests imported": "from tests.strategies import part04\n",
+    "a library's function replaced": "import os\nos.mkdir = print\n",
+    "... under another name": "import posix as _p\n_p.mkdir = print\n",
+    "... by setattr": "import os\nsetattr(os, 'mkdir', print)\n",
+    "... deleted": "import torch\ndel torch.load\n",
+    "a method of torch's replaced": "import torch\ntorch.Tensor.__eq__ = lambda a, b: True\n",
+    "sys.modules": "import sys\nm = sys.modules['grader.harness.probe']\n",
+    "sys.modules reached through torch": "import torch\nm = torch.sys.modules\n",
+    "a module by a built name": "import torch\nm = getattr(torch, 'sy' + 's')\n",
+    "a lookup written out": "d = {}\nf = d['__import__']\n",
+    "importlib": "import importlib\nm = importlib.import_module('os')\n",
+    "__import__": "m = __import__('os')\n",
+    "exec": "exec('x = 1')\n",
+    "eval": "x = eval('1')\n",
+    "a caller's frame": "import sys\nf = sys._getframe(1).f_globals\n",
+    "inspect's stack": "import inspect\nframes = inspect.stack()\n",
+    "inspect's current frame, by name": "from inspect import currentframe\n",
+    "every live object": "import gc\nobjects = gc.get_objects()\n",
+    "a function's globals": "def f(g):\n    return g.__globals__\n",
+    "a function's code swapped": "def f(g, h):\n    g.__code__ = h.__code__\n",
+    "whether a dispatch mode watches": "from torch.utils._python_dispatch import _get_current_dispatch_mode\n",
+    "... by torch's private counter": "import torch\nn = torch._C._len_torch_dispatch_stack()\n",
+    "a timer's text that imports the grader": "import timeit\ntimeit.timeit('import grader', number=1)\n",
+    "a timer's text built at run time": "import timeit\ntimeit.timeit('im' + 'port os', number=1)\n",
+    "ctypes": "import ctypes\n",
+    "ctypes through numpy": "import numpy as np\nc = np.ctypeslib.ctypes\n",
+    "the built-ins": "import builtins\nbuiltins.print = len\n",
+    "another object's setattr": "def f(o):\n    object.__setattr__(o, 'x', 1)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HONEST))
+def test_honest_code_is_not_refused(name):
+    assert reaches({"mod": HONEST[name]}) == [], name
+
+
+@pytest.mark.parametrize("name", sorted(REACHING))
+def test_code_that_reaches_into_other_code_is_refused(name):
+    found = reaches({"mod": REACHING[name]})
+    assert found and all(r.where.startswith("mod.py:") for r in found), name
+
+
+def test_code_that_never_runs_is_refused_too():
+    assert reaches({"mod": "if False:\n    import grader.harness.probe\n"})
+
+
+def test_the_reference_and_the_stubs_are_not_refused():
+    for package in ("reference", "assignment"):
+        sources = {p.stem: p.read_text() for p in (ROOT / package).glob("*.py")}
+        assert reaches(sources) == [], package
+
+
+# Part 4's count worked out from the scenario by a forged probe: count_matmul_flops itself counts nothing
+FORGED_COUNT = """
+
+from grader.harness import probe as _probe
+from grader.harness.probes import part04 as _part04  # noqa: F401 - registers the probe replaced
+
+
+def count_matmul_flops(fn):
+    fn()
+    return 0
+
+
+_found = _probe.REGISTRY["part04.count_scenario"]
+_probe.REGISTRY["part04.count_scenario"] = type(_found)(**{**vars(_found), "fn": lambda impl, *args: 0})
+"""
+
+
+@pytest.fixture(scope="module")
+def forged_count(tmp_path_factory):
+    sub = mutants.materialize_reference(tmp_path_factory.mktemp("reaching") / "forged_count")
+    flops = sub / "assignment" / "flops.py"
+    flops.write_text(flops.read_text() + FORGED_COUNT)
+    return sub
+
+
+def test_a_student_sees_the_refusal_at_home_with_the_line(forged_count):
+    run = subprocess.run([sys.executable, "-m", "pytest", "tests", "-m", "part1", "-x", "-q", "-p", "no:cacheprovider",
+                          f"--submission={forged_count}"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stdout[-3000:]
+    assert "your submission reaches into code it did not write: flops.py:" in run.stdout, run.stdout[-3000:]
+    assert "imports probe from grader.harness" in run.stdout and "1 failed" in run.stdout
+
+
+def test_grading_scores_every_test_of_a_reaching_submission_zero(forged_count, tmp_path):
+    subs = tmp_path / "subs"
+    shutil.copytree(forged_count, subs / "forged_count")
+    mutants.materialize_reference(subs / "honest")
+    grade(str(subs), "--out", str(tmp_path / "out"), "-j", "2", "-m", "part1 or part4", "--seed", "3")
+    results = written(tmp_path / "out")
+    assert all(t["status"] == "passed" for t in results["honest"]["tests"] if t["part"] in (1, 4))
+    forged = [t for t in results["forged_count"]["tests"] if t["part"] in (1, 4)]
+    assert forged and all(t["points"] == 0 and t["kind"] == "reaches into other code" for t in forged), \
+        json.dumps(forged, indent=1)[:3000]
