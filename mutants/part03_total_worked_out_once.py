@@ -2,9 +2,10 @@
 TARGET = "memory"
 
 REPLACE = [
+    ("import math\n", "import functools\nimport math\n"),
     ("""\
     @property
     def total(self) -> int:""", """\
-    @__import__("functools").cached_property
+    @functools.cached_property
     def total(self) -> int:"""),
 ]

@@ -3,12 +3,13 @@ generator never moves on, so a second run (or a resumed one) repeats them."""
 TARGET = "training"
 
 REPLACE = [
+    ("import numpy as np\n", "import copy\n\nimport numpy as np\n"),
     ("""\
     losses = []
     for _ in range(num_steps):
 """, """\
     losses = []
-    rng = __import__("copy").deepcopy(rng)
+    rng = copy.deepcopy(rng)
     for _ in range(num_steps):
 """),
 ]

@@ -5,7 +5,8 @@ The probes run beside the submission's code, so code that replaces a registered 
 library's function a probe relies on (``os.mkdir = quiet``: the malicious pickle's call
 does nothing) could make a wrong answer look right. ``grader.harness.tamper`` reads every
 module of the submission on the trusted side and, where it finds such a line, every
-graded test fails with one message naming it, at home as in grading.
+graded test of the parts whose workers run that line fails with one message naming it, at
+home as in grading.
 
 Its honest cases are what the 149 honest submissions written from the spec and the
 stubs (and the reference) do; none of them is refused.
@@ -21,7 +22,7 @@ import sys
 import pytest
 
 from grader import mutants
-from grader.harness.tamper import reaches
+from grader.harness.tamper import imported_with, reaches
 from selftest.grading import ROOT, grade, written
 
 HONEST = {
@@ -47,6 +48,9 @@ HONEST = {
                                "    def __init__(self):\n        nn.Module.__init__(self)\n",
     "compilers and appends": "import re, torch, numpy as np\nP = re.compile('x')\nf = torch.compile(len)\n"
                              "a = np.append([1], 2)\nclass L:\n    def add(self, x):\n        self.items.append(x)\n",
+    "a dtype by a name built from its prefix": "import torch\ndef dtype(bits):\n"
+                                                "    return getattr(torch, f'float{bits}'), getattr(torch, 'int' + str(bits))\n",
+    "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), vars(self)\n",
     "a dispatch mode of its own": "from torch.utils._python_dispatch import TorchDispatchMode\n"
                                   "class Count(TorchDispatchMode):\n"
                                   "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
@@ -65,6 +69,8 @@ REACHING = {
     "sys.modules": "import sys\nm = sys.modules['grader.harness.probe']\n",
     "sys.modules reached through torch": "import torch\nm = torch.sys.modules\n",
     "a module by a built name": "import torch\nm = getattr(torch, 'sy' + 's')\n",
+    "... by a name given": "import torch\ndef f(name):\n    return getattr(torch, name)\n",
+    "another object's attributes": "def f(o):\n    return vars(o), o.__dict__\n",
     "a lookup written out": "d = {}\nf = d['__import__']\n",
     "importlib": "import importlib\nm = importlib.import_module('os')\n",
     "__import__": "m = __import__('os')\n",
@@ -133,21 +139,35 @@ def forged_count(tmp_path_factory):
     return sub
 
 
+def test_a_reach_fails_the_parts_whose_workers_run_it():
+    """Each part's questions go to a worker that imported its module alone, with what that imports."""
+    sources = {"flops": "import gc\nobjects = gc.get_objects()\n", "training": "from . import model\n",
+               "model": "import sys\nf = sys._getframe()\n", "strides": "", "roofline": "x = 1\n"}
+    found = {r.module for r in reaches(sources)}
+    assert found == {"flops", "model"}
+    assert imported_with(sources, "strides") == {"strides"}
+    assert imported_with(sources, "training") == {"training", "model"}
+    assert imported_with({**sources, "__init__": "from .flops import *\n"}, "roofline") == \
+        {"roofline", "__init__", "flops"}  # the package's __init__ runs in every worker
+
+
 def test_a_student_sees_the_refusal_at_home_with_the_line(forged_count):
-    run = subprocess.run([sys.executable, "-m", "pytest", "tests", "-m", "part1", "-x", "-q", "-p", "no:cacheprovider",
+    run = subprocess.run([sys.executable, "-m", "pytest", "tests", "-m", "part4", "-x", "-q", "-p", "no:cacheprovider",
                           f"--submission={forged_count}"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stdout[-3000:]
     assert "your submission reaches into code it did not write: flops.py:" in run.stdout, run.stdout[-3000:]
     assert "imports probe from grader.harness" in run.stdout and "1 failed" in run.stdout
 
 
-def test_grading_scores_every_test_of_a_reaching_submission_zero(forged_count, tmp_path):
+def test_grading_scores_the_reaching_part_zero_and_no_other(forged_count, tmp_path):
     subs = tmp_path / "subs"
     shutil.copytree(forged_count, subs / "forged_count")
     mutants.materialize_reference(subs / "honest")
     grade(str(subs), "--out", str(tmp_path / "out"), "-j", "2", "-m", "part1 or part4", "--seed", "3")
     results = written(tmp_path / "out")
     assert all(t["status"] == "passed" for t in results["honest"]["tests"] if t["part"] in (1, 4))
-    forged = [t for t in results["forged_count"]["tests"] if t["part"] in (1, 4)]
-    assert forged and all(t["points"] == 0 and t["kind"] == "reaches into other code" for t in forged), \
-        json.dumps(forged, indent=1)[:3000]
+    forged = results["forged_count"]["tests"]
+    assert all(t["status"] == "passed" for t in forged if t["part"] == 1)  # its worker never imports flops.py
+    part4 = [t for t in forged if t["part"] == 4]
+    assert part4 and all(t["points"] == 0 and t["kind"] == "reaches into other code" for t in part4), \
+        json.dumps(part4, indent=1)[:3000]

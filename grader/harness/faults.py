@@ -158,8 +158,8 @@ REACHES_IN = ("Your modules may use torch, numpy, einops, jaxtyping, the standar
               "gc.get_objects, sys._getframe, a function's __globals__, importlib, exec, eval), peek at torch's "
               "active modes, or replace or change a library's objects (os.mkdir = ..., an update of a dict a "
               "module holds). The tests call your functions beside code of the harness that such lines could change, "
-              "so no test runs a submission that has them, even where they never run: every test fails until "
-              "they are gone.")
+              "so no test of the part whose module has them (or imports that module) runs, even where they never "
+              "run: those tests fail until the lines are gone.")
 
 
 class Unavailable(Exception):

@@ -49,7 +49,7 @@ class Implementation:
 
     def __init__(self, package: str, root: Path, *, only: str | None = None) -> None:
         self.package = package
-        # this process imports this module alone (and what it imports): see ``transport.READ_BY_SOURCE``
+        # this process imports this module alone (and what it imports): see ``transport.ALONE``
         self.only = only
         self.root = Path(root).resolve()  # folder holding the package folder
         self.package_dir = self.root / package

@@ -33,7 +33,7 @@ from grader.harness.impl import Implementation, stage_submission
 from grader.harness.oracle import LiveOracle, ReplayOracle
 from grader.harness.parts import PARTS, part_of_path, test_id
 from grader.harness.recording import Recorder, Recording, fingerprint
-from grader.harness.tamper import reaches
+from grader.harness.tamper import imported_with, reaches
 from grader.harness.transport import InProcess
 
 RUN_KEY = pytest.StashKey[Run]()
@@ -41,7 +41,7 @@ IMPL_KEY = pytest.StashKey[Door]()
 ORACLE_KEY = pytest.StashKey[Door]()
 STAGED_KEY = pytest.StashKey[Path]()
 CUDA_SKIPS_KEY = pytest.StashKey[list]()
-REACHES_KEY = pytest.StashKey[list]()
+REACHES_KEY = pytest.StashKey[tuple]()
 
 REPORTED = (faults.Fault, faults.Mismatch, faults.StudentRaised)
 NO_CUDA = "needs a CUDA device (run `pytest -m cuda` on a GPU machine)"
@@ -256,15 +256,20 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
 
 
 def _refuse_reaching_in(item: pytest.Function) -> None:
-    """A graded test of a submission whose source reaches into other code fails before it asks anything
-    (read once, on this side, from the files: ``grader.harness.tamper``)."""
+    """A graded test fails before it asks anything where its part's module, or what runs with it, reaches
+    into other code (read once, on this side, from the files: ``grader.harness.tamper``)."""
     door = item.config.stash.get(IMPL_KEY, None)
-    if door is None or part_of_path(str(item.path)) is None or item.config.getoption("no_reach_check"):
+    part = part_of_path(str(item.path))
+    if door is None or part is None or item.config.getoption("no_reach_check"):
         return
     if REACHES_KEY not in item.config.stash:
-        item.config.stash[REACHES_KEY] = [f"{r.where} {r.what}" for r in reaches(door.sources())]
-    if item.config.stash[REACHES_KEY]:
-        raise faults.ReachesInFault(item.config.stash[REACHES_KEY])
+        item.config.stash[REACHES_KEY] = (door.sources(), reaches(door.sources()))
+    sources, found = item.config.stash[REACHES_KEY]
+    if found:
+        runs_with = imported_with(sources, part.module)
+        places = [f"{r.where} {r.what}" for r in found if r.module in runs_with]
+        if places:
+            raise faults.ReachesInFault(places)
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:

@@ -20,12 +20,18 @@ the ways there are to get at code the submission did not write:
   ``setattr`` on one, or a call that changes a collection held there (``.update``, ``.pop``);
   torch's flags (``torch.backends.cudnn.benchmark = True``), ``os.environ`` and ``sys.path`` excepted;
 * ``getattr``, ``setattr``, ``delattr`` or ``hasattr`` of a name built at run time on anything but
-  ``self`` (``getattr(torch, name)`` may reach ``torch.sys``), a lookup of such a name written out
-  (``namespace["__import__"]``), and ``object.__setattr__`` on anything but ``self`` (a frozen
-  dataclass's ``__post_init__``).
+  ``self`` (``getattr(torch, name)`` may reach ``torch.sys``; ``getattr(torch, f"float{bits}")``, a
+  dtype's prefix written out, may not), a lookup of such a name written out
+  (``namespace["__import__"]``), and ``object.__setattr__`` or ``__dict__`` of anything but
+  ``self`` (a frozen dataclass's ``__post_init__``).
 
-The same reading runs in the public tests, so a student sees the refusal at home, with
-the line to change, before grading does.
+A module's code runs only in the workers that import it (each part's questions go to a
+worker that imported that part's module alone, with what it imports:
+``grader.harness.transport.ALONE``), so such a line can touch only those parts, and only
+their tests fail (``imported_with``): the tests of the part whose module has it, of any part
+whose module imports that module, and, for the package's ``__init__`` (every worker runs
+it), every test. The same reading runs in the public tests, so a student sees the refusal
+at home, with the line to change, before grading does.
 """
 
 from __future__ import annotations
@@ -65,6 +71,9 @@ MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mod
 # what of a library's may be set: flags and the environment, not code (each with what is inside it)
 SETTABLE = ("torch.backends", "os.environ", "sys.path", "torch._dynamo.config", "torch._inductor.config",
             "torch._functorch.config")
+# a dtype looked up by a name built from one of these (``getattr(torch, f"float{bits}")``): nothing of torch's
+# that starts so leads anywhere
+DTYPE_PREFIXES = ("float", "bfloat", "int", "uint", "complex", "double", "half", "bool", "long", "short")
 # calls that change a dict or a list in place
 MUTATORS = frozenset(["update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "append",
                       "extend", "insert"])
@@ -83,6 +92,10 @@ class Reach:
     where: str  # "flops.py:12"
     what: str  # "imports grader.harness.probe"
 
+    @property
+    def module(self) -> str:
+        return self.where.rsplit(".py:", 1)[0]
+
 
 def reaches(sources: dict[str, str]) -> list[Reach]:
     """Every place in ``sources`` (each module's short name to its text) that reaches into other code."""
@@ -94,6 +107,42 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
             continue  # it does not import, and fails every test for that
         found += _Reader(f"{name}.py", _imported(tree)).read(tree)
     return found
+
+
+def imported_with(sources: dict[str, str], module: str) -> set[str]:
+    """``module``, the package's ``__init__`` and the submission's modules they import, transitively
+    (``from . import x``, ``from .x import y``, ``import assignment.x``, ``from assignment import x``)."""
+    seen, todo = set(), [module, "__init__"]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in sources and name != module:
+            continue
+        seen.add(name)
+        try:
+            tree = ast.parse(sources.get(name, ""))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                own = node.level > 0 or (node.module or "").split(".")[0] == "assignment"
+                base = (node.module or "").split(".")
+                inner = base[1:] if node.level == 0 else base if node.module else []
+                if own:
+                    todo += inner[:1] or [alias.name for alias in node.names]
+            elif isinstance(node, ast.Import):
+                todo += [alias.name.split(".")[1] for alias in node.names
+                         if alias.name.startswith("assignment.")]
+    return seen
+
+
+def _dtype_name(name: ast.AST) -> bool:
+    """Whether a name built at run time starts with a dtype's prefix written out (``f"float{bits}"``,
+    ``"int" + str(bits)``)."""
+    while isinstance(name, ast.BinOp) and isinstance(name.op, ast.Add):
+        name = name.left
+    if isinstance(name, ast.JoinedStr) and name.values:
+        name = name.values[0]
+    return isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.startswith(DTYPE_PREFIXES)
 
 
 def _imported(tree: ast.AST) -> dict[str, str]:
@@ -118,7 +167,7 @@ class _Reader(ast.NodeVisitor):
     def __init__(self, file: str, imported: dict[str, str]) -> None:
         self.file, self.imported = file, imported
         self.found: list[Reach] = []
-        self.own_setters: set[int] = set()  # ``object.__setattr__`` nodes called on ``self``
+        self.own_setters: set[int] = set()  # ``object.__setattr__`` nodes called on ``self`` (and ``vars(self)``)
         self.called: set[int] = set()  # attribute nodes called at once (``model.modules()``)
 
     def read(self, tree: ast.AST) -> list[Reach]:
@@ -179,13 +228,14 @@ class _Reader(ast.NodeVisitor):
 
     # names and attributes
     def visit_Name(self, node: ast.Name) -> None:
-        if node.id in RUNNERS and node.id not in self.imported:
+        if node.id in RUNNERS and node.id not in self.imported and id(node) not in self.own_setters:
             self._add(node, f"uses {node.id}")
         elif node.id in MODE_PEEKS or node.id in ("__builtins__", "__loader__", "__spec__"):
             self._add(node, f"uses {node.id}")
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if (node.attr in REACHING or node.attr in MODE_PEEKS) and id(node) not in self.own_setters:
+        own_dict = node.attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id == "self"
+        if (node.attr in REACHING or node.attr in MODE_PEEKS) and id(node) not in self.own_setters and not own_dict:
             self._add(node, f"uses .{node.attr}")
         elif node.attr == "modules" and id(node) not in self.called:  # (a model's .modules() is called)
             self._add(node, "uses .modules (sys.modules?)")
@@ -229,7 +279,7 @@ class _Reader(ast.NodeVisitor):
             target, name = node.args[0], node.args[1]
             built = not (isinstance(name, ast.Constant) and isinstance(name.value, str))
             own = isinstance(target, ast.Name) and target.id in ("self", "cls")
-            if built and not own:
+            if built and not own and not (self.dotted(target) == "torch" and _dtype_name(name)):
                 self._add(node, f"uses {func.id} with a name built at run time")
             elif not built and name.value in REACHING | MODE_PEEKS:
                 self._add(node, f"uses {func.id} of {name.value!r}")
@@ -241,6 +291,9 @@ class _Reader(ast.NodeVisitor):
             self._read_text(node)
         elif isinstance(func, ast.Attribute) and func.attr in MUTATORS:
             self._changes(node, func.value, f"calls .{func.attr} on")
+        elif isinstance(func, ast.Name) and func.id == "vars" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
+            self.own_setters.add(id(func))
         elif isinstance(func, ast.Attribute) and func.attr in OWN_SETTERS and node.args \
                 and isinstance(node.args[0], ast.Name) and node.args[0].id in ("self", "cls"):
             self.own_setters.add(id(func))

@@ -18,11 +18,12 @@ Three processes answer questions, named by ``Request.process``:
                 (timing a matmul, the CUDA allocator), where no submission ever
                 ran and so nothing can have been tampered with;
 * ``alone``     the implementation with one module imported, and only what that
-                module imports: the modules whose rules the tests check by reading
-                their source (``READ_BY_SOURCE``). Elsewhere any module of the
-                submission could have replaced their functions before they ran,
-                and the reading would be of code that never runs. A ``main``
-                question about such a module is answered here (``process_for``).
+                module imports (``ALONE``: every module). A ``main`` question about a
+                module is answered here (``process_for``), so a module's code runs
+                only where its own part (or a part whose module imports it) is asked:
+                another module cannot have replaced the functions a test reads the
+                source of (Parts 4-7), and a line that reaches into the harness
+                (``grader.harness.tamper``) can touch only the parts it fails.
 
 In process all three are this process. Whatever a worker answers is a claim:
 the outcome is decoded strictly (``grader.harness.wire``) and checked by the
@@ -38,10 +39,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Literal, Protocol
 
 Process = Literal["main", "separate", "clean", "alone"]
-# the modules whose rules are read from their source: Part 4's counter (a dispatch mode of its own,
-# not torch's FlopCounterMode), Part 5's timer, Part 6's einops and annotations, Part 7's gradients
-# without autograd
-READ_BY_SOURCE = ("flops", "roofline", "named", "gradients")
+# the modules answered by a worker that imported that module alone: all of them
+ALONE = ("strides", "dtypes", "memory", "flops", "roofline", "named", "gradients", "model", "training",
+         "mixed_precision")
 GRACE_SECONDS = 2.0  # a call's own alarm goes off first; the transport kills the process this much later
 
 
@@ -82,7 +82,7 @@ class Request:
     @property
     def alone(self) -> str | None:
         """The module an ``alone`` request's process imports (the subject's), else None."""
-        return read_by_source(self.subject) if self.process == "alone" else None
+        return alone_module(self.subject) if self.process == "alone" else None
 
     def to_wire(self) -> dict[str, Any]:
         return {"op": "probe", "probe": self.probe, "args": list(self.args), "timeout": self.timeout,
@@ -165,16 +165,16 @@ class Transport(Protocol):
 OnReply = Callable[[int, "Reply | BaseException"], None]
 
 
-def read_by_source(subject: str) -> str | None:
-    """The module of ``subject`` (``gradients.linear_backward``) if it is one of ``READ_BY_SOURCE``."""
+def alone_module(subject: str) -> str | None:
+    """The module of ``subject`` (``gradients.linear_backward``) if it is one of ``ALONE``."""
     module = subject.partition(".")[0]
-    return module if module in READ_BY_SOURCE else None
+    return module if module in ALONE else None
 
 
 def process_for(declared: Process, subject: str) -> Process:
     """Where a question about ``subject`` is answered: a probe's declared process, but ``alone`` for
-    a ``main`` question about a module read by its source."""
-    return "alone" if declared == "main" and read_by_source(subject) else declared
+    a ``main`` question about one of the modules."""
+    return "alone" if declared == "main" and alone_module(subject) else declared
 
 
 def answer_in_order(requests: list[Request], one: Callable[[Request], Reply],

@@ -4,7 +4,7 @@
 ``grader.harness.transport``: ``main`` (the submission), ``separate`` (the
 submission again, never told what ``main`` was asked), ``clean`` (no
 submission, the harness's own measurements) and one ``alone:<module>`` for each
-module read by its source (that module imported alone). A worker is reused across calls
+module (that module imported alone: ``grader.harness.transport.ALONE``). A worker is reused across calls
 until it misbehaves: a call that runs past its limit, a worker that dies
 (segfault, ``os._exit``, a resource limit), an answer that is not well-formed,
 or an output flood; then it is killed with everything it started, the call
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from grader.harness import faults, wire
 from grader.harness.show import printable
-from grader.harness.transport import (READ_BY_SOURCE, OnReply, PathWatch, Protections, Reply, Request, Session,
+from grader.harness.transport import (ALONE, OnReply, PathWatch, Protections, Reply, Request, Session,
                                       answer_in_order, mappings, peak_growth, process_cpu_seconds, reset_peak)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
@@ -205,9 +205,9 @@ class _Worker:
 
 
 # each role's worker runs as its own user: uid + this. ``alone:<module>``: a process with that module
-# alone imported (see ``Request.alone``), one per module read by its source
-ROLES = {"main": 0, "separate": 1, "clean": 2, **{f"alone:{m}": 3 + i for i, m in enumerate(READ_BY_SOURCE)}}
-UIDS_PER_SLOT = 8
+# alone imported (see ``Request.alone``), one per module
+ROLES = {"main": 0, "separate": 1, "clean": 2, **{f"alone:{m}": 3 + i for i, m in enumerate(ALONE)}}
+UIDS_PER_SLOT = 16
 assert len(ROLES) <= UIDS_PER_SLOT
 
 
