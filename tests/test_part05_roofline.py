@@ -336,7 +336,7 @@ def _busy_checks(m, k, n, timings: dict) -> list:
 
 @settings(max_examples=3)  # each example is at least six timed calls per dtype: a few show every bug
 @given(case=S.cpu_timing_cases(), held=S.held_up_cases, counted=S.counted_cases)
-@example(case=(256, 256, 256, None, None), held=(864, 864, 864, 1), counted=(768, 704, 8, 1, 1))
+@example(case=(256, 256, 256, None, None), held=(864, 864, 864, 1), counted=(768, 704, 8, None, None))
 def test_time_matmul_cpu(impl, oracle, case, held, counted):
     """Not a speed test: the figure must be what the call itself measured.
 
@@ -354,8 +354,9 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
     * a product of about 1 GFLOP (``held``: its sizes) timed twice, once (first or second, as drawn) with
       the process held stopped from outside for most of the call, takes the stops in that time;
     * a thin product (``counted``), watched op by op from inside the call: at least warmup + trials
-      products ran, each an [m, k] @ [k, n], and where it draws random numbers between products, the
-      figure is about what a product took (drawing inputs inside the timed loop costs several of these).
+      products ran (3 + 10 with the defaults), each an [m, k] @ [k, n] of drawn values (not zeros), and
+      where it draws random numbers between products, the figure is about what a product took (drawing
+      inputs inside the timed loop costs several of these).
     When grading, the figure and the extra products' CPU are also held against the
     harness's own timing of the same product, made in a process where no
     submission ever ran. Each of these but the first and the last compares the least
@@ -462,9 +463,14 @@ def _products_run(impl, fn: str, counted: tuple) -> None:
     too few, b made [k, m], the inputs drawn inside the timed loop. Products run in threads the call
     started are not seen: then nothing is said. A figure a busy moment spoiled is measured again."""
     m, k, n, warmup, trials = counted
-    inputs = named_inputs(fn, (m, k, n, torch.float32, "cpu", warmup, trials))
+    inputs = named_inputs(fn, (m, k, n, torch.float32, "cpu") + (() if warmup is None else (warmup, trials)))
+    asked = (f"warmup={warmup} and trials={trials}" if warmup is not None else
+             "warmup and trials left to your defaults, which must be the signature's (warmup=3, trials=10)")
+    probe_counts = (warmup, trials)
+    if warmup is None:
+        warmup, trials = 3, 10
     for _ in range(PRODUCT_ROUNDS):
-        seen = impl.run(time_matmul_products, m, k, n, warmup, trials)
+        seen = impl.run(time_matmul_products, m, k, n, *probe_counts)  # None, None: the defaults
         if seen.threads:
             return
         figure = check(seen.figure, FLOAT, fn, inputs)
@@ -473,9 +479,11 @@ def _products_run(impl, fn: str, counted: tuple) -> None:
                 show_values=False)
         timed = seen.products
         require(len(timed) >= warmup + trials, fn, f"ran {len(timed)} product{'s' if len(timed) != 1 else ''} of "
-                f"[m, k] @ [k, n] when asked for warmup={warmup} and trials={trials}: run `warmup` untimed "
-                "products, then time `trials` more (range(warmup) and range(trials), not from 1)",
-                inputs=inputs, show_values=False)
+                f"[m, k] @ [k, n] with {asked}: run `warmup` untimed products, then time `trials` more "
+                "(range(warmup) and range(trials), not from 1)", inputs=inputs, show_values=False)
+        require(not seen.constant, fn, "multiplied matrices that each hold one value throughout (zeros? ones?): "
+                "make random inputs, torch.randn(m, k) and torch.randn(k, n) in the dtype and on the device asked "
+                "for (some hardware multiplies zeros faster than real data)", inputs=inputs, show_values=False)
         if not seen.draws_between:
             return
         cycles = warmup + trials

@@ -46,6 +46,7 @@ class Products(Report):
     figure: Any  # what time_matmul returned
     products: tuple[float, ...]  # the seconds of each [m, k] @ [k, n] it ran (or [n, k] @ [k, m]), in order
     shapes: tuple[tuple[int, ...], ...]  # the first product of an [m, k] with another operand: both shapes
+    constant: bool  # the first product's operands each held one value throughout (zeros, ones: not drawn)
     threads: int  # Python threads the call started: what they run is not seen here
     other_seconds: float  # the time of the call's other ops (views, permutes, copies ...) but random draws
     draws_between: int  # its ops that draw random numbers after its first product (inputs made afresh)
@@ -62,23 +63,34 @@ _DRAWS = {"randn", "rand", "randint", "randperm", "randn_like", "rand_like", "ra
 
 def _operands(args: tuple, m: int, k: int, n: int) -> tuple | None:
     """The two neighbouring tensor operands of an op that multiply an [..., m, k] (or [..., n, k], for
-    bᵀ @ aᵀ) by an [..., k, x], as their shapes; None for any other op. Recognised by the shapes asked
-    for alone, not by the op's name: this is no FLOP counter (Part 4 asks students to write one), and the
-    test draws m, k and n apart, so that no copy or elementwise op of a or b looks like a product."""
-    shapes = [tuple(arg.shape) for arg in args if isinstance(arg, torch.Tensor)]
-    return next(((a, b) for a, b in zip(shapes, shapes[1:])
-                 if len(a) >= 2 and len(b) >= 2 and a[-2:] in ((m, k), (n, k)) and b[-2] == k), None)
+    bᵀ @ aᵀ) by an [..., k, x]; None for any other op. Recognised by the shapes asked for alone, not by
+    the op's name: this is no FLOP counter (Part 4 asks students to write one), and the test draws m, k
+    and n apart, so that no copy or elementwise op of a or b looks like a product."""
+    tensors = [arg for arg in args if isinstance(arg, torch.Tensor)]
+    return next(((a, b) for a, b in zip(tensors, tensors[1:]) if a.dim() >= 2 and b.dim() >= 2
+                 and tuple(a.shape[-2:]) in ((m, k), (n, k)) and b.shape[-2] == k), None)
+
+
+def _constant(matrix: torch.Tensor) -> bool:
+    """Whether a matrix holds one value at about 80 places spread over it (drawn values never do): run
+    inside the watch's handler, unwatched, on a strided view (no copy of the matrix), since it may fall
+    inside a timed loop."""
+    rows, cols = matrix.shape[-2:]
+    picked = matrix.detach()[..., :: max(1, rows // 8), :: max(1, cols // 8)].reshape(-1)
+    return picked.numel() > 0 and bool((picked == picked[0]).all())
 
 
 @probe(subject="roofline.time_matmul", timeout=30, batch=False)
-def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: int, trials: int) -> Products:
+def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: int | None,
+                         trials: int | None) -> Products:
     """``time_matmul(m, k, n, float32, "cpu", warmup, trials)`` under a dispatch mode that times each op torch
-    runs for it (the op alone, inside the mode: not the mode's own cost, not the loop's)."""
+    runs for it (the op alone, inside the mode: not the mode's own cost, not the loop's); ``warmup`` and
+    ``trials`` None: left to its defaults."""
     import threading
 
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    products, odd, ops, other, draws, drawn = [], [], [0], [0.0], [0], [0.0]
+    products, odd, ops, other, draws, drawn, constant = [], [], [0], [0.0], [0], [0.0], []
 
     class Watch(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -100,14 +112,17 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 elif products or odd:
                     draws[0] += 1
                     drawn[0] += seconds
-            elif operands[1][-1] == (n if operands[0][-2] == m else m):
+            elif operands[1].shape[-1] == (n if operands[0].shape[-2] == m else m):
                 products.append(seconds)
+                if not constant:
+                    constant.append(all(_constant(operand) for operand in operands))
             elif not odd:
-                odd.append(operands)
+                odd.append(tuple(tuple(operand.shape) for operand in operands))
             return out
 
     op_seconds = _watch_cost(Watch)
     products.clear()
+    constant.clear()
     ops[0], other[0], draws[0], drawn[0] = 0, 0.0, 0, 0.0
     started, start = [], threading.Thread.start
 
@@ -120,13 +135,14 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
     gc.disable()  # as timeit does: the watch makes garbage, and a collection in the timed loop is no product
     try:
         with Watch():
-            figure = impl.function("roofline.time_matmul")(m, k, n, torch.float32, "cpu", warmup, trials)
+            counts = () if warmup is None else (warmup, trials)
+            figure = impl.function("roofline.time_matmul")(m, k, n, torch.float32, "cpu", *counts)
     finally:
         threading.Thread.start = start
         if collecting:
             gc.enable()
-    return Products(figure, tuple(products), odd[0] if odd else (), len(started), other[0], draws[0], drawn[0],
-                    ops[0], op_seconds)
+    return Products(figure, tuple(products), odd[0] if odd else (), bool(constant and constant[0]), len(started),
+                    other[0], draws[0], drawn[0], ops[0], op_seconds)
 
 
 def _watch_cost(watch: type, repeats: int = 5, count: int = 200) -> float:
