@@ -147,13 +147,23 @@ def check_trajectory(impl, oracle, case):
 @example(case=(4, 2, 16, 8, 3, 0))  # the docstring's: 3 steps of batch 8, a list of 3 floats
 def test_train_trajectory(impl, oracle, case):
     """Each step's loss (a Python float), then the parameters after the last step, as the reference's,
-    and the generator it was given moved on as the reference's; and asked for another device, train
-    feeds the model batches there."""
+    and the generator it was given moved on as the reference's; on data the model already fits (every
+    loss about 0), still one loss per step; and asked for another device, train feeds the model
+    batches there."""
     answers = check_trajectory(impl, oracle, case)
+    # on data the model already fits, only counted: with gradients at rounding's size, AdamW's normalised
+    # steps go wherever the rounding points
+    dim, num_layers, rows, batch_size, num_steps, seed = case
+    fitted = impl.run(train, *case, True).losses
+    require(type(fitted) is not list or len(fitted) == num_steps, "training.train",
+            f"returned {len(fitted or [])} loss(es) for num_steps={num_steps} on data the model already fits "
+            "(every loss about 0): take every one of the num_steps steps and return each loss, however small "
+            "(no early stop)", inputs=f"dim={dim}, num_layers={num_layers}, rows={rows}, batch_size={batch_size}, "
+            f"num_steps={num_steps}, seed={seed}, on data whose targets are the model's own outputs",
+            show_values=False)
     answers.where("next_draw").same("the generator train was given draws otherwise after it than the reference's: "
                                     "each step's get_batch draws from that generator itself (not a copy of it, not "
                                     "a generator of your own), so that the caller's goes on where training left it")
-    dim, num_layers, rows, batch_size, _, seed = case
     try:
         fed = impl.run(train_device, dim, num_layers, rows, batch_size, seed, "meta").device
     except StudentRaised:  # what it does for another device may need one (pin_memory() asks for a GPU)

@@ -70,12 +70,16 @@ OPTIMIZERS = {
 }
 
 
-def make_run(dim: int, num_layers: int, rows: int, seed: int, optimizer_name: str = "adamw"):
-    """Model, optimizer (AdamW unless named), data and the batch generator of one scenario, all from ``seed``."""
+def make_run(dim: int, num_layers: int, rows: int, seed: int, optimizer_name: str = "adamw", fitted: bool = False):
+    """Model, optimizer (AdamW unless named), data and the batch generator of one scenario, all from ``seed``.
+    ``fitted``: the data's targets are the model's own outputs (every loss about 0 from the first step)."""
     torch.default_generator.manual_seed(seed)
     model = DeepLinear(dim, num_layers)
-    return model, OPTIMIZERS[optimizer_name](model.parameters()), make_data(rows, dim, seed), \
-        np.random.default_rng([seed, 1])
+    data = make_data(rows, dim, seed)
+    if fitted:
+        with torch.no_grad():
+            data[:, -1] = model(torch.from_numpy(data[:, :-1])).numpy()
+    return model, OPTIMIZERS[optimizer_name](model.parameters()), data, np.random.default_rng([seed, 1])
 
 
 def parameters(model: nn.Module) -> dict[str, torch.Tensor]:
@@ -231,9 +235,10 @@ class Trained(Report):
 
 @probe(subject="training.train", timeout=TRAIN_TIMEOUT)
 def train(impl: Implementation, dim: int, num_layers: int, rows: int, batch_size: int,
-          num_steps: int, seed: int) -> Trained:
-    """The implementation's ``train`` on the harness's model and AdamW: the losses, then the model's state."""
-    return _trained(impl, make_run(dim, num_layers, rows, seed), num_steps, batch_size)
+          num_steps: int, seed: int, fitted: bool = False) -> Trained:
+    """The implementation's ``train`` on the harness's model and AdamW: the losses, then the model's state
+    (``fitted``: on data the model already fits)."""
+    return _trained(impl, make_run(dim, num_layers, rows, seed, fitted=fitted), num_steps, batch_size)
 
 
 @dataclass(frozen=True)
