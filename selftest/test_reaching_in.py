@@ -51,6 +51,31 @@ HONEST = {
     "a dtype by a name built from its prefix": "import torch\ndef dtype(bits):\n"
                                                 "    return getattr(torch, f'float{bits}'), getattr(torch, 'int' + str(bits))\n",
     "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), vars(self)\n",
+    "a dataclass's fields read by name in a helper": "from dataclasses import fields\ndef total(ledger):\n"
+                                                       "    return sum(getattr(ledger, f.name) for f in fields(ledger))\n",
+    "names from a literal tuple": "import torch\nLIMITS = {k: getattr(torch.finfo(torch.float16), k) for k in "
+                                  "('max', 'tiny', 'eps')}\nF8 = [n for n in ('float8_e4m3fn', 'float8_e5m2') "
+                                  "if hasattr(torch, n)]\ndef params(layer):\n"
+                                  "    for name in ('weight', 'bias'):\n        yield getattr(layer, name, None)\n",
+    "dtype names built otherwise": "import torch, numpy as np\ndef d(bits):\n"
+                                   "    return getattr(torch, 'float%d' % bits), getattr(torch, 'float{}'.format(bits)), "
+                                   "getattr(np, f'float{bits}')\n",
+    "a timer handed its module's names": "import timeit\ndef f(n):\n"
+                                         "    return timeit.timeit('f()', number=n, globals=globals())\n",
+    "another object's attributes": "import json\ndef dump(ledger):\n    return json.dumps(vars(ledger)), "
+                                   "ledger.__dict__\n",
+    "keys that are words": "def f(losses, times):\n    return losses['eval'], times['compile'], losses['tests']\n",
+    "a parameter named like a built-in": "def train(model, compile=False):\n    return compile\n",
+    "a module's own setattr through super": "from torch import nn\nclass M(nn.Module):\n"
+                                            "    def __setattr__(self, name, value):\n"
+                                            "        super().__setattr__(name, value)\n",
+    "an attribute named modules": "def f(cfg):\n    return cfg.modules\n",
+    "whether a library is there": "import importlib.util\nHAS_TRITON = importlib.util.find_spec('triton') is not None\n",
+    "a parameter named like an import": "from torch import optim\ndef set_lr(optim, lr):\n"
+                                        "    optim.param_groups[0]['lr'] = lr\n",
+    "a product and a sort, by the standard library": "import functools, operator\n"
+                                                     "n = functools.reduce(operator.mul, (2, 3), 1)\n"
+                                                     "rows = sorted([], key=operator.attrgetter('name'))\n",
     "a dispatch mode of its own": "from torch.utils._python_dispatch import TorchDispatchMode\n"
                                   "class Count(TorchDispatchMode):\n"
                                   "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
@@ -70,7 +95,8 @@ REACHING = {
     "sys.modules reached through torch": "import torch\nm = torch.sys.modules\n",
     "a module by a built name": "import torch\nm = getattr(torch, 'sy' + 's')\n",
     "... by a name given": "import torch\ndef f(name):\n    return getattr(torch, name)\n",
-    "another object's attributes": "def f(o):\n    return vars(o), o.__dict__\n",
+    "a module's namespace": "import torch\nns = vars(torch)\n",
+    "... as its __dict__": "import torch\nns = torch.__dict__\n",
     "a lookup written out": "d = {}\nf = d['__import__']\n",
     "importlib": "import importlib\nm = importlib.import_module('os')\n",
     "__import__": "m = __import__('os')\n",
@@ -90,6 +116,25 @@ REACHING = {
     "ctypes through numpy": "import numpy as np\nc = np.ctypeslib.ctypes\n",
     "the built-ins": "import builtins\nbuiltins.print = len\n",
     "another object's setattr": "def f(o):\n    object.__setattr__(o, 'x', 1)\n",
+    "a closure read by a match pattern": "def count(fn):\n    match fn:\n        case object(__closure__=cells):\n"
+                                         "            return cells\n",
+    "a library's function replaced through a local name": "import os, time\ndef f(q):\n    o, t = os, time\n"
+                                                          "    o.mkdir = t.sleep = q\n",
+    "... through a loop": "import os, time\nfor o in (os, time):\n    o.sleep = print\n",
+    "... through a default": "import os\ndef f(o=os):\n    o.mkdir = print\n",
+    "... through a class": "import torch\nclass A:\n    T = torch.Tensor\nA.T.__eq__ = print\n",
+    "... through a walrus": "import os\nif (o := os):\n    o.mkdir = print\n",
+    "setattr handed on": "import os\ns = setattr\ns(os, 'mkdir', print)\n",
+    "... to map": "import os\nlist(map(setattr, [os], ['mkdir'], [print]))\n",
+    "sys.modules imported by name": "from sys import modules\nm = modules['x']\n",
+    "sys.modules by a written name": "import sys\nm = getattr(sys, 'modules')\n",
+    "... by attrgetter": "import operator, sys\nm = operator.attrgetter('modules')(sys)\n",
+    "... by reduce": "import functools, sys\nm = functools.reduce(getattr, ['modules'], sys)\n",
+    "... by a dotted attrgetter": "from operator import attrgetter\nimport torch\nm = attrgetter('sys.modules')(torch)\n",
+    "a class that says it is the harness's": "class X:\n    __module__ = 'grader.harness.probes.calls'\n",
+    "a module found from an object": "import inspect\ndef f(x):\n    return inspect.getmodule(x)\n",
+    "a pickle that names a module": "import pickle\nr = pickle.loads(b'cgrader.harness.probe\\nREGISTRY\\n.')\n",
+    "a name resolved as text": "import pkgutil\nr = pkgutil.resolve_name('os:mkdir')\n",
 }
 
 
@@ -149,6 +194,8 @@ def test_a_reach_fails_the_parts_whose_workers_run_it():
     assert imported_with(sources, "training") == {"training", "model"}
     assert imported_with({**sources, "__init__": "from .flops import *\n"}, "roofline") == \
         {"roofline", "__init__", "flops"}  # the package's __init__ runs in every worker
+    # a module of its own imported by its bare name (the workers resolve it too)
+    assert imported_with({**sources, "dtypes": "import helpers\n", "helpers": ""}, "dtypes") == {"dtypes", "helpers"}
 
 
 def test_a_student_sees_the_refusal_at_home_with_the_line(forged_count):

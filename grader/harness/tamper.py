@@ -40,27 +40,41 @@ import ast
 from dataclasses import dataclass
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
-# (and what imports by a name given as text, reaches memory by address, or swaps the built-ins)
+# (and what reaches memory by address, or swaps the built-ins)
 FORBIDDEN_IMPORTS = frozenset(["grader", "tests", "selftest", "conftest", "pytest", "_pytest", "hypothesis",
-                               "pluggy", "importlib", "ctypes", "_ctypes", "builtins", "__builtin__"])
-# inspect's functions that hand back frames (its others, ``signature``, are plain)
-FRAME_FUNCTIONS = frozenset(["inspect.stack", "inspect.trace", "inspect.currentframe", "inspect.getouterframes",
-                             "inspect.getinnerframes"])
-# built-in names that run text as code or import by a name given as text
-RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals", "vars"])
-# what runs a statement given as text (its text is read as code here; text built at run time is refused)
-TEXT_RUNNERS = frozenset(["timeit.timeit", "timeit.repeat", "timeit.Timer", "torch.utils.benchmark.Timer",
-                          "torch.utils.benchmark.utils.timer.Timer"])
-# attributes that lead to another module's namespace, a caller's frame, or every live object, whatever
-# they are read on (``torch.sys.modules`` is ``sys.modules``)
+                               "pluggy", "ctypes", "_ctypes", "builtins", "__builtin__"])
+# functions that hand back frames, modules or objects by a name given as text, run text or pickles as code,
+# or make functions of code objects (however reached: ``logging.sys.modules`` is ``sys.modules``)
+REACHING_FUNCTIONS = frozenset([
+    "sys.modules", "sys._getframe", "sys._current_frames", "sys._current_exceptions", "sys.settrace",
+    "sys.setprofile", "sys.addaudithook", "sys.meta_path", "sys.path_hooks", "sys.path_importer_cache",
+    "threading.settrace", "threading.setprofile", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+    "inspect.stack", "inspect.trace", "inspect.currentframe", "inspect.getouterframes", "inspect.getinnerframes",
+    "inspect.getmodule", "inspect.getmembers", "inspect.getmembers_static", "inspect.getclosurevars",
+    "importlib.import_module", "importlib.reload", "importlib.__import__", "importlib.util.module_from_spec",
+    "importlib.util.spec_from_file_location", "importlib.util.spec_from_loader", "importlib.machinery",
+    "importlib.resources", "pkgutil.resolve_name", "pkgutil.get_importer", "pkgutil.iter_modules",
+    "pkgutil.walk_packages", "pydoc.locate", "pydoc.safeimport", "runpy", "code.interact", "codeop",
+    "pickle.loads", "pickle.load", "pickle.Unpickler", "_pickle", "marshal.loads", "marshal.load", "copyreg",
+    "shelve", "dill", "cloudpickle", "unittest.mock", "torch._utils._import_dotted_name", "logging.config",
+    "types.FunctionType", "types.CodeType", "types.LambdaType", "types.ModuleType", "string.Formatter", "_string", "torch.library",
+    "torch.utils._python_dispatch._get_current_dispatch_mode", "ctypes", "numpy.ctypeslib"])
+# the same, by their last name, whatever they are read on (``vars`` of a module hands its namespace)
 REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "settrace", "setprofile",
                       "get_objects", "get_referrers", "get_referents", "currentframe", "getouterframes",
                       "getinnerframes", "f_back", "f_globals", "f_locals", "f_builtins", "f_code", "tb_frame",
                       "gi_frame", "cr_frame", "ag_frame", "__globals__", "__closure__", "__code__",
-                      "__builtins__", "__subclasses__", "__dict__", "__import__", "__loader__", "__spec__",
+                      "__builtins__", "__subclasses__", "__import__", "__loader__", "__spec__",
                       "addaudithook", "import_module", "__setattr__", "__delattr__", "__getattribute__",
                       "__func__", "__self__", "__mro__", "__base__", "__bases__", "__reduce__", "__reduce_ex__",
-                      "__objclass__", "__defaults__", "__kwdefaults__", "__wrapped__", "ctypes", "ctypeslib"])
+                      "__objclass__", "__defaults__", "__kwdefaults__", "__wrapped__", "ctypes", "ctypeslib",
+                      "resolve_name", "_import_dotted_name", "getclosurevars",
+                      "meta_path", "path_hooks", "path_importer_cache"])
+# built-in names that run text as code, import by a name given as text, or hand a namespace out
+RUNNERS = frozenset(["exec", "eval", "__import__", "breakpoint", "globals"])
+# what runs a statement given as text (its text is read as code here; text built at run time is refused)
+TEXT_RUNNERS = frozenset(["timeit.timeit", "timeit.repeat", "timeit.Timer", "torch.utils.benchmark.Timer",
+                          "torch.utils.benchmark.utils.timer.Timer"])
 # torch's private functions that tell whether a dispatch or function mode (a watcher) is active
 MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mode_stack",
                         "_len_torch_dispatch_stack", "_get_dispatch_stack_at", "_get_dispatch_mode",
@@ -68,21 +82,31 @@ MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mod
                         "_len_torch_function_stack", "_get_function_stack_at", "_is_torch_function_mode_enabled",
                         "_pop_mode", "_pop_torch_dispatch_stack", "_pop_torch_function_stack",
                         "_unset_dispatch_mode"])
+# names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
+NAMED = REACHING | MODE_PEEKS | frozenset(["modules", "__dict__", "__module__"])
 # what of a library's may be set: flags and the environment, not code (each with what is inside it)
 SETTABLE = ("torch.backends", "os.environ", "sys.path", "torch._dynamo.config", "torch._inductor.config",
             "torch._functorch.config")
 # a dtype looked up by a name built from one of these (``getattr(torch, f"float{bits}")``): nothing of torch's
-# that starts so leads anywhere
+# or numpy's that starts so leads anywhere
 DTYPE_PREFIXES = ("float", "bfloat", "int", "uint", "complex", "double", "half", "bool", "long", "short")
 # calls that change a dict or a list in place
 MUTATORS = frozenset(["update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "append",
                       "extend", "insert"])
-# ``object.__setattr__(self, ...)``: how a frozen dataclass sets its own fields
+# ``object.__setattr__(self, ...)``, ``super().__setattr__(...)``: how a class sets its own fields
 OWN_SETTERS = frozenset(["__setattr__", "__delattr__"])
+LIBRARY = "a library"  # what a name bound to one of several imported objects stands for
 
 
 def _settable(dotted: str) -> bool:
     return any(dotted == place or dotted.startswith(place + ".") for place in SETTABLE)
+
+
+def _reaching(dotted: str) -> bool:
+    """Whether a resolved name is one of ``REACHING_FUNCTIONS`` or inside one, however reached."""
+    parts = dotted.split(".")
+    tails = (".".join(parts[i:]) for i in range(len(parts)))
+    return any(tail == name or tail.startswith(name + ".") for tail in tails for name in REACHING_FUNCTIONS)
 
 
 @dataclass(frozen=True)
@@ -105,13 +129,14 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
             tree = ast.parse(text, filename=f"{name}.py")
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # it does not import, and fails every test for that
-        found += _Reader(f"{name}.py", _imported(tree)).read(tree)
+        found += _Reader(f"{name}.py", _bound(tree)).read(tree)
     return found
 
 
 def imported_with(sources: dict[str, str], module: str) -> set[str]:
     """``module``, the package's ``__init__`` and the submission's modules they import, transitively
-    (``from . import x``, ``from .x import y``, ``import assignment.x``, ``from assignment import x``)."""
+    (``from . import x``, ``from .x import y``, ``import assignment.x``, ``from assignment import x``, and a
+    sibling by its bare name, ``import helpers``, which the workers resolve too)."""
     seen, todo = set(), [module, "__init__"]
     while todo:
         name = todo.pop()
@@ -124,51 +149,96 @@ def imported_with(sources: dict[str, str], module: str) -> set[str]:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
-                own = node.level > 0 or (node.module or "").split(".")[0] == "assignment"
                 base = (node.module or "").split(".")
-                inner = base[1:] if node.level == 0 else base if node.module else []
-                if own:
+                if node.level == 0 and base[0] in sources:  # from helpers import x
+                    todo.append(base[0])
+                elif node.level > 0 or base[0] == "assignment":
+                    inner = base[1:] if node.level == 0 else base if node.module else []
                     todo += inner[:1] or [alias.name for alias in node.names]
             elif isinstance(node, ast.Import):
-                todo += [alias.name.split(".")[1] for alias in node.names
-                         if alias.name.startswith("assignment.")]
+                for alias in node.names:
+                    parts = alias.name.split(".")
+                    todo += parts[1:2] if parts[0] == "assignment" else parts[:1]
     return seen
 
 
 def _dtype_name(name: ast.AST) -> bool:
     """Whether a name built at run time starts with a dtype's prefix written out (``f"float{bits}"``,
-    ``"int" + str(bits)``)."""
-    while isinstance(name, ast.BinOp) and isinstance(name.op, ast.Add):
+    ``"int" + str(bits)``, ``"float%d" % bits``, ``"float{}".format(bits)``)."""
+    while isinstance(name, ast.BinOp) and isinstance(name.op, (ast.Add, ast.Mod)):
         name = name.left
+    if isinstance(name, ast.Call) and isinstance(name.func, ast.Attribute) and name.func.attr == "format":
+        name = name.func.value
     if isinstance(name, ast.JoinedStr) and name.values:
         name = name.values[0]
     return isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.startswith(DTYPE_PREFIXES)
 
 
-def _imported(tree: ast.AST) -> dict[str, str]:
-    """Names bound by an absolute import anywhere in the module, to what they name (``np`` -> ``numpy``)."""
+def _constant_strings(node: ast.AST) -> list[str] | None:
+    """The strings of a literal tuple, list or set of strings written out, else None."""
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        return [e.value for e in node.elts]
+    return None
+
+
+def _bound(tree: ast.AST) -> dict[str, str]:
+    """What names stand for an imported object, anywhere in the module: imports (``np`` -> ``numpy``), and
+    names bound to such an object again (``o = os``, ``o, t = os, time``, ``(o := os)``, ``for o in (os,
+    time)``, ``def f(o=os)``, a class's ``T = torch.Tensor`` as ``A.T``), to a fixed point. A name bound to
+    several reads as ``LIBRARY``."""
     names: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.asname:
-                    names[alias.asname] = alias.name
-                else:
-                    root = alias.name.split(".")[0]
-                    names[root] = root
+                names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
+                    alias.name.split(".")[0]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
                 if alias.name != "*":
                     names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    for _ in range(4):  # aliases of aliases
+        before = dict(names)
+        reader = _Reader("", names)
+        for node in ast.walk(tree):
+            pairs: list[tuple[ast.AST, ast.AST]] = []
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, (ast.Tuple, ast.List)):
+                        pairs += zip(target.elts, node.value.elts)
+                    else:
+                        pairs.append((target, node.value))
+            elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, (ast.Tuple, ast.List)):
+                pairs += [(node.target, item) for item in node.iter.elts]
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                args = node.args
+                positional = [*args.posonlyargs, *args.args]
+                pairs += [(ast.Name(a.arg), d) for a, d in zip(positional[len(positional) - len(args.defaults):],
+                                                               args.defaults)]
+                pairs += [(ast.Name(a.arg), d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+            elif isinstance(node, ast.ClassDef):
+                for statement in node.body:
+                    if isinstance(statement, ast.Assign):
+                        pairs += [(ast.Name(f"{node.name}.{t.id}"), statement.value) for t in statement.targets
+                                  if isinstance(t, ast.Name)]
+            for target, value in pairs:
+                dotted = reader.dotted(value)
+                if isinstance(target, ast.Name) and dotted:
+                    names[target.id] = dotted if names.get(target.id, dotted) == dotted else LIBRARY
+        if names == before:
+            break
     return names
 
 
 class _Reader(ast.NodeVisitor):
-    def __init__(self, file: str, imported: dict[str, str]) -> None:
-        self.file, self.imported = file, imported
+    def __init__(self, file: str, bound: dict[str, str]) -> None:
+        self.file, self.bound = file, bound
         self.found: list[Reach] = []
-        self.own_setters: set[int] = set()  # ``object.__setattr__`` nodes called on ``self`` (and ``vars(self)``)
+        self.allowed: set[int] = set()  # nodes read as honest where they stand (``object.__setattr__(self, ...)``)
         self.called: set[int] = set()  # attribute nodes called at once (``model.modules()``)
+        self.shadows: list[set[str]] = []  # each enclosing function's own names (a parameter ``optim``)
+        self.names: dict[str, list[str]] = {}  # loop names over literal strings: the strings they take
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.visit(tree)
@@ -178,12 +248,18 @@ class _Reader(ast.NodeVisitor):
         self.found.append(Reach(f"{self.file}:{getattr(node, 'lineno', 0)}", what))
 
     def dotted(self, node: ast.AST) -> str | None:
-        """An imported name's dotted path (``np.random.seed`` -> ``numpy.random.seed``), else None."""
+        """The dotted path of an imported object (``np.random.seed`` -> ``numpy.random.seed``), else None."""
         if isinstance(node, ast.Name):
-            return self.imported.get(node.id)
+            if any(node.id in shadow for shadow in self.shadows):
+                return None
+            return self.bound.get(node.id)
         if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and f"{node.value.id}.{node.attr}" in self.bound:
+                return self.bound[f"{node.value.id}.{node.attr}"]  # a class's alias (``A.T``)
             base = self.dotted(node.value)
             return f"{base}.{node.attr}" if base else None
+        if isinstance(node, ast.NamedExpr):
+            return self.dotted(node.value)
         return None
 
     def _library_object(self, node: ast.AST) -> str | None:
@@ -199,48 +275,124 @@ class _Reader(ast.NodeVisitor):
         if dotted and not _settable(dotted):
             self._add(node, f"{verb} {dotted}, an object of a library it imports")
 
-    def _read_text(self, call: ast.Call) -> None:
-        """A timer's statement and setup, given as text: read as code where written out, refused where built."""
-        texts = [*call.args[:2], *(k.value for k in call.keywords if k.arg in ("stmt", "setup"))]
-        for text in texts:
-            if isinstance(text, ast.Constant) and isinstance(text.value, str):
-                try:
-                    inner = ast.parse(text.value)
-                except (SyntaxError, ValueError, RecursionError, MemoryError):
-                    continue  # the timer fails to compile it too
-                for reach in _Reader(self.file, {**self.imported, **_imported(inner)}).read(inner):
-                    self._add(call, f"{reach.what} (in the text the timer runs)")
-            elif not isinstance(text, (ast.Lambda, ast.Name, ast.Attribute)):  # a callable is timed as code
-                self._add(call, "hands a timer text built at run time")
+    def _text_name(self, node: ast.AST, name: ast.AST, verb: str) -> None:
+        """A name given as text (a getattr's, a lookup's): written out, it must lead nowhere; built at run
+        time, it may lead anywhere, except a dtype's name on torch or numpy, or a loop's literal strings."""
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            if name.value in NAMED or name.value.split(".")[0] in FORBIDDEN_IMPORTS:
+                self._add(node, f"{verb} {name.value!r}")
+        elif isinstance(name, ast.Name) and name.id in self.names:
+            for text in self.names[name.id]:
+                if text in NAMED:
+                    self._add(node, f"{verb} {text!r}")
+        elif not self._field_name(name):
+            self._add(node, f"{verb} a name built at run time")
+
+    def _field_name(self, name: ast.AST) -> bool:
+        """``f.name`` for ``f`` in ``dataclasses.fields(...)``: a dataclass's own fields."""
+        return isinstance(name, ast.Attribute) and name.attr == "name" and isinstance(name.value, ast.Name) \
+            and name.value.id in self.names.get("<fields>", [])
+
+    # scopes
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = {a.arg: d for a, d in zip(positional[len(positional) - len(args.defaults):], args.defaults)}
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        # its parameters and the names it binds to what is no imported object shadow the module's names
+        own = {a.arg for a in (*positional, *args.kwonlyargs, args.vararg, args.kwarg)
+               if a and not (a.arg in defaults and self.dotted(defaults[a.arg]))}
+        own |= {t.id for statement in ast.walk(node) if isinstance(statement, (ast.Assign, ast.AnnAssign))
+                and statement.value is not None and not self.dotted(statement.value)
+                for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target])
+                if isinstance(t, ast.Name)}
+        for default in defaults.values():
+            self.visit(default)
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        self.shadows.append(own)
+        for statement in node.body:
+            self.visit(statement)
+        self.shadows.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _loop_names(self, target: ast.AST, iterable: ast.AST) -> None:
+        strings = _constant_strings(iterable)
+        if isinstance(target, ast.Name) and strings is not None:
+            self.names[target.id] = strings
+        if isinstance(target, ast.Name) and isinstance(iterable, ast.Call) and (
+                (isinstance(iterable.func, ast.Name) and iterable.func.id == "fields")
+                or self.dotted(iterable.func) == "dataclasses.fields"):
+            self.names.setdefault("<fields>", []).append(target.id)
+
+    def visit_For(self, node: ast.For) -> None:
+        self._loop_names(node.target, node.iter)
+        self.generic_visit(node)
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        self._loop_names(node.target, node.iter)
+        self.generic_visit(node)
+
+    def _comprehension(self, node: ast.AST) -> None:
+        for generator in node.generators:  # the loop names first: the element reads them
+            self.visit(generator)
+        for field in ("elt", "key", "value"):
+            if getattr(node, field, None) is not None:
+                self.visit(getattr(node, field))
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
     # imports
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            if alias.name.split(".")[0] in FORBIDDEN_IMPORTS:
+            if alias.name.split(".")[0] in FORBIDDEN_IMPORTS or _reaching(alias.name):
                 self._add(node, f"imports {alias.name}")
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         forbidden = node.level == 0 and node.module and node.module.split(".")[0] in FORBIDDEN_IMPORTS
         for alias in node.names:
-            if forbidden or alias.name in MODE_PEEKS or alias.name in REACHING \
-                    or f"{node.module}.{alias.name}" in FRAME_FUNCTIONS:
+            if forbidden or alias.name in NAMED or (node.level == 0 and _reaching(f"{node.module}.{alias.name}")):
                 self._add(node, f"imports {alias.name} from {node.module}")
 
     # names and attributes
     def visit_Name(self, node: ast.Name) -> None:
-        if node.id in RUNNERS and node.id not in self.imported and id(node) not in self.own_setters:
+        if id(node) in self.allowed or any(node.id in shadow for shadow in self.shadows):
+            return
+        if node.id in RUNNERS and node.id not in self.bound:
             self._add(node, f"uses {node.id}")
+        elif node.id in ("getattr", "setattr", "delattr", "vars") and node.id not in self.bound:
+            self._add(node, f"hands {node.id} on (a name it will look up is not read)")  # called: visit_Call
         elif node.id in MODE_PEEKS or node.id in ("__builtins__", "__loader__", "__spec__"):
             self._add(node, f"uses {node.id}")
+        elif self.bound.get(node.id) and _reaching(self.bound[node.id]) and isinstance(node.ctx, ast.Load):
+            self._add(node, f"uses {self.bound[node.id]}")
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        own_dict = node.attr == "__dict__" and isinstance(node.value, ast.Name) and node.value.id == "self"
-        if (node.attr in REACHING or node.attr in MODE_PEEKS) and id(node) not in self.own_setters and not own_dict:
+        dotted = self.dotted(node)
+        if id(node) in self.allowed:
+            pass
+        elif node.attr in REACHING or node.attr in MODE_PEEKS:
             self._add(node, f"uses .{node.attr}")
-        elif node.attr == "modules" and id(node) not in self.called:  # (a model's .modules() is called)
-            self._add(node, "uses .modules (sys.modules?)")
-        elif self.dotted(node) in FRAME_FUNCTIONS:
-            self._add(node, f"uses {self.dotted(node)}")
+        elif node.attr == "__dict__" and (self.dotted(node.value) or not isinstance(node.value, ast.Name)):
+            self._add(node, "uses .__dict__ of a module or of what it cannot name")
+        elif dotted and _reaching(dotted) and not (isinstance(node.value, ast.Attribute) and self.dotted(node.value)
+                                                   and _reaching(self.dotted(node.value))):
+            self._add(node, f"uses {dotted}")
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        key = node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and (
+                key.value.startswith("__") and key.value in NAMED | frozenset(RUNNERS)
+                or key.value.split(".")[0] == "grader"):
+            self._add(node, f"looks up {key.value!r}")
+        self.generic_visit(node)
+
+    def visit_MatchClass(self, node: ast.MatchClass) -> None:
+        for name in node.kwd_attrs:  # case object(__closure__=cells): an attribute read by its name
+            if name in NAMED:
+                self._add(node, f"matches an attribute {name!r}")
         self.generic_visit(node)
 
     # stores into a library's objects
@@ -263,38 +415,65 @@ class _Reader(ast.NodeVisitor):
             self._changes(node, target, "deletes")
         self.generic_visit(node)
 
-    def visit_Subscript(self, node: ast.Subscript) -> None:
-        key = node.slice
-        if isinstance(key, ast.Constant) and isinstance(key.value, str) and (
-                key.value in REACHING | RUNNERS | MODE_PEEKS or key.value.split(".")[0] in FORBIDDEN_IMPORTS):
-            self._add(node, f"looks up {key.value!r}")
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for statement in node.body:
+            if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__module__"
+                                                         for t in statement.targets):
+                self._add(statement, "sets a class's __module__ (where it says it comes from)")
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
-        if isinstance(func, ast.Name) and func.id in ("getattr", "setattr", "delattr", "hasattr") \
-                and func.id not in self.imported and len(node.args) >= 2:
+        builtin = isinstance(func, ast.Name) and func.id not in self.bound \
+            and not any(func.id in shadow for shadow in self.shadows)
+        if builtin and func.id in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2:
+            self.allowed.add(id(func))
             target, name = node.args[0], node.args[1]
-            built = not (isinstance(name, ast.Constant) and isinstance(name.value, str))
             own = isinstance(target, ast.Name) and target.id in ("self", "cls")
-            if built and not own and not (self.dotted(target) == "torch" and _dtype_name(name)):
-                self._add(node, f"uses {func.id} with a name built at run time")
-            elif not built and name.value in REACHING | MODE_PEEKS:
-                self._add(node, f"uses {func.id} of {name.value!r}")
-            elif not built and func.id in ("setattr", "delattr"):
-                dotted = self.dotted(target)
-                if dotted and not _settable(f"{dotted}.{name.value}"):
-                    self._add(node, f"uses {func.id} on {dotted}, a library it imports")
+            library = self.dotted(target)
+            if own or (library and library.split(".")[0] in ("torch", "numpy") and _dtype_name(name)):
+                pass
+            else:
+                self._text_name(node, name, f"uses {func.id} of")
+            if func.id in ("setattr", "delattr") and library and not (
+                    isinstance(name, ast.Constant) and _settable(f"{library}.{name.value}")):
+                self._add(node, f"uses {func.id} on {library}, a library it imports")
+        elif builtin and func.id == "vars" and len(node.args) == 1:
+            self.allowed.add(id(func))
+            if self.dotted(node.args[0]):
+                self._add(node, f"uses vars of {self.dotted(node.args[0])}")
         elif self.dotted(func) in TEXT_RUNNERS:
             self._read_text(node)
+        elif self.dotted(func) in ("operator.attrgetter", "operator.methodcaller"):  # names given as text
+            for name in node.args[:1] if self.dotted(func) == "operator.methodcaller" else node.args:
+                for part in ([ast.Constant(p) for p in name.value.split(".")]
+                             if isinstance(name, ast.Constant) and isinstance(name.value, str) else [name]):
+                    self._text_name(node, part, f"uses {self.dotted(func)} of")
         elif isinstance(func, ast.Attribute) and func.attr in MUTATORS:
             self._changes(node, func.value, f"calls .{func.attr} on")
-        elif isinstance(func, ast.Name) and func.id == "vars" and len(node.args) == 1 \
-                and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
-            self.own_setters.add(id(func))
-        elif isinstance(func, ast.Attribute) and func.attr in OWN_SETTERS and node.args \
-                and isinstance(node.args[0], ast.Name) and node.args[0].id in ("self", "cls"):
-            self.own_setters.add(id(func))
+        elif isinstance(func, ast.Attribute) and func.attr in OWN_SETTERS and (
+                (node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in ("self", "cls"))
+                or (isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name)
+                    and func.value.func.id == "super")):
+            self.allowed.add(id(func))
         self.generic_visit(node)
+
+    def _read_text(self, call: ast.Call) -> None:
+        """A timer's statement and setup, given as text: read as code where written out, refused where built."""
+        texts = [*call.args[:2], *(k.value for k in call.keywords if k.arg in ("stmt", "setup"))]
+        for keyword in call.keywords:  # globals=globals(): the names the text reads, which is read here
+            if keyword.arg == "globals" and isinstance(keyword.value, ast.Call) \
+                    and isinstance(keyword.value.func, ast.Name) and keyword.value.func.id in ("globals", "locals"):
+                self.allowed.add(id(keyword.value.func))
+        for text in texts:
+            if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                try:
+                    inner = ast.parse(text.value)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    continue  # the timer fails to compile it too
+                for reach in _Reader(self.file, {**self.bound, **_bound(inner)}).read(inner):
+                    self._add(call, f"{reach.what} (in the text the timer runs)")
+            elif not isinstance(text, (ast.Lambda, ast.Name, ast.Attribute)):  # a callable is timed as code
+                self._add(call, "hands a timer text built at run time")

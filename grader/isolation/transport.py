@@ -366,9 +366,9 @@ class Sandboxed:
                 if isinstance(fault, faults.TimeoutFault) else faults.CrashFault(subject, detail)
             raise self.dead[role] from None
         value = hello.get("value") if hello.get("status") == "ok" else None
-        if role == "main" and type(value) is dict and type(value.get("modules")) is dict:
-            self.import_errors = {printable(str(k)[:100]): printable(str(v)[:2000])
-                                  for k, v in value["modules"].items() if v}
+        if role != "clean" and type(value) is dict and type(value.get("modules")) is dict:  # its modules'
+            self.import_errors.update({printable(str(k)[:100]): printable(str(v)[:2000])
+                                       for k, v in list(value["modules"].items())[:len(ALONE)] if v})
         return worker
 
     def _spawn(self, role: str) -> _Worker:
@@ -406,7 +406,7 @@ class Sandboxed:
         applied = tuple(str(p) for p in answer.get("protections", ()))
         if memory_cgroup is None:  # the grader's own statement: it watches the tree
             applied += (f"memory {self.limits.memory_mb} MB for its whole process tree (watched by the grader)",)
-        if role == "main":
+        if role != "clean" and self.protections.mode == "none available":  # the first of the submission's
             self.protections = Protections(str(answer.get("mode", "")), applied,
                                            tuple(str(p) for p in answer.get("missing", ())))
         worker = _Worker(int(answer["pid"]), ours, root, out_r, self.limits, memory_cgroup, holder)
