@@ -481,7 +481,7 @@ def _products_run(impl, fn: str, counted: tuple) -> None:
         require(len(timed) >= warmup + trials, fn, f"ran {len(timed)} product{'s' if len(timed) != 1 else ''} of "
                 f"[m, k] @ [k, n] with {asked}: run `warmup` untimed products, then time `trials` more "
                 "(range(warmup) and range(trials), not from 1)", inputs=inputs, show_values=False)
-        require(not seen.constant, fn, "multiplied matrices that each hold one value throughout (zeros? ones?): "
+        require(not seen.constant, fn, "multiplied a matrix that holds one value throughout (zeros? ones?): "
                 "make random inputs, torch.randn(m, k) and torch.randn(k, n) in the dtype and on the device asked "
                 "for (some hardware multiplies zeros faster than real data)", inputs=inputs, show_values=False)
         if not seen.draws_between:

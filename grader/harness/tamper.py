@@ -10,20 +10,29 @@ functions did. No reading can prove code harmless; this one refuses, anywhere in
 the submission's modules (code that never runs too: nothing honest writes these),
 the ways there are to get at code the submission did not write:
 
-* importing the grader or the tests (``grader``, ``tests``, ``conftest``, pytest, hypothesis);
-* names that reach other code's namespaces or frames: ``sys.modules``, ``gc.get_objects``,
-  ``sys._getframe``, ``inspect.stack``, a frame's ``f_back``, a function's ``__globals__``,
-  ``importlib``, ``__import__``, ``exec``, ``eval``, ``compile``, ``ctypes``;
+* importing the grader or the tests (``grader``, ``tests``, ``conftest``, pytest, hypothesis),
+  ``ctypes`` or ``builtins``;
+* what reaches other code's namespaces, frames or live objects, or turns text into code or objects
+  (``REACHING_FUNCTIONS``, however reached: ``logging.sys.modules`` is ``sys.modules``): ``sys.modules``,
+  ``sys._getframe``, ``gc.get_objects``, ``inspect.stack``, ``importlib.import_module``,
+  ``pkgutil.resolve_name``, ``pickle.loads``, ``types.FunctionType``; ``exec``, ``eval``,
+  ``__import__``, ``globals()``; and attributes that lead there on any object (``f_back``,
+  ``__globals__``, ``__closure__``, ``__code__``, ``__subclasses__``), read as attributes, in a
+  match pattern (``case object(__closure__=c)``) or as text;
 * the private functions that tell whether a dispatch or function mode is active;
 * replacing or changing a library's objects: a store into (or ``del`` of) an attribute or item of
-  an imported module (``os.mkdir = f``, ``torch.Tensor.__eq__ = f``, ``probe.REGISTRY[k] = v``),
-  ``setattr`` on one, or a call that changes a collection held there (``.update``, ``.pop``);
-  torch's flags (``torch.backends.cudnn.benchmark = True``), ``os.environ`` and ``sys.path`` excepted;
-* ``getattr``, ``setattr``, ``delattr`` or ``hasattr`` of a name built at run time on anything but
-  ``self`` (``getattr(torch, name)`` may reach ``torch.sys``; ``getattr(torch, f"float{bits}")``, a
-  dtype's prefix written out, may not), a lookup of such a name written out
-  (``namespace["__import__"]``), and ``object.__setattr__`` or ``__dict__`` of anything but
-  ``self`` (a frozen dataclass's ``__post_init__``).
+  an imported module or what it holds (``os.mkdir = f``, ``torch.Tensor.__eq__ = f``,
+  ``probe.REGISTRY[k] = v``), also through a name bound to one (``o = os``, a loop over modules, a
+  default argument, a class attribute), ``setattr`` on one, or a call that changes a collection held
+  there (``.update``, ``.pop``); torch's flags, ``os.environ`` and ``sys.path`` excepted;
+* ``getattr``, ``setattr``, ``delattr``, ``hasattr`` or ``operator.attrgetter`` of a name built at
+  run time, but on ``self``, a dtype's name on torch or numpy with its prefix written out
+  (``f"float{bits}"``), a loop's literal strings, or a dataclass's ``f.name``; those functions
+  handed on as values (``functools.reduce(getattr, ...)``); and ``object.__setattr__`` on anything but
+  ``self`` (``super().__setattr__`` and a frozen dataclass's ``__post_init__`` are honest).
+
+A function's parameters and its names bound to other things shadow the module's imports
+(``def set_lr(optim, lr)`` beside ``from torch import optim``).
 
 A module's code runs only in the workers that import it (each part's questions go to a
 worker that imported that part's module alone, with what it imports:

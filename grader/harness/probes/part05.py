@@ -46,7 +46,7 @@ class Products(Report):
     figure: Any  # what time_matmul returned
     products: tuple[float, ...]  # the seconds of each [m, k] @ [k, n] it ran (or [n, k] @ [k, m]), in order
     shapes: tuple[tuple[int, ...], ...]  # the first product of an [m, k] with another operand: both shapes
-    constant: bool  # the first product's operands each held one value throughout (zeros, ones: not drawn)
+    constant: bool  # an operand of the first product held one value throughout (zeros, ones: not drawn)
     threads: int  # Python threads the call started: what they run is not seen here
     other_seconds: float  # the time of the call's other ops (views, permutes, copies ...) but random draws
     draws_between: int  # its ops that draw random numbers after its first product (inputs made afresh)
@@ -115,7 +115,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
             elif operands[1].shape[-1] == (n if operands[0].shape[-2] == m else m):
                 products.append(seconds)
                 if not constant:
-                    constant.append(all(_constant(operand) for operand in operands))
+                    constant.append(any(_constant(operand) for operand in operands))
             elif not odd:
                 odd.append(tuple(tuple(operand.shape) for operand in operands))
             return out
