@@ -69,13 +69,29 @@ HONEST = {
     "a module's own setattr through super": "from torch import nn\nclass M(nn.Module):\n"
                                             "    def __setattr__(self, name, value):\n"
                                             "        super().__setattr__(name, value)\n",
-    "an attribute named modules": "def f(cfg):\n    return cfg.modules\n",
     "whether a library is there": "import importlib.util\nHAS_TRITON = importlib.util.find_spec('triton') is not None\n",
     "a parameter named like an import": "from torch import optim\ndef set_lr(optim, lr):\n"
                                         "    optim.param_groups[0]['lr'] = lr\n",
     "a product and a sort, by the standard library": "import functools, operator\n"
                                                      "n = functools.reduce(operator.mul, (2, 3), 1)\n"
                                                      "rows = sorted([], key=operator.attrgetter('name'))\n",
+    "a device's module asked at once": "import torch\ndef sync(device):\n"
+                                       "    getattr(torch, torch.device(device).type).synchronize()\n"
+                                       "    return getattr(torch, device).is_available()\n",
+    "names from a module-level literal": "import torch\nOPS = ('mm', 'addmm')\nNAMES = {'fp32': 'float32'}\n"
+                                         "FIELDS = ('parameters', 'gradients')\n"
+                                         "MATMULS = {getattr(torch.ops.aten, name) for name in OPS}\n"
+                                         "def dtype(recipe):\n    return getattr(torch, NAMES[recipe])\n"
+                                         "def total(ledger):\n    return sum(getattr(ledger, n) for n in FIELDS)\n",
+    "names from a literal table's column": "def f(fi, fl):\n"
+                                           "    for name, ours in (('max', fl.max), ('eps', fl.eps)):\n"
+                                           "        yield getattr(fi, name), ours\n",
+    "a timer given a partial": "import functools, timeit, torch\ndef f(a, b):\n"
+                               "    return timeit.repeat(functools.partial(torch.matmul, a, b), number=1)\n",
+    "a parameter's attributes' namespace": "def f(other):\n    return other.ledger.__dict__.items()\n",
+    "a function's module read": "def f(func):\n    return getattr(func, '__module__', '')\n",
+    "torch's profiler as a clock": "import torch\ndef f(a, b):\n"
+                                   "    with torch.profiler.profile() as prof:\n        a @ b\n    return prof\n",
     "a dispatch mode of its own": "from torch.utils._python_dispatch import TorchDispatchMode\n"
                                   "class Count(TorchDispatchMode):\n"
                                   "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
@@ -135,6 +151,26 @@ REACHING = {
     "a module found from an object": "import inspect\ndef f(x):\n    return inspect.getmodule(x)\n",
     "a pickle that names a module": "import pickle\nr = pickle.loads(b'cgrader.harness.probe\\nREGISTRY\\n.')\n",
     "a name resolved as text": "import pkgutil\nr = pkgutil.resolve_name('os:mkdir')\n",
+    "a .modules not called": "def f(m):\n    return m.modules\n",
+    "a module handed to a function": "import sys\ndef f(m):\n    return m\nprobe = f(sys)\n",
+    "... to a lambda": "import os\n(lambda o: o)(os)\n",
+    "... in a list": "import os\n[os][0].mkdir = print\n",
+    "... as a context": "import contextlib, os\nwith contextlib.nullcontext(os) as o:\n    pass\n",
+    "type.__setattr__ on a library's class": "import torch\ndef patch(cls, f):\n"
+                                               "    type.__setattr__(cls, '__eq__', f)\n",
+    "setattr on a self that is no method's": "def put(self, n, v):\n    setattr(self, n, v)\n",
+    "a sibling's import taken": "from .helpers import os as o\no.mkdir = print\n",
+    "... through the sibling": "from . import helpers\nhelpers.os.mkdir = print\n",
+    "every name of sys": "from sys import *\n",
+    "code in an annotation's text": "import typing\ndef f(x: \"__import__('sys')\"):\n    pass\n",
+    "code made by compile": "f = compile('1', '', 'eval')\n",
+    "text a timer is handed by name": "import timeit\ns = 'x'\ntimeit.timeit(s, number=1)\n",
+    "a profiler's text": "import cProfile\ncProfile.run('x = 1')\n",
+    "an interpreter's text": "import code\ncode.InteractiveInterpreter().runsource('x = 1')\n",
+    "a doctest": "import doctest\ndef f():\n    pass\ndoctest.run_docstring_examples(f, {})\n",
+    "getattr_static": "import inspect, sys\nm = inspect.getattr_static(sys, 'path')\n",
+    "pydoc's resolve": "import pydoc\nm = pydoc.resolve('os')\n",
+    "an object said to come from elsewhere": "def f(x):\n    x.__module__ = 'grader.harness.probe'\n",
 }
 
 
@@ -145,7 +181,8 @@ def test_honest_code_is_not_refused(name):
 
 @pytest.mark.parametrize("name", sorted(REACHING))
 def test_code_that_reaches_into_other_code_is_refused(name):
-    found = reaches({"mod": REACHING[name]})
+    found = reaches({"mod": REACHING[name], "helpers": "import os\n"})
+    found = [r for r in found if r.module == "mod"]
     assert found and all(r.where.startswith("mod.py:") for r in found), name
 
 

@@ -46,6 +46,7 @@ at home, with the line to change, before grading does.
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
@@ -66,7 +67,10 @@ REACHING_FUNCTIONS = frozenset([
     "pkgutil.walk_packages", "pydoc.locate", "pydoc.safeimport", "runpy", "code.interact", "codeop",
     "pickle.loads", "pickle.load", "pickle.Unpickler", "_pickle", "marshal.loads", "marshal.load", "copyreg",
     "shelve", "dill", "cloudpickle", "unittest.mock", "torch._utils._import_dotted_name", "logging.config",
-    "types.FunctionType", "types.CodeType", "types.LambdaType", "types.ModuleType", "string.Formatter", "_string", "torch.library",
+    "types.FunctionType", "types.CodeType", "types.LambdaType", "types.ModuleType", "string.Formatter",
+    "inspect.getattr_static", "inspect.get_annotations", "typing.get_type_hints", "typing.ForwardRef",
+    "typing_extensions.get_type_hints", "pydoc", "cProfile", "profile", "pdb", "bdb", "doctest", "trace", "code",
+    "timeit.main", "_string", "torch.library",
     "torch.utils._python_dispatch._get_current_dispatch_mode", "ctypes", "numpy.ctypeslib"])
 # the same, by their last name, whatever they are read on (``vars`` of a module hands its namespace)
 REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "settrace", "setprofile",
@@ -77,10 +81,10 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "addaudithook", "import_module", "__setattr__", "__delattr__", "__getattribute__",
                       "__func__", "__self__", "__mro__", "__base__", "__bases__", "__reduce__", "__reduce_ex__",
                       "__objclass__", "__defaults__", "__kwdefaults__", "__wrapped__", "ctypes", "ctypeslib",
-                      "resolve_name", "_import_dotted_name", "getclosurevars",
+                      "resolve_name", "_import_dotted_name", "getclosurevars", "getattr_static", "__annotations__",
                       "meta_path", "path_hooks", "path_importer_cache"])
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
-RUNNERS = frozenset(["exec", "eval", "__import__", "breakpoint", "globals"])
+RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)
 TEXT_RUNNERS = frozenset(["timeit.timeit", "timeit.repeat", "timeit.Timer", "torch.utils.benchmark.Timer",
                           "torch.utils.benchmark.utils.timer.Timer"])
@@ -92,7 +96,15 @@ MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mod
                         "_pop_mode", "_pop_torch_dispatch_stack", "_pop_torch_function_stack",
                         "_unset_dispatch_mode"])
 # names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
-NAMED = REACHING | MODE_PEEKS | frozenset(["modules", "__dict__", "__module__"])
+NAMED = REACHING | MODE_PEEKS | frozenset(["modules", "__dict__"])
+# the libraries a module may take every name of (``from math import *``); others' (``sys``'s, ``gc``'s) hand out
+# what this reading refuses by name
+STAR_SOURCES = frozenset(["math", "cmath", "einops", "jaxtyping", "typing", "typing_extensions", "dataclasses",
+                          "functools", "itertools", "collections", "numpy", "torch", "torch.nn", "torch.nn.functional",
+                          "time", "statistics", "fractions", "decimal", "enum", "abc"])
+# what a device's module is asked at once (``getattr(torch, device.type).synchronize()``)
+DEVICE_CALLS = frozenset(["synchronize", "is_available", "device_count", "current_device", "empty_cache",
+                          "get_device_name", "max_memory_allocated", "reset_peak_memory_stats", "memory_allocated"])
 # what of a library's may be set: flags and the environment, not code (each with what is inside it)
 SETTABLE = ("torch.backends", "os.environ", "sys.path", "torch._dynamo.config", "torch._inductor.config",
             "torch._functorch.config")
@@ -112,10 +124,13 @@ def _settable(dotted: str) -> bool:
 
 
 def _reaching(dotted: str) -> bool:
-    """Whether a resolved name is one of ``REACHING_FUNCTIONS`` or inside one, however reached."""
+    """Whether a resolved name is one of ``REACHING_FUNCTIONS`` or inside one, however reached: a dotted entry
+    by any tail of the name (``logging.sys.modules``), a module's own name only from its start
+    (``torch.profiler.profile`` is not the standard library's ``profile``)."""
     parts = dotted.split(".")
-    tails = (".".join(parts[i:]) for i in range(len(parts)))
-    return any(tail == name or tail.startswith(name + ".") for tail in tails for name in REACHING_FUNCTIONS)
+    tails = [".".join(parts[i:]) for i in range(len(parts))]
+    return any(tail == name or tail.startswith(name + ".") for name in REACHING_FUNCTIONS
+               for tail in (tails if "." in name else tails[:1]))
 
 
 @dataclass(frozen=True)
@@ -132,14 +147,57 @@ class Reach:
 
 def reaches(sources: dict[str, str]) -> list[Reach]:
     """Every place in ``sources`` (each module's short name to its text) that reaches into other code."""
-    found: list[Reach] = []
+    trees: dict[str, ast.Module] = {}
     for name, text in sorted(sources.items()):
         try:
-            tree = ast.parse(text, filename=f"{name}.py")
+            trees[name] = ast.parse(text, filename=f"{name}.py")
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # it does not import, and fails every test for that
-        found += _Reader(f"{name}.py", _bound(tree)).read(tree)
+    bound = {name: _bound(tree) for name, tree in trees.items()}
+    found: list[Reach] = []
+    for name, tree in trees.items():
+        found += _Reader(f"{name}.py", {**_siblings(tree, bound), **bound[name]}, _literals(tree)).read(tree)
     return found
+
+
+def _siblings(tree: ast.AST, bound: dict[str, dict[str, str]]) -> dict[str, str]:
+    """What names taken from the submission's own modules stand for, where those modules bound them to an
+    imported object (``from .helpers import os as o``; ``from . import helpers``, then ``helpers.os``)."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module is not None:
+            parts = node.module.split(".")
+            sibling = parts[-1] if node.level > 0 or parts[0] == "assignment" else parts[0]
+            for alias in node.names:
+                if alias.name in bound.get(sibling, {}):
+                    names[alias.asname or alias.name] = bound[sibling][alias.name]
+        modules = [(a.asname or a.name, a.name) for a in node.names] if isinstance(node, ast.ImportFrom) \
+            and (node.level > 0 or node.module == "assignment") and node.module in (None, "assignment") else \
+            [(a.asname or a.name, a.name.split(".")[-1]) for a in node.names] if isinstance(node, ast.Import) else []
+        for local, sibling in modules:
+            names.update({f"{local}.{k}": v for k, v in bound.get(sibling, {}).items() if "." not in k})
+    return names
+
+
+def _literals(tree: ast.Module) -> dict[str, list[str]]:
+    """Module-level names bound once to literal strings: a tuple, list or set of them, or a dict whose
+    values are strings (``FIELDS = ("parameters", "gradients")``, ``NAMES = {"fp32": "float32"}``)."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    literals: dict[str, list[str]] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ast.Name) and counts.get(statement.targets[0].id) == 1:
+            value = statement.value
+            strings = _constant_strings(value)
+            if isinstance(value, ast.Dict) and all(isinstance(v, ast.Constant) and isinstance(v.value, str)
+                                                   for v in value.values):
+                strings = [v.value for v in value.values]
+            if strings is not None:
+                literals[statement.targets[0].id] = strings
+    return literals
 
 
 def imported_with(sources: dict[str, str], module: str) -> set[str]:
@@ -181,6 +239,19 @@ def _dtype_name(name: ast.AST) -> bool:
     if isinstance(name, ast.JoinedStr) and name.values:
         name = name.values[0]
     return isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.startswith(DTYPE_PREFIXES)
+
+
+def _annotations(node: ast.AST) -> list[ast.AST]:
+    """A function's annotations: its parameters' and its return's."""
+    args = getattr(node, "args", None)
+    found = [a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+             if a is not None and a.annotation is not None] if args else []
+    return found + ([node.returns] if getattr(node, "returns", None) is not None else [])
+
+
+def _is_module(dotted: str) -> bool:
+    """Whether an imported name is a module (as this process, which imported the libraries, knows them)."""
+    return dotted in sys.modules or dotted.split(".")[0] in FORBIDDEN_IMPORTS
 
 
 def _constant_strings(node: ast.AST) -> list[str] | None:
@@ -241,8 +312,13 @@ def _bound(tree: ast.AST) -> dict[str, str]:
 
 
 class _Reader(ast.NodeVisitor):
-    def __init__(self, file: str, bound: dict[str, str]) -> None:
+    def __init__(self, file: str, bound: dict[str, str], literals: dict[str, list[str]] | None = None) -> None:
         self.file, self.bound = file, bound
+        self.literals = literals or {}
+        self.params: list[set[str]] = []  # each enclosing function's parameters
+        self.method_self: list[str | None] = []  # each enclosing function's first parameter, if a method's
+        self.values: set[int] = set()  # nodes where a module stands as a value it may (an alias, a base)
+        self.device_lookups: set[int] = set()  # getattr(torch, device.type) asked at once for a device call
         self.found: list[Reach] = []
         self.allowed: set[int] = set()  # nodes read as honest where they stand (``object.__setattr__(self, ...)``)
         self.called: set[int] = set()  # attribute nodes called at once (``model.modules()``)
@@ -250,6 +326,7 @@ class _Reader(ast.NodeVisitor):
         self.names: dict[str, list[str]] = {}  # loop names over literal strings: the strings they take
 
     def read(self, tree: ast.AST) -> list[Reach]:
+        self.functions = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         self.visit(tree)
         return self.found
 
@@ -294,6 +371,10 @@ class _Reader(ast.NodeVisitor):
             for text in self.names[name.id]:
                 if text in NAMED:
                     self._add(node, f"{verb} {text!r}")
+        elif isinstance(name, ast.Subscript) and isinstance(name.value, ast.Name) and name.value.id in self.literals:
+            for text in self.literals[name.value.id]:  # NAMES[key], a module-level dict of strings
+                if text in NAMED:
+                    self._add(node, f"{verb} {text!r}")
         elif not self._field_name(name):
             self._add(node, f"{verb} a name built at run time")
 
@@ -303,7 +384,24 @@ class _Reader(ast.NodeVisitor):
             and name.value.id in self.names.get("<fields>", [])
 
     # scopes
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for statement in node.body:
+            if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__module__"
+                                                         for t in statement.targets):
+                self._add(statement, "sets a class's __module__ (where it says it comes from)")
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._function(child, method=True)
+            else:
+                self.visit(child)
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._function(node, method=False)
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._function(node, method=False)
+
+    def _function(self, node: ast.AST, method: bool) -> None:
         args = node.args
         positional = [*args.posonlyargs, *args.args]
         defaults = {a.arg: d for a, d in zip(positional[len(positional) - len(args.defaults):], args.defaults)}
@@ -311,25 +409,64 @@ class _Reader(ast.NodeVisitor):
         # its parameters and the names it binds to what is no imported object shadow the module's names
         own = {a.arg for a in (*positional, *args.kwonlyargs, args.vararg, args.kwarg)
                if a and not (a.arg in defaults and self.dotted(defaults[a.arg]))}
+        params = set(own)
         own |= {t.id for statement in ast.walk(node) if isinstance(statement, (ast.Assign, ast.AnnAssign))
                 and statement.value is not None and not self.dotted(statement.value)
                 for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target])
                 if isinstance(t, ast.Name)}
         for default in defaults.values():
             self.visit(default)
-        for decorator in node.decorator_list:
+        for decorator in getattr(node, "decorator_list", ()):
             self.visit(decorator)
+        for annotation in _annotations(node):
+            self._read_annotation(annotation)
         self.shadows.append(own)
-        for statement in node.body:
+        self.params.append(params)
+        self.method_self.append(positional[0].arg if method and positional else None)
+        for statement in (node.body if isinstance(node.body, list) else [node.body]):
             self.visit(statement)
         self.shadows.pop()
+        self.params.pop()
+        self.method_self.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
+    def _read_annotation(self, annotation: ast.AST) -> None:
+        """An annotation, and every string in it read as the code ``typing.get_type_hints`` would run (a
+        string that is no expression, jaxtyping's ``"batch seq"``, is text)."""
+        self.visit(annotation)
+        for node in ast.walk(annotation):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                try:
+                    inner = ast.parse(node.value, mode="eval")
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    continue
+                for reach in _Reader(self.file, self.bound, self.literals).read(inner):
+                    self.found.append(Reach(f"{self.file}:{node.lineno}", f"{reach.what} (in an annotation's text)"))
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._changes(node, node.target, "replaces")
+        self._read_annotation(node.annotation)
+        for child in (node.target, node.value):
+            if child is not None:
+                self.visit(child)
+
+    def _is_own(self, node: ast.AST) -> bool:
+        """Whether ``node`` is the enclosing method's own object (its first parameter, ``self``)."""
+        return isinstance(node, ast.Name) and bool(self.method_self) and node.id == self.method_self[-1]
+
     def _loop_names(self, target: ast.AST, iterable: ast.AST) -> None:
         strings = _constant_strings(iterable)
+        if strings is None and isinstance(iterable, ast.Name) and iterable.id in self.literals:
+            strings = self.literals[iterable.id]  # FIELDS = ("parameters", ...) at the module's top
         if isinstance(target, ast.Name) and strings is not None:
             self.names[target.id] = strings
+        if isinstance(target, ast.Tuple) and isinstance(iterable, (ast.Tuple, ast.List)) and all(
+                isinstance(row, ast.Tuple) and len(row.elts) == len(target.elts) for row in iterable.elts):
+            for i, name in enumerate(target.elts):  # for name, value in (("max", ...), ("eps", ...))
+                column = _constant_strings(ast.Tuple([row.elts[i] for row in iterable.elts]))
+                if isinstance(name, ast.Name) and column is not None:
+                    self.names[name.id] = column
         if isinstance(target, ast.Name) and isinstance(iterable, ast.Call) and (
                 (isinstance(iterable.func, ast.Name) and iterable.func.id == "fields")
                 or self.dotted(iterable.func) == "dataclasses.fields"):
@@ -360,6 +497,9 @@ class _Reader(ast.NodeVisitor):
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         forbidden = node.level == 0 and node.module and node.module.split(".")[0] in FORBIDDEN_IMPORTS
+        if node.level == 0 and node.module not in STAR_SOURCES and node.module != "assignment" \
+                and any(alias.name == "*" for alias in node.names):
+            self._add(node, f"imports * from {node.module} (what it binds is not read)")
         for alias in node.names:
             if forbidden or alias.name in NAMED or (node.level == 0 and _reaching(f"{node.module}.{alias.name}")):
                 self._add(node, f"imports {alias.name} from {node.module}")
@@ -376,15 +516,29 @@ class _Reader(ast.NodeVisitor):
             self._add(node, f"uses {node.id}")
         elif self.bound.get(node.id) and _reaching(self.bound[node.id]) and isinstance(node.ctx, ast.Load):
             self._add(node, f"uses {self.bound[node.id]}")
+        elif self.bound.get(node.id) and isinstance(node.ctx, ast.Load) and id(node) not in self.values \
+                and (self.bound[node.id] == LIBRARY or _is_module(self.bound[node.id])):
+            # a module handed to a function, put in a container or picked by a condition: where it goes is
+            # not followed (``f(os)`` then ``o.mkdir = ...`` in f)
+            self._add(node, f"hands the module {self.bound[node.id]} on as a value")
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         dotted = self.dotted(node)
+        self.values.add(id(node.value))  # a module as the base of one of its attributes
+        if isinstance(node.value, ast.Call) and node.attr in DEVICE_CALLS:
+            self.device_lookups.add(id(node.value))  # getattr(torch, device.type).synchronize()
+        root = node.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
         if id(node) in self.allowed:
             pass
         elif node.attr in REACHING or node.attr in MODE_PEEKS:
             self._add(node, f"uses .{node.attr}")
-        elif node.attr == "__dict__" and (self.dotted(node.value) or not isinstance(node.value, ast.Name)):
-            self._add(node, "uses .__dict__ of a module or of what it cannot name")
+        elif node.attr == "__dict__" and (self.dotted(node.value) or not (
+                isinstance(root, ast.Name) and (self._is_own(root) or any(root.id in p for p in self.params)))):
+            self._add(node, "uses .__dict__ of a module or of what is neither its own object nor a parameter")
+        elif node.attr == "modules" and id(node) not in self.called:
+            self._add(node, "uses .modules without calling it (sys.modules?)")
         elif dotted and _reaching(dotted) and not (isinstance(node.value, ast.Attribute) and self.dotted(node.value)
                                                    and _reaching(self.dotted(node.value))):
             self._add(node, f"uses {dotted}")
@@ -409,26 +563,19 @@ class _Reader(ast.NodeVisitor):
         for target in node.targets:
             for each in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
                 self._changes(node, each, "replaces")
+                if isinstance(each, ast.Attribute) and each.attr == "__module__":
+                    self._add(node, "sets an object's __module__ (where it says it comes from)")
+        values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
+        self.values.update(id(v) for v in values if isinstance(v, ast.Name))  # an alias: followed (_bound)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._changes(node, node.target, "replaces")
         self.generic_visit(node)
 
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        self._changes(node, node.target, "replaces")
-        self.generic_visit(node)
-
     def visit_Delete(self, node: ast.Delete) -> None:
         for target in node.targets:
             self._changes(node, target, "deletes")
-        self.generic_visit(node)
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        for statement in node.body:
-            if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__module__"
-                                                         for t in statement.targets):
-                self._add(statement, "sets a class's __module__ (where it says it comes from)")
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -440,9 +587,10 @@ class _Reader(ast.NodeVisitor):
         if builtin and func.id in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2:
             self.allowed.add(id(func))
             target, name = node.args[0], node.args[1]
-            own = isinstance(target, ast.Name) and target.id in ("self", "cls")
             library = self.dotted(target)
-            if own or (library and library.split(".")[0] in ("torch", "numpy") and _dtype_name(name)):
+            self.values.add(id(target))  # read here (its name, its library's)
+            if self._is_own(target) or (library and library.split(".")[0] in ("torch", "numpy") and (
+                    _dtype_name(name) or id(node) in self.device_lookups)):
                 pass
             else:
                 self._text_name(node, name, f"uses {func.id} of")
@@ -463,7 +611,8 @@ class _Reader(ast.NodeVisitor):
         elif isinstance(func, ast.Attribute) and func.attr in MUTATORS:
             self._changes(node, func.value, f"calls .{func.attr} on")
         elif isinstance(func, ast.Attribute) and func.attr in OWN_SETTERS and (
-                (node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in ("self", "cls"))
+                (node.args and self._is_own(node.args[0]) and isinstance(func.value, ast.Name)
+                 and func.value.id == "object")
                 or (isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name)
                     and func.value.func.id == "super")):
             self.allowed.add(id(func))
@@ -484,5 +633,16 @@ class _Reader(ast.NodeVisitor):
                     continue  # the timer fails to compile it too
                 for reach in _Reader(self.file, {**self.bound, **_bound(inner)}).read(inner):
                     self._add(call, f"{reach.what} (in the text the timer runs)")
-            elif not isinstance(text, (ast.Lambda, ast.Name, ast.Attribute)):  # a callable is timed as code
-                self._add(call, "hands a timer text built at run time")
+            elif not self._callable(text):
+                self._add(call, "hands a timer what may be text built at run time")
+
+    def _callable(self, node: ast.AST) -> bool:
+        """A timer's statement that is code, not text: a lambda, a function defined here, a library's
+        function, ``functools.partial`` of one."""
+        if isinstance(node, ast.Lambda):
+            return True
+        if isinstance(node, ast.Name):
+            return node.id in self.functions
+        if isinstance(node, ast.Call):
+            return self.dotted(node.func) == "functools.partial"
+        return self.dotted(node) is not None
