@@ -312,12 +312,14 @@ def _bound(tree: ast.AST) -> dict[str, str]:
 
 
 class _Reader(ast.NodeVisitor):
+    """One module's reading: each place it reaches into other code, in ``found``."""
+
     def __init__(self, file: str, bound: dict[str, str], literals: dict[str, list[str]] | None = None) -> None:
         self.file, self.bound = file, bound
         self.literals = literals or {}
         self.params: list[set[str]] = []  # each enclosing function's parameters
         self.method_self: list[str | None] = []  # each enclosing function's first parameter, if a method's
-        self.values: set[int] = set()  # nodes where a module stands as a value it may (an alias, a base)
+        self.values: set[int] = set()  # names where a module may stand (an alias's value, an attribute's base)
         self.device_lookups: set[int] = set()  # getattr(torch, device.type) asked at once for a device call
         self.found: list[Reach] = []
         self.allowed: set[int] = set()  # nodes read as honest where they stand (``object.__setattr__(self, ...)``)
