@@ -140,7 +140,7 @@ class ReportFault(Fault):
 class ReachesInFault(Fault):
     """The submission's source reaches into code it did not write (``grader.harness.tamper``): the
     grader, the tests, other code's namespaces or frames, a library's objects. A probe run beside such
-    code may report what that code made up, so no test runs it."""
+    code may report what that code made up, so no test of the parts whose workers run it runs."""
 
     kind = "reaches into other code"
 
