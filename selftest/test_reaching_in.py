@@ -186,6 +186,19 @@ def test_code_that_reaches_into_other_code_is_refused(name):
     assert found and all(r.where.startswith("mod.py:") for r in found), name
 
 
+def test_code_nested_too_deep_to_read_is_refused_not_skipped():
+    """A chain of 2,900 attributes parses, and imports, but a reading that recursed through it would fail (and
+    one started from a deep stack would skip the module): refused, from any stack."""
+    deep = "import os\nx = os" + ".a" * 2900 + "\n"
+
+    def from_depth(frames):
+        return from_depth(frames - 1) if frames else reaches({"mod": deep})
+
+    for frames in (0, 300):
+        found = from_depth(frames)
+        assert [r.what.split(":")[0] for r in found] == ["could not be read"], found
+
+
 def test_code_that_never_runs_is_refused_too():
     assert reaches({"mod": "if False:\n    import grader.harness.probe\n"})
 

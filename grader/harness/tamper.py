@@ -148,16 +148,40 @@ class Reach:
 def reaches(sources: dict[str, str]) -> list[Reach]:
     """Every place in ``sources`` (each module's short name to its text) that reaches into other code."""
     trees: dict[str, ast.Module] = {}
+    found: list[Reach] = []
     for name, text in sorted(sources.items()):
         try:
-            trees[name] = ast.parse(text, filename=f"{name}.py")
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = ast.parse(text, filename=f"{name}.py")
+        except (SyntaxError, ValueError):
             continue  # it does not import, and fails every test for that
-    bound = {name: _bound(tree) for name, tree in trees.items()}
-    found: list[Reach] = []
-    for name, tree in trees.items():
-        found += _Reader(f"{name}.py", {**_siblings(tree, bound), **bound[name]}, _literals(tree)).read(tree)
+        except (RecursionError, MemoryError):  # Python, from a shallower stack, may import what fails here
+            found.append(Reach(f"{name}.py:1", UNREAD))
+            continue
+        if _depth(tree) > MAX_DEPTH:
+            found.append(Reach(f"{name}.py:1", UNREAD))
+        else:
+            trees[name] = tree
+    try:
+        bound = {name: _bound(tree) for name, tree in trees.items()}
+        for name, tree in trees.items():
+            found += _Reader(f"{name}.py", {**_siblings(tree, bound), **bound[name]}, _literals(tree)).read(tree)
+    except RecursionError:  # (a deep stack to start from: never read as nothing)
+        found += [Reach(f"{name}.py:1", UNREAD) for name in trees]
     return found
+
+
+MAX_DEPTH = 200  # nodes nested deeper than anyone writes (a chain of 3,000 attributes): refused, not read
+UNREAD = f"could not be read: something in it is nested more than {MAX_DEPTH} deep (write it flatter)"
+
+
+def _depth(tree: ast.AST) -> int:
+    """How deep the tree's nodes nest, counted without recursion."""
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        deepest = max(deepest, depth)
+        todo += [(child, depth + 1) for child in ast.iter_child_nodes(node)]
+    return deepest
 
 
 def _siblings(tree: ast.AST, bound: dict[str, dict[str, str]]) -> dict[str, str]:
