@@ -666,7 +666,7 @@ def _readable(text: str, mode: str) -> ast.AST:
         tree = ast.parse(text, mode=mode)
     except (RecursionError, MemoryError, ValueError) as exc:  # ValueError: a null byte
         raise SyntaxError(f"it cannot be read ({type(exc).__name__})") from None
-    if _depth(tree) > MAX_DEPTH:  # the readings recurse: a tree this deep would stop them, not the module
+    if nesting_depth(tree) > MAX_DEPTH:  # the readings recurse: a tree this deep would stop them, not the module
         raise SyntaxError(f"it nests more than {MAX_DEPTH} levels deep")
     return tree
 
@@ -674,7 +674,8 @@ def _readable(text: str, mode: str) -> ast.AST:
 MAX_DEPTH = 200  # expressions and blocks nested deeper than anyone writes
 
 
-def _depth(tree: ast.AST) -> int:
+def nesting_depth(tree: ast.AST) -> int:
+    """How deep the tree's nodes nest, counted without recursion (a reading that recursed would fail first)."""
     deepest, todo = 0, [(tree, 1)]
     while todo:
         node, depth = todo.pop()

@@ -49,6 +49,8 @@ import ast
 import sys
 from dataclasses import dataclass
 
+from grader.harness.source import MAX_DEPTH, nesting_depth, reached_as
+
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
 # (and what reaches memory by address, or swaps the built-ins)
 FORBIDDEN_IMPORTS = frozenset(["grader", "tests", "selftest", "conftest", "pytest", "_pytest", "hypothesis",
@@ -123,14 +125,15 @@ def _settable(dotted: str) -> bool:
     return any(dotted == place or dotted.startswith(place + ".") for place in SETTABLE)
 
 
+REACHING_DOTTED = frozenset(name for name in REACHING_FUNCTIONS if "." in name)
+
+
 def _reaching(dotted: str) -> bool:
     """Whether a resolved name is one of ``REACHING_FUNCTIONS`` or inside one, however reached: a dotted entry
     by any tail of the name (``logging.sys.modules``), a module's own name only from its start
     (``torch.profiler.profile`` is not the standard library's ``profile``)."""
-    parts = dotted.split(".")
-    tails = [".".join(parts[i:]) for i in range(len(parts))]
-    return any(tail == name or tail.startswith(name + ".") for name in REACHING_FUNCTIONS
-               for tail in (tails if "." in name else tails[:1]))
+    return reached_as(dotted, REACHING_DOTTED) or any(
+        dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
 
 
 @dataclass(frozen=True)
@@ -157,7 +160,7 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
         except (RecursionError, MemoryError):  # Python, from a shallower stack, may import what fails here
             found.append(Reach(f"{name}.py:1", UNREAD))
             continue
-        if _depth(tree) > MAX_DEPTH:
+        if nesting_depth(tree) > MAX_DEPTH:
             found.append(Reach(f"{name}.py:1", UNREAD))
         else:
             trees[name] = tree
@@ -170,18 +173,8 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
     return found
 
 
-MAX_DEPTH = 200  # nodes nested deeper than anyone writes (a chain of 3,000 attributes): refused, not read
+# a tree nested deeper than the readings' MAX_DEPTH (a chain of 3,000 attributes): refused, not read
 UNREAD = f"could not be read: something in it is nested more than {MAX_DEPTH} deep (write it flatter)"
-
-
-def _depth(tree: ast.AST) -> int:
-    """How deep the tree's nodes nest, counted without recursion."""
-    deepest, todo = 0, [(tree, 1)]
-    while todo:
-        node, depth = todo.pop()
-        deepest = max(deepest, depth)
-        todo += [(child, depth + 1) for child in ast.iter_child_nodes(node)]
-    return deepest
 
 
 def _siblings(tree: ast.AST, bound: dict[str, dict[str, str]]) -> dict[str, str]:
