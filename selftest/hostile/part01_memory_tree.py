@@ -7,7 +7,8 @@ import threading
 import time
 
 _reference_view_strides = view_strides  # noqa: F821 - the reference's, defined above in this module
-HOLD_MB = 250  # six of these: 1.5 GB, against the self-test's 1 GB limit (less would race a busy machine's pages)
+HOLD_MB = 400  # six of these: 2.4 GB, against the self-test's 1 GB limit over the worker's start (a cgroup's
+# limit is that plus the fork server's size, about 0.5 GB more: 1.5 GB only sometimes crossed it)
 
 
 def _hold(megabytes):
