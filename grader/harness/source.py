@@ -102,7 +102,7 @@ class Module:
     @classmethod
     def _build(cls, tree: ast.Module, name: str) -> "Module":
         module = cls(tree, name)
-        for n in ast.walk(module.tree):
+        for n in walk(module.tree):
             names = [n.id] if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) else \
                 list(n.names) if isinstance(n, (ast.Global, ast.Nonlocal)) else \
                 [n.name] if isinstance(n, (ast.MatchAs, ast.MatchStar, ast.ExceptHandler)) and n.name else \
@@ -278,7 +278,7 @@ class Module:
                  if _names_only(part)}
         found = self.closure([part for part in parts if id(part) not in inert])
         named = {id(node) for node in found}
-        dunders = [method for part in parts if id(part) in inert for inner in ast.walk(part)
+        dunders = [method for part in parts if id(part) in inert for inner in walk(part)
                    if isinstance(inner, ast.Name) and isinstance(self._definition(inner.id), ast.ClassDef)
                    and id(self._definition(inner.id)) not in named
                    for method in self._definition(inner.id).body
@@ -425,7 +425,7 @@ class Module:
             scope = self.scope(root, sources)
             # a parameter's default is read where the parameter is (``clock()`` is time.perf_counter's
             # call when ``clock=time.perf_counter``): a default never used reads as nothing
-            defaults = {id(n) for d in _defaults(root) for n in ast.walk(d)}
+            defaults = {id(n) for d in _defaults(root) for n in walk(d)}
             for inner in self.walk(root, flags=True):
                 if ((isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load))
                         or _literal_getattr(inner) is not None) and id(inner) not in defaults:
@@ -638,7 +638,7 @@ def imported_with(sources: dict[str, str], module: str) -> set[str]:
             tree = _readable(sources[name], "exec")
         except SyntaxError:
             return set(sources)
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Import):
                 dotted = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -672,6 +672,17 @@ def _readable(text: str, mode: str) -> ast.AST:
 
 
 MAX_DEPTH = 200  # expressions and blocks nested deeper than anyone writes
+
+
+def walk(node: ast.AST) -> Iterable[ast.AST]:
+    """``ast.walk``'s nodes, in its order. A whole module's are listed once and kept on its tree: the
+    readings walk each module a few dozen times, and a tree is never changed once parsed here."""
+    if not isinstance(node, ast.Module):
+        return ast.walk(node)
+    nodes = node.__dict__.get("_walked")
+    if nodes is None:
+        nodes = node._walked = tuple(ast.walk(node))
+    return nodes
 
 
 def nesting_depth(tree: ast.AST) -> int:
@@ -989,7 +1000,7 @@ def _plain_regex(tree: ast.Module) -> bool:
     """Whether ``re`` in this module is the standard library's, bound once by ``import re``: then
     ``re.compile`` is the pattern compiler, not ``compile`` (see ``PLAIN_NAMES``)."""
     imported = any(isinstance(n, ast.Import) and any(a.name == "re" and a.asname is None for a in n.names)
-                   for n in ast.walk(tree))
+                   for n in walk(tree))
     return imported and _bound_counts(tree)["re"] == 1
 
 
@@ -1101,7 +1112,7 @@ def _reads_through_package(parsed: dict[str, Module]) -> bool:
     for name, mod in parsed.items():
         if name == PACKAGE:
             continue
-        for node in ast.walk(mod.tree):
+        for node in walk(mod.tree):
             if isinstance(node, ast.ImportFrom) and ((node.level == 1 and not node.module)
                                                      or (node.level == 0 and node.module == "assignment")):
                 return True
@@ -1206,19 +1217,19 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     own_keywords: set[int] = set()  # `Result(grad=...)`: a keyword of the submission's own class or function
     # `-> list[nn.Parameter]`, `weight: nn.Parameter`: looking the class up runs nothing of autograd
     inert = _naming_annotations(mod.tree) if annotation is None else \
-        {id(inner) for inner in ast.walk(annotation)} if _names_only(annotation) else set()
+        {id(inner) for inner in walk(annotation)} if _names_only(annotation) else set()
     # an annotation's strings are read as annotations (``_string_annotations``, jaxtyping's dimensions,
     # forward references), not as any other string
     in_annotations = _annotation_nodes(mod.tree) if annotation is None else \
-        {id(inner) for inner in ast.walk(annotation)}
+        {id(inner) for inner in walk(annotation)}
     annotation_roots = _annotation_roots(mod.tree)
     scopes = _scopes(mod, root)
-    parents = {id(child): node for node in ast.walk(root) for child in ast.iter_child_nodes(node)}
+    parents = {id(child): node for node in walk(root) for child in ast.iter_child_nodes(node)}
     named = _literal_getattrs(mod, root, scopes)
     receivers = _getattr_receivers(mod, root, scopes)
     reading = _namespace_reads(root)
     off = _switches_off(mod, root, scopes)
-    set_to_constants = {id(t) for n in ast.walk(root) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+    set_to_constants = {id(t) for n in walk(root) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
                         for t in n.targets}
     for node in mod.walk(root):
         if isinstance(node, ast.Call) and (id(node.func) in own.classes or _own_function(mod, node.func, scopes)):
@@ -1419,7 +1430,7 @@ def _names_a_type(text: str) -> bool:
         return False
     return _names_only(parsed) and not any(
         isinstance(n, ast.Attribute) and (_autograd_attribute(n.attr) or n.attr.startswith("_"))
-        or isinstance(n, ast.Name) and (n.id in AUTOGRAD or n.id.startswith("_")) for n in ast.walk(parsed))
+        or isinstance(n, ast.Name) and (n.id in AUTOGRAD or n.id.startswith("_")) for n in walk(parsed))
 
 
 def _autograd_import(dotted: str) -> bool:
@@ -1446,7 +1457,7 @@ def _scopes(mod: Module, root: ast.AST) -> dict[int, dict[str, str]]:
         node = todo.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             scope = mod.scope(node)
-            scopes.update((id(inner), scope) for inner in ast.walk(node))
+            scopes.update((id(inner), scope) for inner in walk(node))
             continue
         todo.extend(ast.iter_child_nodes(node))
     return scopes
@@ -1483,7 +1494,7 @@ def _literal_getattrs(mod: Module, root: ast.AST, scopes: dict[int, dict[str, st
                         and _bindings(node, generator.target.id) == 1:
                     variables[generator.target.id] = values
             if variables:  # one walk for all its variables: one per `for` clause was quadratic in the clauses
-                for inner in ast.walk(node):
+                for inner in walk(node):
                     if isinstance(inner, ast.Name) and inner.id in variables:
                         literal[id(inner)] = variables[inner.id]
     found: dict[int, list[str]] = {}
@@ -1512,9 +1523,9 @@ def _namespace_reads(root: ast.AST) -> set[int]:
     """The ``globals`` / ``vars`` / ``locals`` names in ``root`` called with no argument whose namespace is
     only read where it is made (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``,
     ``globals().get(name)``): no name is set through them. Kept, or stored into, it may set any."""
-    parents = {id(child): parent for parent in ast.walk(root) for child in ast.iter_child_nodes(parent)}
+    parents = {id(child): parent for parent in walk(root) for child in ast.iter_child_nodes(parent)}
     reads: set[int] = set()
-    for node in ast.walk(root):
+    for node in walk(root):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in NAMESPACES
                 and not node.args and not node.keywords):
             continue
@@ -1576,14 +1587,14 @@ def _method_receivers(mod: Module) -> set[int]:
     found = mod.__dict__.get("_method_receivers")
     if found is None:
         found = set()
-        for cls in ast.walk(mod.tree):
+        for cls in walk(mod.tree):
             if isinstance(cls, ast.ClassDef):
                 for method in cls.body:
                     if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args \
                             and method.args.args[0].arg in ("self", "cls") \
                             and _bindings(method, method.args.args[0].arg) == 1:
                         first = method.args.args[0].arg
-                        found.update(id(n) for n in ast.walk(method) if isinstance(n, ast.Name) and n.id == first)
+                        found.update(id(n) for n in walk(method) if isinstance(n, ast.Name) and n.id == first)
         mod.__dict__["_method_receivers"] = found
     return found
 
@@ -1606,7 +1617,7 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
                 values = generator.iter.elts if isinstance(generator.iter, (ast.Tuple, ast.List, ast.Set)) else None
                 if isinstance(generator.target, ast.Name) and values and all(operators(v) for v in values) \
                         and _bindings(node, generator.target.id) == 1:
-                    over_operators.update(id(n) for n in ast.walk(node)
+                    over_operators.update(id(n) for n in walk(node)
                                           if isinstance(n, ast.Name) and n.id == generator.target.id)
     own_instance = _method_receivers(mod)
     found: dict[int, str] = {}
@@ -1649,7 +1660,7 @@ def computed_annotation(mod: Module, annotation: ast.expr, modules: dict[str, Mo
     passes: charged, unless a local import or alias names it). None: all plain."""
     if depth > 4:
         return ast.unparse(annotation)[:60]
-    for node in ast.walk(annotation):
+    for node in walk(annotation):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and isinstance(mod.final.get(node.value.id), ast.ClassDef):  # `Axes.Tokens`: the class's binding
             values = _bound_values(mod.final[node.value.id].body, node.attr)
@@ -1693,7 +1704,7 @@ def annotation_strings(mod: Module, annotation: ast.expr, modules: dict[str, Mod
     refuses them, running nothing."""
     if depth > 4:
         return
-    for node in ast.walk(annotation):
+    for node in walk(annotation):
         if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
             continue
         imported = mod.imports.get(node.id, "")
@@ -1781,7 +1792,7 @@ def _annotation_nodes(tree: ast.Module) -> set[int]:
     """Every node inside an annotation of the module; counted once per module and kept on its tree."""
     known = getattr(tree, "_annotation_nodes", None)
     if known is None:
-        known = tree._annotation_nodes = {id(inner) for a in _annotations_of(tree) for inner in ast.walk(a)}
+        known = tree._annotation_nodes = {id(inner) for a in _annotations_of(tree) for inner in walk(a)}
     return known
 
 
@@ -1796,7 +1807,7 @@ def _annotation_roots(tree: ast.Module) -> set[int]:
 def _annotations_of(tree: ast.AST) -> list[ast.expr]:
     """Every annotation in ``tree``: a parameter's, a function's return, an annotated assignment's."""
     found: list[ast.expr] = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.arg) and node.annotation is not None:
             found.append(node.annotation)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
@@ -1812,7 +1823,7 @@ def _naming_annotations(tree: ast.Module) -> set[int]:
     known = getattr(tree, "_naming_annotations", None)
     if known is None:
         known = tree._naming_annotations = {id(inner) for a in _annotations_of(tree) if _names_only(a)
-                                            for inner in ast.walk(a)}
+                                            for inner in walk(a)}
     return known
 
 
@@ -1845,14 +1856,14 @@ def _may_set(tree: ast.Module, attr: str) -> bool:
     a ``__dict__`` key) or a keyword; for ``__name__``, anything named ``__main__``; any of ``SETTERS``,
     however imported; a ``getattr`` of one of them, or of a name built at run time (``getattr(torch,
     "finfo")`` reads an attribute, and sets none)."""
-    main_tests = {id(side) for node in ast.walk(tree) if isinstance(node, ast.Compare) and len(node.comparators) == 1
+    main_tests = {id(side) for node in walk(tree) if isinstance(node, ast.Compare) and len(node.comparators) == 1
                   for side in (node.left, node.comparators[0])
                   if {ast.unparse(node.left), ast.unparse(node.comparators[0])} == {"__name__", "'__main__'"}}
     # the targets of `x.__name__ = y.__name__`: a name copied (a decorator's), not one set
-    copies = {id(target) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+    copies = {id(target) for node in walk(tree) if isinstance(node, ast.Assign)
               and isinstance(node.value, ast.Attribute) and node.value.attr == "__name__" for target in node.targets}
     regex = _plain_regex(tree)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Attribute) and node.attr in SETTERS \
                 and not (regex and ast.unparse(node) in PLAIN_NAMES):  # `re.compile` sets nothing
             return True
@@ -1888,7 +1899,7 @@ def _bound_counts(node: ast.AST) -> collections.Counter:
     reading asks of every name read in a function)."""
     counts = getattr(node, "_bound_names", None)
     if counts is None:
-        counts = collections.Counter(bound for inner in ast.walk(node) for bound in _binds(inner))
+        counts = collections.Counter(bound for inner in walk(node) for bound in _binds(inner))
         node._bound_names = counts
     return counts
 
@@ -1905,7 +1916,7 @@ def _switches_off(mod: Module, root: ast.AST, scopes: dict[int, dict[str, str]])
     object ``torch.no_grad`` is) and ``torch.set_grad_enabled(False)`` with a literal False, as
     ``requires_grad=False`` is; with the ``torch.autograd`` inside each."""
     off: set[int] = set()
-    for node in ast.walk(root):
+    for node in walk(root):
         target = None
         if isinstance(node, ast.Attribute) and _imported(mod, node, scopes.get(id(node))) in TURNING_OFF:
             target = node
@@ -1932,7 +1943,7 @@ def _patched(mod: Module, target: ast.expr, scopes: dict[int, dict[str, str]]) -
     = ...``: its dotted name), a module of the implementation (``gradients.linear_backward = ...`` in another
     module: ``.gradients``), or the class of an object (``type(x).f = ...``, ``x.__class__.f = ...``:
     ``"a class"``). A plain-looking call then runs other code than the reading saw."""
-    for inner in ast.walk(target):
+    for inner in walk(target):
         if isinstance(inner, ast.Attribute) and inner.attr == "__class__":
             return "a class"
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "type" \
@@ -2000,13 +2011,13 @@ def _ownership(parsed: dict[str, Module], sources: dict[str, str]) -> dict[str, 
     at all where a class may be held by a value; a string that may name it) or the class may be a base
     of something else (its name used but to call it, read its attributes, annotate, or derive a plain
     class of its own; named in another module)."""
-    patched = {node.attr for mod in parsed.values() for node in ast.walk(mod.tree)
+    patched = {node.attr for mod in parsed.values() for node in walk(mod.tree)
                if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load)}
     owners = {name: _Owner(mod, patched, parsed, sources) for name, mod in parsed.items()}
     for owner in owners.values():  # `from .ops import MatMul`, `ops.MatMul(x, w)`, `from .ops import rule`
         owner.adopt(owners, patched, sources)
     named = {name: _identifiers(mod.tree) for name, mod in parsed.items()}
-    strings = {node.value for mod in parsed.values() for node in ast.walk(mod.tree)
+    strings = {node.value for mod in parsed.values() for node in walk(mod.tree)
                if isinstance(node, ast.Constant) and isinstance(node.value, str)}
     for name, owner in owners.items():
         elsewhere = set().union(*[named[other] for other in parsed if other != name])
@@ -2028,14 +2039,14 @@ class _Owner:
     def __init__(self, mod: Module, patched: set[str], parsed: dict[str, Module], sources: dict[str, str]):
         self.mod = mod
         self.patched = patched
-        self.parents = {id(child): node for node in ast.walk(mod.tree) for child in ast.iter_child_nodes(node)}
+        self.parents = {id(child): node for node in walk(mod.tree) for child in ast.iter_child_nodes(node)}
         self.bound = _bound_counts(mod.tree)
         self.plain = self._plain_classes(patched)
-        loads = [n for n in ast.walk(mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        loads = [n for n in walk(mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
         self.classes = {id(n): n for n in loads if n.id in self.plain and not self._shadowed(n)}
         self.made = self._factories(patched)
         self.factories = {id(n) for n in loads if n.id in self.made and not self._shadowed(n)}
-        self.instances = {i for fn in ast.walk(mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+        self.instances = {i for fn in walk(mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
                           for i in self._instance_locals(fn)}
         # (class, method, is a classmethod, its first parameter's reads): candidates for an own `self`
         self.methods = [(cls, method, classmethod, self._reads_in(method, param))
@@ -2043,13 +2054,13 @@ class _Owner:
         self.modules = {id(n): module for n in loads if not self._shadowed(n)
                         for module in [self._own_module(n, patched, parsed, sources)] if module}
         self.module_attributes = set()
-        for node in ast.walk(mod.tree):
+        for node in walk(mod.tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
                     and id(node.value.value) in self.modules and self.modules[id(node.value.value)] == PACKAGE \
                     and node.value.attr in parsed and _submodule(node.value.attr, parsed) \
                     and node.value.attr not in patched:
                 self.modules[id(node.value)] = node.value.attr  # `assignment._ops`, `import assignment._ops`
-        for node in ast.walk(mod.tree):
+        for node in walk(mod.tree):
             if isinstance(node, ast.Attribute) and id(node.value) in self.modules and node.attr not in patched:
                 other = parsed.get(self.modules[id(node.value)])
                 if id(node) in self.modules or other is not None and (
@@ -2067,7 +2078,7 @@ class _Owner:
         """Take as the module's own what it takes from its own other modules: their plain classes and
         instances (``from .ops import MatMul``, ``ops.MatMul(x, w)``, ``ops.RULE``), and its own module-level
         instances: their attributes are the classes' code, read where defined."""
-        loads = [n for n in ast.walk(self.mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        loads = [n for n in walk(self.mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                  and not self._shadowed(n)]
         classes, instances, foreign_factories = dict(self.classes), set(), set()
         for n in loads:
@@ -2084,7 +2095,7 @@ class _Owner:
                     foreign_factories.add(id(n))
                 elif used in owner.module_instances():
                     instances.add(n.id)
-        for node in ast.walk(self.mod.tree):
+        for node in walk(self.mod.tree):
             owner = owners.get(self.modules.get(id(node.value), "")) if isinstance(node, ast.Attribute) else None
             if owner is not None and owner is not self and id(node) in self.module_attributes:
                 if node.attr in owner.plain:
@@ -2098,7 +2109,7 @@ class _Owner:
         self.factories = {id(n) for n in loads if n.id in self.made} | foreign_factories
         instances |= self.module_instances()  # `_mm = MatMul()`, of a class of its own or taken from another
         self.instances |= {id(n) for n in loads if n.id in instances}
-        functions = [fn for fn in ast.walk(self.mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        functions = [fn for fn in walk(self.mod.tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))]
         self.instances |= {i for fn in functions for i in self._instance_locals(fn)}
 
     def own(self) -> Own:
@@ -2138,7 +2149,7 @@ class _Owner:
         patched by no one, no metaclass, decorators that hand the class back, no ``RESHAPING`` methods,
         bases from ``PLAIN_BASES``, the builtin exceptions or other such classes of its own."""
         mod = self.mod
-        stars = [n.lineno for n in ast.walk(mod.tree) if isinstance(n, ast.ImportFrom) and n.names[0].name == "*"]
+        stars = [n.lineno for n in walk(mod.tree) if isinstance(n, ast.ImportFrom) and n.names[0].name == "*"]
         plain = {name: node for name, node in mod.final.items() if isinstance(node, ast.ClassDef)
                  and self.bound.get(name) == 1 and name not in patched and not node.keywords
                  and all(mod.resolve(d.func if isinstance(d, ast.Call) else d) in CLASS_DECORATORS
@@ -2261,7 +2272,7 @@ class _Owner:
         selves = {i for _, _, classmethod, reads in self.methods if not classmethod for i in reads}
         clses = {i for _, _, classmethod, reads in self.methods if classmethod for i in reads}
         names = set()
-        for node in ast.walk(self.mod.tree):
+        for node in walk(self.mod.tree):
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                 value = node.value
                 instance = id(value) in self.instances or id(value) in selves or isinstance(value, ast.Call) and (
@@ -2277,9 +2288,9 @@ class _Owner:
             methods = {m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
             for part in cls.body:
                 if not isinstance(part, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    names.update(n.id for n in ast.walk(part) if isinstance(n, ast.Name) and n.id in methods)
+                    names.update(n.id for n in walk(part) if isinstance(n, ast.Name) and n.id in methods)
                 else:
-                    names.update(n.id for d in part.decorator_list for n in ast.walk(d)
+                    names.update(n.id for d in part.decorator_list for n in walk(d)
                                  if isinstance(n, ast.Name) and n.id in methods)
         return names
 
@@ -2292,7 +2303,7 @@ class _Owner:
         """Whether a class may end up held by a value: an object's class (``type(x)``, ``x.__class__``,
         ``cls`` of a classmethod, ``C.mro()``) used but to read an attribute off, to name or to compare."""
         clses = {i for _, _, classmethod, reads in self.methods if classmethod for i in reads}
-        for node in ast.walk(self.mod.tree):
+        for node in walk(self.mod.tree):
             if isinstance(node, ast.Attribute) and node.attr == "mro":
                 return True
             if not (self._class_of(node) or id(node) in clses):
@@ -2327,7 +2338,7 @@ def _submodule(name: str, parsed: dict[str, Module]) -> bool:
     init = parsed.get(PACKAGE)
     if init is None:
         return True
-    binding = [node for node in ast.walk(init.tree) if name in _binds(node)]
+    binding = [node for node in walk(init.tree) if name in _binds(node)]
     return all(isinstance(node, (ast.Import, ast.ImportFrom)) and init.imports.get(name, "").strip(".") in (
         name, f"assignment.{name}") for node in binding) and len(binding) <= 1
 
@@ -2364,7 +2375,7 @@ def _same_scope(node: ast.AST) -> Iterator[ast.AST]:
 def _identifiers(tree: ast.AST) -> set[str]:
     """Every name a module writes: names, attributes, imported names."""
     names = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Name):
             names.add(node.id)
         elif isinstance(node, ast.Attribute):
@@ -2400,7 +2411,7 @@ def _class_body_methods(tree: ast.Module) -> set[int]:
     known = getattr(tree, "_class_body_methods", None)
     if known is None:
         known = set()
-        for cls in ast.walk(tree):
+        for cls in walk(tree):
             if not isinstance(cls, ast.ClassDef):
                 continue
             methods = {m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -2420,7 +2431,7 @@ def _docstrings(tree: ast.Module) -> set[int]:
     known = getattr(tree, "_docstrings", None)
     if known is None:
         known = tree._docstrings = {
-            id(node.body[0].value) for node in ast.walk(tree)
+            id(node.body[0].value) for node in walk(tree)
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
             and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
             and isinstance(node.body[0].value.value, str)}

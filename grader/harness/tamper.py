@@ -49,7 +49,7 @@ import ast
 import sys
 from dataclasses import dataclass
 
-from grader.harness.source import MAX_DEPTH, nesting_depth, reached_as
+from grader.harness.source import MAX_DEPTH, nesting_depth, reached_as, walk
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
 # (and what reaches memory by address, or swaps the built-ins)
@@ -181,7 +181,7 @@ def _siblings(tree: ast.AST, bound: dict[str, dict[str, str]]) -> dict[str, str]
     """What names taken from the submission's own modules stand for, where those modules bound them to an
     imported object (``from .helpers import os as o``; ``from . import helpers``, then ``helpers.os``)."""
     names: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module is not None:
             parts = node.module.split(".")
             sibling = parts[-1] if node.level > 0 or parts[0] == "assignment" else parts[0]
@@ -200,7 +200,7 @@ def _literals(tree: ast.Module) -> dict[str, list[str]]:
     """Module-level names bound once to literal strings: a tuple, list or set of them, or a dict whose
     values are strings (``FIELDS = ("parameters", "gradients")``, ``NAMES = {"fp32": "float32"}``)."""
     counts: dict[str, int] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             counts[node.id] = counts.get(node.id, 0) + 1
     literals: dict[str, list[str]] = {}
@@ -231,7 +231,7 @@ def imported_with(sources: dict[str, str], module: str) -> set[str]:
             tree = ast.parse(sources.get(name, ""))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.ImportFrom):
                 base = (node.module or "").split(".")
                 if node.level == 0 and base[0] in sources:  # from helpers import x
@@ -285,7 +285,7 @@ def _bound(tree: ast.AST) -> dict[str, str]:
     time)``, ``def f(o=os)``, a class's ``T = torch.Tensor`` as ``A.T``), to a fixed point. A name bound to
     several reads as ``LIBRARY``."""
     names: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
@@ -297,7 +297,7 @@ def _bound(tree: ast.AST) -> dict[str, str]:
     for _ in range(4):  # aliases of aliases
         before = dict(names)
         reader = _Reader("", names)
-        for node in ast.walk(tree):
+        for node in walk(tree):
             pairs: list[tuple[ast.AST, ast.AST]] = []
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -345,7 +345,7 @@ class _Reader(ast.NodeVisitor):
         self.names: dict[str, list[str]] = {}  # loop names over literal strings: the strings they take
 
     def read(self, tree: ast.AST) -> list[Reach]:
-        self.functions = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         self.visit(tree)
         return self.found
 
@@ -429,7 +429,7 @@ class _Reader(ast.NodeVisitor):
         own = {a.arg for a in (*positional, *args.kwonlyargs, args.vararg, args.kwarg)
                if a and not (a.arg in defaults and self.dotted(defaults[a.arg]))}
         params = set(own)
-        own |= {t.id for statement in ast.walk(node) if isinstance(statement, (ast.Assign, ast.AnnAssign))
+        own |= {t.id for statement in walk(node) if isinstance(statement, (ast.Assign, ast.AnnAssign))
                 and statement.value is not None and not self.dotted(statement.value)
                 for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target])
                 if isinstance(t, ast.Name)}
@@ -454,7 +454,7 @@ class _Reader(ast.NodeVisitor):
         """An annotation, and every string in it read as the code ``typing.get_type_hints`` would run (a
         string that is no expression, jaxtyping's ``"batch seq"``, is text)."""
         self.visit(annotation)
-        for node in ast.walk(annotation):
+        for node in walk(annotation):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 try:
                     inner = ast.parse(node.value, mode="eval")
