@@ -208,3 +208,29 @@ def test_the_door_sees_where_a_file_is_mapped_and_how(tmp_path):
     start = copy.__array_interface__["data"][0]
     assert not any(m.start <= start < m.end for m in found)
     assert mappings(os.getpid(), "unseen.npy") == ()
+
+
+def test_a_trace_is_waited_for_only_after_a_call_that_left_something_running(tmp_path):
+    """``PathWatch``: a folder made in the call is seen, and one made by a thread the call left running, a
+    moment after it returned (the grace); a call that left nothing running is not waited for."""
+    import os
+    import threading
+
+    from grader.harness.transport import TRACE_GRACE, PathWatch
+
+    made = tmp_path / "made"
+    watch = PathWatch(str(made))
+    os.mkdir(made)
+    started = time.perf_counter()
+    assert watch.made() is True
+    assert time.perf_counter() - started < TRACE_GRACE / 2  # nothing left running: no wait
+
+    quiet = PathWatch(str(tmp_path / "never"))
+    assert quiet.made() is False
+
+    late = tmp_path / "late"
+    watch = PathWatch(str(late))
+    thread = threading.Thread(target=lambda: (time.sleep(TRACE_GRACE / 5), os.mkdir(late)))
+    thread.start()  # the call returns with it running
+    assert watch.made() is True
+    thread.join()

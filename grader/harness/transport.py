@@ -248,7 +248,7 @@ class InProcess:
 
         sent = wire.roundtrip(request.to_wire())
         resident = reset_peak(os.getpid()) if request.observe.watch else None
-        trace = PathWatch("", request.observe.trace) if request.observe.trace else None
+        trace = PathWatch(request.observe.trace) if request.observe.trace else None
         wall, cpu = time.perf_counter(), time.process_time()
         try:
             outcome = self.runner.answer(sent, judges=self.judges)
@@ -292,8 +292,9 @@ def mappings(pid: int, name: str) -> tuple[Mapping, ...] | None:
     return tuple(found)
 
 
-# seconds a trace is waited for after the call: what a thread the call left behind was already doing when it
-# returned (a pickle run in a thread makes its folder before it waits, and the call waits on that)
+# seconds a trace is waited for after a call that left a thread or a child process running: what it was
+# already doing when the call returned (a pickle run in a thread makes its folder before it waits, and the
+# call waits on that). A call that left nothing running is not waited for: nothing of it can still act
 TRACE_GRACE = 0.05
 # <sys/inotify.h>
 IN_CREATE, IN_MOVED_TO, IN_ONLYDIR, IN_Q_OVERFLOW = 0x100, 0x80, 0x01000000, 0x4000
@@ -301,17 +302,20 @@ IN_NONBLOCK, IN_CLOEXEC = 0o4000, 0o2000000
 
 
 class PathWatch:
-    """Whether ``path`` was made under ``root`` (a process's own root, ``/proc/<pid>/root``; "" for this
-    process's) during a call: watched from before the call with the kernel's inotify on its folder, so that
-    a call that removes it again before it returns hides nothing; and, where no watch could be set, whether
-    it is there after the call. ``made()`` is None where neither can be seen."""
+    """Whether ``path`` was made in process ``pid``'s view of the files (None: this process's) during a call:
+    watched from before the call with the kernel's inotify on its folder, so that a call that removes it
+    again before it returns hides nothing; and, where no watch could be set, whether it is there after the
+    call. ``made()`` is None where neither can be seen."""
 
-    def __init__(self, root: str, path: str) -> None:
-        self.root, self.path = root, path
-        self.fd = _watch_folder(root + os.path.dirname(path))
+    def __init__(self, path: str, pid: int | None = None) -> None:
+        self.root = "" if pid is None else f"/proc/{pid}/root"
+        self.path, self.pid = path, pid
+        self.fd = _watch_folder(self.root + os.path.dirname(path))
+        self.running = _running(pid)
 
     def made(self) -> bool | None:
-        time.sleep(TRACE_GRACE)  # what a thread the call left behind does next counts too
+        if self._left_running():
+            time.sleep(TRACE_GRACE)  # what a thread or process the call left behind does next counts too
         try:
             if self.fd is not None and _created(self.fd, os.path.basename(self.path)):
                 return True
@@ -327,10 +331,30 @@ class PathWatch:
         finally:
             self.close()
 
+    def _left_running(self) -> bool:
+        """Whether a thread or child process started in the call may still be running (or it cannot be told)."""
+        after = _running(self.pid)
+        return self.running is None or after is None or not after <= self.running
+
     def close(self) -> None:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+
+
+def _running(pid: int | None) -> frozenset[str] | None:
+    """The threads of process ``pid`` (None: this one) and their child processes, as ids; None where /proc
+    does not say (no children lists in this kernel)."""
+    tasks = f"/proc/{'self' if pid is None else pid}/task"
+    try:
+        threads = os.listdir(tasks)
+        found = set(threads)
+        for thread in threads:
+            with open(f"{tasks}/{thread}/children") as handle:
+                found.update(f"child {child}" for child in handle.read().split())
+    except OSError:
+        return None
+    return frozenset(found)
 
 
 def _watch_folder(folder: str) -> int | None:

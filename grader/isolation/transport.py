@@ -296,7 +296,7 @@ class Sandboxed:
         else:
             self._settle_ahead()  # sent ahead for nothing (a request left out): read and dropped
             resident = reset_peak(worker.pid) if request.observe.watch else None
-            trace = PathWatch(f"/proc/{worker.pid}/root", request.observe.trace) if request.observe.trace else None
+            trace = PathWatch(request.observe.trace, worker.pid) if request.observe.trace else None
             cpu, started = process_cpu_seconds(worker.pid), time.monotonic()
             rid = self._send(worker, request.to_wire(), request.hard_limit, request.subject)
         if not request.observe:
