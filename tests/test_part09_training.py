@@ -29,7 +29,7 @@ from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
-    CODE_SECONDS, DATASET, LARGE_COLS, LARGE_ROWS, MAKES, WAITS, checkpoint_file, coded_checkpoint, get_batch,
+    CODE_SECONDS, DATASET, LARGE_COLS, LARGE_ROWS, MAKES, WAITS, checkpoint_file, coded_checkpoint_here, get_batch,
     load_refusing_code, open_dataset, open_large_dataset, restore_checkpoint, train, train_device,
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
@@ -210,17 +210,17 @@ def test_checkpoint_round_trip(impl, oracle, case):
 @FEW
 @given(case=S.checkpoint_cases)
 @example(case=(4, 2, 3, 0))
-def test_load_checkpoint_refuses_code(impl, case):
+def test_load_checkpoint_refuses_code(impl, oracle, case):
     """load_checkpoint reads a checkpoint torch.save wrote (its step back, as an int), and refuses one
     whose pickle calls a function to rebuild an object (here fractions.Fraction; os.system would be
     called the same way): torch.load(path, weights_only=True) refuses it with an UnpicklingError (an
     error of yours raised from it counts), weights_only=False runs it. Its pickle also makes a folder
     in /tmp and calls time.sleep(CODE_SECONDS), which the door sees from outside the process (the folder
     made in the call, even if removed again, the wait on its clock): refusing after running it is no refusal."""
-    check_refuses_code(impl, case, MAKES, WAITS)
+    check_refuses_code(impl, oracle, case, MAKES, WAITS)
 
 
-def check_refuses_code(impl, case, makes, waits) -> None:
+def check_refuses_code(impl, oracle, case, makes, waits) -> None:
     """``case``'s checkpoint loaded, and its twin whose pickle calls functions refused before any runs: run,
     ``makes`` makes a folder at a fresh path the door watches for from before the call, and ``waits`` waits
     CODE_SECONDS without the CPU, which the door's clock sees."""
@@ -234,7 +234,7 @@ def check_refuses_code(impl, case, makes, waits) -> None:
               f"{'.'.join(makes)} and {module}.{name}")
     try:
         answers = dataclasses.replace(ask(impl, None, load_refusing_code, *case,
-                                          coded_checkpoint(*case, trace, makes, waits),
+                                          coded_checkpoint_here(oracle, *case, trace, makes, waits),
                                           observe=Observe(trace=trace)),
                                       inputs=inputs)
     except StudentRaised as raised:  # on the plain file: say whose file it was, and in what layout

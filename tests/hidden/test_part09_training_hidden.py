@@ -75,5 +75,5 @@ WAITS_IN_SELECT = ("select", "select", ((), (), (), CODE_SECONDS))
 
 @settings(max_examples=1)  # a refusing loader costs next to nothing; one that runs the pickle, CODE_SECONDS
 @given(case=S.checkpoint_cases)
-def test_load_checkpoint_refuses_code_whatever_it_calls(impl, case):
-    check_refuses_code(impl, case, MAKES_ALL_THE_WAY, WAITS_IN_SELECT)
+def test_load_checkpoint_refuses_code_whatever_it_calls(impl, oracle, case):
+    check_refuses_code(impl, oracle, case, MAKES_ALL_THE_WAY, WAITS_IN_SELECT)

@@ -27,7 +27,7 @@ import torch
 from torch import nn
 
 from grader.harness.impl import Implementation
-from grader.harness.probe import Report, probe
+from grader.harness.probe import Report, judge, probe
 
 LEARNING_RATE = 1e-2
 TRAIN_TIMEOUT = 20.0
@@ -379,9 +379,9 @@ def coded_checkpoint(dim: int, num_layers: int, seed: int, steps: int, trace: st
     """A checkpoint of a stepped run as torch.save writes it, with its step a ``fractions.Fraction`` (whose
     pickle calls ``fractions.Fraction`` to rebuild it: harmless, but ``os.system`` would be called the same
     way) and a note whose pickle calls ``makes`` (module, function) on the path ``trace``, then ``waits``.
-    Built by the test, where the grader runs it: the functions are looked up, and pickled by name, in a
-    process no submission ran in, so none can have put its own function under the name (a loader that runs
-    the pickle calls what the name names where it loads)."""
+    Built where no submission ran (``coded_checkpoint_here``): the functions are looked up, and pickled by
+    name, in a process none can have put its own function under the name in (a loader that runs the pickle
+    calls what the name names where it loads)."""
     model, optimizer = stepped_run(dim, num_layers, seed, steps)
     state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
     calls = ((*makes, (trace,)), waits)
@@ -389,6 +389,22 @@ def coded_checkpoint(dim: int, num_layers: int, seed: int, steps: int, trace: st
     buffer = io.BytesIO()
     torch.save({**state, "step": fractions.Fraction(steps), "note": note}, buffer)
     return buffer.getvalue()
+
+
+@judge(subject="training.load_checkpoint", clean=True, record=False)
+def coded_checkpoint_made(dim: int, num_layers: int, seed: int, steps: int, trace: str, makes: tuple,
+                          waits: tuple) -> bytes:
+    """``coded_checkpoint``, built in a clean worker when grading (``grader/judges/part09.py``): a process
+    no submission ran in, warm, its optimizers' first use already paid (in the grading process it imports
+    torch's compiler, a second of CPU). Elsewhere the test builds it itself (``coded_checkpoint_here``)."""
+
+
+def coded_checkpoint_here(oracle, *args) -> bytes:
+    """``coded_checkpoint(*args)`` where no submission ran: a clean worker's, where the oracle has one,
+    else this process's (the student's own run, or the grader's with isolation off)."""
+    if oracle is not None and oracle.available(coded_checkpoint_made):
+        return oracle.run(coded_checkpoint_made, *args)
+    return coded_checkpoint(*args)
 
 
 @dataclass(frozen=True)
