@@ -203,6 +203,11 @@ class Door:
         """Every module of the implementation, by name: read here, never run."""
         return self.files.sources() if self.files is not None else {}
 
+    def can_hold_up(self) -> bool:
+        """Whether ``Observe(stall=True)`` holds the implementation's process stopped during a call here (a
+        sandboxed worker); elsewhere (the student's own process) the call is only made."""
+        return bool(getattr(self.transport, "holds_up", False))
+
     def available(self, asked: Function | Constant | Probe) -> bool:
         """Whether this door can answer such questions at all (a measurement, in the handout: no)."""
         return True

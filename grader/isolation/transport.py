@@ -243,6 +243,7 @@ class Sandboxed:
 
     label = "sandboxed worker"
     concurrent = True  # its workers compute while the grading process does not wait (a lookahead may run)
+    holds_up = True  # a worker can be held stopped from out here during a call (``Observe.stall``)
 
     def __init__(self, package_dir: Path | None, sandbox: Sandbox | None = None) -> None:
         sandbox = sandbox or Sandbox()
