@@ -94,13 +94,17 @@ def reference_submission(into: Path) -> Path:
 # --------------------------------------------------------------------------- Gradescope's layout
 def gradescope_layout(root: Path, seed: int = SEED) -> Path:
     """``make gradescope``'s zip (the reference run recorded at build time), unpacked as Gradescope
-    does into ``root/source``; returns ``root``."""
+    does into ``root/source``, and ``warm`` run there as setup.sh runs it when the image is built;
+    returns ``root``."""
     zip_path = root / "autograder.zip"
     subprocess.run([sys.executable, "scripts/make_gradescope_zip.py", "--out", str(zip_path), "--seed", str(seed)],
                    cwd=ROOT, check=True, capture_output=True, env=environment())
     with zipfile.ZipFile(zip_path) as zf:
         zf.extractall(root / "source")
-    (root / "source" / "run_autograder").chmod(0o755)
+    for script in ("run_autograder", "warm"):
+        (root / "source" / script).chmod(0o755)
+    env = {**environment(), "AUTOGRADER_ROOT": str(root), "GRADER_PYTHON": sys.executable}
+    subprocess.run(["bash", str(root / "source" / "warm")], cwd=root, check=True, capture_output=True, env=env)
     return root
 
 

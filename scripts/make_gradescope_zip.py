@@ -1,8 +1,9 @@
 """Build the Gradescope autograder zip: the grading files, a grading seed, the reference run recorded
-under that seed, and setup.sh + run_autograder at the zip's root.
+under that seed, and setup.sh, warm and run_autograder at the zip's root.
 
 Gradescope unpacks the zip into /autograder/source and runs setup.sh (once, when it
-builds the image) and run_autograder (once per submission, in a container of its own).
+builds the image; its last step, warm, grades the stubs once so that the image holds what
+grading makes first) and run_autograder (once per submission, in a container of its own).
 Recording the reference run here, once, means no container ever records it again:
 each only replays it (``python -m grader grade --recording``). A fresh grading seed is
 drawn unless --seed is given; keep the zip private: it holds the reference, the
@@ -45,7 +46,7 @@ def main() -> None:
                     if "__pycache__" in file.parts or file.suffix == ".pyc" or "recorded" in file.parts:
                         continue
                     zf.write(file, file.relative_to(ROOT).as_posix())
-            for script in ("setup.sh", "run_autograder"):
+            for script in ("setup.sh", "warm", "run_autograder"):
                 info = zipfile.ZipInfo(script)
                 info.external_attr = 0o755 << 16
                 zf.writestr(info, (ROOT / "grader" / "gradescope" / script).read_text())

@@ -395,6 +395,18 @@ def gradescope_run(tmp_path_factory):
     return runs
 
 
+def test_warm_grades_the_stubs_once_and_leaves_the_results_alone(tmp_path):
+    """``warm`` (setup.sh's last step, once per image) grades the handout's stubs as run_autograder
+    grades a submission, so that the image holds what grading makes first, and writes no results."""
+    fake = fake_autograder(tmp_path / "autograder", recording(seed=17))
+    env = dict(os.environ, AUTOGRADER_ROOT=str(fake), GRADER_PYTHON=sys.executable)
+    run = subprocess.run([str(ROOT / "grader" / "gradescope" / "warm")], env=env, capture_output=True, text=True,
+                         timeout=900)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert not (fake / "results").exists()
+    assert list((fake / "source" / ".hypothesis" / "constants").iterdir())  # hypothesis's reading, kept
+
+
 def test_a_recording_made_in_pieces_is_the_recording_made_whole(tmp_path):
     """``record -j N`` records the parts in N processes and merges them: byte for byte what one
     process records (each test's examples follow the seed alone); pieces the selection leaves
