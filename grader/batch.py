@@ -330,18 +330,46 @@ def split_parts(weights: dict[int, float], pieces: int) -> list[list[int]]:
     return sorted((sorted(members) for _, members in groups if members), key=lambda g: g[0])
 
 
+# Beside a recording, where a graded run of the reference says what each part cost it (Gradescope's
+# ``warm`` writes it when the image is built): the seconds of its tests, by part number
+GRADED_SECONDS = "part-seconds.json"
+
+
 def part_weights(options: Options) -> dict[int, float]:
-    """What grading each part costs: how long the recording run spent in its tests' bodies (drawing
-    examples left out, as a replay leaves it out), or, without such a recording, the same for each."""
+    """What grading each part costs: what a graded run of the reference spent in it where one said so
+    (``GRADED_SECONDS``: isolated, the time its workers take to start, held-up calls and the grading
+    process's own checks included), else how long the recording run spent in its tests' bodies (drawing
+    examples left out, as a replay leaves it out), or, without a recording, the same for each."""
     from grader.harness.parts import PARTS
 
     if options.recording is not None:
         from grader.harness.recording import Recording
 
+        graded = graded_seconds(Path(options.recording) / GRADED_SECONDS)
+        if graded is not None and set(graded) >= set(PARTS):
+            return {number: graded[number] for number in PARTS}
         weights = _per_part(options, Recording.load(options.recording).seconds_of)
         if all(weights.values()):
             return weights
     return {number: 1.0 for number in PARTS}
+
+
+def graded_seconds(path: Path) -> dict[int, float] | None:
+    """A ``GRADED_SECONDS`` file's seconds by part (None: none there, or not one: every value > 0)."""
+    try:
+        data = json.loads(path.read_text())
+        seconds = {int(part): float(value) for part, value in data.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
+    return seconds if seconds and all(value > 0 for value in seconds.values()) else None
+
+
+def write_graded_seconds(result: dict, path: Path) -> None:
+    """``GRADED_SECONDS`` from one graded run's ``grading.json``: its tests' seconds summed by part."""
+    totals: dict[int, float] = {}
+    for test in result.get("tests", ()):
+        totals[int(test["part"])] = totals.get(int(test["part"]), 0.0) + float(test["seconds"])
+    path.write_text(json.dumps({str(p): round(s, 3) for p, s in sorted(totals.items())}) + "\n")
 
 
 def join_pieces(pieces: list[tuple[list[int], scoring.SubmissionResult]]) -> scoring.SubmissionResult:

@@ -2,8 +2,8 @@
 under that seed, and setup.sh, warm and run_autograder at the zip's root.
 
 Gradescope unpacks the zip into /autograder/source and runs setup.sh (once, when it
-builds the image; its last step, warm, grades the stubs once so that the image holds what
-grading makes first) and run_autograder (once per submission, in a container of its own).
+builds the image; its last step, warm, grades the reference once so that the image holds what
+grading makes first and what each part costs there) and run_autograder (once per submission, in a container of its own).
 Recording the reference run here, once, means no container ever records it again:
 each only replays it (``python -m grader grade --recording``). A fresh grading seed is
 drawn unless --seed is given; keep the zip private: it holds the reference, the

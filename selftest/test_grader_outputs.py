@@ -395,9 +395,14 @@ def gradescope_run(tmp_path_factory):
     return runs
 
 
-def test_warm_grades_the_stubs_once_and_leaves_the_results_alone(tmp_path):
-    """``warm`` (setup.sh's last step, once per image) grades the handout's stubs as run_autograder
-    grades a submission, so that the image holds what grading makes first, and writes no results."""
+def test_warm_grades_the_reference_once_and_keeps_what_each_part_cost(tmp_path):
+    """``warm`` (setup.sh's last step, once per image) grades the reference as run_autograder grades a
+    submission: the image holds what grading makes first, and what each part cost graded, which
+    run_autograder splits a submission's parts by. It writes no results."""
+    from grader.batch import GRADED_SECONDS, part_weights
+    from grader.harness.parts import PARTS
+    from grader.session import Options
+
     fake = fake_autograder(tmp_path / "autograder", recording(seed=17))
     env = dict(os.environ, AUTOGRADER_ROOT=str(fake), GRADER_PYTHON=sys.executable)
     run = subprocess.run([str(ROOT / "grader" / "gradescope" / "warm")], env=env, capture_output=True, text=True,
@@ -405,6 +410,10 @@ def test_warm_grades_the_stubs_once_and_leaves_the_results_alone(tmp_path):
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert not (fake / "results").exists()
     assert list((fake / "source" / ".hypothesis" / "constants").iterdir())  # hypothesis's reading, kept
+    recorded = fake / "source" / "autograder-data" / "recording"
+    graded = json.loads((recorded / GRADED_SECONDS).read_text())
+    assert sorted(map(int, graded)) == sorted(PARTS) and all(seconds > 0 for seconds in graded.values())
+    assert part_weights(Options(recording=recorded)) == {int(part): s for part, s in graded.items()}
 
 
 def test_a_recording_made_in_pieces_is_the_recording_made_whole(tmp_path):

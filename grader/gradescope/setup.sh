@@ -13,7 +13,8 @@ python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install -q -r "$SOURCE/requirements.txt" \
     --index-url https://download.pytorch.org/whl/cpu --extra-index-url https://pypi.org/simple
 
-# Warm the bytecode cache so that the first submission does not pay for it, then grade the stubs
-# once (``warm``): what grading reads first is made in the image, not in every container.
+# Warm the bytecode cache so that the first submission does not pay for it, then grade the reference
+# once (``warm``): what grading makes first is made in the image, not in every container, with what
+# each part costs here; the build fails unless the reference scores full marks.
 /autograder/venv/bin/python -c "import torch, hypothesis, pytest, einops, jaxtyping, beartype"
 "$SOURCE/warm"
