@@ -104,7 +104,9 @@ def gradescope_layout(root: Path, seed: int = SEED) -> Path:
     for script in ("run_autograder", "warm"):
         (root / "source" / script).chmod(0o755)
     env = {**environment(), "AUTOGRADER_ROOT": str(root), "GRADER_PYTHON": sys.executable}
-    subprocess.run(["bash", str(root / "source" / "warm")], cwd=root, check=True, capture_output=True, env=env)
+    warmed = subprocess.run(["bash", str(root / "source" / "warm")], cwd=root, capture_output=True, text=True, env=env)
+    if warmed.returncode != 0:
+        sys.exit(f"warm (setup.sh's last step) failed:\n{warmed.stdout[-3000:]}\n{warmed.stderr[-3000:]}")
     return root
 
 
