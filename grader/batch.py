@@ -365,7 +365,8 @@ def graded_seconds(path: Path) -> dict[int, float] | None:
 
 
 def write_graded_seconds(result: dict, path: Path) -> None:
-    """``GRADED_SECONDS`` from one graded run's ``grading.json``: its tests' seconds summed by part."""
+    """``GRADED_SECONDS`` from one graded run's tests (``{"tests": [{"part": ..., "seconds": ...}, ...]}``,
+    as ``grading.json`` and run_autograder's ``timing.json`` hold them): their seconds summed by part."""
     totals: dict[int, float] = {}
     for test in result.get("tests", ()):
         totals[int(test["part"])] = totals.get(int(test["part"]), 0.0) + float(test["seconds"])
