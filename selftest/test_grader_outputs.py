@@ -406,7 +406,7 @@ def test_warm_grades_the_reference_once_and_keeps_what_each_part_cost(tmp_path):
     fake = fake_autograder(tmp_path / "autograder", recording(seed=17))
     env = dict(os.environ, AUTOGRADER_ROOT=str(fake), GRADER_PYTHON=sys.executable)
     run = subprocess.run([str(ROOT / "grader" / "gradescope" / "warm")], env=env, capture_output=True, text=True,
-                         timeout=900)
+                         timeout=900, cwd=tmp_path)  # setup.sh's folder is not the source's
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert not (fake / "results").exists()
     assert list((fake / "source" / ".hypothesis" / "constants").iterdir())  # hypothesis's reading, kept
