@@ -30,9 +30,9 @@ pair (jaxtyping with typeguard 2.13.3), so:
 * keep the annotations below as they are (they are part of the assignment),
 * use ``einops.einsum`` and ``einops.rearrange`` as the docstrings say (a test reads
   your code for the calls, and calls each function once with einops' results
-  shifted: its answer must move with them; ``import einops`` or ``from einops
-  import einsum, rearrange`` both work, and so does calling them from a helper
-  function of this file), and
+  doubled: its answer must double with them, as one that einops computes does;
+  ``import einops`` or ``from einops import einsum, rearrange`` both work, and so
+  does calling them from a helper function of this file), and
 * return tensors of the inputs' dtype (float64 in, float64 out; bfloat16 in, bfloat16
   out).
 

@@ -343,13 +343,15 @@ def test_an_annotated_jaxtyping_type_is_read_as_the_type():
     assert found["return"] == Annotation("Float", "torch.Tensor", "batch seq model")
 
 
-def test_shifted_einops_moves_the_reference_and_comes_back():
-    """The probe behind "einops used": with einops' results shifted by one the reference's answers move
-    (two rearranges in a row move them by two), a function that only names einops in a branch never
-    taken, or throws its result away, answers the same, and einops is itself again after the call."""
+def test_doubled_einops_doubles_the_reference_and_comes_back():
+    """The probe behind "einops used": with einops' results doubled the reference's answers double (two
+    rearranges in a row: four times), a function that only names einops in a branch never taken, or
+    throws its result away, answers the same, one that adds an einops result of a token to an answer
+    made another way moves some other way, and einops is itself again after the call."""
     import einops
 
-    from grader.harness.probes.part06 import einops_shifted
+    from grader.harness.probes.part06 import einops_doubled
+    from tests.test_part06_named import einops_growth
 
     inputs = {"named.attention_scores": (torch.arange(48.0).reshape(2, 3, 2, 4), torch.arange(80.0).reshape(2, 5, 2, 4)),
               "named.split_heads": (torch.arange(48.0).reshape(2, 3, 8), 2),
@@ -362,13 +364,13 @@ def test_shifted_einops_moves_the_reference_and_comes_back():
         def function(self, name):
             return self.functions[name]
 
-    def moved(fn, name):
-        shifts = [einops_shifted.fn(Functions(**{name: fn}), name, first, *inputs[name]) for first in (True, False)]
-        assert torch.equal(shifts[0].plain, shifts[1].plain) and torch.equal(shifts[0].shifted, shifts[1].shifted)
-        return not torch.equal(shifts[0].plain, shifts[0].shifted)
+    def growth(fn, name):
+        seen = [einops_doubled.fn(Functions(**{name: fn}), name, first, *inputs[name]) for first in (True, False)]
+        assert torch.equal(seen[0].plain, seen[1].plain) and torch.equal(seen[0].doubled, seen[1].doubled)
+        return einops_growth(seen[0].plain, seen[0].doubled)
 
     for name in inputs:
-        assert moved(getattr(R, name.split(".")[1]), name), name
+        assert growth(getattr(R, name.split(".")[1]), name) == 2.0, name
 
     def in_two_steps(x, num_heads):
         x = einops.rearrange(x, "b s (h d) -> b s h d", h=num_heads)
@@ -383,11 +385,37 @@ def test_shifted_einops_moves_the_reference_and_comes_back():
         einops.rearrange(x[:0], "b s (h d) -> b h s d", h=num_heads)
         return x.view(*x.shape[:2], num_heads, -1).transpose(1, 2)
 
-    assert moved(in_two_steps, "named.split_heads")
-    assert not moved(never_taken, "named.split_heads") and not moved(thrown_away, "named.split_heads")
+    def zero_token_added(x, num_heads):
+        return x.view(*x.shape[:2], num_heads, -1).transpose(1, 2) + einops.rearrange(x.new_zeros(1), "a -> a")
+
+    def one_token_added(q, k):
+        token = einops.einsum(q.new_ones(1), q.new_ones(1), "a, a -> a")
+        return (q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1)) / 2 + token - 1
+
+    assert growth(in_two_steps, "named.split_heads") == 4.0
+    assert growth(never_taken, "named.split_heads") == 1.0 and growth(thrown_away, "named.split_heads") == 1.0
+    assert growth(zero_token_added, "named.split_heads") == 1.0
+    assert growth(one_token_added, "named.attention_scores") is None
     x = torch.arange(12.0).reshape(1, 2, 6)
     assert torch.equal(einops.rearrange(x, "b s (h d) -> b h s d", h=2), R.split_heads(x, 2))
     assert torch.equal(einops.einsum(x, x, "b s d, b t d -> b s t"), x @ x.transpose(1, 2))
+
+
+@pytest.mark.parametrize("plain, doubled, growth", [
+    (torch.tensor([1.0, 0.0, -3.0]), torch.tensor([8.0, 0.0, -24.0]), 8.0),
+    (torch.tensor([1.0, 0.0, -3.0]), torch.tensor([1.0, 0.0, -3.0]), 1.0),
+    (torch.tensor([1.0, 0.0, -3.0]), torch.tensor([2.0, 1.0, -6.0]), None),  # a zero moved
+    (torch.tensor([1.0, 2.0]), torch.tensor([2.0, 3.0]), None),  # moved by one: added, not made
+    (torch.tensor([1.0, 2.0]), torch.tensor([3.0, 6.0]), None),  # not a power of two
+    (torch.tensor([1.0, 2.0]), torch.tensor([0.5, 1.0]), None),  # shrank
+    (torch.tensor([0.0, 0.0]), torch.tensor([1.0, 0.0]), None),
+    (torch.tensor([1.0, 2.0]), "RuntimeError", None),
+    (torch.tensor([1, 2]), torch.tensor([2, 4]), None),  # not a float answer
+])
+def test_einops_growth_is_a_power_of_two_for_every_value_or_nothing(plain, doubled, growth):
+    from tests.test_part06_named import einops_growth
+
+    assert einops_growth(plain, doubled) == growth
 
 
 def test_einops_through_the_module_that_defines_it_is_a_call():

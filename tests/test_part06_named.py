@@ -24,7 +24,7 @@ from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import named_inputs
-from grader.harness.probes.part06 import einops_shifted
+from grader.harness.probes.part06 import einops_doubled
 from grader.harness.schema import Tensor
 from grader.harness.source import Annotation, Module, package_names, replaced_at_import
 from grader.harness.typecheck import check_call
@@ -243,13 +243,34 @@ def einops_call(op: str):
     return lambda used: used in (f"einops.{op}", f"einops.einops.{op}")
 
 
-@given(case=S.einops_cases(), shifted_first=st.booleans())
+def einops_growth(plain, doubled) -> float | None:
+    """The factor an answer grew by when every result of einops was doubled: a power of two where each
+    value grew by the same one (zeros stay zeros), 1.0 where nothing moved, None where it moved some
+    other way (or either call did not return a float tensor of the same shape)."""
+    if not (type(plain) is torch.Tensor and type(doubled) is torch.Tensor and plain.is_floating_point()
+            and plain.shape == doubled.shape and plain.dtype == doubled.dtype):
+        return None
+    if torch.equal(plain, doubled):
+        return 1.0
+    nonzero = plain != 0
+    if not bool(nonzero.any()):
+        return None
+    growth = float((doubled[nonzero] / plain[nonzero]).flatten()[0])
+    mantissa, exponent = math.frexp(growth)
+    # doubling is exact, so an answer einops made is doubled exactly, once per einops step it went through
+    if mantissa != 0.5 or exponent < 2 or not torch.equal(doubled, plain * growth):
+        return None
+    return growth
+
+
+@given(case=S.einops_cases(), doubled_first=st.booleans())
 @settings(max_examples=10)  # whether einops is used does not depend on the values
-def test_uses_einops(impl, oracle, case, shifted_first):
+def test_uses_einops(impl, oracle, case, doubled_first):
     """Right answers, computed with einops.einsum and einops.rearrange as the docstrings ask: each
     function's source names its einops call, and called once more with every result einops hands back
-    shifted by one, its answer moves: the call runs, and its result is the answer. (The same inputs again,
-    einops as it is, must give the right answer again, before or after the shifted call as drawn.)"""
+    doubled, its answer doubles (or grows by another power of two, one doubling per einops step it went
+    through): the call runs, and its result is what the answer is made of. (The same inputs again, einops
+    as it is, must give the right answer again, before or after the doubled call as drawn.)"""
     q, k, x, num_heads, split = case
     right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
              split_heads.name: check_split_heads(impl, oracle, x, num_heads),
@@ -264,15 +285,21 @@ def test_uses_einops(impl, oracle, case, shifted_first):
                 show_values=False)
     for function, op in EXPECTED_OPS:
         args = inputs[function.name]
-        shift = ask(impl, None, einops_shifted, function.name, shifted_first, *args).got
-        again = type(shift.plain) is torch.Tensor and shift.plain.shape == right[function.name].shape \
-            and torch.equal(shift.plain, right[function.name])
+        seen = ask(impl, None, einops_doubled, function.name, doubled_first, *args).got
+        again = type(seen.plain) is torch.Tensor and seen.plain.shape == right[function.name].shape \
+            and torch.equal(seen.plain, right[function.name])
         require(again, function.name, "gave another answer to the same inputs, called again (einops as it is): an "
                 "answer must depend on the inputs alone", inputs=named_inputs(function.name, args),
                 show_values=False)
-        unmoved = type(shift.shifted) is torch.Tensor and shift.plain.shape == shift.shifted.shape \
-            and torch.equal(shift.plain, shift.shifted)
-        require(not unmoved, function.name,
-                f"gave the same answer with every result of einops shifted by one: the einops.{op} it names does "
-                f"not make the answer (a branch never taken, a result thrown away). Compute the result with "
-                f"einops.{op}, as the docstring asks", inputs=named_inputs(function.name, args), show_values=False)
+        growth = einops_growth(seen.plain, seen.doubled)
+        require(growth != 1.0, function.name,
+                f"gave the same answer with every result of einops doubled: the einops.{op} it names does not "
+                f"make the answer (a branch never taken, a result thrown away or added as zeros). Compute the "
+                f"result with einops.{op}, as the docstring asks", inputs=named_inputs(function.name, args),
+                show_values=False)
+        require(growth is not None, function.name,
+                f"with every result of einops doubled, the answer moved but did not double (nor grow by another "
+                f"power of two, as an answer einops makes does, one doubling per einops step): the einops.{op} "
+                f"it names is not what the answer is made of (an einops result added to an answer made another "
+                f"way?). Compute the result with einops.{op}, as the docstring asks",
+                inputs=named_inputs(function.name, args), show_values=False)

@@ -1,11 +1,14 @@
-"""Probes for Part 6: the named functions called with einops' results shifted.
+"""Probes for Part 6: the named functions called with einops' results doubled.
 
 Whether a function uses einops is read from its source; a call of einops in a branch that never
 runs reads as a use all the same, and so does a call whose result is thrown away (einops on an empty
-slice, the answer made with permute). So a function is also called with every result einops hands
-back shifted by one: a function whose answer does not move never answered with einops. Like every
-probe this one reports what happened and nothing else, and its report can only fail the test, never
-pass it: code that notices the shift and undoes it is back where the reading alone leaves it.
+slice, the answer made with permute), or only added to an answer made another way (einops of a zero
+token). So a function is also called with every result einops hands back doubled: an answer that
+einops makes grows by a power of two (one per einops step it went through: doubling is exact in
+floating point and commutes with the scale and any rearrangement), while one that does not move, or
+moves some other way, was not made by einops. Like every probe this one reports what happened and
+nothing else (the test judges it), and its report can only fail the test, never pass it: code that
+notices the doubling and undoes it is back where the reading alone leaves it.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from grader.harness.impl import Implementation
 from grader.harness.probe import Report, probe
 
 
-class _Shifted:
-    """A backend of einops whose einsum hands back one more than it is; anything else is the real one's."""
+class _Doubled:
+    """A backend of einops whose einsum hands back twice what it is; anything else is the real one's."""
 
     def __init__(self, real: Any) -> None:
         self.real = real
@@ -27,16 +30,16 @@ class _Shifted:
         return getattr(self.real, name)
 
     def einsum(self, pattern: str, *tensors: Any) -> Any:
-        return self.real.einsum(pattern, *tensors) + 1
+        return self.real.einsum(pattern, *tensors) * 2
 
 
 @dataclass(frozen=True)
-class Shift(Report):
-    """What ``function(*args)`` returned as einops is, and with einops' results shifted by one (each, if
-    it raised, the name of the exception)."""
+class Doubled(Report):
+    """What ``function(*args)`` returned as einops is, and with einops' results doubled (each, if it
+    raised, the name of the exception)."""
 
     plain: Any
-    shifted: Any
+    doubled: Any
 
 
 def _answer(fn: Any, args: tuple) -> Any:
@@ -47,26 +50,26 @@ def _answer(fn: Any, args: tuple) -> Any:
 
 
 @probe(subject="named.einops")  # a module read by its source: answered where named.py was imported alone
-def einops_shifted(impl: Implementation, function: str, shifted_first: bool, *args: Any) -> Shift:
+def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *args: Any) -> Doubled:
     """``function(*args)`` as einops is, and again with every result of einops.einsum, rearrange, reduce
-    and repeat shifted by one (all of them go through ``einops.einops``' get_backend and _apply_recipe,
-    looked up at call time: whatever name a submission calls einops by); the shifted call first or second
-    as the test drew it, so that no answer can be told by its place."""
+    and repeat doubled (all of them go through ``einops.einops``' get_backend and _apply_recipe, looked
+    up at call time: whatever name a submission calls einops by); the doubled call first or second as
+    the test drew it, so that no answer can be told by its place."""
     import einops.einops as inner
 
     fn = impl.function(function)
 
-    def shifted() -> Any:
+    def doubled() -> Any:
         get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
-        inner.get_backend = lambda tensor: _Shifted(get_backend(tensor))
-        inner._apply_recipe = lambda backend, *rest, **named: apply_recipe(backend, *rest, **named) + 1
+        inner.get_backend = lambda tensor: _Doubled(get_backend(tensor))
+        inner._apply_recipe = lambda backend, *rest, **named: apply_recipe(backend, *rest, **named) * 2
         try:
             return _answer(fn, args)
         finally:
             inner.get_backend, inner._apply_recipe = get_backend, apply_recipe
 
-    if shifted_first:
-        moved = shifted()
-        return Shift(_answer(fn, args), moved)
+    if doubled_first:
+        moved = doubled()
+        return Doubled(_answer(fn, args), moved)
     plain = _answer(fn, args)
-    return Shift(plain, shifted())
+    return Doubled(plain, doubled())
