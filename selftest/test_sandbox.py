@@ -54,6 +54,11 @@ def existing(paths):
     return [p for p in paths if os.path.lexists(p)]
 
 
+def command_line():
+    with open("/proc/self/cmdline", "rb") as handle:
+        return handle.read().decode(errors="replace").split(chr(0))
+
+
 def descriptors():
     import stat
 
@@ -338,6 +343,15 @@ def test_a_worker_sees_an_allow_list_and_nothing_else(box, server, staff_copies)
     assert set(call(box, "listing", "/dev")) >= {"null", "zero", "urandom", "shm"}
     assert call(box, "write", "/submission/assignment/strides.py", 1)[1] == "OSError"  # read-only
     assert call(box, "write", "/usr/lib/planted.so", 1)[1] == "OSError"
+
+
+def test_a_worker_s_command_line_names_nothing_of_the_staff_repository(box):
+    """A worker is forked, not exec'd: its /proc/self/cmdline is the fork server's. The staff repository's
+    path reaches the fork server on stdin, so that no worker reads where the staff files are. (The
+    interpreter's own path comes first: a virtual environment kept in the checkout is seen anyway.)"""
+    interpreter, *words = call(box, "command_line")
+    assert any("forkserver" in word for word in words)  # it is the fork server's command line
+    assert not any(str(ROOT) in word for word in words), words
 
 
 def _top_levels(paths: list[str]) -> set[str]:

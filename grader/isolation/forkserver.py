@@ -435,7 +435,10 @@ def _statements(items) -> list[str]:
 
 def main() -> None:
     harness, path = sys.argv[1], sys.argv[2]  # the harness copy is already on sys.path
-    forbidden = sys.argv[3] if len(sys.argv) > 3 else None
+    forbidden = os.fsdecode(sys.stdin.buffer.readline().rstrip(b"\n")) or None  # the staff repository
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)  # nothing more comes on stdin, and no worker inherits the pipe
+    os.close(devnull)
     from grader.harness.longlived import long_lived
 
     with long_lived():  # what prewarm imports lives as long as this process

@@ -105,10 +105,14 @@ class ForkServerHandle:
         # -I: no PYTHONPATH, no user site, no working folder on sys.path; the bootstrap
         # puts the harness copy (and nothing of the staff repository) on it
         bootstrap = "import sys; sys.path.insert(0, sys.argv[1]); from grader.isolation.forkserver import main; main()"
+        # the staff repository's path on stdin, not argv: every worker's /proc/self/cmdline is the fork
+        # server's command line (a fork does not exec), and its path is nothing a worker needs
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-c", bootstrap, str(harness), self.path, str(STAFF_REPOSITORY)],
-            cwd=str(harness), stdout=subprocess.PIPE, env=env, start_new_session=True,
+            [sys.executable, "-I", "-c", bootstrap, str(harness), self.path],
+            cwd=str(harness), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True,
         )
+        self.process.stdin.write(os.fsencode(STAFF_REPOSITORY) + b"\n")
+        self.process.stdin.close()
 
     def wait_ready(self) -> None:
         """Wait for the fork server's first line: its pid, what it preloaded, the view it built.
