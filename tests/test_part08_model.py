@@ -194,9 +194,13 @@ def check_std(weight: torch.Tensor, answers: Answers, input_dim: int, whose: str
     square_tol = bernstein(n, CUT_FOURTH - CUT_VAR**2, CUT**2 - CUT_VAR)
     low, high = math.sqrt(CUT_VAR - square_tol), math.sqrt(CUT_VAR + square_tol)
     if not low <= math.sqrt(square) <= high:
+        # as far from 1 as the bounds allow: the std of N(0, 1/input_dim) itself, nothing cut
+        uncut = abs(math.sqrt(square) - 1.0) <= (high - low) / 2
         answers.fail(f"{whose} std is {math.sqrt(square):.4f}/sqrt(input_dim); expected "
                      f"{CUT_STD:.4f}/sqrt(input_dim) (between {low:.4f} and {high:.4f}), the std of "
-                     "N(0, 1/input_dim) cut at ±3 std")
+                     "N(0, 1/input_dim) cut at ±3 std" +
+                     (": about the std of N(0, 1/input_dim) itself, as if nothing was cut (nn.init.trunc_normal_'s "
+                      "a and b are absolute values, not multiples of std: a=-3 * std, b=3 * std)" if uncut else ""))
 
 
 @settings(max_examples=4)  # 2**19 weights each: a wrong initialisation shows in any of them
