@@ -29,6 +29,8 @@ ATTACKED = {
     "part05_timing_padded": {"test_time_matmul_cpu"},  # CPU burnt and wall time padded around a made-up figure
     # real products, a figure from a guessed rate with jitter: the worker held stopped, the figure does not move
     "part05_figure_jittered": {"test_time_matmul_cpu"},
+    # the same, with a figure large enough to take any stops in for a call shaped like the held-up one
+    "part05_held_call_told_by_its_sizes": {"test_time_matmul_cpu"},
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly
     # a last layer set to zeros after it is built, its state_dict showing the draw instead
     "part08_state_dict_shows_other_weights": {"test_cruncher_init"},

@@ -352,7 +352,8 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
       is not timed), and fill most of it (the figure is not divided by more than `trials`);
     * ``time_matmul`` reads a clock (its source is read, never run, to say so);
     * a product of about 1 GFLOP (``held``: its sizes) timed twice, once (first or second, as drawn) with
-      the process held stopped from outside for most of the call, takes the stops in that time;
+      the process held stopped from outside for most of the call, takes the stops in that time (and
+      each figure, times trials, fits in its call's wall time);
     * a thin product (``counted``), watched op by op from inside the call: at least warmup + trials
       products ran (3 + 10 with the defaults), each an [m, k] @ [k, n] of drawn values (not zeros), and
       where it draws random numbers between products, the figure is about what a product took (drawing
@@ -434,6 +435,13 @@ def _held_up(impl, fn: str, held: tuple) -> None:
                 return  # this worker could not be held (not ours to stop): the call says nothing of stalls
         stalled = calls[place].stalled
         plain, figure = (check(call.value, FLOAT, fn) for call in (calls[1 - place], calls[place]))
+        for call, seconds in ((calls[1 - place], plain), (calls[place], figure)):
+            # as in every timed call: a figure that takes the stops in must not be a large guess for both
+            require(seconds * trials <= 1.05 * call.wall_seconds + 1e-4, fn,
+                    f"more than one product takes: {trials} trials of it ({seconds * trials:.3g} s) do not fit in "
+                    f"the {call.wall_seconds:.3g} s the whole call took. Return the wall-clock seconds of ONE "
+                    "product, timing `trials` of them", inputs=named_inputs(fn, args), got=seconds,
+                    expected=call.wall_seconds / (warmup + trials))
         if figure >= HELD_UP * plain or figure * (warmup + trials) >= HELD_SHARE * stalled:
             return
     require(False, fn, f"returned {figure:.3g} s with the process held stopped from outside for {stalled:.3g} s of "
