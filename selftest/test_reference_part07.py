@@ -102,6 +102,15 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAD = "import torch\n\n"
 PLAIN_LINEAR = "\n\ndef linear_backward(x, w, grad_y):\n    return grad_y @ w.T, x.T @ grad_y\n"
 AUTOGRAD = {
+    # library code that differentiates for its caller: an exponential family's entropy runs autograd.grad on
+    # its log normalizer, and kl_divergence of two such families does too
+    "an exponential family's entropy": "class _Family(torch.distributions.exp_family.ExponentialFamily):\n"
+                                       "    def _log_normalizer(self, p):\n        return p.sum()\n\n"
+                                       "def squared_error_grad(x, w, t):\n    return _Family().entropy()\n",
+    "kl_divergence imported by name": "from torch.distributions import kl_divergence\n\n"
+                                      "def squared_error_grad(x, w, t):\n    return kl_divergence(x, w)\n",
+    "a graphed callable": "def squared_error_grad(x, w, t):\n"
+                          "    return torch.cuda.make_graphed_callables(lambda v: v, (w,))(w)\n",
     # a method of one's own named save_for_backward covers only what no reading can name, never torch's Function
     "torch's Function beside a context of one's own": "class _Ctx:\n    def save_for_backward(self, *t):\n"
                                                       "        self.saved = t\n\n"

@@ -924,6 +924,9 @@ AUTOGRAD = frozenset([
     "autograd", "func", "functorch", "jacrev", "jacfwd", "vjp", "jvp", "hessian", "jacobian",
     "functional_call", "enable_grad", "set_grad_enabled", "Parameter", "Function",
     "compile", "jit", "export", "fx", "library", "make_dual", "unpack_dual", "forward_ad",
+    # library code that runs autograd for its caller: an exponential family's entropy and KL divergence
+    # differentiate its log normalizer (torch.distributions), a graphed callable runs backward to record it
+    "distributions", "make_graphed_callables",
 ])
 # names of autograd's modules that differentiate nothing (a grad inside them is read as one)
 PLAIN_FROM_AUTOGRAD = frozenset(["torch.func.vmap"])
