@@ -10,9 +10,11 @@ import torch
 from hypothesis import strategies as st
 
 RECIPES = ["fp32_adamw", "bf16_mixed_adamw", "bf16_adamw", "fp32_sgd", "fp32_sgd_momentum"]
-# beyond the floats: a byte count from torch.finfo's bits has no answer for ints and bool, and halves a complex
+# beyond the floats: a byte count from torch.finfo's bits has no answer for ints and bool, and halves a complex;
+# beyond the common ones: a table of those is not a dtype's bytes
 DTYPES = [torch.float64, torch.float32, torch.bfloat16, torch.float16,
-          torch.float8_e4m3fn, torch.int64, torch.int32, torch.int8, torch.bool, torch.complex64]
+          torch.float8_e4m3fn, torch.int64, torch.int32, torch.int8, torch.bool, torch.complex64,
+          torch.uint16, torch.uint32, torch.float8_e5m2, torch.float8_e8m0fnu]
 ACTIVATION_DTYPES = [torch.float32, torch.bfloat16, torch.float16, torch.float64]
 
 dtypes = st.sampled_from(DTYPES)
