@@ -32,6 +32,8 @@ ATTACKED = {
     # the same, with a figure large enough to take any stops in for a call shaped like the held-up one
     "part05_held_call_told_by_its_sizes": {"test_time_matmul_cpu"},
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly
+    # a clamped normal with its clamped values spread just inside the cut: no pile, no tie, the moments right
+    "part08_clamped_and_spread": {"test_linear_init_truncated", "test_cruncher_init"},
     # a last layer set to zeros after it is built, its state_dict showing the draw instead
     "part08_state_dict_shows_other_weights": {"test_cruncher_init"},
     "part09_type_name_faked": {"test_open_dataset"},  # an in-memory array that calls itself numpy.memmap
