@@ -389,3 +389,32 @@ def test_a_named_tuple_where_a_tuple_is_due_is_read_as_the_tuple():
             assert schema.plain(got) == (1, 2) and schema.problem(schema.plain(got)) is None
     record = wire.Record("dataclass", "Grads", (("grad_x", 1), ("grad_w", 2)))
     assert Tuple(INT, INT).plain(record) is record and Tuple(INT, INT).problem(record)
+
+
+UNPRINTABLE_NAME = "odd\ud800\x1b]0;title\x07\x1b[2J\u202eevil"
+
+
+def test_names_a_class_chose_arrive_printable():
+    """A class may set its ``__qualname__`` (and a record its field names) to any text: terminal controls, a
+    lone surrogate, a right-to-left override. Every message quotes such names, and the staff's report shows
+    them, so they are made printable where they are decoded."""
+    odd = type("Odd", (), {"__qualname__": UNPRINTABLE_NAME})()
+    opaque = wire.roundtrip(odd)
+    record = wire._dec({"$dc": UNPRINTABLE_NAME, "fields": [[UNPRINTABLE_NAME, 1]]}, 0)
+    for text in (opaque.type_name, record.name, record.fields[0][0]):
+        assert not any(c in text for c in "\x1b\x07\u202e\ud800"), text
+        assert "odd" in text and "evil" in text
+    with pytest.raises(Mismatch) as raised:
+        check(opaque, FLOAT, "f")
+    assert "\x1b" not in str(raised.value.describe())
+
+
+def test_an_int_beyond_any_float_is_no_float_and_no_harness_error():
+    """Where a float is due an int counts as its exact value, but one beyond float's range has no float
+    near it: a wrong type, not a comparison that overflows in the grading process."""
+    from grader.harness.compare import Compare, differs
+
+    assert FLOAT.problem(10**308) is None
+    with pytest.raises(Mismatch, match="beyond any float"):
+        check(10**400, FLOAT, "f")
+    assert differs(10**400, 1.0, Compare(rel=1e-5))

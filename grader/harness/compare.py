@@ -79,7 +79,10 @@ def _differs(got: Any, expected: Any, how: Compare, path: str) -> str | None:
             return None
         if how.exact:
             return None if got == expected else f"different value{_at(path)}"
-        ok = math.isclose(got, expected, rel_tol=how.rel, abs_tol=how.abs)
+        try:
+            ok = math.isclose(got, expected, rel_tol=how.rel, abs_tol=how.abs)
+        except OverflowError:  # an int beyond any float: no float near it is the answer
+            ok = False
         return None if ok else f"different value{_at(path)}"
     if type(expected) in (tuple, list):
         if type(got) is not type(expected):

@@ -14,6 +14,7 @@ functions come from the stubs' own annotations (``grader.harness.spec``).
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -96,7 +97,12 @@ class _Float(Schema):
             return "returned NaN; expected a number"
         if not self.allow_inf and type(value) is float and math.isinf(value):
             return f"returned {value!r}; expected a finite number"
+        if type(value) is int and abs(value) > _FLOAT_MAX:  # no float holds it: not a real number's value here
+            return f"returned an int of {value.bit_length()} bits, beyond any float; expected a finite number"
         return None
+
+
+_FLOAT_MAX = int(sys.float_info.max)
 
 
 class _Exact(Schema):

@@ -37,6 +37,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from grader.harness.show import printable
+
 MAX_DEPTH = 32
 
 # Where no implementation code runs (the grading process of a sandboxed run), a tensor remembers its
@@ -412,10 +414,10 @@ def _dec(obj: Any, depth: int, digests: bool = False, tail: _Tail | None = None)
         return _dec_ndarray(obj)
     if tag in ("$nt", "$dc"):
         pairs = (_pair(item, tail) for item in _list(obj["fields"]))
-        fields = tuple((_str(k), _dec(v, depth + 1, digests, tail)) for k, v in pairs)
-        return Record("namedtuple" if tag == "$nt" else "dataclass", _str(obj[tag]), fields)
-    if tag == "$opaque":
-        return Opaque(_str(obj["$opaque"])[:200], _str(obj.get("why", ""))[:200])
+        fields = tuple((printable(_str(k)), _dec(v, depth + 1, digests, tail)) for k, v in pairs)
+        return Record("namedtuple" if tag == "$nt" else "dataclass", printable(_str(obj[tag])), fields)
+    if tag == "$opaque":  # names a class may set to any text: made printable before any message shows them
+        return Opaque(printable(_str(obj["$opaque"])[:200]), printable(_str(obj.get("why", ""))[:200]))
     if tag == "$digest" and digests:
         from grader.harness import digest
 
