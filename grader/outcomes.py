@@ -16,6 +16,7 @@ from grader.rubric import test_id
 
 # status values
 PASSED, FAILED, PENDING = "passed", "failed", "pending"
+DID_NOT_RUN = "did not run"  # the kind of a failed test that never ran: skipped, or its run never reached it
 
 
 @dataclass(frozen=True)
@@ -57,9 +58,10 @@ class Collector:
         previous = self.outcomes.get(key)
         seconds = report.duration + (previous.seconds if previous else 0.0)
         if report.when == "call" or previous is None or report.failed:
-            if report.skipped:
-                reason = _skip_reason(report)
-                status, kind, message = PENDING, "pending", reason
+            if report.skipped and "cuda" in report.keywords:  # a GPU pass grades it: its points wait for that
+                status, kind, message = PENDING, "pending", _skip_reason(report)
+            elif report.skipped:  # nothing grades it later: a test that never ran scores 0
+                status, kind, message = FAILED, DID_NOT_RUN, f"this test did not run: {_skip_reason(report)}"
             elif report.passed:
                 if previous is not None and previous.status == FAILED:
                     return  # setup failed earlier; keep that

@@ -31,11 +31,11 @@ from typing import Iterable
 import jinja2
 
 from grader.harness.parts import PARTS
+from grader.outcomes import DID_NOT_RUN
 from grader.rubric import Item, Rubric
 from grader.scoring import PASSED, PENDING, ScoredTest, SubmissionResult
 
 TEMPLATES = Path(__file__).with_name("templates")
-DID_NOT_RUN = "did not run"  # the kind scoring gives a test that its run never reached
 GROUPS_SHOWN = 3  # kinds of failure shown per test; the rest are summed up in one line
 TIMES_SHOWN = 60  # submissions in the grading-time plot: beyond that, the slowest
 

@@ -15,7 +15,7 @@ import math
 from dataclasses import asdict, astuple, dataclass, field
 from typing import Any, Iterable
 
-from grader.outcomes import FAILED, PASSED, PENDING, TestOutcome
+from grader.outcomes import DID_NOT_RUN, FAILED, PASSED, PENDING, TestOutcome
 from grader.rubric import Rubric
 
 
@@ -94,7 +94,7 @@ def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seco
     for item in rubric.items:
         outcome = seen.get(item.test)
         if outcome is None:
-            outcome = TestOutcome(item.test, FAILED, "did not run",
+            outcome = TestOutcome(item.test, FAILED, DID_NOT_RUN,
                                   error or "this test did not run (the grading run stopped early)")
         earned = item.points if outcome.status == PASSED else 0.0
         tests.append(ScoredTest(
@@ -119,7 +119,7 @@ PENDING_RANK, DID_NOT_RUN_RANK, HARNESS_RANK, VERDICT_RANK = range(4)
 def _rank(t: ScoredTest) -> int:
     if t.status == PENDING:
         return PENDING_RANK
-    if t.kind == "did not run":
+    if t.kind == DID_NOT_RUN:
         return DID_NOT_RUN_RANK
     return HARNESS_RANK if t.kind == "harness error" else VERDICT_RANK
 
