@@ -290,12 +290,35 @@ def check_file_holds_the_state(blob: bytes, expected_blob: bytes, step: int, inp
                 subject, f"the file at path does not hold a {tuple(tensor.shape)} {tensor.dtype} tensor of the state "
                 "(model.state_dict() and optimizer.state_dict() go in the file, every tensor as it is)",
                 inputs=inputs, show_values=False)
-    # a file keyed otherwise is the refusal test's to charge (its loader is handed the documented layout)
-    saved = state.get("step", step) if isinstance(state, dict) else step
+    # the layout the docstring gives, which every loader of it reads (the tests hand loaders files of it)
+    keys = sorted(map(str, state)) if isinstance(state, dict) else None
+    require(keys is not None and all(key in state for key in LAYOUT), subject,
+            f"the file holds {'a dict keyed ' + show(keys) if keys is not None else show(type(state).__name__)}; "
+            "the layout the docstring gives is a dict with \"model\", \"optimizer\" and \"step\" "
+            "({\"model\": model.state_dict(), \"optimizer\": optimizer.state_dict(), \"step\": step}): any loader "
+            "of that layout reads those keys, not only yours", inputs=inputs, show_values=False)
+    expected_groups = read_checkpoint(expected_blob)["optimizer"]["param_groups"]
+    optimizer = state["optimizer"]
+    require(isinstance(optimizer, dict) and _same_plain(optimizer.get("param_groups"), expected_groups), subject,
+            "the file's \"optimizer\" does not hold the optimizer's param_groups as optimizer.state_dict() gives "
+            "them (its lr, betas, weight decay, ...: what a resumed run steps with, a lowered learning rate "
+            "included): save the whole optimizer.state_dict()", inputs=inputs, show_values=False)
+    saved = state["step"]
     require(type(saved) is int and saved == step, subject,
             f"the file's \"step\" is {show(saved)}; the layout holds the step given, as a plain int "
             f"({step}): any loader of that layout reads checkpoint[\"step\"] as one, not only yours",
             inputs=inputs, show_values=False)
+
+
+LAYOUT = ("model", "optimizer", "step")
+
+
+def _same_plain(got, expected) -> bool:
+    """Whether two param_groups, as torch.load read them, are equal (no tensor in them compares as one)."""
+    try:
+        return bool(got == expected)
+    except Exception:  # noqa: BLE001 - a tensor where a plain value is due: not the same
+        return False
 
 
 def _key(tensor: torch.Tensor) -> tuple:
@@ -460,15 +483,20 @@ def check_round_trip(impl, oracle, saving: tuple, restoring: tuple, steps: int, 
     expected_blob = oracle.run(save, *save_args)
     check_file_holds_the_state(blob, expected_blob, steps, inputs)
     expected = oracle.run(restore, *restore_args, expected_blob)
-    got = impl.run(restore, *restore_args, blob)
-    answers = Answers("training.load_checkpoint", inputs, got, expected)
-    answers.where("step").check(INT)
-    answers.where("step").same(f"returned step {got.step!r}; expected {steps}, the step given to save_checkpoint")
-    answers.where("params").same("the fresh model's state (parameters and buffers) differs from the saved model's "
-                                 "after loading: save "
-                                 "model.state_dict() and load it with model.load_state_dict")
-    answers.where("optimizer").same(optimizer_problem)
-    answers.where("resumed").same("after loading, one more optimizer.step() does not move the model's parameters "
-                                  "as it moves the reference's: load into the model's own parameters "
-                                  "(model.load_state_dict(state), not assign=True, which gives the model new "
-                                  "tensors the optimizer does not hold)")
+    # its own file, then one this test saved in the documented layout: a loader reads that layout, whoever wrote it
+    documented = (f"{inputs}; then the same state saved by this test itself in the layout the docstring gives "
+                  "({\"model\": model.state_dict(), \"optimizer\": optimizer.state_dict(), \"step\": step}), "
+                  "loaded with load_checkpoint")
+    for file, said in ((blob, inputs), (expected_blob, documented)):
+        got = impl.run(restore, *restore_args, file)
+        answers = Answers("training.load_checkpoint", said, got, expected)
+        answers.where("step").check(INT)
+        answers.where("step").same(f"returned step {got.step!r}; expected {steps}, the step given to save_checkpoint")
+        answers.where("params").same("the fresh model's state (parameters and buffers) differs from the saved "
+                                     "model's after loading: save model.state_dict() and load it with "
+                                     "model.load_state_dict")
+        answers.where("optimizer").same(optimizer_problem)
+        answers.where("resumed").same("after loading, one more optimizer.step() does not move the model's "
+                                      "parameters as it moves the reference's: load into the model's own "
+                                      "parameters (model.load_state_dict(state), not assign=True, which gives the "
+                                      "model new tensors the optimizer does not hold)")
