@@ -171,7 +171,8 @@ def bad_results(batch, seq_q, seq_k, heads, dim):
     """Well-shaped calls with results no annotation of the result's axes lets through (a 1-D result, an
     integer one), however its axes are named: an annotation that accepts any shape (\"...\") checks nothing.
     And results one longer on an axis the stub's annotations tie to an argument's (a result's seq is x's
-    seq): a result annotated with an axis of its own name there (\"seq2\") checks nothing of it."""
+    seq): a result annotated with an axis of its own name there (\"seq2\") checks nothing of it; or of
+    length 1 there, where the argument's is longer: an axis marked as broadcasting (\"#seq\") takes it."""
     q, k = torch.ones(batch, seq_q, heads, dim), torch.ones(batch, seq_k, heads, dim)
     x, split = torch.ones(batch, seq_q, heads * dim), torch.ones(batch, heads, seq_q, dim)
     flat = torch.ones(batch * heads * seq_q)
@@ -196,6 +197,19 @@ def bad_results(batch, seq_q, seq_k, heads, dim):
          f"a result of sequence length {seq_q + 1} for x's {seq_q} (seq)"),
         (merge_heads, (split,), torch.ones(batch + 1, seq_q, heads * dim),
          f"a result of batch size {batch + 1} for x's {batch}"),
+    ] + [
+        # ... and one of size 1 where the argument's axis is longer: an axis marked as broadcasting ("#seq")
+        # takes a 1 for any size
+        (function, args, torch.ones(*sizes[:axis], 1, *sizes[axis + 1:]), f"a result of 1 {what} for {whose}")
+        for function, args, sizes, tied in (
+            (attention_scores, (q, k), (batch, heads, seq_q, seq_k),
+             {0: ("batch", f"q's {batch}"), 1: ("head", f"q's {heads}"), 2: ("query", f"q's {seq_q} (seq_q)"),
+              3: ("key", f"k's {seq_k} (seq_k)")}),
+            (split_heads, (x, heads), (batch, heads, seq_q, dim),
+             {0: ("batch", f"x's {batch}"), 2: ("position", f"x's {seq_q} (seq)")}),
+            (merge_heads, (split,), (batch, seq_q, heads * dim),
+             {0: ("batch", f"x's {batch}"), 1: ("position", f"x's {seq_q} (seq)")}))
+        for axis, (what, whose) in tied.items() if sizes[axis] >= 2
     ]
 
 
