@@ -30,7 +30,7 @@ from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
     CODE_SECONDS, DATASET, LARGE_COLS, LARGE_ROWS, MAKES, WAITS, checkpoint_file, coded_checkpoint_here, get_batch,
-    load_refusing_code, open_dataset, open_large_dataset, restore_checkpoint, train, train_device,
+    get_large_batch, load_refusing_code, open_dataset, open_large_dataset, restore_checkpoint, train, train_device,
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
 from grader.harness.show import show
@@ -88,16 +88,30 @@ def test_open_dataset(impl, oracle, case):
 
 
 DEVICE_CASE = (4, 2, 3, 0, False)  # also asked for a batch on another device
+LARGE_BATCH = (LARGE_ROWS, LARGE_COLS - 1, 16, 5, True)  # a batch of a memory map of the 32 MiB file
 
 
 @given(case=S.batch_cases)
 @example(case=DEVICE_CASE)
+@example(case=LARGE_BATCH)
 def test_get_batch(impl, oracle, case):
     """x = data[rows, :-1], y = data[rows, -1] for rows = rng.integers(0, len(data), size=batch_size),
     float32 on the CPU, and nothing else taken from ``rng`` (its next draw must agree); asked for another
-    device (the meta device, which any machine has), both on that one."""
-    _, dim, batch_size, _, _ = case
-    answers = ask(impl, oracle, get_batch, *case)
+    device (the meta device, which any machine has), both on that one. From a memory map of a 32 MiB file,
+    the process's resident memory must not rise by half the file in the call (as the door sees it from
+    outside): indexing the map with the rows reads just those."""
+    rows, dim, batch_size, seed, _ = case
+    if case == LARGE_BATCH:
+        answers = ask(impl, oracle, get_large_batch, rows, dim + 1, batch_size, seed, observe=Observe(watch=DATASET))
+        size = rows * (dim + 1) * 4
+        if answers.seen.grew is not None:
+            answers.require(answers.seen.grew < size / 2,
+                            f"read the whole dataset into memory: the process's resident memory rose by "
+                            f"{answers.seen.grew / 2**20:.1f} MiB in the call, for a batch of {batch_size} rows of a "
+                            f"memory map of a {size / 2**20:.0f} MiB file. Index the memmap with the rows "
+                            "(data[rows]), which reads just those, before making tensors", show_values=False)
+    else:
+        answers = ask(impl, oracle, get_batch, *case)
     batch = answers.where("batch")
     batch.about("training.get_batch").check(Tuple(Tensor(torch.float32, (batch_size, dim), "cpu"),
                                                   Tensor(torch.float32, (batch_size,), "cpu")))

@@ -178,10 +178,9 @@ def large_rows(start: int, stop: int, cols: int, seed: int) -> np.ndarray:
     return np.arange(start * cols + seed, stop * cols + seed, dtype=np.float32).reshape(stop - start, cols)
 
 
-@probe(subject="training.open_dataset", batch=False)
-def open_large_dataset(impl: Implementation, rows: int, cols: int, seed: int) -> Opened:
-    """``open_dataset`` of a (rows, cols) float32 array written as ``dataset.npy`` a chunk at a time (the
-    harness holds none of it in memory); its values are three of its rows (first, middle, last)."""
+def _write_large(rows: int, cols: int, seed: int) -> str:
+    """A (rows, cols) float32 array written as ``dataset.npy`` a chunk at a time (the harness holds none of
+    it in memory): its path."""
     path = os.path.join(Scratch.fresh(), DATASET)
     with open(path, "wb") as handle:
         header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False,
@@ -189,7 +188,17 @@ def open_large_dataset(impl: Implementation, rows: int, cols: int, seed: int) ->
         np.lib.format.write_array_header_1_0(handle, header)
         for start in range(0, rows, _CHUNK_ROWS):
             large_rows(start, min(rows, start + _CHUNK_ROWS), cols, seed).tofile(handle)
+    return path
+
+
+@probe(subject="training.open_dataset", batch=False)
+def open_large_dataset(impl: Implementation, rows: int, cols: int, seed: int) -> Opened:
+    """``open_dataset`` of the large array, written as ``dataset.npy``; its values are three of its rows
+    (first, middle, last)."""
+    path = _write_large(rows, cols, seed)
     return _opened(impl, path, lambda opened: np.asarray(opened[[0, rows // 2, rows - 1]]))
+
+
 
 
 @dataclass(frozen=True)
@@ -221,6 +230,21 @@ def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: 
             if type(batch) in (tuple, list) else type(batch).__name__
         return Batch(where, int(rng.integers(0, 2**62)))
     return Batch(dense(batch), int(rng.integers(0, 2**62)))
+
+
+@probe(subject="training.get_batch", batch=False)
+def get_large_batch(impl: Implementation, rows: int, cols: int, batch_size: int, seed: int) -> Batch:
+    """One ``get_batch`` on a memory map of the large array (``np.load(path, mmap_mode="r")`` of a file the
+    harness wrote a chunk at a time), and the generator's next draw: the door sees how far the call raised
+    the process's resident memory (the rows it touched, or the whole file copied)."""
+    data = np.load(_write_large(rows, cols, seed), mmap_mode="r")
+    rng = np.random.default_rng([seed, 1])
+    try:
+        batch = impl.function("training.get_batch")(data, batch_size, rng)
+        return Batch(dense(batch), int(rng.integers(0, 2**62)))
+    finally:
+        del data
+        Scratch.clear()
 
 
 # --------------------------------------------------------------------------- training loop
