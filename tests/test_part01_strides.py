@@ -24,6 +24,7 @@ view_strides = spec.function("strides.view_strides")
 @example(shape=(2, 3, 4))
 @example(shape=())
 @example(shape=(2, 0, 3))
+@example(shape=(3, 3**17 + 2, 3**17))  # a stride past 2**53, odd: exact integers, not floats
 def test_contiguous_strides(impl, oracle, shape):
     ask(impl, oracle, contiguous_strides, shape).same()
 
@@ -32,7 +33,8 @@ def test_contiguous_strides(impl, oracle, shape):
 @example(case=((1, 2), (4, 1), 0))
 @example(case=((1, 2), (4, 1), 10))
 @example(case=((1, 2), (4, 1)))  # offset left to its default, 0
-@example(case=((70000, 3), (65536, 1), 2**40))  # past 2**31 and 2**53: Python's exact integers, not int32 or float
+@example(case=((70000, 3), (65536, 1), 2**40))  # past 2**31: Python's exact integers, not int32
+@example(case=((70000, 3), (65536, 1), 2**53 + 2))  # past 2**53, odd: no float64 holds it
 def test_flat_index(impl, oracle, case):
     ask(impl, oracle, flat_index, *case).same()
 
@@ -59,6 +61,7 @@ def test_transpose(impl, oracle, case):
 @example(case=((10,), (1,), 0, 0, -3, 100, 1))  # x[-3:100]
 @example(case=((10,), (1,), 0, 0, 12, 15, 1))  # x[12:15]: empty, start clamped to 10
 @example(case=((10,), (1,), 5, 0, 1, 7))  # x[1:7], step left to its default, 1
+@example(case=((3**17 + 2,), (3**17,), 5, 0, 3**17 + 1, 3**17 + 2, 1))  # an offset past 2**53, odd: exact ints
 def test_slice_view(impl, oracle, case):
     ask(impl, oracle, slice_view, *case).same()
 

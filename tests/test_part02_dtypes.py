@@ -51,6 +51,7 @@ def test_fp4_e2m1(impl, oracle):
 @given(case=S.nbytes_cases)
 @example(case=((12288, 49152), torch.float32))
 @example(case=((), torch.bool))
+@example(case=((3**17, 3**17 + 2, 5), torch.float32))  # past 2**53 elements, odd: exact integers, not floats
 def test_bytes_per_element_and_nbytes(impl, oracle, case):
     shape, dtype = case
     ask(impl, oracle, bytes_per_element, dtype).same()

@@ -51,7 +51,9 @@ layouts = st.one_of(st.sampled_from(NAMED_LAYOUTS), random_layouts())
 # --------------------------------------------------------------------------- sizes
 sizes = st.one_of(st.sampled_from([0, 0, 1, 2, 3]), st.integers(0, 5000))
 # a few large ones (GPT-3's matrices, a stack of 96), kept well inside what int64 and meta tensors hold
-large_shapes = st.sampled_from([(12288, 49152), (49152, 12288), (96, 12288, 49152), (50257, 12288)])
+# ... and past 2**53 elements (odd counts no float64 holds), below 2**63 bytes for every dtype drawn
+large_shapes = st.sampled_from([(12288, 49152), (49152, 12288), (96, 12288, 49152), (50257, 12288),
+                                (3**17, 3**17 + 2, 5), (2**27 + 1, 2**27 + 3)])
 shapes = st.one_of(st.lists(sizes, max_size=4).map(tuple), large_shapes)
 nbytes_cases = st.tuples(shapes, st.sampled_from(ORDINARY_DTYPES))
 
