@@ -31,6 +31,12 @@ ORDINARY_DTYPES = [
     # beyond the docstring's list: any dtype, as element_size() says (a table of the ones above is not enough)
     torch.uint16, torch.uint32, torch.uint64, torch.float8_e4m3fnuz, torch.float8_e5m2fnuz, torch.float8_e8m0fnu,
 ]
+# ... and every other dtype this torch has, found here (so no list of them is a table to copy), but those whose
+# tensors warn when made (complex32, the quantized ones), which would clutter a student's run
+WARNS = {torch.complex32, torch.qint8, torch.qint32, torch.quint8, torch.quint4x2, torch.quint2x4}
+OTHER_DTYPES = sorted({d for d in vars(torch).values() if isinstance(d, torch.dtype)} - set(ORDINARY_DTYPES) - WARNS,
+                      key=str)
+any_dtypes = st.one_of(st.sampled_from(ORDINARY_DTYPES), st.sampled_from(OTHER_DTYPES))
 
 float_dtypes = st.sampled_from(FLOAT_DTYPES)
 
@@ -55,7 +61,7 @@ sizes = st.one_of(st.sampled_from([0, 0, 1, 2, 3]), st.integers(0, 5000))
 large_shapes = st.sampled_from([(12288, 49152), (49152, 12288), (96, 12288, 49152), (50257, 12288),
                                 (3**17, 3**17 + 2, 5), (2**27 + 1, 2**27 + 3)])
 shapes = st.one_of(st.lists(sizes, max_size=4).map(tuple), large_shapes)
-nbytes_cases = st.tuples(shapes, st.sampled_from(ORDINARY_DTYPES))
+nbytes_cases = st.tuples(shapes, any_dtypes)
 
 
 # --------------------------------------------------------------------------- underflow

@@ -9,6 +9,8 @@ from __future__ import annotations
 import torch
 from hypothesis import strategies as st
 
+from tests.strategies.part02 import OTHER_DTYPES
+
 RECIPES = ["fp32_adamw", "bf16_mixed_adamw", "bf16_adamw", "fp32_sgd", "fp32_sgd_momentum"]
 # beyond the floats: a byte count from torch.finfo's bits has no answer for ints and bool, and halves a complex;
 # beyond the common ones: a table of those is not a dtype's bytes
@@ -17,7 +19,7 @@ DTYPES = [torch.float64, torch.float32, torch.bfloat16, torch.float16,
           torch.uint16, torch.uint32, torch.float8_e5m2, torch.float8_e8m0fnu]
 ACTIVATION_DTYPES = [torch.float32, torch.bfloat16, torch.float16, torch.float64]
 
-dtypes = st.sampled_from(DTYPES)
+dtypes = st.one_of(st.sampled_from(DTYPES), st.sampled_from(OTHER_DTYPES))  # and every other dtype torch has
 
 num_params = st.one_of(
     st.sampled_from([0, 1, 8256, 124_000_000, 7_000_000_000, 70_000_000_000, 175_000_000_000]),
