@@ -100,7 +100,8 @@ def save_checkpoint(path, model: nn.Module, optimizer: torch.optim.Optimizer, st
 
     Round trip: training 2n steps straight must equal n steps, save, load into a
     freshly built model and optimizer, then n more steps. Raise ``ValueError`` if
-    ``step`` is negative.
+    ``step`` is negative. Leave ``torch.save``'s options as they are: grading reads
+    the file itself, in the default (zip) format only.
     """
     raise NotImplementedError("training.save_checkpoint")
 
