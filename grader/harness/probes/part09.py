@@ -199,8 +199,6 @@ def open_large_dataset(impl: Implementation, rows: int, cols: int, seed: int) ->
     return _opened(impl, path, lambda opened: np.asarray(opened[[0, rows // 2, rows - 1]]))
 
 
-
-
 @dataclass(frozen=True)
 class Batch(Report):
     batch: Any  # what get_batch returned
