@@ -14,6 +14,7 @@ the same product in a process where no submission ever ran (the judge
 
 import re
 import statistics
+import weakref
 from dataclasses import dataclass, field
 
 import pytest
@@ -334,9 +335,16 @@ def _busy_checks(m, k, n, timings: dict) -> list:
     return checks
 
 
+# the explicit example's held-up sizes and order: public, so never the ones held up (a timer could know them)
+PUBLIC_HELD = (864, 864, 864, 1)
+# the implementations whose held-up pair was timed (and passed) in this run: one pair a test is enough, and
+# each pair holds the worker stopped for about a second of wall time
+_HELD_UP: weakref.WeakSet = weakref.WeakSet()
+
+
 @settings(max_examples=3)  # each example is at least six timed calls per dtype: a few show every bug
 @given(case=S.cpu_timing_cases(), held=S.held_up_cases, counted=S.counted_cases)
-@example(case=(256, 256, 256, None, None), held=(864, 864, 864, 1), counted=(768, 704, 8, None, None))
+@example(case=(256, 256, 256, None, None), held=PUBLIC_HELD, counted=(768, 704, 8, None, None))
 def test_time_matmul_cpu(impl, oracle, case, held, counted):
     """Not a speed test: the figure must be what the call itself measured.
 
@@ -353,7 +361,8 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
     * ``time_matmul`` reads a clock (its source is read, never run, to say so);
     * a product of about 1 GFLOP (``held``: its sizes) timed twice, once (first or second, as drawn) with
       the process held stopped from outside for most of the call, takes the stops in that time (and
-      each figure, times trials, fits in its call's wall time);
+      each figure, times trials, fits in its call's wall time): once a test, in its first drawn example
+      (a property of the timer, not of the sizes; the explicit example's are public);
     * a thin product (``counted``), watched op by op from inside the call: at least warmup + trials
       products ran (3 + 10 with the defaults), each an [m, k] @ [k, n] of drawn values (not zeros), and
       where it draws random numbers between products, the figure is about what a product took (drawing
@@ -397,7 +406,9 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
             break
     _reads_a_clock(impl, fn)
     _products_run(impl, fn, counted)
-    _held_up(impl, fn, held)
+    if held != PUBLIC_HELD and impl not in _HELD_UP:  # once a test, on sizes and an order the seed drew
+        _held_up(impl, fn, held)
+        _HELD_UP.add(impl)
     for seen in timings.values():
         _measured_anew(fn, seen)
     for holds, problem, details in checks:
