@@ -385,20 +385,15 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
     for _ in range(ROUNDS):
         for dtype, seen in timings.items():
             for kind, w_, t_, call in _timed(impl, m, k, n, dtype, warmup, trials, w, t):
-                seconds, products = check(call.value, FLOAT, fn, seen.inputs), w_ + t_
-                require(seconds * t_ <= 1.05 * call.wall_seconds + 1e-4, fn,
-                        ("more than one product takes" if kind != "trials" else
-                         f"with {EXTRA_TRIALS} more trials asked for, more than one product takes, or fewer than "
-                         "`trials` products ran") +
-                        f": {t_} trials of it ({seconds * t_:.3g} s) do not fit in the "
-                        f"{call.wall_seconds:.3g} s the whole call took. Return the wall-clock seconds of ONE product "
-                        "(not the total of the trials, not milliseconds), timing `trials` of them",
-                        inputs=named_inputs(fn, (m, k, n, dtype, "cpu", w_, t_)), got=seconds,
-                        expected=call.wall_seconds / products)
+                seconds = check(call.value, FLOAT, fn, seen.inputs)
+                _fits_in_call(fn, seconds, call, (m, k, n, dtype, "cpu", w_, t_),
+                              "more than one product takes" if kind != "trials" else
+                              f"with {EXTRA_TRIALS} more trials asked for, more than one product takes, or fewer "
+                              "than `trials` products ran")
                 seen.cpu[kind].append(call.cpu_seconds)
                 seen.returned[kind].append(seconds)
                 if kind == "warmup":
-                    seen.spread.append(seconds * products / max(call.wall_seconds, 1e-9))
+                    seen.spread.append(seconds * (w_ + t_) / max(call.wall_seconds, 1e-9))
             if oracle.available(matmul_cost):
                 seen.harness.append(oracle.run(matmul_cost, m, k, n, dtype, "cpu"))
         checks = _busy_checks(m, k, n, timings)
@@ -413,6 +408,17 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
         _measured_anew(fn, seen)
     for holds, problem, details in checks:
         require(holds, fn, problem, **details)
+
+
+def _fits_in_call(fn: str, seconds: float, call, args: tuple, problem: str = "more than one product takes") -> None:
+    """A figure of one product, times the call's ``trials`` (``args``' last), fits in the wall time the door
+    measured around the whole call (5% and 0.1 ms of slack)."""
+    warmup, trials = args[-2:]
+    require(seconds * trials <= 1.05 * call.wall_seconds + 1e-4, fn,
+            f"{problem}: {trials} trials of it ({seconds * trials:.3g} s) do not fit in the {call.wall_seconds:.3g} s "
+            "the whole call took. Return the wall-clock seconds of ONE product (not the total of the trials, not "
+            "milliseconds), timing `trials` of them",
+            inputs=named_inputs(fn, args), got=seconds, expected=call.wall_seconds / (warmup + trials))
 
 
 # a product of about 1 GFLOP (5 ms or more on any CPU core: longer than the worker's running spells), timed
@@ -448,11 +454,7 @@ def _held_up(impl, fn: str, held: tuple) -> None:
         plain, figure = (check(call.value, FLOAT, fn) for call in (calls[1 - place], calls[place]))
         for call, seconds in ((calls[1 - place], plain), (calls[place], figure)):
             # as in every timed call: a figure that takes the stops in must not be a large guess for both
-            require(seconds * trials <= 1.05 * call.wall_seconds + 1e-4, fn,
-                    f"more than one product takes: {trials} trials of it ({seconds * trials:.3g} s) do not fit in "
-                    f"the {call.wall_seconds:.3g} s the whole call took. Return the wall-clock seconds of ONE "
-                    "product, timing `trials` of them", inputs=named_inputs(fn, args), got=seconds,
-                    expected=call.wall_seconds / (warmup + trials))
+            _fits_in_call(fn, seconds, call, args)
         if figure >= HELD_UP * plain or figure * (warmup + trials) >= HELD_SHARE * stalled:
             return
     require(False, fn, f"returned {figure:.3g} s with the process held stopped from outside for {stalled:.3g} s of "

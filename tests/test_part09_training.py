@@ -294,7 +294,8 @@ def check_file_holds_the_state(blob: bytes, expected_blob: bytes, step: int, inp
              f"{str(error)[:300]}): save a dict of the state dicts and the step with torch.save(checkpoint, path), "
              "its options left as they are",
              inputs=inputs)
-    expected = _tensors(read_checkpoint(expected_blob))
+    reference = read_checkpoint(expected_blob)
+    expected = _tensors(reference)
     # each held tensor of a shape and dtype the state has, by its bytes: a file may hold 300,000 copies of
     # one decoy, and comparing each with each tensor of the state took a minute
     kinds = {(t.dtype, tuple(t.shape)) for t in expected}
@@ -311,9 +312,9 @@ def check_file_holds_the_state(blob: bytes, expected_blob: bytes, step: int, inp
             "the layout the docstring gives is a dict with \"model\", \"optimizer\" and \"step\" "
             "({\"model\": model.state_dict(), \"optimizer\": optimizer.state_dict(), \"step\": step}): any loader "
             "of that layout reads those keys, not only yours", inputs=inputs, show_values=False)
-    expected_groups = read_checkpoint(expected_blob)["optimizer"]["param_groups"]
     optimizer = state["optimizer"]
-    require(isinstance(optimizer, dict) and _same_plain(optimizer.get("param_groups"), expected_groups), subject,
+    require(isinstance(optimizer, dict) and _same_plain(optimizer.get("param_groups"),
+                                                        reference["optimizer"]["param_groups"]), subject,
             "the file's \"optimizer\" does not hold the optimizer's param_groups as optimizer.state_dict() gives "
             "them (its lr, betas, weight decay, ...: what a resumed run steps with, a lowered learning rate "
             "included): save the whole optimizer.state_dict()", inputs=inputs, show_values=False)
