@@ -525,3 +525,17 @@ def test_one_submission_split_across_processes_grades_like_one_process(tmp_path)
         seen[jobs] = [(t["test"], t["status"], t["kind"], t["message"]) for t in written(out)["student_partial"]["tests"]]
     assert seen["1"] == seen["3"]
     assert any(status == "failed" for _, status, _, _ in seen["1"])
+
+
+def test_gradescope_setup_imports_only_what_requirements_pin():
+    """setup.sh checks its install by importing the grader's libraries under ``set -e``: a name that
+    requirements.txt does not pin fails the image's build before ``warm`` runs, and no container is
+    ever made (it once named beartype, which the project does not use)."""
+    root = Path(__file__).resolve().parents[1]
+    setup = (root / "grader" / "gradescope" / "setup.sh").read_text()
+    checked = [line for line in setup.splitlines() if '-c "import ' in line]
+    assert checked, "setup.sh no longer checks its install with an import"
+    names = checked[0].split('-c "import ', 1)[1].rstrip('"').split(", ")
+    pinned = {line.split("==")[0].lower().replace("-", "_")
+              for line in (root / "requirements.txt").read_text().splitlines() if "==" in line}
+    assert [n for n in names if n.lower() not in pinned] == []

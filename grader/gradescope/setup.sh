@@ -16,5 +16,5 @@ python3 -m venv /autograder/venv
 # Warm the bytecode cache so that the first submission does not pay for it, then grade the reference
 # once (``warm``): what grading makes first is made in the image, not in every container, with what
 # each part costs here; the build fails unless the reference scores full marks.
-/autograder/venv/bin/python -c "import torch, hypothesis, pytest, einops, jaxtyping, beartype"
+/autograder/venv/bin/python -c "import torch, hypothesis, pytest, einops, jaxtyping, typeguard"
 "$SOURCE/warm"
