@@ -58,6 +58,7 @@ def test_max_trainable_params(impl, oracle, case):
 
 @given(case=S.matrix_cases)
 @example(case=(12288, 49152, torch.float32))
+@example(case=(3, 5, torch.bool))  # a bool is a byte, not a bit
 def test_matrix_bytes(impl, oracle, case):
     ask(impl, oracle, matrix_bytes, *case).same()
 
