@@ -10,7 +10,7 @@ one short message each:
 
 Options:
     --impl assignment|reference   which package of this folder is under test
-    --submission DIR              a submission folder (assignment/ inside, or the files)
+    --submission=DIR              a submission folder (assignment/ inside, or the files)
     --oracle live|replay          expected values from the reference, or from a recording
     --recording DIR               the recording to replay (default: tests/recorded)
     --record-to DIR               record every example and answer (the handout's and grader's recordings)
@@ -77,8 +77,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
-    """``--submission DIR`` (with a space) from anywhere: pytest takes DIR for a test path
-    unless it knows the option before it looks for tests, so join the two here."""
+    """``--submission DIR`` (with a space): pytest takes DIR for a test path unless it knows the option
+    before it looks for tests, so join the two here. This hook runs only where this folder's conftest
+    is loaded, which a DIR outside it prevents (pytest then roots the run at DIR): the README writes
+    ``--submission=DIR``, which works from anywhere."""
     for i, arg in enumerate(args[:-1]):
         if arg == "--submission" and not args[i + 1].startswith("-"):
             args[i: i + 2] = [f"--submission={args[i + 1]}"]
