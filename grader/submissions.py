@@ -42,8 +42,19 @@ class BadSubmission(Exception):
 RESERVED_IDS = frozenset(["grades.csv", "report.html", "batch.json"])
 
 
+# an id names files (``<id>/``, ``.logs/<id>.log``): a file name holds 255 bytes, and a name's
+# disambiguating hashes (``_distinct``) may add a few more
+MAX_ID = 100
+
+
+def _hash(text: str | bytes) -> str:
+    return hashlib.sha256(os.fsencode(text)).hexdigest()[:6]
+
+
 def student_id(name: str) -> str:
     found = _SAFE_ID.sub("_", name.removesuffix(".zip")).strip("._") or "unnamed"
+    if len(found) > MAX_ID:  # cut, with the whole name's hash: the same name always gives the same id
+        found = f"{found[:MAX_ID - 7]}-{_hash(name)}"
     return f"{found}_" if found.lower() in RESERVED_IDS else found
 
 
@@ -76,12 +87,18 @@ def expand(paths: list[Path]) -> list[Submission]:
 def _distinct(found: list[Submission]) -> list[Submission]:
     """Submissions whose names make the same id (``alice smith`` and ``alice_smith``, ``bob.zip`` and
     ``bob/``) each get the id and a short hash of the name they came with: one student's choice of
-    name never stops the batch, and the same names always give the same ids."""
-    shared = {i for i, n in collections.Counter(s.student for s in found).items() if n > 1}
-    out = [dataclasses.replace(s, student=f"{s.student}-{hashlib.sha256(os.fsencode(s.source.name)).hexdigest()[:6]}")
-           if s.student in shared else s for s in found]
+    name never stops the batch, and the same names always give the same ids. A folder already named
+    like another's id and hash (``alice_smith-038bd1``) shares it again: then each of the two takes a
+    hash of its whole path too, which no name chosen inside a batch folder can match."""
+    out = list(found)
+    for salt in (lambda s: s.source.name, lambda s: str(s.source), lambda s: str(s.source.resolve())):
+        shared = {i for i, n in collections.Counter(s.student for s in out).items() if n > 1}
+        if not shared:
+            return out
+        out = [dataclasses.replace(s, student=f"{s.student}-{_hash(salt(s))}") if s.student in shared else s
+               for s in out]
     dupes = sorted(i for i, n in collections.Counter(s.student for s in out).items() if n > 1)
-    if dupes:  # a folder already named like another's id and hash: never two results in one place
+    if dupes:  # the same path named twice: one submission, never two results in one place
         raise BadSubmission(f"two submissions share the student id(s): {', '.join(dupes)}")
     return out
 

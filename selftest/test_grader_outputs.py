@@ -159,6 +159,27 @@ def test_names_that_make_one_id_are_graded_apart(tmp_path):
     assert sorted(i.rsplit("-", 1)[0] for i in ids) == ["alice_smith", "alice_smith", "bob", "bob"]
 
 
+def test_a_name_made_to_clash_or_too_long_is_still_graded(tmp_path):
+    """A folder named like another's id and hash (``alice_smith-`` and the hash of ``alice smith``) once
+    stopped the whole batch, and a name of 252 characters or more made a log file name the system refused
+    (the grading process failed, an honest submission scored 0): every such name gets an id of its own,
+    short enough for a file name, the same on every run."""
+    from grader.submissions import MAX_ID
+    batch = tmp_path / "batch"
+    plain = [s.student for s in expand([_two_alices(batch)])]
+    for name in (*plain, "y" * 255, "y" * 254):
+        mutants.materialize_reference(batch / name)
+    ids = [s.student for s in expand([batch])]
+    assert len(set(ids)) == len(ids) == 6 and ids == [s.student for s in expand([batch])], ids
+    assert max(map(len, ids)) <= MAX_ID + 14, ids
+
+
+def _two_alices(batch: Path) -> Path:
+    for name in ("alice smith", "alice_smith"):
+        mutants.materialize_reference(batch / name)
+    return batch
+
+
 def test_flat_files_and_packages_are_both_submissions(tmp_path):
     flat = tmp_path / "flat"
     flat.mkdir()
