@@ -29,7 +29,7 @@ from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part09 import (
-    CODE_SECONDS, DATASET, LARGE_COLS, LARGE_ROWS, MAKES, WAITS, checkpoint_file, coded_checkpoint_here, get_batch,
+    CODE_SECONDS, DATASET, LARGE_COLS, LARGE_ROWS, MAKES, NOTE, REBUILDS, WAITS, checkpoint_file, coded_checkpoint_here, get_batch,
     get_large_batch, load_refusing_code, open_dataset, open_large_dataset, restore_checkpoint, train, train_device,
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
@@ -234,21 +234,22 @@ def test_load_checkpoint_refuses_code(impl, oracle, case):
     check_refuses_code(impl, oracle, case, MAKES, WAITS)
 
 
-def check_refuses_code(impl, oracle, case, makes, waits) -> None:
+def check_refuses_code(impl, oracle, case, makes, waits, rebuilds=REBUILDS, note_key=NOTE) -> None:
     """``case``'s checkpoint loaded, and its twin whose pickle calls functions refused before any runs: run,
-    ``makes`` makes a folder at a fresh path the door watches for from before the call, and ``waits`` waits
-    CODE_SECONDS without the CPU, which the door's clock sees."""
+    ``rebuilds`` rebuilds its step, ``makes`` makes a folder at a fresh path the door watches for from
+    before the call, and ``waits`` waits CODE_SECONDS without the CPU, which the door's clock sees."""
     dim, num_layers, seed, steps = case
     module, name, _ = waits
+    rebuilt = ".".join(rebuilds)
     trace = f"/tmp/checkpoint-code-{secrets.token_hex(8)}"
     inputs = (f"dim={dim}, num_layers={num_layers}, seed={seed}, steps={steps}: a checkpoint of AdamW after {steps} "
               f"step{'s' if steps != 1 else ''} that this test saved itself, in the layout the docstring gives "
               f"(torch.save({{\"model\": model.state_dict(), \"optimizer\": optimizer.state_dict(), \"step\": {steps}}}, "
-              f"path)), then the same with its step a fractions.Fraction and a note whose pickle calls "
+              f"path)), then the same with its step a {rebuilt} and a note whose pickle calls "
               f"{'.'.join(makes)} and {module}.{name}")
     try:
         answers = dataclasses.replace(ask(impl, None, load_refusing_code, *case,
-                                          coded_checkpoint_here(oracle, *case, trace, makes, waits),
+                                          coded_checkpoint_here(oracle, *case, trace, makes, waits, rebuilds, note_key),
                                           observe=Observe(trace=trace)),
                                       inputs=inputs)
     except StudentRaised as raised:  # on the plain file: say whose file it was, and in what layout
@@ -258,8 +259,8 @@ def check_refuses_code(impl, oracle, case, makes, waits) -> None:
                     "that torch.save wrote; expected the saved step, as an int", show_values=False)
     refused = answers.got.refused or ()
     answers.require("UnpicklingError" in refused,
-                    ("loaded a checkpoint whose pickle calls fractions.Fraction to rebuild its step" if not refused
-                     else f"raised {refused[0]} on a checkpoint whose pickle calls fractions.Fraction, not the "
+                    (f"loaded a checkpoint whose pickle calls {rebuilt} to rebuild its step" if not refused
+                     else f"raised {refused[0]} on a checkpoint whose pickle calls {rebuilt}, not the "
                      "UnpicklingError torch.load(path, weights_only=True) raises before calling it") +
                     ": a checkpoint that calls a function may as well call os.system. Load with torch.load(path, "
                     "weights_only=True), which refuses any function but the few a state dict needs, and let its "

@@ -68,12 +68,16 @@ def test_empty_runs_and_other_optimizers(impl, oracle, case):
     check_optimizer_round_trip(impl, oracle, optimizer, dim, num_layers, seed, num_steps)
 
 
-# what the hidden checkpoint's pickle makes its folder with, and waits in: neither the public test's
+# what the hidden checkpoint's pickle makes its folder with, waits in and rebuilds its step with, and its
+# note's key: none of them the public test's, so a loader that refuses only files naming those (a search
+# of the pickle for b"fractions") is no loader that refuses code
 MAKES_ALL_THE_WAY = ("os", "makedirs")
 WAITS_IN_SELECT = ("select", "select", ((), (), (), CODE_SECONDS))
+STEP_AS_A_DECIMAL = ("decimal", "Decimal")
+NOTE_AS_METADATA = "metadata"
 
 
 @settings(max_examples=1)  # a refusing loader costs next to nothing; one that runs the pickle, CODE_SECONDS
 @given(case=S.checkpoint_cases)
 def test_load_checkpoint_refuses_code_whatever_it_calls(impl, oracle, case):
-    check_refuses_code(impl, oracle, case, MAKES_ALL_THE_WAY, WAITS_IN_SELECT)
+    check_refuses_code(impl, oracle, case, MAKES_ALL_THE_WAY, WAITS_IN_SELECT, STEP_AS_A_DECIMAL, NOTE_AS_METADATA)

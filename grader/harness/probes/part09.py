@@ -13,7 +13,6 @@ another that never saw what was saved (``restore_checkpoint``, ``process=
 
 from __future__ import annotations
 
-import fractions
 import importlib
 import io
 import os
@@ -384,6 +383,10 @@ CODE_SECONDS = 3.0
 # a call that waits CODE_SECONDS without the CPU
 MAKES = ("os", "mkdir")
 WAITS = ("time", "sleep", (CODE_SECONDS,))
+# what its pickle calls to rebuild the step, (module, class), and the key of the note that makes and waits: the
+# hidden test's differ, so a loader that refuses only files naming these is not graded as one that refuses code
+REBUILDS = ("fractions", "Fraction")
+NOTE = "note"
 
 
 class _Calls:
@@ -397,10 +400,11 @@ class _Calls:
 
 
 def coded_checkpoint(dim: int, num_layers: int, seed: int, steps: int, trace: str, makes: tuple = MAKES,
-                     waits: tuple = WAITS) -> bytes:
-    """A checkpoint of a stepped run as torch.save writes it, with its step a ``fractions.Fraction`` (whose
-    pickle calls ``fractions.Fraction`` to rebuild it: harmless, but ``os.system`` would be called the same
-    way) and a note whose pickle calls ``makes`` (module, function) on the path ``trace``, then ``waits``.
+                     waits: tuple = WAITS, rebuilds: tuple = REBUILDS, note_key: str = NOTE) -> bytes:
+    """A checkpoint of a stepped run as torch.save writes it, with its step a ``rebuilds`` (by default a
+    ``fractions.Fraction``, whose pickle calls ``fractions.Fraction`` to rebuild it: harmless, but
+    ``os.system`` would be called the same way) and a note (at ``note_key``) whose pickle calls ``makes``
+    (module, function) on the path ``trace``, then ``waits``.
     Built where no submission ran (``coded_checkpoint_here``): the functions are looked up, and pickled by
     name, in a process none can have put its own function under the name in (a loader that runs the pickle
     calls what the name names where it loads)."""
@@ -409,13 +413,14 @@ def coded_checkpoint(dim: int, num_layers: int, seed: int, steps: int, trace: st
     calls = ((*makes, (trace,)), waits)
     note = [_Calls(getattr(importlib.import_module(module), name), tuple(args)) for module, name, args in calls]
     buffer = io.BytesIO()
-    torch.save({**state, "step": fractions.Fraction(steps), "note": note}, buffer)
+    step = getattr(importlib.import_module(rebuilds[0]), rebuilds[1])(steps)
+    torch.save({**state, "step": step, note_key: note}, buffer)
     return buffer.getvalue()
 
 
 @judge(subject="training.load_checkpoint", clean=True, record=False)
 def coded_checkpoint_made(dim: int, num_layers: int, seed: int, steps: int, trace: str, makes: tuple,
-                          waits: tuple) -> bytes:
+                          waits: tuple, rebuilds: tuple, note_key: str) -> bytes:
     """``coded_checkpoint``, built in a clean worker when grading (``grader/judges/part09.py``): a process
     no submission ran in, warm, its optimizers' first use already paid (in the grading process it imports
     torch's compiler, a second of CPU). Elsewhere the test builds it itself (``coded_checkpoint_here``)."""
