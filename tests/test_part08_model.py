@@ -44,6 +44,10 @@ NEAR_ZERO_MASS = math.erf(NEAR_ZERO / math.sqrt(2)) / _MASS + 2**-20  # plus flo
 NEAR_CUT = 2.95  # P(2.95 <= |X| <= 3) = 4.8e-4: about 250 of 2**19 weights (a clamp's 0.27% moved just inside: 1400)
 NEAR_CUT_MASS = (_MASS - math.erf(NEAR_CUT / math.sqrt(2))) / _MASS + 2**-20
 FALSE_ALARM = 1e-9  # per bound and example
+# where the weights' distribution is compared with the cut normal's: the share of |w| below each multiple of
+# the std, P(|X| < c) = erf(c / sqrt(2)) / P(|Z| < 3) (0.38, 0.68, 0.87, 0.96, 0.99): moments and tails can
+# be matched by other laws (two uniforms mixed: same std, same density near the cut, 60% within 1 std)
+SHAPE_AT = (0.5, 1.0, 1.5, 2.0, 2.5)
 
 
 def bernstein(n: int, variance: float, bound: float, p: float = FALSE_ALARM) -> float:
@@ -243,6 +247,10 @@ def test_linear_init_truncated(impl, case):
     3 std, P = 4.8e-4, about 250 of 2**19, at most about 360; the 0.27% clamped
     there, spread out so that no two tie, put about 1650 there; and no dearth there either (at
     least about 140): a cut at ±2.9 std, whose spread and largest weight pass, puts none.
+
+    The shape: the share of weights within 0.5, 1, 1.5, 2 and 2.5 std of 0 is the cut normal's
+    (68.45% within 1 std), within Bernstein's bound at 1e-9 (0.4% of 2**19): two uniforms mixed
+    to match the std and the density near the cut put 60% within 1 std.
     """
     weight, answers = weights(impl, case)
     check_std(weight, answers, case[0])
@@ -302,6 +310,15 @@ def check_truncated(weight: torch.Tensor, answers: Answers, input_dim: int, whos
         answers.fail(f"only {near_cut} of {whose} {n} weights lie between {NEAR_CUT:g} and 3 std; a normal cut at ±3 "
                      f"std puts about {n * NEAR_CUT_MASS:.0f} there (at least {least:.0f}): the cut is tighter than "
                      "±3 std. nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std)")
+    for c in SHAPE_AT:  # the shape: as many weights below c std as the cut normal puts there
+        mass = math.erf(c / math.sqrt(2)) / _MASS
+        below = int(torch.count_nonzero(magnitude < c * std))
+        slack = n * bernstein(n, mass * (1 - mass), 1.0) + n * 2**-20  # plus float32 rounding at c
+        if abs(below - n * mass) > slack:
+            answers.fail(f"{below} of {whose} {n} weights lie within {c:g} std of 0 ({below / n:.2%}); a normal cut "
+                         f"at ±3 std puts {mass:.2%} there (between {n * mass - slack:.0f} and {n * mass + slack:.0f} "
+                         "of them): the weights are not drawn from a normal, whatever their std and largest value. "
+                         "nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std)")
     # a pile at one magnitude (a clamp puts the 0.27% of draws beyond the cut on the bounds, about 1400 of
     # 2**19, whatever it is rescaled by afterwards): a continuous distribution's float32 draws repeat a value
     # a few times at most (about 2**24 values of a binade, against 2**19 draws)
