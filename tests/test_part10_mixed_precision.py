@@ -79,6 +79,9 @@ def params_and_grads_stay_fp32(step: Answers) -> None:
     grads.map(dtypes).same("gradient dtypes, each time a gradient reached a parameter: one float32 gradient "
                            "per parameter")
     grads_of_the_loss(step, "the gradients that reached the parameters are not those of this step's loss")
+    step.where("autocast_in_backward").same("whether an autocast was on as each gradient reached a parameter: "
+                                            "backward ran inside the autocast block. Only the forward and the loss "
+                                            "go under torch.autocast; call backward after the with block")
 
 
 def grads_of_the_loss(step: Answers, problem: str) -> None:
@@ -161,7 +164,9 @@ def test_autocast_matmuls_in_bf16(impl, oracle, case):
 @given(case=S.steps(torch.bfloat16))
 def test_params_and_grads_stay_fp32(impl, oracle, case):
     """Parameters and gradients stay float32 while the matmuls run in the low dtype: without autocast
-    they would trivially, so the matmuls' output dtypes come first."""
+    they would trivially, so the matmuls' output dtypes come first. And the gradients reach the parameters
+    after the autocast block (the docstring's step 2): a backward inside it gives the same values on the CPU,
+    so the autocast state is read as each gradient arrives."""
     step = ask(impl, oracle, train_step, *case)
     if step.got.refused is None:
         step.where("activations").map(dtypes).same(

@@ -13,6 +13,7 @@ real autocast step computes.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from dataclasses import dataclass
@@ -125,6 +126,9 @@ class Step(Report):
     # with tensors placed apart from device_type (``placed_on``): the error the step raised, if it refused the
     # mismatch (a check of its own, a move of x to device_type), else None
     refused: str | None = None
+    # per gradient reaching a parameter, whether an autocast of device_type was on as it did: backward belongs
+    # after the autocast block (its ops run in the dtypes the forward chose)
+    autocast_in_backward: list[bool] = dataclasses.field(default_factory=list)
 
 
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
@@ -157,11 +161,13 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
     activations: list[torch.Tensor] = []
     grads: dict[str, list[torch.Tensor]] = {name: [] for name, _ in model.named_parameters()}
     steps: list[int] = []
+    in_autocast: list[bool] = []
     for module in model.modules():
         if isinstance(module, Matmul):
             module.register_forward_hook(lambda m, args, out: activations.append(_copy(out)))
     for name, param in model.named_parameters():
         param.register_post_accumulate_grad_hook(lambda p, name=name: grads[name].append(_copy(p.grad)))
+        param.register_post_accumulate_grad_hook(lambda p: in_autocast.append(torch.is_autocast_enabled(device_type)))
     opt.register_step_post_hook(lambda *_: steps.append(1))
 
     threads = torch.get_num_threads()
@@ -190,4 +196,5 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
         grads_left=sorted(name for name, p in params.items() if p.grad is not None and bool(p.grad.ne(0).any())),
         steps=len(steps),
         scale=None if scaler is None else scaler.get_scale(),
+        autocast_in_backward=in_autocast,
     )
