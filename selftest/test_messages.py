@@ -7,11 +7,15 @@
 * a function whose signature does not fit the spec is the student's error, not the harness's;
 * ``pytest --submission DIR`` (with a space, as the README writes it) works for a
   folder anywhere;
-* ``pytest -m cuda`` without a GPU says why the tests were skipped, without ``-rs``.
+* ``pytest -m cuda`` without a GPU says why the tests were skipped, without ``-rs``;
+* a fixed-input answer (a datasheet table, the E2M1 grid) is shown as ``?`` where it was expected, graded
+  against the reference as at home against the handout's digests: a message reaches the student, on
+  Gradescope too, and one resubmission per entry would otherwise read the answer key.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -42,6 +46,28 @@ WRONG_SIGNATURE = '''
 
 def view_strides(shape, strides):
     return None
+'''
+
+
+# every fixed-input answer wrong: each figure of both tables 1.5 times the reference's, the E2M1 grid and
+# formats off by one
+WRONG_FIXED_ROOFLINE = '''
+
+PEAK_FLOPS_PER_SEC = {chip: {dtype: peak * 1.5 for dtype, peak in peaks.items()}
+                      for chip, peaks in PEAK_FLOPS_PER_SEC.items()}
+HBM_BYTES_PER_SEC = {chip: rate * 1.5 for chip, rate in HBM_BYTES_PER_SEC.items()}
+'''
+
+WRONG_FIXED_DTYPES = '''
+
+_FORMATS = {dtype: FloatFormat(fmt.exponent_bits + 1, fmt.mantissa_bits, fmt.special)
+            for dtype, fmt in _FORMATS.items()}
+FP4_E2M1 = FloatFormat(2, 2, "none")
+_right_values = nvfp4_values
+
+
+def nvfp4_values():
+    return [v * 3 for v in _right_values()]
 '''
 
 
@@ -109,3 +135,25 @@ def test_skipped_cuda_tests_say_why(tmp_path):
     out = pytest("tests/test_part01_strides.py", "tests/test_part10_mixed_precision.py", "--impl", "reference",
                  "-m", "part1", "-q").stdout
     assert "passed" in out and "cuda" not in out, out[-2000:]
+
+
+def test_a_fixed_input_answer_is_never_shown_when_graded_against_the_reference(tmp_path):
+    from reference import roofline
+
+    sub = submission(tmp_path / "fixed", "roofline", WRONG_FIXED_ROOFLINE)
+    dtypes = sub / "assignment" / "dtypes.py"
+    dtypes.write_text(dtypes.read_text() + WRONG_FIXED_DTYPES)
+    out = pytest("tests/test_part02_dtypes.py", "tests/test_part05_roofline.py",
+                 "tests/hidden/test_part05_roofline_hidden.py", "--submission", str(sub),
+                 "-k", "format or values or table or promised").stdout
+    for test in ("test_float_format", "test_nvfp4_values", "test_peak_flops_table", "test_hbm_table",
+                 "test_promised_flops_per_sec", "test_promised_agrees_with_own_table"):
+        assert any(line.startswith("FAILED ") and f"::{test}" in line for line in out.splitlines()), out[-3000:]
+    expected = [line.strip() for line in out.splitlines() if line.strip().startswith("expected:")]
+    assert len(expected) == 6 and not any(re.search(r"\d", re.sub(r"\(\d+ items\)", "", line)) for line in expected), \
+        expected
+    figures = [*roofline.HBM_BYTES_PER_SEC.values(),
+               *(peak for peaks in roofline.PEAK_FLOPS_PER_SEC.values() for peak in peaks.values())]
+    for figure in figures:
+        for text in (repr(figure), f"{figure:.10g}", f"{figure:.4g}", f"{figure:g}"):
+            assert text not in out, (text, out[-3000:])

@@ -91,8 +91,11 @@ def _cells_within(expected: float, rel: float) -> list[str]:
 
 
 def hide(value: Any, secret: Secret, salt: str | None = None) -> Any:
-    """``value`` with every leaf replaced by its ``Digest`` (containers and field names stay)."""
+    """``value`` with every leaf replaced by its ``Digest`` (containers and field names stay; a leaf that is
+    one already stays as it is)."""
     salt = salt or secrets.token_hex(8)
+    if isinstance(value, Digest):
+        return value
     if type(value) in (tuple, list):
         return type(value)(hide(v, secret, salt) for v in value)
     if type(value) is dict:

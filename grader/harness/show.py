@@ -84,6 +84,8 @@ def _show(value: Any) -> str:
         return "[" + ", ".join(_show(v) for v in value) + "]"
     if type(value) is dict:
         return "{" + ", ".join(f"{_show(k)}: {_show(v)}" for k, v in value.items()) + "}"
+    if type(value).__name__ == "Record":  # a dataclass or namedtuple the wire carried: its fields shown as values
+        return f"{value.name}(" + ", ".join(f"{k}={_show(v)}" for k, v in value.fields) + ")"
     return repr(value)
 
 

@@ -21,6 +21,7 @@ from grader.harness.probes.part05 import DATASHEET, promised
 from grader.harness.schema import FLOAT, STR, Optional, Tuple
 from grader.harness.show import show
 from tests.strategies import part05 as S
+from tests.test_part05_roofline import wrong_figure
 
 PEAKS = spec.constant("roofline.PEAK_FLOPS_PER_SEC", secret=DATASHEET)
 ASKED_DTYPES = (torch.float64, torch.float32, torch.bfloat16, torch.float16, torch.float8_e4m3fn,
@@ -39,8 +40,9 @@ def test_promised_agrees_with_own_table(impl, oracle):
             answers = ask(impl, oracle, promised, name, dtype, returns=PROMISED)
             answers.check()
             (status, value), (expected_status, expected_value) = answers.got, answers.expected
-            if expected_status == "ok":  # a dtype every table must hold: the datasheet's figure, as publicly
-                answers.within(rel=DATASHEET.rel)
+            if not differs("ok", expected_status):  # a dtype every table must hold: the datasheet's figure, as publicly
+                answers.where(0).same()
+                answers.where(1).within(rel=DATASHEET.rel, problem=wrong_figure(value, expected_value))
             if dtype in peaks:
                 answers.require(status == "ok", f"raised ValueError, but your own {PEAKS.name}[{chip!r}] "
                                 f"holds a {dtype} peak: look the dtype up in the chip's table", show_values=False)
