@@ -2,7 +2,9 @@
 
 * a function stuck in a loop is named (the innermost of the student's functions,
   not the one the test called), with its own inputs and the line it was on; it
-  costs its time limit once, and every later call to it fails at once the same way;
+  costs its time limit once: every later question about it fails at once the same way, and
+  a call to it from another function is stopped after a short second chance (it may have hung
+  on one input only: its callers lose their points only where they reach such an input);
 * a value of the wrong kind says, in plain words, what came back and what was expected;
 * a function whose signature does not fit the spec is the student's error, not the harness's;
 * ``pytest --submission DIR`` (with a space, as the README writes it) works for a
@@ -29,6 +31,25 @@ STUCK = '''
 def get_batch(data, batch_size, rng, device="cpu"):
     while True:
         batch_size = batch_size + 1 - 1
+'''
+
+STUCK_ON_EMPTY = '''
+
+_right_contiguous_strides = contiguous_strides
+_right_is_contiguous = is_contiguous
+
+
+def contiguous_strides(shape):
+    while 0 in shape:
+        pass
+    return _right_contiguous_strides(shape)
+
+
+def is_contiguous(shape, strides):
+    if 0 in shape:
+        return True
+    contiguous_strides(shape)
+    return _right_is_contiguous(shape, strides)
 '''
 
 WRONG_KIND = '''
@@ -93,9 +114,24 @@ def test_a_stuck_function_is_named_with_its_inputs_and_line_and_costs_its_limit_
     assert "timed out after 1 s in training.get_batch" in out, out[-3000:]
     assert "input:    data=numpy array(shape=" in out and "batch_size=" in out
     assert "at        assignment/training.py:" in out and "in get_batch" in out
-    # train's tests call get_batch inside train: named as get_batch, stopped at once, not run again
-    assert out.count("(earlier in this run; not run again)") >= 2, out[-3000:]
+    # train's tests call get_batch inside train: named as get_batch, with the inputs it hung on again, stopped
+    # after a short second chance (it might have hung on one input only)
+    assert out.count("(earlier in this run; called again by another function, it did not finish in") >= 2, \
+        out[-3000:]
     assert took < 30, f"a stuck function cost {took:.0f} s: its limit is 1 s here"
+
+
+def test_a_function_stuck_on_one_input_fails_only_the_callers_that_reach_that_input(tmp_path):
+    """contiguous_strides hangs on an empty shape; is_contiguous calls it on the others only (and passes alone):
+    is_contiguous's test passes after contiguous_strides's timed out, and view_strides's, which reaches an empty
+    shape, fails naming that shape."""
+    sub = submission(tmp_path / "one-input", "strides", STUCK_ON_EMPTY)
+    out = pytest("tests/test_part01_strides.py", "--submission", str(sub), "--timeout-scale", "0.1").stdout
+    assert "FAILED tests/test_part01_strides.py::test_contiguous_strides" in out, out[-3000:]
+    assert "test_is_contiguous" not in out, out[-3000:]
+    assert "FAILED tests/test_part01_strides.py::test_view_strides" in out, out[-3000:]
+    assert "called again by another function, it did not finish in 0.1 s either)\n  input:    shape=(" in out, \
+        out[-3000:]
 
 
 def test_a_value_of_the_wrong_kind_is_said_in_plain_words(tmp_path):

@@ -334,9 +334,11 @@ class Door:
                                   f"not as it was passed): compute into new tensors (x = x / s, not x.div_(s) "
                                   f"or x /= s; .t() or .T, not .t_())", inputs=q.inputs(), show_values=False)
         if status == "stuck":
-            earlier = self.stuck.get(function)
-            raise earlier.repeated() if earlier else faults.TimeoutFault(function, q.timeout or q.probe.timeout,
-                                                                         again=True)
+            earlier = self.stuck.get(function) or faults.TimeoutFault(function, q.timeout or q.probe.timeout)
+            chance = outcome.get("again")
+            if type(chance) in (int, float) and 0 < chance < 1e6:  # stopped again: where, and on what
+                raise earlier.repeated(chance, _text(outcome.get("inputs")) or q.inputs(), _text(outcome.get("where")))
+            raise earlier.repeated()
         if self.trusted:  # the oracle's own process: the grader's failure
             raise faults.HarnessFault(function, _text(outcome.get("message")), q.inputs())
         raise faults.WorkerFault(function, "it said: " + _text(outcome.get("message"))[-1500:], q.inputs())

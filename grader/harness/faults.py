@@ -70,23 +70,30 @@ class TimeoutFault(Fault):
 
     kind = "timed out"
 
-    def __init__(self, function: str, seconds: float, inputs: str = "", where: str = "", again: bool = False) -> None:
+    def __init__(self, function: str, seconds: float, inputs: str = "", where: str = "", again: bool = False,
+                 chance: float = 0.0) -> None:
         super().__init__(function, "", inputs)
         self.seconds = seconds
         self.where = where
-        self.again = again  # not run: it ran out of time earlier in this run
+        self.again = again  # it ran out of time earlier in this run: not run again, or given ``chance`` seconds
+        self.chance = chance  # called by another function, it had this long again, and did not finish
 
     def headline(self) -> str:
         text = f"timed out after {self.seconds:g} s in {self.function}"
+        if self.again and self.chance:
+            return text + (f" (earlier in this run; called again by another function, it did not finish "
+                           f"in {self.chance:g} s either)")
         return text + (" (earlier in this run; not run again)" if self.again else "")
 
     def describe(self) -> str:
         text = super().describe()
         return text + (f"\n  at        {self.where}" if self.where else "")
 
-    def repeated(self) -> "TimeoutFault":
-        """The same fault, for a later call that is not run at all."""
-        return TimeoutFault(self.function, self.seconds, self.inputs, self.where, again=True)
+    def repeated(self, chance: float = 0.0, inputs: str = "", where: str = "") -> "TimeoutFault":
+        """The same fault, for a later call that is not run at all (or, ``chance``: stopped again that soon,
+        on ``inputs`` at ``where``)."""
+        return TimeoutFault(self.function, self.seconds, inputs or self.inputs, where or self.where, again=True,
+                            chance=chance)
 
 
 class CrashFault(Fault):

@@ -9,7 +9,8 @@ Its answer, an *outcome*, is a dict that crosses the wire:
     {"status": "not_implemented", "function": "strides.view_strides"}
     {"status": "raised", "function": ..., "exc_type": ..., "message": ..., "where": ...}
     {"status": "timeout", "function": ..., "seconds": ..., "where": ..., "inputs": ...}
-    {"status": "stuck", "function": ...}           (it ran out of time earlier: not run again)
+    {"status": "stuck", "function": ..., "again": s}  (it ran out of time earlier: not run again, or, called by
+                                                   another function, stopped again after a short second chance)
     {"status": "import_error" | "missing", "function": ..., "message": ...}
     {"status": "harness_error", "function": ..., "message": <traceback>}
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import re
 import signal
 import threading
+import time
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,11 +45,20 @@ class Expired(BaseException):
 
 
 class Stuck(BaseException):
-    """A function that ran out of time earlier in this run was called again."""
+    """A function that ran out of time earlier in this run was called again (``again``: the seconds of the
+    second chance it was given, where another function called it; 0: refused at once)."""
 
-    def __init__(self, function: str) -> None:
+    def __init__(self, function: str, again: float = 0.0, where: str = "", inputs: str = "") -> None:
         super().__init__(function)
-        self.function = function
+        self.function, self.again, self.where, self.inputs = function, again, where, inputs
+
+
+# A function that ran out of time is refused at once when asked again (its own test failed already: it costs
+# its limit once). Called from inside another function, it may have hung on one input only and be fine on
+# this one (contiguous_strides stuck on a size-0 shape, is_contiguous calling it on others): it runs again,
+# stopped after this many seconds (or a tenth of the call's limit, if less), so that a bug costs its own
+# function's tests and not its callers' too, at most this much a call.
+SECOND_CHANCE_S = 1.0
 
 
 class Runner:
@@ -60,6 +71,8 @@ class Runner:
     def __init__(self, impl: Implementation | None) -> None:
         self.impl = impl
         self.stuck: set[str] = set()
+        self.subject = ""  # the function the request in progress is about
+        self.timeout: float | None = None  # and its time limit
         # the probes registered before the implementation was imported (in a worker: all of them), kept apart
         # from the registry it could reach (the source reading refuses code that does: grader.harness.tamper)
         self.probes = dict(REGISTRY)
@@ -82,6 +95,7 @@ class Runner:
         for function, _ in request.get("stuck") or ():
             self._stub_out(str(function))
         timeout = request.get("timeout")
+        self.subject, self.timeout = subject, float(timeout) if type(timeout) in (int, float) else None
         try:
             with _alarm(float(timeout) if type(timeout) in (int, float) else None, self), pristine():
                 value = probe.fn(*args) if judging else probe.fn(self.impl, *args)
@@ -94,7 +108,8 @@ class Runner:
             return {"status": "timeout", "function": exc.function or subject, "seconds": timeout,
                     "where": exc.where, "inputs": exc.inputs}
         except Stuck as exc:
-            return {"status": "stuck", "function": exc.function}
+            return {"status": "stuck", "function": exc.function, "again": exc.again, "where": exc.where,
+                    "inputs": exc.inputs}
         except ArgumentChanged as exc:
             return {"status": "changed_argument", "function": subject, "index": exc.index}
         except NotImplementedError as exc:
@@ -145,8 +160,14 @@ class Runner:
         except BaseException:  # noqa: BLE001 - a module that does not import has nothing to stub
             return
 
+        original = getattr(target, name, None)
+        runner = self
+
         def stuck(*args: Any, **kwargs: Any) -> Any:
-            raise Stuck(function)
+            if runner.subject == function or not callable(original):
+                raise Stuck(function)
+            with _second_chance(function, runner):
+                return original(*args, **kwargs)
 
         stuck.__qualname__ = stuck.__name__ = name
         setattr(target, name, stuck)
@@ -195,6 +216,36 @@ _BINDING = re.compile(r"^([A-Za-z_][\w.]*)\(\) (?:missing \d+ required|takes \d+
 
 def _harness_error(function: str, message: str) -> dict[str, Any]:
     return {"status": "harness_error", "function": function, "message": message}
+
+
+@contextmanager
+def _second_chance(function: str, runner: Runner) -> Iterator[None]:
+    """Run a stuck function called by another one for at most ``SECOND_CHANCE_S`` (or a tenth of the call's
+    limit) inside the call's own alarm, which is put back as it was, less the time spent, afterwards."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        raise Stuck(function)
+    left, _ = signal.getitimer(signal.ITIMER_REAL)
+    if left <= 0:  # no alarm of the call's to stop it: refused at once
+        raise Stuck(function)
+    chance = min(SECOND_CHANCE_S, (runner.timeout or SECOND_CHANCE_S) / 10)
+    started = time.monotonic()
+    deadline = started + left
+    outer = signal.getsignal(signal.SIGALRM)
+
+    def expire(signum, frame):
+        if time.monotonic() >= deadline and callable(outer):  # the call's own limit is up: its alarm
+            outer(signum, frame)
+        _, where, inputs = runner.where_stopped(frame)
+        raise Stuck(function, round(chance, 2), where, inputs)
+
+    signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, min(chance, left), 0.5)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, outer)
+        signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001), 0.5)
 
 
 @contextmanager
