@@ -368,10 +368,11 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
       the process held stopped from outside for most of the call, takes the stops in that time (and
       each figure, times trials, fits in its call's wall time): once a test, in its first drawn example
       (a property of the timer, not of the sizes; the explicit example's are public);
-    * a thin product (``counted``), watched op by op from inside the call: at least warmup + trials
+    * a thin product (``counted``), watched op by op from inside the call: warmup + trials
       products ran (3 + 10 with the defaults), each an [m, k] @ [k, n] of drawn values (not zeros), and
       where it draws random numbers between products, the figure is about what a product took (drawing
-      inputs inside the timed loop costs several of these).
+      inputs inside the timed loop costs several of these); the case's own float32 call, watched so too,
+      the same, and its figure about what a product took whether it draws or not.
     When grading, the figure and the extra products' CPU are also held against the
     harness's own timing of the same product, made in a process where no
     submission ever ran. Each of these but the first and the last compares the least
@@ -406,6 +407,7 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
             break
     _reads_a_clock(impl, fn)
     _products_run(impl, fn, counted)
+    _products_run(impl, fn, case, bounded=True)  # the products the figures above are of, as those calls ask
     if held != PUBLIC_HELD and impl not in _HELD_UP:  # once a test, on sizes and an order the seed drew
         _held_up(impl, fn, held)
         _HELD_UP.add(impl)
@@ -484,12 +486,15 @@ PRODUCTS_SLACK = 1e-4
 PRODUCT_ROUNDS = 3
 
 
-def _products_run(impl, fn: str, counted: tuple) -> None:
+def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> None:
     """``time_matmul`` watched from inside, op by op: the products it asked torch for, their shapes and
     what each took, and what its other ops took. Not measurements the score trusts against a forger
     (running the right products is all they ask), but what an honest slip shows in: one warm-up or trial
-    too few, b made [k, m], the inputs drawn inside the timed loop. Products run in threads the call
-    started are not seen: then nothing is said. A figure a busy moment spoiled is measured again."""
+    too few or too many, b made [k, m], the inputs drawn inside the timed loop. Products run in threads the
+    call started are not seen: then nothing is said. A figure a busy moment spoiled is measured again.
+    ``bounded``: the figure is held against what a product cycle took whether or not the call draws between
+    products (a main case's products are large enough for that: nothing else of a cycle, a sleep or smaller
+    products timed in their place, can hide in the noise)."""
     m, k, n, warmup, trials = counted
     inputs = named_inputs(fn, (m, k, n, torch.float32, "cpu") + (() if warmup is None else (warmup, trials)))
     asked = (f"warmup={warmup} and trials={trials}" if warmup is not None else
@@ -506,24 +511,32 @@ def _products_run(impl, fn: str, counted: tuple) -> None:
                 f"[m, k] @ [k, n] = {[m, k]} @ {[k, n]}, a of shape (m, k) and b of shape (k, n)", inputs=inputs,
                 show_values=False)
         timed = seen.products
-        require(len(timed) >= warmup + trials, fn, f"ran {len(timed)} product{'s' if len(timed) != 1 else ''} of "
-                f"[m, k] @ [k, n] with {asked}: run `warmup` untimed products, then time `trials` more "
-                "(range(warmup) and range(trials), not from 1)", inputs=inputs, show_values=False)
+        # exactly: a product more is a trial more (timed, its figure is (trials + 1) / trials of a product's
+        # time, 10% high by default, which no timing check tells from a busy machine) or a warm-up the call
+        # did not ask for
+        require(len(timed) == warmup + trials, fn, f"ran {len(timed)} product{'s' if len(timed) != 1 else ''} "
+                f"of [m, k] @ [k, n] with {asked}, where {warmup} + {trials} are due: run `warmup` untimed "
+                "products, then time `trials` more, and no others (range(warmup) and range(trials), not from 1 "
+                "or to n + 1)", inputs=inputs, show_values=False)
         require(not seen.constant, fn, "multiplied a matrix that holds one value throughout (zeros? ones?): "
                 "make random inputs, torch.randn(m, k) and torch.randn(k, n) in the dtype and on the device asked "
                 "for (some hardware multiplies zeros faster than real data)", inputs=inputs, show_values=False)
-        if not seen.draws_between:
+        if not seen.draws_between and not bounded:
             return
         cycles = warmup + trials
         product = sum(timed[-trials:]) / trials
         cycle = product + seen.other_seconds / cycles
         if figure <= PRODUCTS_ONLY * cycle + WATCH_SHARE * seen.ops * seen.op_seconds / cycles + PRODUCTS_SLACK:
             return
-    require(False, fn, f"returned {figure:.3g} s for one product, while a product took {product:.3g} s inside torch "
-            f"({'the last one' if trials == 1 else f'the mean of the last {trials}'}), and it drew random numbers "
-            f"between its products ({seen.draws_between} draws, {seen.drawn_seconds:.3g} s): the figure times the "
-            "drawing too. Make the inputs once, before the warm-up, and time only the `trials` products",
+    took = f"while a product took {product:.3g} s inside torch " \
+        f"({'the last one' if trials == 1 else f'the mean of the last {trials}'})"
+    require(not seen.draws_between, fn, f"returned {figure:.3g} s for one product, {took}, and it drew random "
+            f"numbers between its products ({seen.draws_between} draws, {seen.drawn_seconds:.3g} s): the figure "
+            "times the drawing too. Make the inputs once, before the warm-up, and time only the `trials` products",
             inputs=inputs, show_values=False)
+    require(False, fn, f"returned {figure:.3g} s for one product, {took}: the figure times more than the "
+            "products (a wait, other work in the timed loop). Time only the `trials` products, and divide by "
+            "`trials`", inputs=inputs, show_values=False)
 
 
 def _measured_anew(fn: str, seen: _Timings) -> None:
