@@ -201,15 +201,27 @@ def _merge(args: argparse.Namespace) -> int:
 
     # every run of a student, from every folder, merged at once: scoring.merge does not depend on their order
     runs: dict[str, list[scoring.SubmissionResult]] = {}
+    seeds: dict[str, list[tuple[int | None, str]]] = {}  # per student, each run's seed and folder
     notes = []
     for folder in map(Path, args.folders):
         batch = folder / "batch.json"
-        if batch.exists():
-            info = json.loads(batch.read_text())
+        found = outputs.read_results(folder) if folder.is_dir() else []
+        if not found and not batch.exists():  # a typo merges as nothing: the student's other pass alone
+            print(f"merge: {folder} holds no grading output (no batch.json, no <student>/grading.json)",
+                  file=sys.stderr)
+            return 2
+        info = json.loads(batch.read_text()) if batch.exists() else {}
+        if info:
             notes.append(f"{folder.name}: seed {info.get('seed')}, shard {info.get('shard') or 'all'}, "
                          f"gpu {'yes' if info.get('gpu') else 'no'}")
-        for result in outputs.read_results(folder):
+        for result in found:
             runs.setdefault(result.student, []).append(result)
+            seeds.setdefault(result.student, []).append((info.get("seed"), str(folder)))
+    if not args.mixed_seeds:
+        clash = _seed_clash(runs, seeds)
+        if clash:
+            print(f"merge: {clash}", file=sys.stderr)
+            return 2
     results = [scoring.merge(*runs[k]) for k in sorted(runs)]
     notes.sort()
     out = Path(args.out)
@@ -222,6 +234,28 @@ def _merge(args: argparse.Namespace) -> int:
     print(outputs.table(results))
     print(f"merged {len(args.folders)} folder(s), {len(results)} student(s) into {out}")
     return 0
+
+
+def _seed_clash(runs: dict, seeds: dict) -> str:
+    """Why runs must not be merged: one student's test passed under one grading seed and failed under
+    another. Each seed draws other cases, and the merge keeps the better verdict, which would hide the
+    failure one seed found. (Runs under one seed that disagree are merged, with a note: a busy machine.)"""
+    from grader.scoring import is_verdict
+
+    for student in sorted(runs):
+        by_test: dict[str, dict[str, tuple[int, str]]] = {}  # test -> verdict -> a (seed, folder) that gave it
+        for result, (seed, folder) in zip(runs[student], seeds[student]):
+            for test in result.tests:
+                if seed is not None and is_verdict(test):
+                    by_test.setdefault(test.test, {}).setdefault(test.status, (seed, folder))
+        for test, verdicts in sorted(by_test.items()):
+            if len(verdicts) > 1 and len({seed for seed, _ in verdicts.values()}) > 1:
+                said = " and ".join(f"{status} under seed {seed} ({folder})"
+                                    for status, (seed, folder) in sorted(verdicts.items()))
+                return (f"{student}'s {test} {said}. Each seed draws other cases, and a merge keeps the better "
+                        "verdict, hiding the failure one seed found: merge passes graded with one seed "
+                        "(--seed-file), or pass --mixed-seeds to keep the better verdict anyway")
+    return ""
 
 
 # --------------------------------------------------------------------------- mutants
@@ -301,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("merge", help="join shards, or a CPU pass and a GPU pass, into one output")
     m.add_argument("folders", nargs="+")
     m.add_argument("--out", required=True)
+    m.add_argument("--mixed-seeds", action="store_true",
+                   help="merge a test graded under two seeds (keeping the better verdict) instead of refusing")
     m.set_defaults(func=_merge)
 
     h = sub.add_parser("handout", help="build the student handout")

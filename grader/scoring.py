@@ -116,6 +116,11 @@ def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seco
 PENDING_RANK, DID_NOT_RUN_RANK, HARNESS_RANK, VERDICT_RANK = range(4)
 
 
+def is_verdict(t: ScoredTest) -> bool:
+    """Whether the test ran to a pass or a fail of the student's (not an error of ours, not pending or skipped)."""
+    return _rank(t) == VERDICT_RANK
+
+
 def _rank(t: ScoredTest) -> int:
     if t.status == PENDING:
         return PENDING_RANK
@@ -177,4 +182,4 @@ def merge(*runs: SubmissionResult) -> SubmissionResult:
     )
 
 
-__all__ = ["ScoredTest", "SubmissionResult", "score", "merge", "PASSED", "FAILED", "PENDING"]
+__all__ = ["ScoredTest", "SubmissionResult", "score", "merge", "is_verdict", "PASSED", "FAILED", "PENDING"]

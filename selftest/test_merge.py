@@ -9,6 +9,7 @@ made-up outcomes, nothing graded), written with ``grader.outputs.write_student``
 from __future__ import annotations
 
 import itertools
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -148,10 +149,14 @@ def test_merge_keeps_the_most_telling_result_of_each_test(runs):
 
 
 # --------------------------------------------------------------------------- the command line
-def merge_cli(folders: list[Path], out: Path) -> dict[str, str]:
-    """``python -m grader merge FOLDERS --out OUT``; every file it wrote for a student and the CSV, by path."""
-    done = subprocess.run([sys.executable, "-m", "grader", "merge", *map(str, folders), "--out", str(out)],
+def merge_run(folders: list[Path], out: Path, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", "merge", *map(str, folders), "--out", str(out), *options],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def merge_cli(folders: list[Path], out: Path, *options: str) -> dict[str, str]:
+    """``python -m grader merge FOLDERS --out OUT``; every file it wrote for a student and the CSV, by path."""
+    done = merge_run(folders, out, *options)
     assert done.returncode == 0, done.stderr[-3000:]
     files = [*out.glob("*/grading.json"), *out.glob("*/results.json"), out / "grades.csv"]
     return {str(p.relative_to(out)): p.read_text() for p in files}
@@ -183,3 +188,34 @@ def test_the_merge_command_with_two_folders_either_way_round(tmp_path):
     ba = merge_cli([tmp_path / "B", tmp_path / "A"], tmp_path / "Y")
     assert ab == ba
     assert outputs.read_results(tmp_path / "X")[0].score == 100
+
+
+def graded_under(folder: Path, seed: int, *results: scoring.SubmissionResult) -> Path:
+    """A grading output as a batch writes it: each student's files and batch.json with the seed."""
+    for result in results:
+        outputs.write_student(folder, result)
+    (folder / "batch.json").write_text(json.dumps({"seed": seed, "shard": None, "gpu": False}))
+    return folder
+
+
+def test_a_folder_that_holds_no_grading_output_is_an_error_not_nothing(tmp_path):
+    graded_under(tmp_path / "cpu", 7, cpu_pass("ada"))
+    done = merge_run([tmp_path / "cpu", tmp_path / "gpu-typo"], tmp_path / "out")
+    assert done.returncode == 2 and "gpu-typo holds no grading output" in done.stderr, done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_test_graded_under_two_seeds_is_refused_unless_asked_for(tmp_path):
+    """A failure one seed drew must not be hidden by another seed's pass; passes whose verdicts agree or do
+    not overlap (a CPU pass and a GPU pass, each with a seed of its own) merge as before."""
+    first = graded_under(tmp_path / "first", 7, cpu_pass("ada", failed={"test_part01_strides.py::test_view_strides"}))
+    again = graded_under(tmp_path / "again", 8, cpu_pass("ada"))
+    done = merge_run([first, again], tmp_path / "out")
+    assert done.returncode == 2, done.stderr
+    assert "ada's test_part01_strides.py::test_view_strides failed under seed 7" in done.stderr, done.stderr
+    assert "passed under seed 8" in done.stderr, done.stderr
+    assert "--mixed-seeds" in done.stderr
+    merge_cli([first, again], tmp_path / "mixed", "--mixed-seeds")
+    gpu = graded_under(tmp_path / "gpu", 9, gpu_pass("ada"))
+    merge_cli([first, gpu], tmp_path / "cpu-and-gpu")
+    assert outputs.read_results(tmp_path / "cpu-and-gpu")[0].score == 96
