@@ -61,6 +61,7 @@ def test_bytes_per_element_and_nbytes(impl, oracle, case):
 @given(case=S.underflow_cases())
 @example(case=(1e-8, torch.float16))
 @example(case=(1e-8, torch.bfloat16))
+@example(case=(1e-7, torch.float16))  # a float16 subnormal (above half the smallest, 2^-25): it does not underflow
 @example(case=(2.0 ** -25 * (1 + 2.0 ** -30), torch.float16))  # above the tie by less than a float32 can hold
 # ... by less than math.log2 can tell: log2 of it is the tie's, -25.0 (and -134.0 for bfloat16)
 @example(case=(2.0 ** -25 * (1 + 2.0 ** -50), torch.float16))
@@ -70,10 +71,12 @@ def test_underflows_to_zero(impl, oracle, case):
     such a value is first rounded to a float32, which may be the tie itself, and the tie then goes to 0.)"""
     answers = ask(impl, oracle, underflows_to_zero, *case)
     value, dtype = case
-    if dtype != torch.float32 and float(numpy.float32(value)) != value and answers.got != answers.expected:
-        info = torch.finfo(dtype)
+    info = torch.finfo(dtype)
+    tie = info.smallest_normal * info.eps / 2
+    # the one wrong answer this explains: a value a float32 cast turns into the tie itself
+    if abs(value) > tie and float(numpy.float32(abs(value))) == tie and answers.got != answers.expected:
         answers.fail(f"wrong answer for {value!r}, which is no float32: it lies above half the smallest subnormal "
-                     f"({info.smallest_normal * info.eps / 2!r}) by less than float32 can tell, so it rounds up to "
+                     f"({tie!r}) by less than float32 can tell, so it rounds up to "
                      "the subnormal. Cast by torch it is rounded to a float32 first (the tie itself), then the tie "
                      "to 0: round once, comparing the exact value with half the smallest subnormal")
     answers.same()

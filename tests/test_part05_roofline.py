@@ -395,7 +395,7 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
                 _fits_in_call(fn, seconds, call, (m, k, n, dtype, "cpu", w_, t_),
                               "more than one product takes" if kind != "trials" else
                               f"with {EXTRA_TRIALS} more trials asked for, more than one product takes, or fewer "
-                              "than `trials` products ran")
+                              "than `trials` products ran", defaults=kind == "case" and warmup is None)
                 seen.cpu[kind].append(call.cpu_seconds)
                 seen.returned[kind].append(seconds)
                 if kind == "warmup":
@@ -417,15 +417,20 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
         require(holds, fn, problem, **details)
 
 
-def _fits_in_call(fn: str, seconds: float, call, args: tuple, problem: str = "more than one product takes") -> None:
+def _fits_in_call(fn: str, seconds: float, call, args: tuple, problem: str = "more than one product takes", *,
+                  defaults: bool = False) -> None:
     """A figure of one product, times the call's ``trials`` (``args``' last), fits in the wall time the door
-    measured around the whole call (5% and 0.1 ms of slack)."""
+    measured around the whole call (5% and 0.1 ms of slack). ``defaults``: the call left warmup and trials
+    (``args``' last two, then the signature's) to the function's defaults."""
     warmup, trials = args[-2:]
+    inputs = named_inputs(fn, args) if not defaults else (
+        named_inputs(fn, args[:-2]) + f" (warmup and trials left to your defaults, which must be the signature's: "
+        f"{warmup} and {trials})")
     require(seconds * trials <= 1.05 * call.wall_seconds + 1e-4, fn,
             f"{problem}: {trials} trials of it ({seconds * trials:.3g} s) do not fit in the {call.wall_seconds:.3g} s "
             "the whole call took. Return the wall-clock seconds of ONE product (not the total of the trials, not "
             "milliseconds), timing `trials` of them",
-            inputs=named_inputs(fn, args), got=seconds, expected=call.wall_seconds / (warmup + trials))
+            inputs=inputs, got=seconds, expected=call.wall_seconds / (warmup + trials))
 
 
 # a product of about 1 GFLOP (5 ms or more on any CPU core: longer than the worker's running spells), timed

@@ -224,8 +224,11 @@ class Mismatch(AssertionError):
         if self.inputs:
             lines.append(f"  input:    {self.inputs}")
         if self.show_values:
-            lines.append(f"  returned: {show(self.got)}")
-            lines.append(f"  expected: {show(self.expected)}")
+            got, expected = show(self.got), show(self.expected)
+            if got == expected:  # they differ beyond ten digits (a tight relative tolerance): every digit
+                got, expected = show(self.got, 17), show(self.expected, 17)
+            lines.append(f"  returned: {got}")
+            lines.append(f"  expected: {expected}")
         if self.how:
             lines.append(f"  ({self.how})")
         if self.show_values and hides(self.expected):

@@ -36,8 +36,10 @@ HIDDEN_NOTE = ("(? = not in your copy: this question's inputs are fixed, so the 
                "a fingerprint of its answer)")
 
 
-def show(value: Any) -> str:
-    text = _show(value)
+def show(value: Any, digits: int = 10) -> str:
+    """``value`` in a line of at most MAX_TEXT characters, floats to ``digits`` significant digits (17: every
+    float as itself, for two values that agree to 10)."""
+    text = _show(value, digits)
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3] + "..."
 
 
@@ -57,39 +59,40 @@ def hides(value: Any) -> bool:
     return False
 
 
-def _num(x: float) -> str:
-    if isinstance(x, float) and x.is_integer() and abs(x) < 1e16:
-        return repr(x)
-    return repr(x) if not isinstance(x, float) else f"{x:.10g}" if math.isfinite(x) else repr(x)
+def _num(x: float, digits: int = 10) -> str:
+    if not isinstance(x, float) or not math.isfinite(x) or (x.is_integer() and abs(x) < 1e16) or digits >= 17:
+        return repr(x)  # every digit a float has (the shortest text that reads back as it)
+    text = f"{x:.{digits}g}"
+    return text if "." in text or "e" in text else text + ".0"  # 1.0000000000001 is a float: never "1"
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, digits: int = 10) -> str:
     if type(value).__name__ == "Digest":
         return HIDDEN
     if isinstance(value, torch.Tensor):
-        return show_tensor(value)
+        return show_tensor(value, digits)
     if isinstance(value, np.ndarray):
         return f"numpy array(shape={tuple(value.shape)}, dtype={value.dtype})"
     if isinstance(value, torch.dtype):
         return str(value)
     if type(value) is float:
-        return _num(value)
+        return _num(value, digits)
     if type(value) is tuple:
-        inner = ", ".join(_show(v) for v in value)
+        inner = ", ".join(_show(v, digits) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if type(value) is list:
         if len(value) > MAX_ELEMENTS:
-            head = ", ".join(_show(v) for v in value[:MAX_ELEMENTS])
+            head = ", ".join(_show(v, digits) for v in value[:MAX_ELEMENTS])
             return f"[{head}, ... ({len(value)} items)]"
-        return "[" + ", ".join(_show(v) for v in value) + "]"
+        return "[" + ", ".join(_show(v, digits) for v in value) + "]"
     if type(value) is dict:
-        return "{" + ", ".join(f"{_show(k)}: {_show(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_show(k, digits)}: {_show(v, digits)}" for k, v in value.items()) + "}"
     if type(value).__name__ == "Record":  # a dataclass or namedtuple the wire carried: its fields shown as values
-        return f"{value.name}(" + ", ".join(f"{k}={_show(v)}" for k, v in value.fields) + ")"
+        return f"{value.name}(" + ", ".join(f"{k}={_show(v, digits)}" for k, v in value.fields) + ")"
     return repr(value)
 
 
-def show_tensor(t: torch.Tensor) -> str:
+def show_tensor(t: torch.Tensor, digits: int = 10) -> str:
     dtype = str(t.dtype).removeprefix("torch.")
     head = f"tensor(shape={tuple(t.shape)}, dtype={dtype}"
     device = getattr(t, "wire_device", t.device.type)
@@ -102,7 +105,7 @@ def show_tensor(t: torch.Tensor) -> str:
     flat = t.detach().reshape(-1)
     if t.dtype.is_floating_point or t.dtype.is_complex:
         flat = flat.to(torch.float64 if not t.dtype.is_complex else torch.complex128)
-    values = [_num(v) if isinstance(v, float) else repr(v) for v in flat[:MAX_ELEMENTS].tolist()]
+    values = [_num(v, digits) if isinstance(v, float) else repr(v) for v in flat[:MAX_ELEMENTS].tolist()]
     more = f", ... {t.numel()} values" if t.numel() > MAX_ELEMENTS else ""
     return f"{head}, values=[{', '.join(values)}{more}])"
 
