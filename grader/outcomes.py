@@ -52,6 +52,13 @@ class Collector:
         if report.failed:
             self.collection_errors.append(f"{report.nodeid}: {str(report.longrepr)[-2000:]}")
 
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        # left out by the run's own selection (-m, -k): not run, and said so, not "the run stopped early"
+        for item in items:
+            key = test_id(item.nodeid)
+            self.outcomes.setdefault(key, TestOutcome(key, FAILED, DID_NOT_RUN,
+                                                      "this test did not run: not selected in this run (-m or -k)"))
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         key = test_id(report.nodeid)
         props = dict(report.user_properties)

@@ -320,7 +320,7 @@ class Door:
             raise faults.MissingFault(function, _text(outcome.get("message")))
         if status == "raised":
             raise faults.StudentRaised(function, _text(outcome.get("exc_type")), _text(outcome.get("message")),
-                                       _text(outcome.get("where")), q.inputs())
+                                       _text(outcome.get("where")), q.inputs(), _text(outcome.get("in_function")))
         if status == "timeout":
             seconds = outcome.get("seconds")
             seconds = seconds if type(seconds) in (int, float) else q.probe.timeout

@@ -176,16 +176,24 @@ class Unavailable(Exception):
 class StudentRaised(Exception):
     """The implementation raised an exception on a valid input."""
 
-    def __init__(self, function: str, exc_type: str, message: str, where: str, inputs: str) -> None:
+    def __init__(self, function: str, exc_type: str, message: str, where: str, inputs: str,
+                 in_function: str = "") -> None:
         super().__init__(function, exc_type, message)
         self.function = function
         self.exc_type = exc_type
         self.message = message
         self.where = where
         self.inputs = inputs
+        self.in_function = in_function  # the implementation's own function it was raised in, where not ``function``
 
     def describe(self) -> str:
-        lines = [f"{self.function} raised {self.exc_type}: {self.message}".rstrip(": ")]
+        raised = f"raised {self.exc_type}: {self.message}".rstrip(": ")
+        inner = self.in_function
+        if inner and inner != self.function and not inner.startswith(self.function + "."):
+            # Cruncher.__init__ raised in the probe of num_parameters: named as what raised, and what was checked
+            lines = [f"{inner} {raised} (while checking {self.function})"]
+        else:
+            lines = [f"{self.function} {raised}"]
         if self.inputs:
             lines.append(f"  input:    {self.inputs}")
         if self.where:

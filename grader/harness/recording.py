@@ -89,6 +89,8 @@ class Recording:
         ``expect``: the fingerprint it must have been made from, else ``Stale``.
         """
         key = str(Path(folder).resolve())
+        if key not in _LOADED and not (Path(folder) / MANIFEST).is_file():  # a typo is no stale recording
+            raise Stale(f"there is no recording in {folder} (no {MANIFEST}): make one with `python -m grader record`")
         if key not in _LOADED:
             _LOADED[key] = cls._read(Path(folder))
         recording = _LOADED[key]

@@ -125,10 +125,11 @@ class Runner:
                         "where": ""}
             if where is None:
                 return _harness_error(subject, "".join(traceback.format_exception(exc))[-4000:])
-            frame, _ = where
+            frame, qualname = where
             message = "called sys.exit()" if isinstance(exc, SystemExit) else safe_str(exc)
             return {"status": "raised", "function": subject, "exc_type": type(exc).__name__,
-                    "message": message, "where": f"{self.impl.relative(frame.filename)}:{frame.lineno} in {frame.name}"}
+                    "message": message, "where": f"{self.impl.relative(frame.filename)}:{frame.lineno} in {qualname}",
+                    "in_function": f"{Path(frame.filename).stem}.{qualname}"}
         return {"status": "ok", "value": value}
 
     def import_errors(self) -> dict[str, str]:
