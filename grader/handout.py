@@ -107,7 +107,11 @@ def _readme() -> str:
         hidden = rubric.part_total(number) - public
         extra = f" (+{hidden:g} in hidden tests)" if hidden else ""
         rows.append(f"| {number} | `assignment/{part.module}.py` | {part.title} | {public:g}{extra} |")
-    return STUDENT_README.read_text().replace("{{PARTS_TABLE}}", "\n".join(rows))
+    total = sum(i.points for i in rubric.items)
+    gpu = sum(i.points for i in rubric.items if "cuda" in i.name)
+    return (STUDENT_README.read_text().replace("{{PARTS_TABLE}}", "\n".join(rows))
+            .replace("{{TOTAL}}", f"{total:g}").replace("{{GPU_POINTS}}", f"{gpu:g}")
+            .replace("{{CPU_POINTS}}", f"{total - gpu:g}"))
 
 
 def main(args: argparse.Namespace) -> int:

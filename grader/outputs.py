@@ -38,7 +38,8 @@ def gradescope(result: SubmissionResult) -> dict:
         if t.status == PENDING:
             entry["name"] = f"{name} [pending: needs a GPU]"
             entry["max_score"] = 0.0
-            entry["output"] = (f"Not graded yet: this test needs a CUDA GPU. Its {t.max_points:g} points "
+            points = f"{t.max_points:g} point{'' if t.max_points == 1 else 's'}"
+            entry["output"] = (f"Not graded yet: this test needs a CUDA GPU. Its {points} "
                                "are left out of this score and added by a later GPU pass.")
         else:
             entry["status"] = "passed" if t.status == "passed" else "failed"

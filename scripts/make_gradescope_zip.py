@@ -36,8 +36,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         recording = Path(tmp) / "recording"
         print(f"recording the reference run under the grading seed (about a minute) ...")
-        subprocess.run([sys.executable, "-m", "grader", "record", "--seed-file", "/dev/stdin", "--out", str(recording)],
-                       input=f"{seed}\n", text=True, cwd=ROOT, check=True)
+        made = subprocess.run([sys.executable, "-m", "grader", "record", "--seed-file", "/dev/stdin", "--out",
+                               str(recording)], input=f"{seed}\n", text=True, cwd=ROOT, stdout=subprocess.PIPE)
+        if made.returncode != 0:
+            sys.exit(made.returncode)
+        # its last line names the temporary folder, gone when this ends: say where the recording goes instead
+        print(made.stdout.split("; grade with")[0].replace(str(recording), f"{DATA}/recording in the zip"))
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
             for name in INCLUDE:
                 path = ROOT / name

@@ -10,9 +10,9 @@ from grader.harness.parts import PARTS
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def collected_tests() -> set[str]:
-    run = subprocess.run([sys.executable, "-m", "pytest", "tests", "--collect-only", "-q", "-p", "no:cacheprovider"],
-                         cwd=ROOT, capture_output=True, text=True)
+def collected_tests(*options: str) -> set[str]:
+    run = subprocess.run([sys.executable, "-m", "pytest", "tests", "--collect-only", "-q", "-p", "no:cacheprovider",
+                          *options], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-2000:]
     return {R.test_id(line) for line in run.stdout.splitlines() if "::" in line}
 
@@ -52,3 +52,10 @@ def test_bad_rubrics_are_refused():
         R.parse('[tests]\n"test_strides.py::test_x" = 1\n')
     with pytest.raises(ValueError, match="non-negative"):
         R.parse('[tests]\n"test_part01_strides.py::test_x" = -1\n')
+
+
+def test_the_gpu_tests_are_the_ones_named_cuda():
+    """The handout's README, the outputs and the self-tests count a test's points as pending a GPU by its
+    name; the marker is what skips it."""
+    rubric = R.load()
+    assert collected_tests("-m", "cuda") == {i.test for i in rubric.items if "cuda" in i.name}
