@@ -211,13 +211,17 @@ def _record_piece(options: Options, into: Path, log: Path | None, *, parts: list
 
 
 class Progress:
-    """One line on stderr: done/total, errors, elapsed and time left."""
+    """One line on stderr: done/total, errors, elapsed and time left. Redrawn in place on a terminal; in a
+    log (a pipe, a file: Slurm, CI) a line of its own at each tenth of the batch, no carriage returns."""
 
     def __init__(self, total: int, stream=sys.stderr, enabled: bool = True) -> None:
         self.total, self.done, self.errors = total, 0, 0
         self.stream = stream
         self.enabled = enabled and total > 0
         self.started = time.monotonic()
+        isatty = getattr(stream, "isatty", None)
+        self.terminal = bool(isatty and isatty())
+        self.logged = -1  # the last tenth written to a log
 
     def update(self, result: scoring.SubmissionResult | None = None) -> None:
         if result is not None:
@@ -230,11 +234,16 @@ class Progress:
         width = 28
         filled = int(width * self.done / self.total)
         bar = "#" * filled + "-" * (width - filled)
-        line = (f"\r[{bar}] {self.done}/{self.total} graded · {self.errors} failed to grade"
+        line = (f"[{bar}] {self.done}/{self.total} graded · {self.errors} failed to grade"
                 f" · {_clock(elapsed)} elapsed · {_clock(left)} left ")
-        self.stream.write(line)
-        if self.done == self.total:
-            self.stream.write("\n")
+        if self.terminal:
+            self.stream.write("\r" + line + ("\n" if self.done == self.total else ""))
+        else:
+            tenth = 10 * self.done // self.total
+            if tenth == self.logged:
+                return
+            self.logged = tenth
+            self.stream.write(line.rstrip() + "\n")
         self.stream.flush()
 
 

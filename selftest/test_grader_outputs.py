@@ -560,3 +560,19 @@ def test_gradescope_setup_imports_only_what_requirements_pin():
     pinned = {line.split("==")[0].lower().replace("-", "_")
               for line in (root / "requirements.txt").read_text().splitlines() if "==" in line}
     assert [n for n in names if n.lower() not in pinned] == []
+
+
+def test_progress_in_a_log_is_lines_not_a_redrawn_bar():
+    """Piped to a file (Slurm, CI), the bar is a line at each tenth of the batch, no carriage returns."""
+    import io
+
+    from grader.batch import Progress
+
+    log = io.StringIO()
+    progress = Progress(250, stream=log)
+    progress.update()
+    for _ in range(250):
+        progress.update(scoring.score("s", [], R.load(), seconds=0.0))
+    lines = log.getvalue().splitlines()
+    assert "\r" not in log.getvalue() and len(lines) == 11, lines
+    assert lines[-1].startswith("[" + "#" * 28 + "] 250/250 graded")
