@@ -165,9 +165,12 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
     for module in model.modules():
         if isinstance(module, Matmul):
             module.register_forward_hook(lambda m, args, out: activations.append(_copy(out)))
+    def reached(p: torch.Tensor, name: str) -> None:  # a gradient reached a parameter: it, and whether in autocast
+        grads[name].append(_copy(p.grad))
+        in_autocast.append(torch.is_autocast_enabled(device_type))
+
     for name, param in model.named_parameters():
-        param.register_post_accumulate_grad_hook(lambda p, name=name: grads[name].append(_copy(p.grad)))
-        param.register_post_accumulate_grad_hook(lambda p: in_autocast.append(torch.is_autocast_enabled(device_type)))
+        param.register_post_accumulate_grad_hook(lambda p, name=name: reached(p, name))
     opt.register_step_post_hook(lambda *_: steps.append(1))
 
     threads = torch.get_num_threads()
