@@ -232,6 +232,7 @@ def _reads_a_clock(impl, fn: str) -> None:
 
 
 KINDS = ("case", "warmup", "trials")
+LEFT_TO_DEFAULTS = "warmup and trials left to your defaults, which must be the signature's: warmup=3, trials=10"
 
 
 def _timed(impl, m, k, n, dtype, warmup, trials, w, t):
@@ -290,8 +291,7 @@ def _busy_checks(m, k, n, timings: dict) -> list:
         quiet = {"inputs": seen.inputs, "show_values": False}
         floor = 2 * m * k * n / CEILING[dtype]
         # measured against a call with warmup and trials left to the defaults: other defaults show here
-        defaults = (" (the first call left warmup and trials to your defaults, which must be the signature's: "
-                    "warmup=3, trials=10)") if seen.defaults else ""
+        defaults = f" (the first call: {LEFT_TO_DEFAULTS})" if seen.defaults else ""
         checks.append((seen.extra >= floor,
                        f"with {EXTRA_WARMUP} more warm-up products the call cost {seen.extra * EXTRA_WARMUP:.3g} s "
                        f"more CPU, less than {EXTRA_WARMUP} such products take on any CPU core "
@@ -423,9 +423,7 @@ def _fits_in_call(fn: str, seconds: float, call, args: tuple, problem: str = "mo
     measured around the whole call (5% and 0.1 ms of slack). ``defaults``: the call left warmup and trials
     (``args``' last two, then the signature's) to the function's defaults."""
     warmup, trials = args[-2:]
-    inputs = named_inputs(fn, args) if not defaults else (
-        named_inputs(fn, args[:-2]) + f" (warmup and trials left to your defaults, which must be the signature's: "
-        f"{warmup} and {trials})")
+    inputs = named_inputs(fn, args) if not defaults else named_inputs(fn, args[:-2]) + f" ({LEFT_TO_DEFAULTS})"
     require(seconds * trials <= 1.05 * call.wall_seconds + 1e-4, fn,
             f"{problem}: {trials} trials of it ({seconds * trials:.3g} s) do not fit in the {call.wall_seconds:.3g} s "
             "the whole call took. Return the wall-clock seconds of ONE product (not the total of the trials, not "
@@ -502,8 +500,7 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
     products timed in their place, can hide in the noise)."""
     m, k, n, warmup, trials = counted
     inputs = named_inputs(fn, (m, k, n, torch.float32, "cpu") + (() if warmup is None else (warmup, trials)))
-    asked = (f"warmup={warmup} and trials={trials}" if warmup is not None else
-             "warmup and trials left to your defaults, which must be the signature's (warmup=3, trials=10)")
+    asked = f"warmup={warmup} and trials={trials}" if warmup is not None else LEFT_TO_DEFAULTS
     probe_counts = (warmup, trials)
     if warmup is None:
         warmup, trials = 3, 10

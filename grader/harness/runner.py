@@ -97,7 +97,7 @@ class Runner:
         timeout = request.get("timeout")
         self.subject, self.timeout = subject, float(timeout) if type(timeout) in (int, float) else None
         try:
-            with _alarm(float(timeout) if type(timeout) in (int, float) else None, self), pristine():
+            with _alarm(self.timeout, self), pristine():
                 value = probe.fn(*args) if judging else probe.fn(self.impl, *args)
         except LoadError as exc:
             status = "import_error" if exc.kind == "import" else "missing"

@@ -165,6 +165,7 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
     for module in model.modules():
         if isinstance(module, Matmul):
             module.register_forward_hook(lambda m, args, out: activations.append(_copy(out)))
+
     def reached(p: torch.Tensor, name: str) -> None:  # a gradient reached a parameter: it, and whether in autocast
         grads[name].append(_copy(p.grad))
         in_autocast.append(torch.is_autocast_enabled(device_type))
