@@ -409,6 +409,16 @@ def test_names_a_class_chose_arrive_printable():
     assert "\x1b" not in str(raised.value.describe())
 
 
+def test_a_wrong_type_shows_what_came_back_once_and_no_expected_line():
+    """The problem already says what was due; the value returned is the clue a student needs ("1.5" where
+    a count was due says more than "a float")."""
+    with pytest.raises(Mismatch) as raised:
+        check("12 bytes", INT, "memory.bytes_of")
+    text = raised.value.describe()
+    assert "wrong type: returned a string; expected an int" in text, text
+    assert "  returned: '12 bytes'" in text and "expected: " not in text.split("\n", 1)[1], text
+
+
 def test_an_int_beyond_any_float_is_no_float_and_no_harness_error():
     """Where a float is due an int counts as its exact value, but one beyond float's range has no float
     near it: a wrong type, not a comparison that overflows in the grading process."""

@@ -95,7 +95,7 @@ class Answers:
         why = schema.problem(self.got) if schema is not None else None
         if why:
             raise Mismatch(self.subject, f"{headline(why)}: {why}", inputs=self.inputs, got=self.got,
-                           expected=schema.text, show_values=False)
+                           show_expected=False)
         return self
 
     def same(self, problem: str | None = None) -> Any:
@@ -178,8 +178,7 @@ def check(value: Any, schema: Schema, subject: str, inputs: str = "") -> Any:
     """``value`` must fit ``schema``; returns it."""
     why = schema.problem(value)
     if why:
-        raise Mismatch(subject, f"{headline(why)}: {why}", inputs=inputs, got=value, expected=schema.text,
-                       show_values=False)
+        raise Mismatch(subject, f"{headline(why)}: {why}", inputs=inputs, got=value, show_expected=False)
     return value
 
 

@@ -217,6 +217,7 @@ class Mismatch(AssertionError):
         expected: Any = None,
         how: str = "",
         show_values: bool = True,
+        show_expected: bool = True,
     ) -> None:
         super().__init__(function, problem)
         self.function = function
@@ -226,6 +227,7 @@ class Mismatch(AssertionError):
         self.expected = expected
         self.how = how
         self.show_values = show_values
+        self.show_expected = show_values and show_expected  # off where the problem already says what was due
 
     def describe(self) -> str:
         lines = [f"{self.function}: {self.problem}"]
@@ -233,13 +235,14 @@ class Mismatch(AssertionError):
             lines.append(f"  input:    {self.inputs}")
         if self.show_values:
             got, expected = show(self.got), show(self.expected)
-            if got == expected:  # they differ beyond ten digits (a tight relative tolerance): every digit
+            if got == expected and self.show_expected:  # they differ beyond ten digits (a tight tolerance): all
                 got, expected = show(self.got, 17), show(self.expected, 17)
             lines.append(f"  returned: {got}")
-            lines.append(f"  expected: {expected}")
+            if self.show_expected:
+                lines.append(f"  expected: {expected}")
         if self.how:
             lines.append(f"  ({self.how})")
-        if self.show_values and hides(self.expected):
+        if self.show_expected and hides(self.expected):
             lines.append(f"  {HIDDEN_NOTE}")
         return "\n".join(lines)
 
