@@ -35,13 +35,14 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         recording = Path(tmp) / "recording"
-        print(f"recording the reference run under the grading seed (about a minute) ...")
+        print("recording the reference run under the grading seed (about a minute) ...")
         made = subprocess.run([sys.executable, "-m", "grader", "record", "--seed-file", "/dev/stdin", "--out",
                                str(recording)], input=f"{seed}\n", text=True, cwd=ROOT, stdout=subprocess.PIPE)
         if made.returncode != 0:
+            sys.stdout.write(made.stdout)
             sys.exit(made.returncode)
-        # its last line names the temporary folder, gone when this ends: say where the recording goes instead
-        print(made.stdout.split("; grade with")[0].replace(str(recording), f"{DATA}/recording in the zip"))
+        # not the recorder's own last line: it names a temporary folder, gone when this ends
+        print(f"recorded {_examples(recording)} examples of the reference run into {DATA}/recording")
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
             for name in INCLUDE:
                 path = ROOT / name
@@ -58,6 +59,13 @@ def main() -> None:
             for file in sorted(recording.iterdir()):
                 zf.write(file, f"{DATA}/recording/{file.name}")
     print(f"wrote {out} (grading seed and its recorded reference run inside; keep it private)")
+
+
+def _examples(recording: Path) -> int:
+    sys.path.insert(0, str(ROOT))
+    from grader.harness.recording import Recording
+
+    return sum(len(examples) for examples in Recording.load(recording).examples.values())
 
 
 if __name__ == "__main__":

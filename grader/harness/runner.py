@@ -60,6 +60,9 @@ class Stuck(BaseException):
 # function's tests and not its callers' too, at most this much a call.
 SECOND_CHANCE_S = 1.0
 
+# After a call's limit the alarm fires again this often, in case the code under test swallowed a stop.
+REPEAT_STOP_S = 0.5
+
 
 class Runner:
     """Answers requests for one implementation (``None`` in a clean process: judges only).
@@ -240,19 +243,19 @@ def _second_chance(function: str, runner: Runner) -> Iterator[None]:
         raise Stuck(function, round(chance, 2), where, inputs)
 
     signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, min(chance, left), 0.5)
+    signal.setitimer(signal.ITIMER_REAL, min(chance, left), REPEAT_STOP_S)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, outer)
-        signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001), 0.5)
+        signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001), REPEAT_STOP_S)
 
 
 @contextmanager
 def _alarm(seconds: float | None, runner: Runner) -> Iterator[None]:
     """Stop a call that runs longer than ``seconds`` (main thread, POSIX only), and every
-    half second after that, in case the code under test swallowed the first stop."""
+    ``REPEAT_STOP_S`` after that, in case the code under test swallowed the first stop."""
     usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
     if not usable:
@@ -263,7 +266,7 @@ def _alarm(seconds: float | None, runner: Runner) -> Iterator[None]:
         raise Expired(*runner.where_stopped(frame))
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.5)
+    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_STOP_S)
     try:
         yield
     finally:
