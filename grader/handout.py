@@ -105,7 +105,9 @@ def _readme() -> str:
     for number, part in PARTS.items():
         public = sum(i.points for i in rubric.items if i.part == number and not i.hidden)
         hidden = rubric.part_total(number) - public
-        extra = f" (+{hidden:g} in hidden tests)" if hidden else ""
+        on_gpu = sum(i.points for i in rubric.items if i.part == number and "cuda" in i.name)
+        extra = f", {on_gpu:g} of them on a GPU" if on_gpu else ""
+        extra += f" (+{hidden:g} in hidden tests)" if hidden else ""
         rows.append(f"| {number} | `assignment/{part.module}.py` | {part.title} | {public:g}{extra} |")
     total = sum(i.points for i in rubric.items)
     gpu = sum(i.points for i in rubric.items if "cuda" in i.name)

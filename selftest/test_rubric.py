@@ -59,3 +59,24 @@ def test_the_gpu_tests_are_the_ones_named_cuda():
     name; the marker is what skips it."""
     rubric = R.load()
     assert collected_tests("-m", "cuda") == {i.test for i in rubric.items if "cuda" in i.name}
+
+
+def test_the_handouts_points_table_adds_up_to_the_rubric():
+    """A student reads each part's points (public, on a GPU, hidden) from the handout's README: they are
+    the rubric's, and they add up to the totals its text states."""
+    import re
+
+    from grader.handout import _readme
+
+    readme, rubric = _readme(), R.load()
+    rows = re.findall(r"^\| (\d+) \| `assignment/\w+\.py` \| [^|]+ \| (\d+)(?:, (\d+) of them on a GPU)?"
+                      r"(?: \(\+(\d+) in hidden tests\))? \|$", readme, re.MULTILINE)
+    assert [int(r[0]) for r in rows] == list(PARTS), readme
+    for number, public, gpu, hidden in rows:
+        items = [i for i in rubric.items if i.part == int(number)]
+        assert int(public) == sum(i.points for i in items if not i.hidden)
+        assert int(gpu or 0) == sum(i.points for i in items if "cuda" in i.name)
+        assert int(hidden or 0) == sum(i.points for i in items if i.hidden)
+    gpu = sum(int(r[2] or 0) for r in rows)
+    assert f"worth {rubric.total:g} points" in readme and f"{gpu} points, need a CUDA GPU" in readme.replace("\n", " ")
+    assert f"out of {rubric.total - gpu:g}" in readme.replace("\n", " ")
