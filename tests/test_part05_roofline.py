@@ -208,6 +208,12 @@ WARMUP_TIMED = 2.5
 # Each bound sits between the two.
 FIGURE_TOO_SMALL = 0.42
 FIGURE_SHRINKS = 0.6
+# A call watched op by op (``_products_run``): each product's time as torch ran it is an interval inside any
+# clock read around the timed products (or around each), so an honest figure, a mean, a median or the least
+# of per-trial times, is at least the least of the timed products' own times, whatever the load. This much of
+# it leaves room for a figure rounded to two digits; a figure divided by twice the trials (or scaled down by
+# any constant below it) lands under it unless its products' times differ by more than half.
+FIGURE_FLOOR = 0.8
 
 
 def _reads_a_clock(impl, fn: str) -> None:
@@ -493,8 +499,9 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
     """``time_matmul`` watched from inside, op by op: the products it asked torch for, their shapes and
     what each took, and what its other ops took. Not measurements the score trusts against a forger
     (running the right products is all they ask), but what an honest slip shows in: one warm-up or trial
-    too few or too many, b made [k, m], the inputs drawn inside the timed loop. Products run in threads the
-    call started are not seen: then nothing is said. A figure a busy moment spoiled is measured again.
+    too few or too many, b made [k, m], the inputs drawn inside the timed loop. Products run in a thread the
+    call started are not seen (a dispatch mode is the thread's own): they count as not run, and the message
+    says why. A figure a busy moment spoiled is measured again.
     ``bounded``: the figure is held against what a product cycle took whether or not the call draws between
     products (a main case's products are large enough for that: nothing else of a cycle, a sleep or smaller
     products timed in their place, can hide in the noise)."""
@@ -506,8 +513,6 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
         warmup, trials = 3, 10
     for _ in range(PRODUCT_ROUNDS):
         seen = impl.run(time_matmul_products, m, k, n, *probe_counts)  # None, None: the defaults
-        if seen.threads:
-            return
         figure = check(seen.figure, FLOAT, fn, inputs)
         require(not seen.shapes, fn, f"ran a product of {' @ '.join(str(list(s)) for s in seen.shapes)}: time "
                 f"[m, k] @ [k, n] = {[m, k]} @ {[k, n]}, a of shape (m, k) and b of shape (k, n)", inputs=inputs,
@@ -516,6 +521,10 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
         # exactly: a product more is a trial more (timed, its figure is (trials + 1) / trials of a product's
         # time, 10% high by default, which no timing check tells from a busy machine) or a warm-up the call
         # did not ask for
+        require(len(timed) == warmup + trials or not seen.threads, fn, f"started a thread and ran {len(timed)} of "
+                f"the {warmup} + {trials} products due ({asked}) in the calling thread: a thread it starts is not "
+                "watched, so its products count as not run. Run them in the calling thread", inputs=inputs,
+                show_values=False)
         require(len(timed) == warmup + trials, fn, f"ran {len(timed)} product{'s' if len(timed) != 1 else ''} "
                 f"of [m, k] @ [k, n] with {asked}, where {warmup} + {trials} are due: run `warmup` untimed "
                 "products, then time `trials` more, and no others (range(warmup) and range(trials), not from 1 "
@@ -523,6 +532,11 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
         require(not seen.constant, fn, "multiplied a matrix that holds one value throughout (zeros? ones?): "
                 "make random inputs, torch.randn(m, k) and torch.randn(k, n) in the dtype and on the device asked "
                 "for (some hardware multiplies zeros faster than real data)", inputs=inputs, show_values=False)
+        fastest = min(timed[-trials:])
+        require(figure >= FIGURE_FLOOR * fastest, fn, f"returned {figure:.3g} s for one product, less than the "
+                f"fastest of the {trials} timed products took inside torch ({fastest:.3g} s): a clock read around "
+                "the timed products gives at least that. Divide the timed loop's seconds by `trials`, no more",
+                inputs=inputs, show_values=False)
         if not seen.draws_between and not bounded:
             return
         cycles = warmup + trials
