@@ -38,9 +38,12 @@ ATTACKED = {
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly
     # a clamped normal with its clamped values spread just inside the cut: no pile, no tie, the moments right
     "part08_clamped_and_spread": {"test_linear_init_truncated", "test_cruncher_init"},
+    # half the draws mirrored (w and -w): every statistic of one weight right, the weights not independent
+    "part08_mirrored_draws": {"test_linear_init_truncated", "test_cruncher_init"},
     # a last layer set to zeros after it is built, its state_dict showing the draw instead
     "part08_state_dict_shows_other_weights": {"test_cruncher_init"},
     "part09_type_name_faked": {"test_open_dataset"},  # an in-memory array that calls itself numpy.memmap
+    "part09_file_streamed": {"test_get_batch"},  # the whole file read in chunks, the rows kept: no memory rise
     "part09_side_map_kept": {"test_open_dataset"},  # an in-memory copy returned, a map of the file kept aside
     "part09_copy_mapped": {"test_open_dataset"},  # a map of a copy saved under the same name elsewhere
     # a copy returned, a map kept aside, and the probe's address reading replaced to point into the map

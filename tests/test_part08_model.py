@@ -260,6 +260,10 @@ def test_linear_init_truncated(impl, case):
 
 PILE, PILE_MASS = 40, 1e-3  # a pile: more weights at one magnitude than both of these
 TOP_TIES = 3  # this many weights at exactly the largest magnitude: a clamp's, not a draw's
+# Independent float32 draws share a magnitude by chance only: about n * sum(p^2) of them, p each float32
+# magnitude's probability, 1-2% of 2**18 or 2**19 weights (the reference: 1.4-1.8% over seeds and widths).
+# Draws mirrored (w and -w) or copied to fill the matrix share all of theirs.
+SHARED_MAX = 0.25
 
 
 # magnitudes (never negative) sorted as the integers of their bits, which order as the values do: a radix
@@ -329,6 +333,12 @@ def check_truncated(weight: torch.Tensor, answers: Answers, input_dim: int, whos
                      f"({values[counts.argmax()].item() / std:.4f} std): a truncated normal has no pile at any "
                      "value. Clamping the draws to ±3 std puts the 0.27% beyond the cut on the bounds; they must be "
                      "drawn again: nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std) does it")
+    shared = int(counts[counts > 1].sum())
+    if n >= 2**14 and shared > SHARED_MAX * n:
+        answers.fail(f"{shared} of {whose} {n} weights ({shared / n:.0%}) share their magnitude with another weight, "
+                     f"where independent draws share about 2% by chance: the weights are not drawn one by one (a "
+                     "half mirrored, w and -w, or draws copied), whatever their spread. Draw every weight: "
+                     "nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std)")
     # the few a clamp leaves after drawing again once (0.27% of 0.27%: about 4 of 2**19) sit on the cut, all of
     # one magnitude (three or more in 73% of 2**19 draws, each; far more where there are several layers). A
     # truncated normal's largest magnitude is held by one weight, by two in about 1 of 500 draws of 2**19 here, and

@@ -98,8 +98,9 @@ def test_get_batch(impl, oracle, case):
     """x = data[rows, :-1], y = data[rows, -1] for rows = rng.integers(0, len(data), size=batch_size),
     float32 on the CPU, and nothing else taken from ``rng`` (its next draw must agree); asked for another
     device (the meta device, which any machine has), both on that one. From a memory map of a 32 MiB file,
-    the process's resident memory must not rise by half the file in the call (as the door sees it from
-    outside): indexing the map with the rows reads just those."""
+    the process's resident memory must not rise by half the file in the call, nor the process read half of
+    it through read calls (a file streamed in chunks, which the page cache keeps out of resident memory), as
+    the door sees both from outside: indexing the map with the rows reads just those."""
     rows, dim, batch_size, seed, _ = case
     if case == LARGE_BATCH:
         answers = ask(impl, oracle, get_large_batch, rows, dim + 1, batch_size, seed, observe=Observe(watch=DATASET))
@@ -110,6 +111,12 @@ def test_get_batch(impl, oracle, case):
                             f"{answers.seen.grew / 2**20:.1f} MiB in the call, for a batch of {batch_size} rows of a "
                             f"memory map of a {size / 2**20:.0f} MiB file. Index the memmap with the rows "
                             "(data[rows]), which reads just those, before making tensors", show_values=False)
+        if answers.seen.read is not None:
+            answers.require(answers.seen.read < size / 2,
+                            f"read {answers.seen.read / 2**20:.1f} MiB through read calls in the call, for a batch "
+                            f"of {batch_size} rows of a memory map of a {size / 2**20:.0f} MiB file: the file was "
+                            "read, not its map indexed. Index the memmap with the rows (data[rows]), which reads "
+                            "just those, before making tensors", show_values=False)
     else:
         answers = ask(impl, oracle, get_batch, *case)
     batch = answers.where("batch")

@@ -141,6 +141,7 @@ class Measured(Generic[R]):
     grew: int | None = None  # with ``Observe.watch``: how far the process's resident memory rose in the call, if seen
     stalled: float | None = None  # with ``Observe.stall``: the seconds the process was held stopped in the call
     traced: bool | None = None  # with ``Observe.trace``: whether that path was made in the call, if it could be seen
+    read: int | None = None  # with ``Observe.watch``: the bytes the process read through read calls in the call
 
 
 @dataclass(frozen=True)
@@ -227,7 +228,7 @@ class Door:
         self._spent += reply.wall_seconds
         value = self._value(q, reply.outcome)
         return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped, reply.grew, reply.stalled,
-                        reply.traced) if measured else value
+                        reply.traced, reply.read) if measured else value
 
     def prefetch(self, questions: list[Question]) -> None:
         """Send these questions ahead (``grader.harness.lookahead``); each is answered from there

@@ -123,6 +123,10 @@ class Reply:
     # with Observe.trace: whether the path was made in the process's filesystem during the call (and a moment
     # more: what a thread the call left behind does next counts too); None where that cannot be seen
     traced: bool | None = None
+    # with Observe.watch: the bytes the process took in through read calls during the call (the kernel's
+    # rchar, read from outside: a file streamed through read() raises it, a memory map's pages do not, and
+    # no page cache hides it); None where that cannot be seen
+    read: int | None = None
 
 
 @dataclass(frozen=True)
@@ -248,6 +252,7 @@ class InProcess:
 
         sent = wire.roundtrip(request.to_wire())
         resident = reset_peak(os.getpid()) if request.observe.watch else None
+        reading = bytes_read(os.getpid()) if request.observe.watch else None
         trace = PathWatch(request.observe.trace) if request.observe.trace else None
         wall, cpu = time.perf_counter(), time.process_time()
         try:
@@ -260,8 +265,9 @@ class InProcess:
         traced = trace.made() if trace is not None else None
         mapped = mappings(os.getpid(), request.observe.watch) if request.observe.watch else None
         grew = peak_growth(os.getpid(), resident)
+        read = read_since(os.getpid(), reading)
         try:
-            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew, None, traced)
+            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew, None, traced, read)
         except wire.WireError as error:
             return Reply({"status": "harness_error", "function": request.subject,
                           "message": f"the answer does not cross the wire: {error}"}, wall, cpu)
@@ -420,6 +426,25 @@ def peak_growth(pid: int, resident: int | None) -> int | None:
     """How far ``pid``'s peak resident memory now stands above ``resident`` (``reset_peak``'s), in bytes."""
     peak = _status_bytes(pid, "VmHWM") if resident is not None else None
     return None if peak is None else max(peak - resident, 0)
+
+
+def bytes_read(pid: int) -> int | None:
+    """The bytes process ``pid`` has taken in through read calls so far (``rchar`` of /proc/<pid>/io, all its
+    threads), or None where that cannot be read here."""
+    try:
+        with open(f"/proc/{pid}/io") as handle:
+            for line in handle:
+                if line.startswith("rchar:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def read_since(pid: int, before: int | None) -> int | None:
+    """The bytes ``pid`` has read since ``bytes_read`` gave ``before``."""
+    after = bytes_read(pid) if before is not None else None
+    return None if after is None else max(after - before, 0)
 
 
 def process_cpu_seconds(pid: int) -> float:

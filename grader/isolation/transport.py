@@ -34,7 +34,8 @@ from pathlib import Path
 from grader.harness import faults, wire
 from grader.harness.show import printable
 from grader.harness.transport import (ALONE, OnReply, PathWatch, Protections, Reply, Request, Session,
-                                      answer_in_order, mappings, peak_growth, process_cpu_seconds, reset_peak)
+                                      answer_in_order, bytes_read, mappings, peak_growth, process_cpu_seconds,
+                                      read_since, reset_peak)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
@@ -290,13 +291,14 @@ class Sandboxed:
                 else faults.CrashFault(request.subject, dead.detail)
         worker = self._ensure_worker(role, request.subject)
         head = self._ahead[0] if self._ahead else None
-        resident = trace = None  # an observed request is never sent ahead: what is watched is set up as it is sent
+        resident = reading = trace = None  # an observed request is never sent ahead: what is watched is set up as sent
         if head is not None and head.worker is worker and head.args is request.args and head.probe == request.probe:
             self._ahead.popleft()
             rid, started, cpu = head.rid, max(worker.last_answer, head.sent), worker.last_cpu
         else:
             self._settle_ahead()  # sent ahead for nothing (a request left out): read and dropped
             resident = reset_peak(worker.pid) if request.observe.watch else None
+            reading = bytes_read(worker.pid) if request.observe.watch else None
             trace = PathWatch(request.observe.trace, worker.pid) if request.observe.trace else None
             cpu, started = process_cpu_seconds(worker.pid), time.monotonic()
             rid = self._send(worker, request.to_wire(), request.hard_limit, request.subject)
@@ -314,9 +316,10 @@ class Sandboxed:
         worker.last_answer, worker.last_cpu = time.monotonic(), process_cpu_seconds(worker.pid)
         mapped = mappings(worker.pid, request.observe.watch) if request.observe.watch else None
         grew = peak_growth(worker.pid, resident)
+        read = read_since(worker.pid, reading)
         traced = trace.made() if trace is not None else None
         return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew, stalled,
-                     traced)
+                     traced, read)
 
     def _top_up(self, worker: _Worker, role: str, requests: list[Request], upcoming: int) -> None:
         """Send small requests ahead, in order, up to ``AHEAD_COUNT`` and ``AHEAD_BYTES`` in flight."""
