@@ -104,7 +104,7 @@ def graded(tmp_path_factory):
 
 def failed(result: dict, part: int) -> set[str]:
     return {t["test"].rsplit("::", 1)[-1] for t in result["tests"] if t["part"] == part and t["status"] != "passed"
-            and t["kind"] != "did not run"}
+            and t["kind"] != "did not run" and t["status"] != "pending"}
 
 
 def test_the_honest_submission_passes_every_test(graded):
