@@ -92,10 +92,8 @@ class Answers:
     def check(self, schema: Schema | None = None) -> "Answers":
         """``got`` must fit ``schema`` (default: the stub's return annotation)."""
         schema = schema or self.returns
-        why = schema.problem(self.got) if schema is not None else None
-        if why:
-            raise Mismatch(self.subject, f"{headline(why)}: {why}", inputs=self.inputs, got=self.got,
-                           show_expected=False)
+        if schema is not None:
+            check(self.got, schema, self.subject, self.inputs)
         return self
 
     def same(self, problem: str | None = None) -> Any:
@@ -174,7 +172,7 @@ def require(condition: bool, subject: str, problem: str, *, inputs: str = "", go
                        how=how)
 
 
-def check(value: Any, schema: Schema, subject: str, inputs: str = "") -> Any:
+def check(value: Any, schema: Schema, subject: str, inputs: str | Later = "") -> Any:
     """``value`` must fit ``schema``; returns it."""
     why = schema.problem(value)
     if why:
