@@ -113,6 +113,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     out.mkdir(parents=True, exist_ok=True)
     root_mode = os.geteuid() == 0
     isolate = not args.no_isolate
+    gpu = decide_for_children()  # asked once, of a fresh process that really uses the device (the notes use it)
     notes = []
     if isolate:
         from grader.isolation.sandbox import batch_notes
@@ -126,7 +127,6 @@ def _grade_with(args: argparse.Namespace, server) -> int:
             print(f"WARNING: {warning}", file=sys.stderr)
     else:
         notes.append("isolation OFF: submissions ran inside the grading processes (trusted code only)")
-    gpu = decide_for_children()  # asked once, of a fresh process that really uses the device
     options = Options(
         seed=seed, profile=args.profile, isolate=isolate, select=args.select,
         limits=Limits(memory_mb=args.memory_mb, watch_memory=args.watch_memory or gpu),

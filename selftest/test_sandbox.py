@@ -82,6 +82,14 @@ def identity():
     return [os.getuid(), os.getcwd(), sorted(int(p) for p in os.listdir("/proc") if p.isdigit())]
 
 
+def signal_to(pid):
+    try:
+        os.kill(pid, 0)
+        return "delivered"
+    except OSError as exc:
+        return type(exc).__name__
+
+
 def network():
     try:
         socket.create_connection(("1.1.1.1", 53), timeout=1).close()
@@ -408,6 +416,27 @@ def test_the_cuda_environment_reaches_the_worker(monkeypatch, package):
         worker.close()
     assert env["CUDA_VISIBLE_DEVICES"] == "1" and env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
     assert "GRADER_SECRET" not in env and env["TMPDIR"] == "/tmp"
+
+
+@pytest.mark.skipif("root" not in MODES, reason="workers keep the host's PID namespace only when graded as root")
+def test_where_cuda_refuses_a_pid_namespace_a_worker_sees_and_signals_only_its_own_processes(monkeypatch, package):
+    """On a machine where CUDA does not start in a new PID namespace (``grader.harness.devices``), a root
+    grader's workers keep the host's: their /proc hides every other user's processes, and their own user id
+    keeps their signals from any process but their own."""
+    monkeypatch.setenv("ASSIGNMENT_CUDA", "1")
+    monkeypatch.setenv("ASSIGNMENT_CUDA_PID_NAMESPACE", "0")
+    uid = UID_BASE + 7
+    worker = Sandboxed(package, Sandbox(None, uid))  # its own fork server, started with this environment
+    try:
+        seen_uid, _, pids = call(worker, "identity")
+        own = worker.workers["main"].pid  # as the host sees it: the same number inside
+        signals = [call(worker, "signal_to", pid) for pid in (1, os.getpid(), own)]
+        applied = worker.protections.applied
+    finally:
+        worker.close()
+    assert seen_uid == uid and own in pids and 1 not in pids and os.getpid() not in pids, pids
+    assert signals == ["PermissionError", "PermissionError", "delivered"]
+    assert any("no other user's processes" in p for p in applied) and "own process list" not in applied
 
 
 # --------------------------------------------------------------------------- what it leaves

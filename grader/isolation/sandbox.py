@@ -112,14 +112,28 @@ def pivot_root(new_root: str, put_old: str) -> bool:
 
 
 # --------------------------------------------------------------------------- namespaces
-def enter_namespaces(as_root: bool) -> str:
+def enter_namespaces(as_root: bool, *, pid: bool = True) -> str:
     """New namespaces for this process's children (the caller forks next: its child is pid 1).
 
-    Returns the mode that took: ``ROOT``, ``USER_NAMESPACE`` or ``NONE``."""
-    if as_root and unshare(NAMESPACES):
+    Returns the mode that took: ``ROOT``, ``USER_NAMESPACE`` or ``NONE``. ``pid=False`` (root only,
+    where CUDA will not start in a new PID namespace): the host's PID namespace is kept; the worker's
+    own user id keeps its signals from every other process, and ``view.enter`` mounts a /proc that
+    shows no other user's processes."""
+    if as_root and unshare(NAMESPACES if pid else NAMESPACES & ~CLONE_NEWPID):
         return ROOT
+    return _enter_user_namespace(NAMESPACES)
+
+
+def unshare_pid_namespace(as_root: bool) -> bool:
+    """A new PID namespace (and, not as root, the user namespace that allows it) for this process's children."""
+    if as_root and unshare(CLONE_NEWPID):
+        return True
+    return _enter_user_namespace(CLONE_NEWPID) != NONE
+
+
+def _enter_user_namespace(flags: int) -> str:
     uid, gid = os.geteuid(), os.getegid()
-    if unshare(CLONE_NEWUSER | NAMESPACES):
+    if unshare(CLONE_NEWUSER | flags):
         # the grading user becomes root inside (the only id an unprivileged process may map)
         try:
             _write("/proc/self/setgroups", "deny")
@@ -240,17 +254,25 @@ def fresh_uid_base(slots: int) -> int:
 def batch_notes(as_root: bool) -> tuple[list[str], str | None]:
     """The grader's statements about how this batch's workers are boxed in, and a warning to
     print loudly where the kernel gives no sandbox at all. Asked of the kernel, not assumed."""
+    from grader.harness.devices import cuda_refuses_pid_namespace
     from grader.isolation import cgroups
 
     mode = available_mode(as_root)
+    no_pid_namespace = cuda_refuses_pid_namespace()
+    processes = ("its own IPC and /dev/shm, and a /proc that shows no other user's processes (CUDA does not start "
+                 "in a PID namespace of its own on this machine)" if no_pid_namespace and mode == ROOT
+                 else "its own process list, IPC and /dev/shm")
     seen = ("each sees only an allow-list of paths, read-only (the Python installation and system libraries, "
-            "the public harness, its own copy of the submission) and a private /tmp; no network; "
-            "its own process list, IPC and /dev/shm")
+            f"the public harness, its own copy of the submission) and a private /tmp; no network; {processes}")
     notes = []
     if mode == ROOT:
         notes.append(f"workers ran in namespaces of their own as unprivileged users: {seen}")
     elif mode == USER_NAMESPACE:
         notes.append(f"workers ran in user namespaces of their own, with no capabilities: {seen}")
+        if no_pid_namespace:
+            notes.append("WARNING: CUDA does not start in a PID namespace of its own on this machine, and workers "
+                         "that are not root need one: every cuda test fails with a harness error; grade the GPU "
+                         "pass as root, without --same-user")
     version = cgroups.available()
     if version:
         notes.append(f"memory, processes and CPU were limited per worker process tree (cgroup v{version})")

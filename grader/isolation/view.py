@@ -10,7 +10,8 @@ own copy of the public harness. Each worker then builds a fresh root on a small 
     /submission/assignment   read-only: this worker's own copy of the submission
     /tmp                     a private tmpfs of ``Limits.scratch_mb`` (also $HOME and the working folder)
     /dev                     null, zero, full, random, urandom (and nvidia* on a GPU machine), a private /dev/shm
-    /proc                    its own, read-only (it is pid 1 of its own PID namespace: it sees its own processes only)
+    /proc                    its own, read-only (it is pid 1 of its own PID namespace: it sees its own processes only;
+                             where it keeps the host's, for CUDA, a /proc that hides other users' processes)
     /sys                     read-only, on a GPU machine only (the CUDA driver reads it)
 
 and moves into it with ``pivot_root``, detaching the old root: every other path (the
@@ -123,7 +124,8 @@ class ViewError(OSError):
     """A step of building the view failed (the worker then runs without it, and says so)."""
 
 
-def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int, shm_mb: int) -> list[str]:
+def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int, shm_mb: int, *,
+          own_pids: bool = True) -> list[str]:
     """Build the allow-listed root at ``new_root`` (an empty folder) and move into it.
 
     ``home``: the folder holding this worker's ``assignment/`` copy (None: a clean worker).
@@ -146,8 +148,11 @@ def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int
     # a user namespace may not mount /proc where the real one has parts hidden (a container): none then.
     # Read-only: nothing of it is the worker's to write, and the door's figures read from it must stay the
     # kernel's (a process may reset its own peak resident memory through clear_refs, where the door resets it)
-    if not sandbox.mount("proc", new_root + "/proc", "proc",
-                         sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC | sandbox.MS_RDONLY):
+    proc_flags = sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC | sandbox.MS_RDONLY
+    if not own_pids and not _proc_options_per_mount():
+        missing.append("/proc (this kernel, older than 5.8, shares /proc's options between mounts: a /proc hiding "
+                       "other users' processes would hide them from the whole machine; the worker has none)")
+    elif not sandbox.mount("proc", new_root + "/proc", "proc", proc_flags, None if own_pids else "hidepid=2"):
         missing.append(f"/proc ({os.strerror(sandbox.errno_now())}: the worker has none)")
     else:
         missing += _kernel_settings_read_only(new_root + "/proc")
@@ -158,6 +163,15 @@ def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int
            | sandbox.MS_NODEV)
     os.chdir(SCRATCH)
     return missing
+
+
+def _proc_options_per_mount() -> bool:
+    """Linux 5.8 and later: each mount of proc has its own options (hidepid), not its PID namespace's."""
+    release = os.uname().release.split("-")[0].split(".")
+    try:
+        return (int(release[0]), int(release[1])) >= (5, 8)
+    except (IndexError, ValueError):
+        return False
 
 
 # What of /proc sets the kernel up, not the process: a worker that is root in its user namespace and

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.harness import wire
+from grader.harness import devices, wire
 from grader.harness.impl import Implementation
 from grader.harness.runner import Runner
 from grader.isolation import cgroups, framing, sandbox, seccomp, view
@@ -76,14 +76,17 @@ def _sandbox(spec: dict[str, Any], report_fd: int) -> Path:
     box = _Box()
     _join_cgroup(spec, limits, box)
     as_root = os.geteuid() == 0 and spec.get("uid") is not None
-    mode = sandbox.enter_namespaces(as_root)
+    own_pids = not (as_root and devices.cuda_refuses_pid_namespace())
+    mode = sandbox.enter_namespaces(as_root, pid=own_pids)
+    own_pids = own_pids or mode != sandbox.ROOT
     fields: dict[str, Any] = {}
     if mode != sandbox.NONE:
         child = os.fork()
         if child:  # the real worker by its pid out here (in there it is pid 1), then leave
             _report(report_fd, pid=child)
             os._exit(0)
-        box.protections += ["no network", "own process list", "own IPC and /dev/shm"]
+        box.protections += ["no network", "own process list" if own_pids else "no other user's processes in its "
+                            "/proc (CUDA will not start in a PID namespace of its own here)", "own IPC and /dev/shm"]
     else:
         fields["pid"] = os.getpid()
         box.missing.append("namespaces (the kernel refused them): it could read every file the grading user can, "
@@ -93,7 +96,7 @@ def _sandbox(spec: dict[str, Any], report_fd: int) -> Path:
 
         grader.__path__.append(str(Path(spec["trusted"]) / "grader"))
         import grader.judges  # noqa: F401
-    home, scratch = _enter_view(spec, limits, mode, box)
+    home, scratch = _enter_view(spec, limits, mode, box, own_pids)
     _clean_environment(scratch)
     box.protections += sandbox.apply_limits(limits, processes=mode != sandbox.NONE or as_root,
                                             address_space=not limits.watch_memory and not spec.get("cgroup"))
@@ -130,7 +133,8 @@ def _join_cgroup(spec: dict[str, Any], limits: sandbox.Limits, box: _Box) -> Non
         box.missing.append("a cgroup (memory is watched over its process tree instead; CPU is not shared fairly)")
 
 
-def _enter_view(spec: dict[str, Any], limits: sandbox.Limits, mode: str, box: _Box) -> tuple[Path, Path]:
+def _enter_view(spec: dict[str, Any], limits: sandbox.Limits, mode: str, box: _Box,
+                own_pids: bool) -> tuple[Path, Path]:
     """Move into the allow-listed root where a mount namespace allows; returns (home, scratch)."""
     host_home = Path(spec["root"])
     if mode != sandbox.NONE:
@@ -138,7 +142,7 @@ def _enter_view(spec: dict[str, Any], limits: sandbox.Limits, mode: str, box: _B
         shown = list(spec.get("view") or []) + [spec["harness"]] + ([spec["trusted"]] if clean else [])
         try:
             box.missing += view.enter(str(host_home / "view"), shown, None if clean else str(host_home),
-                                      limits.scratch_mb, limits.shm_mb)
+                                      limits.scratch_mb, limits.shm_mb, own_pids=own_pids)
             box.protections.append(f"only an allow-list of paths visible, read-only; its own /tmp "
                                    f"({limits.scratch_mb} MB)")
             return Path(view.HOME), Path(view.SCRATCH)
