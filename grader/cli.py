@@ -152,6 +152,9 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     if not gpu and any(r.pending_points for r in results):
         notes.append("no CUDA GPU here: cuda tests are pending and left out of the totals; "
                      "merge a GPU pass with `python -m grader merge`")
+    broken = outputs.harness_error_note(results)
+    if broken:
+        notes.append(broken)
     report.write(results, rubric, out / "report.html", notes=notes)
     (out / "batch.json").write_text(json.dumps({
         "seed": seed, "profile": args.profile, "isolation": isolate, "shard": args.shard,
@@ -230,8 +233,13 @@ def _merge(args: argparse.Namespace) -> int:
     for result in results:
         outputs.write_student(out, result)
     outputs.write_csv(results, rubric, out / "grades.csv")
+    broken = outputs.harness_error_note(results)
+    if broken:  # a harness error survives a merge only where no pass gave the test a verdict
+        notes.append(broken)
     report.write(results, rubric, out / "report.html", title="Grading report (merged)", notes=notes)
     print(outputs.table(results))
+    if broken:
+        print(f"note: {broken}")
     print(f"merged {len(args.folders)} folder(s), {len(results)} student(s) into {out}")
     return 0
 

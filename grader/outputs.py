@@ -108,6 +108,22 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+def harness_error_note(results: Iterable[SubmissionResult]) -> str | None:
+    """A warning for the end of a run when any test failed through the grader's own fault: those tests
+    scored 0, which the table alone would show as the students' (a GPU pass whose device broke, say)."""
+    hit: dict[str, int] = {}
+    for result in results:
+        for test in result.tests:
+            if test.kind == "harness error":
+                hit[test.name] = hit.get(test.name, 0) + 1
+    if not hit:
+        return None
+    named = ", ".join(f"{name} ({count})" for name, count in sorted(hit.items())[:5])
+    more = f" and {len(hit) - 5} more" if len(hit) > 5 else ""
+    return (f"WARNING: {len(hit)} test(s) failed with a harness error, the grader's fault and not the "
+            f"submission's, scored 0 until graded again (submissions hit): {named}{more}; report.html says why")
+
+
 def table(results: Iterable[SubmissionResult]) -> str:
     """The per-part score table printed at the end of a run."""
     results = list(results)

@@ -101,6 +101,16 @@ def test_a_harness_error_gives_way_to_a_verdict_from_another_run():
         assert {t.test: t.kind for t in merged.tests}[view] == "wrong"
 
 
+def test_a_run_with_a_harness_error_ends_with_a_warning_that_names_the_tests():
+    """A GPU pass whose device broke scores every cuda test 0: the table alone reads as the students' fault."""
+    cuda = sorted(CUDA)
+    broken = [run(name, {t: "harness error" if t in CUDA else "passed" for t in ALL}) for name in ("ada", "bob")]
+    note = outputs.harness_error_note(broken + [cpu_pass("cy")])
+    assert note.startswith(f"WARNING: {len(cuda)} test(s) failed with a harness error")
+    assert f"{cuda[0].rsplit('::', 1)[-1]} (2)" in note
+    assert outputs.harness_error_note([cpu_pass("ada"), gpu_pass("bob")]) is None
+
+
 def test_only_one_student_at_a_time():
     with pytest.raises(ValueError, match="different students"):
         scoring.merge(cpu_pass("ada"), gpu_pass("bob"))
