@@ -102,22 +102,29 @@ def _prewarm(options: Options, *, compiler: bool) -> None:
             pass
 
 
-def record(options: Options, into: Path, log: Path | None = None, *, jobs: int = 1) -> bool:
+RECORDED, NOTHING_TO_RECORD, FAILED = "recorded", "nothing to record", "the reference failed"
+
+
+def record(options: Options, into: Path, log: Path | None = None, *, jobs: int = 1) -> str:
     """Run the graded tests once against the reference under the grading seed and profile,
     recording every example drawn and every answer (in trusted processes only).
 
     Every submission graded with that seed then replays exactly those examples,
     with the answers at hand: the inputs cost nothing to generate again, the
     reference is not asked twice, and every submission is graded on the same
-    inputs. Returns False if the reference failed its own tests (then nothing
-    is written, and the batch grades live).
+    inputs. Returns ``RECORDED``; ``FAILED`` if the reference failed its own tests (then nothing
+    is written, and the batch grades live); ``NOTHING_TO_RECORD`` where the selection (``-m cuda``)
+    holds only tests that are never recorded (they compare with the live reference on a GPU).
 
     ``jobs`` > 1: the parts are recorded in that many forked processes at once and the pieces
     merged (each test's examples depend only on the seed, not on which tests run beside it).
     """
     groups = split_parts(_tests_per_part(options), jobs) if jobs > 1 else []
     if len(groups) < 2:
-        return _record_piece(options, into, log, parts=None) == 0
+        outcome = _outcome([_record_piece(options, into, log, parts=None)])
+        if outcome != RECORDED:
+            shutil.rmtree(into, ignore_errors=True)
+        return outcome
     from grader.harness.recording import merge
 
     pieces = [into.with_name(f"{into.name}.piece{k}") for k in range(len(groups))]
@@ -129,14 +136,20 @@ def record(options: Options, into: Path, log: Path | None = None, *, jobs: int =
         for index, code in enumerate(codes):
             if code not in (0, NOTHING_COLLECTED):
                 codes[index] = _record_pieces(options, [(groups[index], pieces[index], logs[index])])[0]
-        # a piece whose parts the selection (-m) leaves empty collects nothing; the others must pass
-        ok = all(c in (0, NOTHING_COLLECTED) for c in codes) and 0 in codes
-        if ok:
+        if _outcome(codes) == RECORDED:
             merge([piece for piece, c in zip(pieces, codes) if c == 0], into)
-        return ok
+        return _outcome(codes)
     finally:
         for piece in pieces:
             shutil.rmtree(piece, ignore_errors=True)
+
+
+def _outcome(codes: list[int]) -> str:
+    """What the pieces' exit codes add up to: a piece whose parts the selection (-m) leaves empty collects
+    nothing; the others must pass."""
+    if all(c == NOTHING_COLLECTED for c in codes):
+        return NOTHING_TO_RECORD
+    return RECORDED if all(c in (0, NOTHING_COLLECTED) for c in codes) else FAILED
 
 
 def _record_pieces(options: Options, pieces: list[tuple[list[int], Path, Path | None]]) -> list[int]:
@@ -290,9 +303,10 @@ class Batch:
         if self.record_now and self.options.recording is None:
             folder = self.scratch / "recording"
             log = (self.log_dir / "reference-run.log") if self.log_dir else None
-            if record(self.options, folder, log=log, jobs=self.jobs):
+            recorded = record(self.options, folder, log=log, jobs=self.jobs)
+            if recorded == RECORDED:
                 self.options = replace(self.options, recording=folder)
-            else:
+            elif recorded == FAILED:
                 self.notes.append("the reference failed its own tests in the recording run: graded live")
         if self.options.recording is not None:
             from grader.harness.door import prepare_questions

@@ -173,7 +173,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
 # --------------------------------------------------------------------------- record
 def _record(args: argparse.Namespace) -> int:
     """Record the reference run under a grading seed, once, for any number of batches or shards."""
-    from grader.batch import prewarm, record
+    from grader.batch import FAILED, NOTHING_TO_RECORD, prewarm, record
     from grader.harness.recording import Recording
     from grader.session import Options
 
@@ -187,9 +187,14 @@ def _record(args: argparse.Namespace) -> int:
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", caches.name)
     prewarm(options)
     log = Path(tempfile.mkstemp(prefix="grader-record-", suffix=".log")[1])
-    if not record(options, out, log=log, jobs=args.jobs):
+    recorded = record(options, out, log=log, jobs=args.jobs)
+    if recorded == FAILED:
         print(f"error: the reference failed its own tests while recording; see {log}", file=sys.stderr)
         return 1
+    if recorded == NOTHING_TO_RECORD:
+        print("error: nothing to record: the selection holds no test a recording keeps (cuda tests compare "
+              "with the live reference, on a GPU)", file=sys.stderr)
+        return 2
     log.unlink(missing_ok=True)
     examples = sum(len(v) for v in Recording.load(out).examples.values())
     print(f"recorded {examples} examples under seed {seed} ({args.profile}) into {out} "

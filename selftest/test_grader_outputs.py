@@ -457,6 +457,16 @@ def test_a_recording_made_in_pieces_is_the_recording_made_whole(tmp_path):
     assert not list(tmp_path.glob("*.piece*"))
 
 
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_a_selection_of_cuda_tests_alone_has_nothing_to_record_and_is_no_failure(tmp_path, jobs):
+    """cuda tests are never recorded (they compare with the live reference on a GPU): a GPU pass (-m cuda)
+    records nothing, which is neither the reference failing nor a note in the batch's output."""
+    run = subprocess.run([sys.executable, "-m", "grader", "record", "--seed", "5", "-m", "cuda", "-j", str(jobs),
+                          "--out", str(tmp_path / "rec")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2 and "nothing to record" in run.stderr and "failed" not in run.stderr, run.stderr
+    assert not (tmp_path / "rec").exists() or not any((tmp_path / "rec").iterdir())
+
+
 def test_a_stale_recording_is_refused_with_a_clear_message(tmp_path):
     """A recording made from other tests or another reference must never be replayed."""
     stale = tmp_path / "stale"
