@@ -43,7 +43,7 @@ from typing import Callable
 from grader import rubric as rubric_mod
 from grader import scoring
 from grader.command import ROOT, pytest_args
-from grader.harness import wire
+from grader.harness import devices, wire
 from grader.harness.longlived import long_lived
 from grader.isolation.sandbox import fresh_uid_base, libc
 from grader.session import Options, grade_here
@@ -324,6 +324,20 @@ class Batch:
         # and each waits for it at its first worker (see ``server_ready``)
         return self
 
+    def check_device(self, uid: int | None) -> None:
+        """On a GPU machine, before any submission: ask a clean worker, boxed in as every later one (as
+        ``uid``), to compute on the device, and say at once, loudly, if it cannot."""
+        from grader.isolation.device_check import problem_in_worker
+
+        clock = time.monotonic()
+        problem = problem_in_worker(self.server, uid, self.options.limits)
+        if problem:
+            warning = (f"WARNING: a sandboxed worker cannot use the GPU ({problem}): every cuda test will fail "
+                       "with a harness error (README, 'GPU')")
+            self.notes.append(warning)
+            print(warning, file=sys.stderr, flush=True)
+        self.phases["device check seconds"] = round(time.monotonic() - clock, 3)
+
     def server_ready(self) -> None:
         """Wait for the fork server's word on itself; note what it could not preload."""
         clock = time.monotonic()
@@ -503,16 +517,22 @@ class Scheduler:
         groups = split_parts(part_weights(self.batch.options), pieces)
         return [(sub, group) for sub in subs for group in groups]
 
+    def slot_uid(self, slot: int) -> int | None:
+        """The first user id of a slot's workers (graded as root), or None (they stay the grading user)."""
+        from grader.isolation.transport import UIDS_PER_SLOT
+
+        return self.uid_base + UIDS_PER_SLOT * slot if os.geteuid() == 0 and self.batch.options.drop_privileges \
+            else None
+
     def _start(self, sub: Submission, parts: list[int] | None, slot: int) -> _Running:
         options = self.batch.options
         if parts is not None:
             options = replace(options, select=_marked(parts))
         sandbox = None
         if options.isolate:
-            from grader.isolation.transport import UIDS_PER_SLOT, Sandbox
+            from grader.isolation.transport import Sandbox
 
-            uid = self.uid_base + UIDS_PER_SLOT * slot if os.geteuid() == 0 and options.drop_privileges else None
-            sandbox = Sandbox(self.batch.server, uid, options.limits)
+            sandbox = Sandbox(self.batch.server, self.slot_uid(slot), options.limits)
         log = (self.batch.log_dir / f"{sub.student}.log") if self.batch.log_dir else None
         # its temporary files (the staged submission, pytest's) in the batch's scratch: a grading
         # process killed at its time limit leaves nothing behind once the batch is done
@@ -610,6 +630,8 @@ def grade_all(
                lone=len(subs) == 1, jobs=jobs) as batch:
         scheduler = Scheduler(batch, jobs=jobs, uid_base=uid_base, submission_timeout=submission_timeout,
                               on_result=on_result, progress=progress)
+        if batch.server is not None and devices.cuda_usable():  # decided in the warm-up: never CUDA here
+            batch.check_device(scheduler.slot_uid(0))
         started = time.monotonic()
         results = scheduler.run(subs)
         grading = round(time.monotonic() - started, 3)

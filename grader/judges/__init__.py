@@ -5,4 +5,4 @@ timer). Importing this package gives every judge its code; the grader's plugin
 does so in the grading process, and a clean worker does in its own process.
 """
 
-from grader.judges import part02, part03, part05, part09  # noqa: F401 - registers the judges
+from grader.judges import devices, part02, part03, part05, part09  # noqa: F401 - registers the judges

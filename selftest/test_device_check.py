@@ -1,0 +1,55 @@
+"""The check a GPU pass makes before grading: a clean worker, boxed in as every later one, computes
+on the device, or the batch says at once what it met (``grader/isolation/device_check.py``).
+
+Run here on the CPU: the same worker, the same judge, the same reading of its answer; only the
+device differs. On a machine without CUDA, asking for it must come back as one readable line.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import torch
+
+from grader.isolation import sandbox
+from grader.isolation.device_check import problem_in_worker
+from grader.isolation.transport import ForkServerHandle
+
+UID = 64_000  # this module's worker ids
+
+
+@pytest.fixture(scope="module")
+def server():
+    handle = ForkServerHandle()
+    yield handle
+    handle.close()
+
+
+def uid() -> int | None:
+    return UID if os.geteuid() == 0 and sandbox.available_mode(True) == sandbox.ROOT else None
+
+
+def test_a_worker_that_can_compute_on_the_device_is_no_problem(server):
+    assert problem_in_worker(server, uid(), sandbox.Limits(), device="cpu") is None
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="a GPU is here")
+def test_a_worker_that_cannot_use_cuda_says_why_in_one_line(server):
+    problem = problem_in_worker(server, uid(), sandbox.Limits(), device="cuda")
+    assert problem and "\n" not in problem and "Traceback" not in problem, problem
+    assert "CUDA" in problem or "cuda" in problem, problem
+
+
+def test_a_batch_says_at_once_and_in_its_notes_when_the_worker_cannot(monkeypatch, capsys):
+    from grader import batch as batch_mod
+    from grader.isolation import device_check
+    from grader.session import Options
+
+    monkeypatch.setattr(device_check, "problem_in_worker", lambda *a, **k: "AcceleratorError: CUDA error: 304")
+    graded = batch_mod.Batch(Options(), record_now=False)
+    graded.check_device(None)
+    assert graded.notes == ["WARNING: a sandboxed worker cannot use the GPU (AcceleratorError: CUDA error: 304): "
+                            "every cuda test will fail with a harness error (README, 'GPU')"]
+    assert "cannot use the GPU" in capsys.readouterr().err and "device check seconds" in graded.phases
+    graded.__exit__(None, None, None)
