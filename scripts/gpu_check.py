@@ -9,14 +9,20 @@
 3. The memory ledger against the CUDA allocator for a real training step.
 4. autocast_train_step on CUDA: bfloat16, and float16 with a GradScaler.
 5. ``pytest -m cuda --impl reference``: the GPU tests themselves.
+6. The grader's GPU pass (``grade -m cuda``, sandboxed workers) over the bundled examples:
+   the reference and the complete example earn every cuda point, the stubs none, and no
+   test fails through the harness (a sandbox that keeps workers from the GPU fails here).
 Exits non-zero if any check fails. Without a GPU it says so and exits 2.
 """
 
 from __future__ import annotations
 
+import csv
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +33,7 @@ import torch  # noqa: E402
 
 from grader.judges import part03 as memory_judge  # noqa: E402
 from grader.judges import part05 as timing_judge  # noqa: E402
+from grader import rubric  # noqa: E402
 from reference import memory, roofline  # noqa: E402
 
 SIZES = [(4096, 4096, 4096, torch.bfloat16), (8192, 8192, 8192, torch.bfloat16), (4096, 4096, 4096, torch.float32)]
@@ -94,6 +101,37 @@ def gpu_tests(failures: list[str]) -> None:
         failures.append("pytest -m cuda --impl reference failed")
 
 
+def _number(cell: str) -> float | str:
+    try:
+        return float(cell or 0)
+    except ValueError:  # "pending": the pass did not see the GPU
+        return cell
+
+
+def grader_pass(failures: list[str]) -> None:
+    section("the grader's GPU pass over the bundled examples (sandboxed workers, -m cuda)")
+    cuda = [item.test for item in rubric.load().items if "cuda" in item.name]
+    points = {item.test: item.points for item in rubric.load().items}
+    with tempfile.TemporaryDirectory(prefix="gpu-check-") as tmp:
+        subs, out = Path(tmp) / "submissions", Path(tmp) / "out"
+        shutil.copytree(ROOT / "examples" / "submissions", subs)  # the examples' links resolved, as `make grade`
+        done = subprocess.run([sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "-m", "cuda",
+                               "-j", "1", "--quiet"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+        print(done.stdout[-3000:] + done.stderr[-2000:])
+        if done.returncode != 0 or not (out / "grades.csv").exists():
+            failures.append(f"the grader's GPU pass exited {done.returncode}")
+            return
+        with open(out / "grades.csv", newline="") as handle:
+            rows = {row["student"]: row for row in csv.DictReader(handle)}
+    expected = {"reference": points, "student_complete": points, "stubs": dict.fromkeys(points, 0)}
+    for student, earned in expected.items():
+        got = {test: _number(rows[student][test]) for test in cuda}
+        if got != {test: float(earned[test]) for test in cuda}:
+            failures.append(f"the grader's GPU pass gave {student} {got}")
+    if "harness error" in done.stdout + done.stderr or "cannot use the GPU" in done.stderr:
+        failures.append("the grader's GPU pass met a harness error (see above)")
+
+
 def main() -> int:
     if not torch.cuda.is_available():
         print("no CUDA device: nothing to check here (the GPU run is still owed)")
@@ -104,6 +142,7 @@ def main() -> int:
     timing(failures)
     ledger(failures)
     gpu_tests(failures)
+    grader_pass(failures)
     print(f"\n{time.monotonic() - started:.0f} s; " + ("all checks passed" if not failures else "FAILED:"))
     for failure in failures:
         print(f"  - {failure}")
