@@ -82,6 +82,20 @@ def identity():
     return [os.getuid(), os.getcwd(), sorted(int(p) for p in os.listdir("/proc") if p.isdigit())]
 
 
+def write_own_proc(names):
+    """Write each of this process's /proc files named (``{tid}``: this thread's id), what each did."""
+    done = []
+    for name in names:
+        path = "/proc/self/" + name.format(tid=threading.get_native_id())
+        try:
+            with open(path, "w") as handle:
+                handle.write("5" if name.endswith("clear_refs") else "named-by-test")
+            done.append("written")
+        except OSError as exc:
+            done.append(type(exc).__name__)
+    return done
+
+
 def signal_to(pid):
     try:
         os.kill(pid, 0)
@@ -382,6 +396,17 @@ def test_no_worker_can_write_the_kernel_s_settings(box):
     settings = ["/proc/sys/kernel/core_pattern", "/proc/sys/kernel/printk_ratelimit", "/proc/sys/vm/drop_caches",
                 "/proc/sysrq-trigger"]
     assert call(box, "writable", settings) == []
+
+
+def test_a_worker_s_threads_name_themselves_but_it_cannot_reset_its_own_peak_memory(box):
+    """CUDA's driver (570 and later) names its threads through /proc/self/task/<tid>/comm and fails to start
+    ("Error 304") where it cannot: a worker with a user id of its own gets a /proc it may write there. Its
+    peak resident memory, which the door resets and reads from outside, stays out of its reach: its
+    per-process files belong to root (it is not dumpable), or its /proc is read-only."""
+    peak = call(box, "write_own_proc", ["clear_refs", "task/{tid}/clear_refs"])
+    assert "written" not in peak, peak
+    if box.uid is not None:
+        assert call(box, "write_own_proc", ["task/{tid}/comm"]) == ["written"]
 
 
 def test_no_worker_can_change_the_host_s_device_nodes(box):

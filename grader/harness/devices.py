@@ -7,12 +7,15 @@ a GPU machine, a broken driver). So the grader asks once, in a fresh process tha
 really allocates on the device, and tells every process it starts the answer in
 ``ASSIGNMENT_CUDA``.
 
-The same fresh process first tries the device from a child in a new PID namespace, as a
-sandboxed worker would be: on some machines CUDA refuses to start there (seen on an H200
-in a Firecracker VM, driver 580: "Error 304: OS call failed or operation not supported on
-this OS", for a forked and for a freshly started process alike). The answer goes down in
-``ASSIGNMENT_CUDA_PID_NAMESPACE`` ("0": it refused), and workers graded as root then keep
-the host's PID namespace (``grader/isolation/sandbox.py`` says what replaces it).
+The same fresh process first tries the device from a child in new PID and mount
+namespaces with a /proc of its own, as a sandboxed worker has. On one H200 (a Firecracker
+VM, driver 580) CUDA failed in every new PID namespace tried ("Error 304: OS call failed or
+operation not supported on this OS"), each time with a /proc that was the host's or
+read-only; drivers 570 and later are reported to fail so where a thread cannot name itself
+through /proc/self/task/<tid>/comm, which both of those prevent. Workers graded as root now
+get a /proc they may write (``grader/isolation/view.py``); should CUDA still refuse a PID
+namespace, the answer goes down in ``ASSIGNMENT_CUDA_PID_NAMESPACE`` ("0"), and workers
+graded as root then keep the host's (``grader/isolation/sandbox.py`` says what replaces it).
 """
 
 from __future__ import annotations
@@ -43,13 +46,18 @@ def in_new_pid_namespace():
         try:
             if sandbox.unshare_pid_namespace(os.geteuid() == 0):
                 pid = os.fork()
-                if pid == 0:
+                if pid == 0:  # pid 1 of its namespace, with a /proc of that namespace, as a worker
+                    if not (sandbox.mount(None, "/", None, sandbox.MS_REC | sandbox.MS_PRIVATE)
+                            and sandbox.mount("proc", "/proc", "proc",
+                                              sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC)):
+                        os._exit(2)
                     try:
                         use()
                     except BaseException:
                         os._exit(1)
                     os._exit(0)
-                answer = "1" if os.waitpid(pid, 0)[1] == 0 else "0"
+                status = os.waitpid(pid, 0)[1]
+                answer = {0: "1", 1: "0"}.get(os.waitstatus_to_exitcode(status), "-")
         finally:
             os.write(write, answer.encode())
             os._exit(0)

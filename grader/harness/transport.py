@@ -412,8 +412,9 @@ def _status_bytes(pid: int, field: str) -> int | None:
 
 def reset_peak(pid: int) -> int | None:
     """Reset process ``pid``'s peak resident memory to what it holds now (``clear_refs`` 5: the kernel's
-    own figure, which the process cannot lower again: a worker's /proc is mounted read-only); returns what
-    it holds, in bytes, or None where the peak cannot be reset here."""
+    own figure, which the process cannot lower again: a worker's per-process files belong to root, or its
+    /proc is read-only, ``grader/isolation/view.py``); returns what it holds, in bytes, or None where the
+    peak cannot be reset here."""
     try:
         with open(f"/proc/{pid}/clear_refs", "w") as handle:
             handle.write("5")

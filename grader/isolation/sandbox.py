@@ -39,6 +39,7 @@ MS_REC, MS_PRIVATE, MS_RELATIME = 1 << 14, 1 << 18, 1 << 21
 MNT_DETACH = 2
 
 PR_CAPBSET_DROP = 24
+PR_SET_DUMPABLE = 4
 PR_SET_SECUREBITS = 28
 PR_SET_NO_NEW_PRIVS = 38
 SECURE_ALL_LOCKED = 0x2F  # NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED ...: root inside never regains a capability
@@ -125,10 +126,11 @@ def enter_namespaces(as_root: bool, *, pid: bool = True) -> str:
 
 
 def unshare_pid_namespace(as_root: bool) -> bool:
-    """A new PID namespace (and, not as root, the user namespace that allows it) for this process's children."""
-    if as_root and unshare(CLONE_NEWPID):
+    """New PID and mount namespaces (and, not as root, the user namespace that allows them) for this
+    process's children, which may then mount a /proc of their own, as a worker does."""
+    if as_root and unshare(CLONE_NEWPID | CLONE_NEWNS):
         return True
-    return _enter_user_namespace(CLONE_NEWPID) != NONE
+    return _enter_user_namespace(CLONE_NEWPID | CLONE_NEWNS) != NONE
 
 
 def _enter_user_namespace(flags: int) -> str:
@@ -213,6 +215,11 @@ def drop_privileges(uid: int) -> None:
     os.setresuid(uid, uid, uid)
     if os.getuid() != uid or os.geteuid() != uid:
         raise OSError("could not drop privileges")
+    # not dumpable (a change of user id already makes it so, by default): its /proc/<pid> files belong to
+    # root, so in the /proc it may write it cannot reset its own peak resident memory (clear_refs), which
+    # the door reads; its threads still name themselves (task/<tid>/comm answers to its own thread group)
+    if libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        raise OSError(errno_now(), "could not make the worker non-dumpable")
     no_new_privileges()
 
 

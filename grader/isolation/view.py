@@ -10,8 +10,9 @@ own copy of the public harness. Each worker then builds a fresh root on a small 
     /submission/assignment   read-only: this worker's own copy of the submission
     /tmp                     a private tmpfs of ``Limits.scratch_mb`` (also $HOME and the working folder)
     /dev                     null, zero, full, random, urandom (and nvidia* on a GPU machine), a private /dev/shm
-    /proc                    its own, read-only (it is pid 1 of its own PID namespace: it sees its own processes only;
-                             where it keeps the host's, for CUDA, a /proc that hides other users' processes)
+    /proc                    its own (it is pid 1 of its own PID namespace: it sees its own processes only; where
+                             it keeps the host's, for CUDA, a /proc that hides other users' processes); read-only,
+                             but for a worker with a user id of its own, whose threads may name themselves (CUDA)
     /sys                     read-only, on a GPU machine only (the CUDA driver reads it)
 
 and moves into it with ``pivot_root``, detaching the old root: every other path (the
@@ -125,13 +126,19 @@ class ViewError(OSError):
 
 
 def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int, shm_mb: int, *,
-          own_pids: bool = True) -> list[str]:
+          own_pids: bool = True, writable_proc: bool = False) -> list[str]:
     """Build the allow-listed root at ``new_root`` (an empty folder) and move into it.
 
     ``home``: the folder holding this worker's ``assignment/`` copy (None: a clean worker).
     Runs as (namespace) root, in a fresh mount namespace, as pid 1 of a fresh PID namespace.
     Returns what could not be had without harm (a /proc of its own); raises ``ViewError`` on any
-    other failure: the caller then runs the worker without the view, and says so."""
+    other failure: the caller then runs the worker without the view, and says so.
+
+    ``writable_proc``: for a worker that will drop to a user id of its own and be non-dumpable
+    (``sandbox.drop_privileges``). Its /proc is then not read-only: its threads may name themselves
+    (task/<tid>/comm), without which CUDA's driver (570 and later) fails to start ("Error 304"), while
+    its own per-process files, clear_refs among them, belong to root. Any other worker's /proc is
+    read-only (it could otherwise reset the peak resident memory the door reads)."""
     _mount(None, "/", None, sandbox.MS_REC | sandbox.MS_PRIVATE)  # nothing we do here leaks out
     _mount("tmpfs", new_root, "tmpfs", sandbox.MS_NOSUID | sandbox.MS_NODEV, "size=4m,mode=0755")
     # the scratch tmpfs first: an allowed path under /tmp (the harness copy, a CI checkout's venv)
@@ -146,9 +153,9 @@ def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int
     missing = []
     os.makedirs(new_root + "/proc", exist_ok=True)
     # a user namespace may not mount /proc where the real one has parts hidden (a container): none then.
-    # Read-only: nothing of it is the worker's to write, and the door's figures read from it must stay the
-    # kernel's (a process may reset its own peak resident memory through clear_refs, where the door resets it)
-    proc_flags = sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC | sandbox.MS_RDONLY
+    # The door's figures read from it must stay the kernel's (a process may reset its own peak resident
+    # memory through clear_refs, where the door resets it): read-only, or writable by its threads' names alone
+    proc_flags = sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC | (0 if writable_proc else sandbox.MS_RDONLY)
     if not own_pids and not _proc_options_per_mount():
         missing.append("/proc (this kernel, older than 5.8, shares /proc's options between mounts: a /proc hiding "
                        "other users' processes would hide them from the whole machine; the worker has none)")

@@ -142,7 +142,8 @@ def _enter_view(spec: dict[str, Any], limits: sandbox.Limits, mode: str, box: _B
         shown = list(spec.get("view") or []) + [spec["harness"]] + ([spec["trusted"]] if clean else [])
         try:
             box.missing += view.enter(str(host_home / "view"), shown, None if clean else str(host_home),
-                                      limits.scratch_mb, limits.shm_mb, own_pids=own_pids)
+                                      limits.scratch_mb, limits.shm_mb, own_pids=own_pids,
+                                      writable_proc=mode == sandbox.ROOT)  # it drops to a user id of its own
             box.protections.append(f"only an allow-list of paths visible, read-only; its own /tmp "
                                    f"({limits.scratch_mb} MB)")
             return Path(view.HOME), Path(view.SCRATCH)
