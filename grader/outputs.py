@@ -121,7 +121,8 @@ def harness_error_note(results: Iterable[SubmissionResult]) -> str | None:
     named = ", ".join(f"{name} ({count})" for name, count in sorted(hit.items())[:5])
     more = f" and {len(hit) - 5} more" if len(hit) > 5 else ""
     return (f"WARNING: {len(hit)} test(s) failed with a harness error, the grader's fault and not the "
-            f"submission's, scored 0 until graded again (submissions hit): {named}{more}; report.html says why")
+            f"submission's, and scored 0 until graded again; each with the submissions it hit: {named}{more}; "
+            "report.html says why")
 
 
 def table(results: Iterable[SubmissionResult]) -> str:

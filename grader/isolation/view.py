@@ -130,7 +130,8 @@ def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int
     """Build the allow-listed root at ``new_root`` (an empty folder) and move into it.
 
     ``home``: the folder holding this worker's ``assignment/`` copy (None: a clean worker).
-    Runs as (namespace) root, in a fresh mount namespace, as pid 1 of a fresh PID namespace.
+    Runs as (namespace) root, in a fresh mount namespace, as pid 1 of a fresh PID namespace (``own_pids``;
+    else in the host's, where CUDA refuses a new one: its /proc then hides other users' processes).
     Returns what could not be had without harm (a /proc of its own); raises ``ViewError`` on any
     other failure: the caller then runs the worker without the view, and says so.
 

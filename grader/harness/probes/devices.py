@@ -2,7 +2,7 @@
 
 A GPU that the grader's own fresh process can use may still be out of a worker's reach:
 the worker's namespaces, view of the filesystem, user id, limits and system-call filter all
-stand between it and the driver (one machine's CUDA refused a new PID namespace outright).
+stand between it and the driver (on one H200, every worker's CUDA failed to start).
 A batch asks this of a clean worker once, before the first submission, and says at once
 what the worker met, rather than after every cuda test has failed with a harness error.
 """
