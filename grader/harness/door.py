@@ -334,6 +334,13 @@ class Door:
             raise faults.Mismatch(function, f"changed its argument {name} in place (the caller's tensor is "
                                   f"not as it was passed): compute into new tensors (x = x / s, not x.div_(s) "
                                   f"or x /= s; .t() or .T, not .t_())", inputs=q.inputs(), show_values=False)
+        if status == "left_state":  # the caller's torch settings changed under it: wrong whatever it returned
+            changed = outcome.get("changed")
+            said = "; ".join(_text(c) for c in changed[:6]) if type(changed) is list and changed else "its state"
+            raise faults.Mismatch(function, f"left torch's process-wide settings changed for its caller: {said}. "
+                                  "A function must restore what it changes: pass dtype= or device= to the calls "
+                                  "that need them, or use a with-block (torch.autocast, torch.no_grad, a mode) "
+                                  "that puts the setting back", inputs=q.inputs(), show_values=False)
         if status == "stuck":
             earlier = self.stuck.get(function) or faults.TimeoutFault(function, q.timeout or q.probe.timeout)
             chance = outcome.get("again")
@@ -359,7 +366,7 @@ class Door:
 
 
 _STATUSES = frozenset(["ok", "not_implemented", "import_error", "missing", "raised", "timeout", "stuck",
-                       "changed_argument", "harness_error"])
+                       "changed_argument", "left_state", "harness_error"])
 
 
 def _text(value: Any) -> str:

@@ -12,6 +12,7 @@ Its answer, an *outcome*, is a dict that crosses the wire:
     {"status": "stuck", "function": ..., "again": s}  (it ran out of time earlier: not run again, or, called by
                                                    another function, stopped again after a short second chance)
     {"status": "import_error" | "missing", "function": ..., "message": ...}
+    {"status": "left_state", "function": ..., "changed": [what the call left changed of torch's settings]}
     {"status": "harness_error", "function": ..., "message": <traceback>}
 
 A call runs under its own alarm: when it goes off, the innermost frame of the
@@ -100,8 +101,9 @@ class Runner:
         timeout = request.get("timeout")
         self.subject, self.timeout = subject, float(timeout) if type(timeout) in (int, float) else None
         try:
-            with _alarm(self.timeout, self), pristine():
+            with _alarm(self.timeout, self), pristine() as left_changed:
                 value = probe.fn(*args) if judging else probe.fn(self.impl, *args)
+                changed = left_changed()
         except LoadError as exc:
             status = "import_error" if exc.kind == "import" else "missing"
             return {"status": status, "function": subject, "message": exc.detail}
@@ -133,6 +135,8 @@ class Runner:
             return {"status": "raised", "function": subject, "exc_type": type(exc).__name__,
                     "message": message, "where": f"{self.impl.relative(frame.filename)}:{frame.lineno} in {qualname}",
                     "in_function": f"{Path(frame.filename).stem}.{qualname}"}
+        if changed:  # restored already; the call's answer is moot: it broke its caller
+            return {"status": "left_state", "function": subject, "changed": changed}
         return {"status": "ok", "value": value}
 
     def import_errors(self) -> dict[str, str]:

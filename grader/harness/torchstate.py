@@ -5,12 +5,19 @@ dispatch mode or autocast on, change the thread count or reseed the RNG. None of
 that may leak into the next test (which would turn one bug into a cascade), so
 each call runs inside ``pristine()``, which starts from the known state and
 restores it afterwards.
+
+Restoring is not forgiving, though: a function that leaves the caller's default dtype,
+grad mode, autocast, default device, matmul precision or a dispatch mode changed breaks
+the program that called it, whatever it returned. ``pristine()`` yields a function that
+names what the call left changed (read before the restore); the runner fails the call on
+it. Thread count and the RNG's state are restored without a word: a function may draw
+random numbers, and the thread count changes no result.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+from typing import Callable, Iterator
 
 import torch
 
@@ -22,7 +29,7 @@ DEFAULT_DTYPE = torch.float32
 
 
 @contextlib.contextmanager
-def pristine(seed: int = 0) -> Iterator[None]:
+def pristine(seed: int = 0) -> Iterator[Callable[[], list[str]]]:
     threads = torch.get_num_threads()
     rng = torch.random.get_rng_state()
     deterministic = torch.are_deterministic_algorithms_enabled()
@@ -36,9 +43,31 @@ def pristine(seed: int = 0) -> Iterator[None]:
         torch.set_num_threads(1)
     # the CPU generator only: torch.manual_seed also queues CUDA seeding and formats a stack
     torch.default_generator.manual_seed(seed)
+
+    def left_changed() -> list[str]:
+        """What of the caller's state the call left changed, in words (empty: nothing)."""
+        changed = []
+        if torch.get_default_dtype() != DEFAULT_DTYPE:
+            changed.append(f"the default dtype is {torch.get_default_dtype()} (was {DEFAULT_DTYPE})")
+        if not torch.is_grad_enabled():
+            changed.append("grad mode is off (torch.set_grad_enabled(False) or no_grad without a with-block)")
+        for device in ("cpu", "cuda"):
+            try:
+                if torch.is_autocast_enabled(device):
+                    changed.append(f"autocast is on for {device}")
+            except (RuntimeError, TypeError):
+                pass
+        if torch.get_default_device().type != "cpu":
+            changed.append(f"the default device is {torch.get_default_device()} (was cpu)")
+        if torch.get_float32_matmul_precision() != "highest":
+            changed.append(f"float32 matmul precision is {torch.get_float32_matmul_precision()!r} (was 'highest')")
+        if _dispatch_depth() > dispatch_depth or _function_depth() > function_depth:
+            changed.append("a torch dispatch or function mode is still active (entered, never exited)")
+        return changed
+
     try:
         with torch.enable_grad():
-            yield
+            yield left_changed
     finally:
         while _dispatch_depth() > dispatch_depth:
             pop_dispatch_mode()
