@@ -14,7 +14,7 @@ import inspect
 
 from hypothesis import strategies as st
 
-from grader.harness.probes.part04 import OPERANDS
+from grader.harness.probes.part04 import NO_GRAD, OPERANDS
 
 
 def _arity(kind: str) -> tuple[int, int]:
@@ -74,7 +74,7 @@ def ops(draw, backward: bool):
     size = st.integers(2, 6) if kind.startswith("einsum") else small
     dims = tuple(draw(st.lists(size, min_size=num_dims, max_size=num_dims)))
     grads = tuple(draw(st.lists(st.booleans(), min_size=num_operands, max_size=num_operands))
-                  if backward else [False] * num_operands)
+                  if backward and kind not in NO_GRAD else [False] * num_operands)
     return kind, dims, grads
 
 
@@ -89,6 +89,9 @@ def backward_scenarios(draw):
     """(ops, backward=True, seed), at least one operand requiring grad."""
     chosen = draw(st.lists(ops(True), min_size=1, max_size=4))
     if not any(any(grads) for _, _, grads in chosen):
-        kind, dims, grads = chosen[0]
-        chosen[0] = (kind, dims, (True,) + grads[1:])
+        if all(kind in NO_GRAD for kind, _, _ in chosen):
+            chosen.append(("mm", (2, 3, 4), (False, False)))
+        index = next(i for i, (kind, _, _) in enumerate(chosen) if kind not in NO_GRAD)
+        kind, dims, grads = chosen[index]
+        chosen[index] = (kind, dims, (True,) + grads[1:])
     return chosen, True, draw(st.integers(0, 2**16))

@@ -31,7 +31,13 @@ OPERANDS = {
     # not a matrix multiply at the ATen level (aten.convolution and its backward): it counts 0, where
     # torch's FlopCounterMode counts it (the spec's counter counts the four matmul ops only)
     "conv1d": lambda B, c_in, c_out, width, extra: [(B, c_in, width + extra - 1), (c_out, c_in, width)],
+    # matrix-vector and vector-vector products (aten.mv, aten.dot): none of the four ops either, 0
+    "mv": lambda m, k: [(m, k), (k,)],
+    "dot": lambda k: [(k,), (k,)],
+    # mm into a given tensor: the op's .out overload (no autograd: its operands never require grad)
+    "mm_out": lambda m, k, n: [(m, k), (k, n)],
 }
+NO_GRAD = frozenset({"mm_out"})  # kinds whose operands may not require grad (out= has no autograd)
 
 
 def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
@@ -49,6 +55,10 @@ def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
         return torch.einsum(kind.removeprefix("einsum "), t[0], t[1])
     if kind == "conv1d":
         return F.conv1d(t[0], t[1])
+    if kind in ("mv", "dot"):
+        return t[0] @ t[1]
+    if kind == "mm_out":
+        return torch.mm(t[0], t[1], out=torch.empty(t[0].shape[0], t[1].shape[1], device=t[0].device))
     return F.linear(*t)  # linear, linear_nobias, linear3d
 
 
@@ -65,7 +75,13 @@ def build_scenario(ops: list, backward: bool, seed: int, device: str = "cpu"):
             for shape, grad in zip(shapes, grads)
         ])
 
+    calls = []
+
     def fn() -> None:
+        calls.append(1)
+        if len(calls) > 1:  # the spec: fn() is called once (a second call would also step, or backprop, twice)
+            raise RuntimeError("fn() was called a second time: count_matmul_flops calls fn() once, inside its "
+                               "counter (no warm-up call outside it)")
         outputs = [_apply(kind, tensors) for (kind, _, _), tensors in zip(ops, inputs)]
         if backward:
             # a scalar loss over every output that has a graph; sum adds no matmuls
