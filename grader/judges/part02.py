@@ -23,7 +23,8 @@ def band(x: torch.Tensor, block_size: int) -> Band:
     n = x.numel()
     blocks = torch.nn.functional.pad(x.to(torch.float64), (0, -n % block_size)).view(-1, block_size)
     scale = blocks.abs().amax(dim=1, keepdim=True) / 6  # [blocks, 1]; float64: x / scale is near exact
-    exact = torch.tensor([[math.frexp(s)[0] in (0.0, 0.5)] for s in scale.reshape(-1).tolist()])
+    exact = torch.tensor([math.frexp(s)[0] in (0.0, 0.5) for s in scale.reshape(-1).tolist()],
+                         dtype=torch.bool).reshape(-1, 1)  # [blocks, 1], none for an empty x
     r = (blocks / torch.where(scale > 0, scale, 1.0)).abs()
     close_to = (r.unsqueeze(-1) - MIDPOINTS).abs() <= NEAR * MIDPOINTS  # [blocks, size, 7]
     which = close_to.to(torch.int8).argmax(dim=-1)
