@@ -73,7 +73,11 @@ REACHING_FUNCTIONS = frozenset([
     "inspect.getattr_static", "inspect.get_annotations", "typing.get_type_hints", "typing.ForwardRef",
     "typing_extensions.get_type_hints", "pydoc", "cProfile", "profile", "pdb", "bdb", "doctest", "trace", "code",
     "timeit.main", "_string", "torch.library",
-    "torch.utils._python_dispatch._get_current_dispatch_mode", "ctypes", "numpy.ctypeslib"])
+    "torch.utils._python_dispatch._get_current_dispatch_mode", "ctypes", "numpy.ctypeslib",
+    # what turns off the run-time type checks the tests apply to Part 6's annotations (``jaxtyped`` skips a
+    # function marked ``__no_type_check__``; jaxtyping's config can disable every check)
+    "typing.no_type_check", "typing.no_type_check_decorator", "typing_extensions.no_type_check",
+    "typeguard.typeguard_ignore", "typeguard.suppress_type_checks", "jaxtyping.config", "jaxtyping._config"])
 # the same, by their last name, whatever they are read on (``vars`` of a module hands its namespace)
 REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "settrace", "setprofile",
                       "get_objects", "get_referrers", "get_referents", "currentframe", "getouterframes",
@@ -84,7 +88,7 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "__func__", "__self__", "__mro__", "__base__", "__bases__", "__reduce__", "__reduce_ex__",
                       "__objclass__", "__defaults__", "__kwdefaults__", "__wrapped__", "ctypes", "ctypeslib",
                       "resolve_name", "_import_dotted_name", "getclosurevars", "getattr_static", "__annotations__",
-                      "meta_path", "path_hooks", "path_importer_cache"])
+                      "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__"])
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)
