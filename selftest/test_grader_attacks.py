@@ -229,7 +229,9 @@ def test_the_honest_submission_is_untouched(graded):
     ("fills_tmp", VIEW),
     ("shared_memory", VIEW),
     ("blocks_cuda_lock", VIEW),
-    ("global_state", set()),
+    # its view_strides leaves the default dtype and grad mode changed for its caller: that function's bug;
+    # what its import changes is put back and charged to no call
+    ("global_state", VIEW),
     ("epoll_stall", set()),  # attacks the others only: it earns what it answered right
     ("cpu_hog", VIEW if CGROUPS else set()),  # in a cgroup its sixty busy processes share its own CPU
     ("forges_note", set()),

@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
-from grader.harness.probes.part04 import OPERANDS, build_scenario
+from grader.harness.probes.part04 import NO_GRAD, OPERANDS, build_scenario
 from reference import flops as R
 from tests.strategies import part04 as S
 
@@ -32,7 +32,8 @@ def counted_matmuls(fn) -> int:
     mode = FlopCounterMode(display=False)
     with mode:
         fn()
-    return sum(n for op, n in mode.get_flop_counts()["Global"].items() if str(op) in MATMULS)
+    # nothing counted at all (a dot product alone): no "Global" entry
+    return sum(n for op, n in mode.get_flop_counts().get("Global", {}).items() if str(op) in MATMULS)
 
 
 def meta(*shape, requires_grad=False):
@@ -133,11 +134,16 @@ def test_count_matmul_flops_is_torchs_on_the_meta_device():
 
 def test_scenarios_cover_every_op_kind():
     """Each op kind of the probe runs and, at sizes 2, counts some matmul; the convolution counts none,
-    where torch's own counter counts it (so that a counter copied from torch is caught)."""
+    where torch's own counter counts it (so that a counter copied from torch is caught), and neither do a
+    matrix-vector or vector-vector product, forward. mm into out= runs forward only (no autograd there)."""
     for kind in sorted(OPERANDS):
         num_dims, num_operands = S._arity(kind)
-        fn = build_scenario([(kind, (2,) * num_dims, (True,) * num_operands)], True, 0)
-        if kind == "conv1d":
+        backward = kind not in NO_GRAD
+        fn = build_scenario([(kind, (2,) * num_dims, (backward,) * num_operands)], backward, 0)
+        if kind in ("mv", "dot"):
+            assert R.count_matmul_flops(build_scenario([(kind, (2,) * num_dims, (False,) * num_operands)],
+                                                       False, 0)) == 0, kind
+        elif kind == "conv1d":
             assert R.count_matmul_flops(fn) == 0 < counted(build_scenario([(kind, (2,) * num_dims,
                                                                            (True,) * num_operands)], True, 0))
         else:

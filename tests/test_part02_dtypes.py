@@ -113,8 +113,8 @@ def test_nvfp4_nbytes(impl, oracle, case):
 # the scale would not round at all
 @example(case=(torch.tensor([7.0, 1.0]) * 2.0**-149, 2))
 @example(case=(torch.tensor([3.0 * 2.0**-149, 0.0, -(2.0**-149), 6.0, 1.0]), 3))
-@example(case=(torch.tensor([1e-40, 5e-41]),))
-@example(case=(torch.tensor([]),))  # no values, no blocks
+@example(case=(torch.tensor([1e-40, 5e-41]), None))
+@example(case=(torch.tensor([]), None))  # no values, no blocks
 def test_nvfp4_quantize(impl, oracle, case):
     check_nvfp4_quantize(impl, oracle, *case)
 

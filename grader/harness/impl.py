@@ -64,6 +64,10 @@ class Implementation:
         """The implementation's modules imported so far."""
         return list(self._modules.values())
 
+    def tried(self, short: str) -> bool:
+        """Whether module ``short`` was imported already, or failed to."""
+        return short in self._modules or short in self._errors
+
     def module(self, short: str) -> ModuleType:
         if short in self._modules:
             return self._modules[short]

@@ -101,9 +101,12 @@ class Runner:
         timeout = request.get("timeout")
         self.subject, self.timeout = subject, float(timeout) if type(timeout) in (int, float) else None
         try:
-            with _alarm(self.timeout, self), pristine() as left_changed:
-                value = probe.fn(*args) if judging else probe.fn(self.impl, *args)
-                changed = left_changed()
+            with _alarm(self.timeout, self):
+                if not judging:
+                    self._import_first(subject)
+                with pristine() as left_changed:
+                    value = probe.fn(*args) if judging else probe.fn(self.impl, *args)
+                    changed = left_changed()
         except LoadError as exc:
             status = "import_error" if exc.kind == "import" else "missing"
             return {"status": status, "function": subject, "message": exc.detail}
@@ -138,6 +141,20 @@ class Runner:
         if changed:  # restored already; the call's answer is moot: it broke its caller
             return {"status": "left_state", "function": subject, "changed": changed}
         return {"status": "ok", "value": value}
+
+    def _import_first(self, subject: str) -> None:
+        """Import the subject's module before its call, in a pristine() of its own: what the module's import
+        changes of torch's settings is put back, and not charged to the call (that module's tests are not
+        the place for it, and the first call into a module would take the blame). A failure to import is
+        left for the call itself to meet, as before."""
+        short = subject.partition(".")[0]
+        if not short.isidentifier() or self.impl.tried(short):
+            return
+        with pristine():
+            try:
+                self.impl.module(short)
+            except (LoadError, RuntimeError):
+                pass
 
     def import_errors(self) -> dict[str, str]:
         """Every module of the implementation that does not import, with why."""

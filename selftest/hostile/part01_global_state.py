@@ -1,4 +1,5 @@
-"""Changes torch's global state at import and in calls; its answers are otherwise correct."""
+"""Changes torch's global state at import and in calls; its answers are otherwise correct. What a call
+leaves changed fails that call; what the import changes is put back, charged to no call."""
 TARGET = "strides"
 
 import torch
