@@ -533,8 +533,10 @@ def test_cpu_is_shared_by_worker_not_by_process(server, package):
     finally:
         hog.close()
         honest.close()
-    # 30 busy processes of one worker get one CPU between them, not 30 shares of the machine
-    assert crowded < 2.5 * alone + 0.1, (alone, crowded)
+    # 30 busy processes of one worker get one CPU between them, not 30 shares of the machine: without the
+    # group the honest worker gets about 1/15 of this 2-core machine (15x slower); with it, a share of one
+    # core, slower by up to 3x when the suite's other process is busy on the other core (seen in CI)
+    assert crowded < 5 * alone + 0.1, (alone, crowded)
 
 
 @pytest.mark.skipif(not cgroups.available(), reason="no cgroup here")
