@@ -331,6 +331,8 @@ class Batch:
 
         clock = time.monotonic()
         problem = problem_in_worker(self.server, uid, self.options.limits)
+        if problem and getattr(self.server, "cuda_started", False):
+            problem = f"the fork server started CUDA while warming up, and no process forked after that can: {problem}"
         if problem:
             warning = (f"WARNING: a sandboxed worker cannot use the GPU ({problem}): every cuda test will fail "
                        "with a harness error (README, 'GPU')")

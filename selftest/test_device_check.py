@@ -8,6 +8,7 @@ device differs. On a machine without CUDA, asking for it must come back as one r
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -52,4 +53,42 @@ def test_a_batch_says_at_once_and_in_its_notes_when_the_worker_cannot(monkeypatc
     assert graded.notes == ["WARNING: a sandboxed worker cannot use the GPU (AcceleratorError: CUDA error: 304): "
                             "every cuda test will fail with a harness error (README, 'GPU')"]
     assert "cannot use the GPU" in capsys.readouterr().err and "device check seconds" in graded.phases
+    graded.__exit__(None, None, None)
+
+
+def test_the_fork_server_warms_up_without_starting_cuda(monkeypatch):
+    """Every worker is forked from the fork server, and no process forked after CUDA started can use it.
+    On an H200 every worker's CUDA failed with 'initialization error': the warm-up's first backward had
+    started it (the autograd engine counts every device type's devices), and an optimizer's step asks
+    ``torch.accelerator`` for the current stream. Where a CUDA driver is, the warm-up does neither."""
+    from grader.isolation import forkserver
+
+    started = []
+    backward, current_accelerator = torch.autograd.backward, torch.accelerator.current_accelerator
+    monkeypatch.setattr(forkserver, "cuda_driver_present", lambda: True)
+    monkeypatch.setattr(torch.autograd, "backward", lambda *a, **k: started.append("backward") or backward(*a, **k))
+    monkeypatch.setattr(torch.accelerator, "current_accelerator",
+                        lambda *a, **k: started.append("accelerator") or current_accelerator(*a, **k))
+    forkserver._exercise(torch)
+    assert started == [], f"the fork server's warm-up ran what starts CUDA: {started}"
+
+
+def test_the_fork_server_says_whether_a_child_of_it_can_start_cuda(server):
+    """Its ready line says so (on a GPU machine, a child of it tried cuInit; here, there is no driver)."""
+    server.wait_ready()
+    assert server.cuda_started is False
+
+
+def test_a_batch_names_the_fork_server_when_it_started_cuda(monkeypatch, capsys):
+    from grader import batch as batch_mod
+    from grader.isolation import device_check
+    from grader.session import Options
+
+    monkeypatch.setattr(device_check, "problem_in_worker", lambda *a, **k: "AcceleratorError: CUDA error: 3")
+    graded = batch_mod.Batch(Options(), record_now=False)
+    graded.server = SimpleNamespace(cuda_started=True)  # what its ready line said
+    graded.check_device(None)
+    assert "the fork server started CUDA while warming up" in graded.notes[0], graded.notes
+    capsys.readouterr()
+    graded.server = None
     graded.__exit__(None, None, None)

@@ -4,7 +4,8 @@ Started once per grading batch as a fresh interpreter (never forked from the
 grader, so it holds nothing of the reference or the tests in memory). It imports
 torch and everything a submission may reasonably use, exercises the lazy paths
 (FlopCounterMode, autocast, optimizers, serialization) so that workers never
-need to import after dropping privileges, then serves on a Unix socket:
+need to import after dropping privileges (where a CUDA driver is, never a path
+that starts CUDA: no child forked after that could), then serves on a Unix socket:
 
     spawn   {"op": "spawn", "spec": {...}} + two fds (channel, output pipe)
             -> {"pid": <worker pid>, "mode": ..., "protections": [...], "missing": [...],
@@ -85,6 +86,37 @@ def prewarm() -> list[str]:
     return missing
 
 
+def cuda_driver_present() -> bool:
+    """Whether this machine has a CUDA driver (torch loads it at import where it has one)."""
+    import ctypes
+
+    try:
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    return True
+
+
+def cuda_starts_in_a_child() -> bool | None:
+    """Whether a child forked from here now can start CUDA (the driver's ``cuInit`` in it succeeds);
+    None where there is no driver to ask. A child forked after its parent started CUDA cannot (torch
+    loads the driver at import, so whether it is loaded says nothing; only a child's cuInit tells)."""
+    import ctypes
+
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os._exit(min(int(driver.cuInit(0)), 255))
+        finally:
+            os._exit(255)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
 def _exercise(torch) -> None:
     """Run each lazily-initialised path once (imports happen on first use)."""
     import io
@@ -98,19 +130,29 @@ def _exercise(torch) -> None:
 
     model = nn.Sequential(nn.Linear(4, 4, bias=False), nn.Linear(4, 1, bias=False))
     x, y = torch.randn(3, 4), torch.randn(3)
-    for optimizer in (torch.optim.AdamW(model.parameters()), torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)):
+    # Never where a CUDA driver is: a process that forks must never start CUDA, or no child forked after
+    # can (``CUDA error: initialization error``), and every worker is forked from here. The autograd
+    # engine's first backward counts every device type's devices, which starts CUDA (cuInit), and an
+    # optimizer's step asks torch.accelerator for the current stream; on an H200 every worker's CUDA
+    # failed from these lines. There, each worker pays for its own first step.
+    if not cuda_driver_present():
+        for optimizer in (torch.optim.AdamW(model.parameters()),
+                          torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)):
+            with FlopCounterMode(display=False):
+                loss = F.mse_loss(model(x).squeeze(-1), y)
+                loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+        for dtype in (torch.bfloat16, torch.float16):
+            with torch.autocast("cpu", dtype=dtype):
+                loss = F.mse_loss(model(x).squeeze(-1), y)
+            scaler = torch.amp.GradScaler("cpu")
+            scaler.scale(loss).backward()
+            scaler.step(torch.optim.AdamW(model.parameters()))
+            scaler.update()
+    else:
         with FlopCounterMode(display=False):
-            loss = F.mse_loss(model(x).squeeze(-1), y)
-            loss.backward()
-        optimizer.step()
-        optimizer.zero_grad()
-    for dtype in (torch.bfloat16, torch.float16):
-        with torch.autocast("cpu", dtype=dtype):
-            loss = F.mse_loss(model(x).squeeze(-1), y)
-        scaler = torch.amp.GradScaler("cpu")
-        scaler.scale(loss).backward()
-        scaler.step(torch.optim.AdamW(model.parameters()))
-        scaler.update()
+            F.mse_loss(model(x).squeeze(-1), y)
     buffer = io.BytesIO()
     torch.save({"model": model.state_dict(), "step": 1}, buffer)
     buffer.seek(0)
@@ -433,6 +475,11 @@ def _statements(items) -> list[str]:
     return [_said(item, "(an unreadable statement)") for item in items[:32]]
 
 
+def _cuda_started() -> bool:
+    """Where the grader will use the GPU: whether this process has made CUDA unusable to its children."""
+    return cuda_starts_in_a_child() is False
+
+
 def main() -> None:
     harness, path = sys.argv[1], sys.argv[2]  # the harness copy is already on sys.path
     forbidden = os.fsdecode(sys.stdin.buffer.readline().rstrip(b"\n")) or None  # the staff repository
@@ -450,7 +497,7 @@ def main() -> None:
     except OSError:
         pass
     server = ForkServer(path, harness, forbidden)
-    sys.stdout.write(json.dumps({"ready": True, "pid": os.getpid(), "missing": missing,
+    sys.stdout.write(json.dumps({"ready": True, "pid": os.getpid(), "missing": missing, "cuda_started": _cuda_started(),
                                  "cgroups": server.groups.prefixes(), "view": server.view}) + "\n")
     sys.stdout.flush()
     server.run()

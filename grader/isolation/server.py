@@ -76,6 +76,7 @@ class ForkServerHandle:
         self.process: subprocess.Popen | None = None
         self.cgroups: list[str] = []  # what names the fork server's control groups (prefixes), for close()
         self.missing: list[str] = []  # what it could not preload
+        self.cuda_started = False
         self._conn: socket.socket | None = None
         self._conn_pid = -1
         self._lock = threading.Lock()  # one request at a time on the connection (a lookahead thread, a test)
@@ -125,6 +126,7 @@ class ForkServerHandle:
         info = json.loads(line)
         self.pid = int(info["pid"])
         self.missing = list(info.get("missing", []))
+        self.cuda_started = info.get("cuda_started") is True  # then no worker forked from it can use CUDA
         self.cgroups = [str(p) for p in info.get("cgroups", [])]
         self.view = [str(p) for p in info.get("view", [])]  # the paths every worker sees
         self._ready = True
