@@ -5,8 +5,8 @@ lecture's Cruncher: ``x @ weight`` layers, output (batch,)), optimizer and data,
 all built from a seed, and the reference runs the same scenario. Hooks copy out
 what happened inside, values and dtypes: each matmul's output, each gradient as
 it reached its parameter, the loss tensor that backward started from; then the
-parameters, the gradients left and the scaler's scale afterwards. The "input"
-line of a failure is that scenario (see the probe ``train_step``).
+parameters, the gradients left, the scaler's scale and the caller's x and y. The
+"input" line of a failure is that scenario (see the probe ``train_step``).
 
 Comparisons: dtypes, scales and the names of parameters left with a gradient
 exactly; each matmul's output exactly (the same inputs under autocast give the
@@ -16,7 +16,8 @@ is off by 1e-4 or more); the gradients only roughly (within half their size, plu
 tested, not how they were rounded); the parameters within a relative 1e-4
 (correct ways of writing the step agree to the last bit on the CPU; a gradient
 computed in other dtypes, or without the scaler where float16 underflows, moves
-them much further).
+them much further); the caller's x and y after the step exactly, dtypes too (the
+step computes on copies).
 """
 
 import warnings
@@ -111,6 +112,12 @@ def stepped_once_and_cleared(step: Answers) -> None:
                   "gradients")
     step.where("grads_left").same("parameters still holding a nonzero gradient after the step: call "
                                   "optimizer.zero_grad()")
+    batch = step.where("batch_after")
+    batch.map(dtypes).same("the dtypes of the caller's x and y after the step (x, then y): the step changed the "
+                           "batch it was given. Autocast casts copies inside each op; cast nothing in place "
+                           "(x.data = ..., x.copy_(...)): the caller may reuse its batch")
+    batch.same("the values of the caller's x and y after the step (x, then y): the step changed the batch it "
+               "was given in place; compute on copies")
 
 
 def scaler_used(step: Answers) -> None:

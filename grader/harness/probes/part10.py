@@ -6,9 +6,9 @@ Part 10: only ``autocast_train_step`` is the implementation's. Hooks copy out
 what mixed precision is about, values and dtypes: each matmul's output, each
 gradient as it reached its parameter, the loss tensor that backward started
 from (or that the scaler was asked to scale); and after the step, the
-parameters, the gradients left, the scaler's scale. The tests hold these values
-against the reference's, so a report can only pass by holding the numbers a
-real autocast step computes.
+parameters, the gradients left, the scaler's scale, and the batch as the caller
+holds it. The tests hold these values against the reference's, so a report can
+only pass by holding the numbers a real autocast step computes.
 """
 
 from __future__ import annotations
@@ -129,6 +129,8 @@ class Step(Report):
     # per gradient reaching a parameter, whether an autocast of device_type was on as it did: backward belongs
     # after the autocast block (its ops run in the dtypes the forward chose)
     autocast_in_backward: list[bool] = dataclasses.field(default_factory=list)
+    # the caller's x and y after the step, as the caller holds them (a step casts copies, never its batch)
+    batch_after: list[torch.Tensor] = dataclasses.field(default_factory=list)
 
 
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
@@ -201,4 +203,5 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
         steps=len(steps),
         scale=None if scaler is None else scaler.get_scale(),
         autocast_in_backward=in_autocast,
+        batch_after=[_copy(x), _copy(y)],
     )
