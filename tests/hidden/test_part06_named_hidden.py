@@ -13,7 +13,10 @@ exactly (they move numbers, never round them); each attention score within
 4·(dim+2)·(eps·S + tiny) with S = sum |q|·|k| / sqrt(dim) and eps, tiny of the inputs'
 dtype (2.2e-16 for float64): a few roundings per term in that dtype. A scale rounded to
 float32 (``torch.sqrt(torch.tensor(dim))`` is a float32 tensor) is off by up to 6e-8
-relative, millions of float64 roundings.
+relative, millions of float64 roundings. That allowance is about what bfloat16 rounds
+away once, so float16 inputs also come with a pair whose every score is exact in float16
+(full 11-bit q, one ±2**j per k row, dim 1 or 4), compared exactly: float16 computed in
+bfloat16 loses bits there.
 """
 
 import math
@@ -43,8 +46,27 @@ def tensors(draw, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
 
 
 @st.composite
+def float16_exact_cases(draw):
+    """float16 q and k whose every score is exact in float16, each q value using all 11 of its significant
+    bits: dim 1 or 4 (sqrt(dim) is 1 or 2), and each k row one ±2**j among zeros, so a score is one product
+    q·k / sqrt(dim), exact in float16 and in any order of computing it. bfloat16 (8 bits) cannot hold such q."""
+    generator = torch.Generator().manual_seed(draw(st.integers(0, 2**31 - 1)))
+    batch, seq_q, seq_k, heads = (draw(axis) for _ in range(4))
+    dim = draw(st.sampled_from([1, 4]))
+    odd = torch.randint(512, 1024, (batch, seq_q, heads, dim), generator=generator) * 2 + 1  # 1025..2047, odd
+    sign = torch.randint(0, 2, odd.shape, generator=generator) * 2 - 1
+    q = (sign * odd * 2.0 ** draw(st.integers(-12, -6))).to(torch.float16)
+    hot = torch.randint(0, dim, (batch, seq_k, heads), generator=generator)
+    power = 2.0 ** torch.randint(-2, 3, hot.shape, generator=generator)
+    k = torch.nn.functional.one_hot(hot, dim) * (power * (torch.randint(0, 2, hot.shape, generator=generator) * 2 - 1)
+                                                 ).unsqueeze(-1)
+    return q, k.to(torch.float16)
+
+
+@st.composite
 def typed_cases(draw):
-    """(q, k, x, num_heads, split), all of one drawn dtype: one call of each function."""
+    """(q, k, x, num_heads, split, exact), all of one drawn dtype: one call of each function; with float16, also
+    q and k whose every score float16 holds exactly (``float16_exact_cases``), else None."""
     dtype = draw(st.sampled_from(DTYPES))
     batch, seq_q, seq_k, heads = (draw(axis) for _ in range(4))
     dim = draw(head_dim)
@@ -52,7 +74,7 @@ def typed_cases(draw):
     k = draw(tensors((batch, seq_k, heads, dim), dtype))
     x = draw(tensors((batch, seq_q, heads * draw(head_dim)), dtype))
     split = draw(tensors((batch, heads, seq_q, draw(head_dim)), dtype))
-    return q, k, x, heads, split
+    return q, k, x, heads, split, draw(float16_exact_cases()) if dtype == torch.float16 else None
 
 
 def check_attention_scores(impl, oracle, q, k):
@@ -74,21 +96,39 @@ def check_attention_scores(impl, oracle, q, k):
                         problem)
 
 
+def check_float16_precision(impl, oracle, q, k):
+    """Every score here is exact in float16 however it is computed in float16 (or wider): any error is a
+    computation in fewer bits. The comparison above allows a few float16 roundings per term, about what
+    bfloat16 rounds away once, so it cannot tell the two apart; this can."""
+    batch, seq_q, heads, dim = q.shape
+    answers = checked(impl, oracle, attention_scores, q, k,
+                      returns=Tensor(torch.float16, (batch, heads, seq_q, k.shape[1])))
+    answers.elementwise(0.0, "compared exactly: each score is one product, exact in float16",
+                        "wrong value for float16 inputs whose every score float16 holds exactly: the scores lost "
+                        "bits float16 keeps (computed in bfloat16, or another dtype with fewer than 11 significant "
+                        "bits?); compute in the inputs' dtype or wider")
+
+
 def _lecture(dtype, dim=5, power=0):
     """The lecture's shapes (2, 3, 8 heads, dim), with a head size that is no perfect square: sqrt(5) rounds;
     values -3..3 times 2**power."""
     values = ((torch.arange(2 * 3 * 8 * dim, dtype=torch.float64).reshape(2, 3, 8, dim) % 7 - 3) * 2.0**power
               ).to(dtype)
-    return values, values.flip(1), values.reshape(2, 3, 8 * dim), 8, values.transpose(1, 2).contiguous()
+    exact = (torch.tensor([[[[1.0 + 2.0**-10]]]], dtype=dtype), torch.ones(1, 1, 1, 1, dtype=dtype)) \
+        if dtype == torch.float16 else None  # bfloat16 rounds 1 + 2**-10 to 1
+    return values, values.flip(1), values.reshape(2, 3, 8 * dim), 8, values.transpose(1, 2).contiguous(), exact
 
 
 @given(case=typed_cases())
 @example(case=_lecture(torch.float64))
 @example(case=_lecture(torch.bfloat16))
 @example(case=_lecture(torch.bfloat16, power=10))  # scores up to 45·2**20/sqrt(5): past float16's range
+@example(case=_lecture(torch.float16))
 def test_other_float_dtypes(impl, oracle, case):
-    q, k, x, num_heads, split = case
+    q, k, x, num_heads, split, exact = case
     check_attention_scores(impl, oracle, q, k)
+    if exact is not None:
+        check_float16_precision(impl, oracle, *exact)
     batch, seq, model = x.shape
     checked(impl, oracle, split_heads, x, num_heads,
             returns=Tensor(x.dtype, (batch, num_heads, seq, model // num_heads))).same()
