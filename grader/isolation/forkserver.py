@@ -476,7 +476,7 @@ def _statements(items) -> list[str]:
 
 
 def _cuda_started() -> bool:
-    """Where the grader will use the GPU: whether this process has made CUDA unusable to its children."""
+    """Whether this process has made CUDA unusable to its children (False where there is no driver)."""
     return cuda_starts_in_a_child() is False
 
 
@@ -496,8 +496,9 @@ def main() -> None:
         ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except OSError:
         pass
+    cuda_started = _cuda_started()  # before the server runs: it reaps every child of this process
     server = ForkServer(path, harness, forbidden)
-    sys.stdout.write(json.dumps({"ready": True, "pid": os.getpid(), "missing": missing, "cuda_started": _cuda_started(),
+    sys.stdout.write(json.dumps({"ready": True, "pid": os.getpid(), "missing": missing, "cuda_started": cuda_started,
                                  "cgroups": server.groups.prefixes(), "view": server.view}) + "\n")
     sys.stdout.flush()
     server.run()
