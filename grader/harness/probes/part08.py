@@ -11,6 +11,7 @@ harness code, and the test reports it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,6 +208,9 @@ class Built(Report):
     # own load_state_dict): a model whose state_dict shows other weights than it runs answers otherwise
     output: Any
     reloaded: Any
+    # the state dict of that other Cruncher as built, right after the first (torch not seeded again): a model
+    # that seeds torch itself (a "reproducible" model) starts every Cruncher with the same weights
+    second: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def _run(model: nn.Module, x: torch.Tensor) -> Any:
@@ -231,11 +235,13 @@ def cruncher_init(impl: Implementation, dim: int, num_layers: int, seed: int) ->
     x = torch.randn(3, dim, generator=torch.Generator().manual_seed(seed + 1))
     output = _run(model, x)
     other = impl.function("model.Cruncher")(dim, num_layers)
+    second = {key: dense(value) for key, value in other.state_dict().items()} \
+        if isinstance(other, nn.Module) else {}
     try:
         nn.Module.load_state_dict(other, weights)
     except Exception as error:  # noqa: BLE001 - its own state dict does not load: said by the layout test
-        return Built(None, weights, output, type(error).__name__)
-    return Built(None, weights, output, _run(other, x))
+        return Built(None, weights, output, type(error).__name__, second)
+    return Built(None, weights, output, _run(other, x), second)
 
 
 @dataclass(frozen=True)
