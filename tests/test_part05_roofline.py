@@ -26,7 +26,8 @@ from grader.harness.ask import ask, check, fail, require
 from grader.harness.cases import example, given
 from grader.harness.compare import Compare, differs
 from grader.harness.faults import named_inputs
-from grader.harness.probes.part05 import DATASHEET, matmul_cost, promised, time_matmul_call, time_matmul_products
+from grader.harness.probes.part05 import (DATASHEET, FIRST_TRIAL_DELAY, WARMUP_DELAY, matmul_cost, promised,
+                                          time_matmul_call, time_matmul_products)
 from grader.harness.schema import FLOAT, STR, Optional, Tuple
 from grader.harness.show import show
 from grader.harness.source import Module, is_clock, package_names, replaced_at_import
@@ -378,7 +379,9 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
       products ran (3 + 10 with the defaults), each an [m, k] @ [k, n] of drawn values (not zeros), and
       where it draws random numbers between products, the figure is about what a product took (drawing
       inputs inside the timed loop costs several of these); the case's own float32 call, watched so too,
-      the same, and its figure about what a product took whether it draws or not.
+      the same, and its figure about what a product took whether it draws or not. The watch makes each
+      warm-up product 30 ms slower and the first timed one 15 ms: the figure must be at least the timed
+      products' mean (not the last one's time alone) and, after a warm-up, about it (the warm-up untimed).
     When grading, the figure and the extra products' CPU are also held against the
     harness's own timing of the same product, made in a process where no
     submission ever ran. Each of these but the first and the last compares the least
@@ -501,7 +504,9 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
     (running the right products is all they ask), but what an honest slip shows in: one warm-up or trial
     too few or too many, b made [k, m], the inputs drawn inside the timed loop. Products run in a thread the
     call started are not seen (a dispatch mode is the thread's own): they count as not run, and the message
-    says why. A figure a busy moment spoiled is measured again.
+    says why. A figure a busy moment spoiled is measured again. Unless ``bounded``, the warm-up products are
+    made slow and the first timed one a little (``time_matmul_products``): a figure that times the warm-up, or
+    keeps the last trial's time alone, is then far from the timed products' mean, where a free CPU hides it.
     ``bounded``: the figure is held against what a product cycle took whether or not the call draws between
     products (a main case's products are large enough for that: nothing else of a cycle, a sleep or smaller
     products timed in their place, can hide in the noise)."""
@@ -512,7 +517,8 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
     if warmup is None:
         warmup, trials = 3, 10
     for _ in range(PRODUCT_ROUNDS):
-        seen = impl.run(time_matmul_products, m, k, n, *probe_counts)  # None, None: the defaults
+        # None, None: the defaults; the thin product's run only is slowed (its products are the cheaper)
+        seen = impl.run(time_matmul_products, m, k, n, *probe_counts, not bounded)
         figure = check(seen.figure, FLOAT, fn, inputs)
         require(not seen.shapes, fn, f"ran a product of {' @ '.join(str(list(s)) for s in seen.shapes)}: time "
                 f"[m, k] @ [k, n] = {[m, k]} @ {[k, n]}, a of shape (m, k) and b of shape (k, n)", inputs=inputs,
@@ -537,10 +543,17 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
                 f"fastest of the {trials} timed products took inside torch ({fastest:.3g} s): a clock read around "
                 "the timed products gives at least that. Divide the timed loop's seconds by `trials`, no more",
                 inputs=inputs, show_values=False)
-        if not seen.draws_between and not bounded:
+        product = sum(timed[-trials:]) / trials
+        require(not seen.delayed or figure >= FIGURE_FLOOR * product, fn, f"returned {figure:.3g} s for one "
+                f"product, less than the mean of the {trials} timed products as they ran inside torch "
+                f"({product:.3g} s; here the first of them was made {FIRST_TRIAL_DELAY * 1e3:g} ms slower): a clock "
+                "read around the timed loop, divided by `trials`, gives at least that. Time all `trials` products "
+                "and divide their total by `trials` (not the last product's time alone)", inputs=inputs,
+                show_values=False)
+        # the warm-up products made slow (WARMUP_DELAY each) show in a figure that times them too
+        if not seen.draws_between and not bounded and not (seen.delayed and warmup):
             return
         cycles = warmup + trials
-        product = sum(timed[-trials:]) / trials
         cycle = product + seen.other_seconds / cycles
         if figure <= PRODUCTS_ONLY * cycle + WATCH_SHARE * seen.ops * seen.op_seconds / cycles + PRODUCTS_SLACK:
             return
@@ -550,9 +563,11 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
             f"numbers between its products ({seen.draws_between} draws, {seen.drawn_seconds:.3g} s): the figure "
             "times the drawing too. Make the inputs once, before the warm-up, and time only the `trials` products",
             inputs=inputs, show_values=False)
+    slowed = f" (here each warm-up product was made {WARMUP_DELAY * 1e3:g} ms slower: they show in a figure that " \
+        "times them)" if seen.delayed and warmup else ""
     require(False, fn, f"returned {figure:.3g} s for one product, {took}: the figure times more than the "
-            "products (a wait, other work in the timed loop). Time only the `trials` products, and divide by "
-            "`trials`", inputs=inputs, show_values=False)
+            f"products (the warm-up too? a wait, other work in the timed loop){slowed}. Start the clock after the "
+            "warm-up, time only the `trials` products, and divide by `trials`", inputs=inputs, show_values=False)
 
 
 def _measured_anew(fn: str, seen: _Timings) -> None:

@@ -53,7 +53,15 @@ class Products(Report):
     drawn_seconds: float  # ... and their time
     ops: int  # the ops the watch saw in the call, of every kind
     op_seconds: float  # what the watch costs an op, measured here on a trivial one: what it adds to the figure
+    # the watch makes each warm-up product last WARMUP_DELAY longer and the first timed one FIRST_TRIAL_DELAY
+    # (inside the op, so ``products`` includes it): a figure that times the warm-up too, or keeps one trial's
+    # time (the last) for the mean, is then far from the mean of the timed products, which a free CPU hides
+    delayed: bool
 
+
+WARMUP_DELAY = 0.03
+FIRST_TRIAL_DELAY = 0.015
+DEFAULT_COUNTS = (3, 10)  # time_matmul's warmup and trials (SPEC)
 
 # ATen's ops that draw random numbers: what making inputs costs
 _DRAWS = {"randn", "rand", "randint", "randperm", "randn_like", "rand_like", "randint_like", "normal", "normal_",
@@ -82,15 +90,18 @@ def _constant(matrix: torch.Tensor) -> bool:
 
 @probe(subject="roofline.time_matmul", timeout=30, batch=False)
 def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: int | None,
-                         trials: int | None) -> Products:
+                         trials: int | None, slowed: bool = True) -> Products:
     """``time_matmul(m, k, n, float32, "cpu", warmup, trials)`` under a dispatch mode that times each op torch
     runs for it (the op alone, inside the mode: not the mode's own cost, not the loop's); ``warmup`` and
-    ``trials`` None: left to its defaults."""
+    ``trials`` None: left to its defaults. ``slowed``: each warm-up product is made to last ``WARMUP_DELAY``
+    longer, and the first timed one ``FIRST_TRIAL_DELAY`` (a sleep inside the op, counted in its seconds)."""
     import threading
 
     from torch.utils._python_dispatch import TorchDispatchMode
 
     products, odd, ops, other, draws, drawn, constant = [], [], [0], [0.0], [0], [0.0], []
+    delaying = [False]  # on in the call only (not while the watch's own cost is measured)
+    due_warmup = DEFAULT_COUNTS[0] if warmup is None else warmup
 
     class Watch(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -102,17 +113,21 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 out = func.decompose(*args, **kwargs)
             if out is not NotImplemented:
                 return out
+            operands = _operands(args, m, k, n)
+            product = operands is not None and operands[1].shape[-1] == (n if operands[0].shape[-2] == m else m)
             began = time.perf_counter()
             out = func(*args, **kwargs)
+            if product and delaying[0]:
+                index = len(products)
+                time.sleep(WARMUP_DELAY if index < due_warmup else FIRST_TRIAL_DELAY if index == due_warmup else 0)
             seconds = time.perf_counter() - began
-            operands = _operands(args, m, k, n)
             if operands is None:
                 if func.overloadpacket.__name__ not in _DRAWS:
                     other[0] += seconds
                 elif products or odd:
                     draws[0] += 1
                     drawn[0] += seconds
-            elif operands[1].shape[-1] == (n if operands[0].shape[-2] == m else m):
+            elif product:
                 products.append(seconds)
                 if not constant:
                     constant.append(any(_constant(operand) for operand in operands))
@@ -133,16 +148,18 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
     threading.Thread.start = counted
     collecting = gc.isenabled()
     gc.disable()  # as timeit does: the watch makes garbage, and a collection in the timed loop is no product
+    delaying[0] = slowed
     try:
         with Watch():
             counts = () if warmup is None else (warmup, trials)
             figure = impl.function("roofline.time_matmul")(m, k, n, torch.float32, "cpu", *counts)
     finally:
+        delaying[0] = False
         threading.Thread.start = start
         if collecting:
             gc.enable()
     return Products(figure, tuple(products), odd[0] if odd else (), bool(constant and constant[0]), len(started),
-                    other[0], draws[0], drawn[0], ops[0], op_seconds)
+                    other[0], draws[0], drawn[0], ops[0], op_seconds, slowed)
 
 
 def _watch_cost(watch: type, repeats: int = 5, count: int = 200) -> float:
