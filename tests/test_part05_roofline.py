@@ -534,7 +534,8 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
         require(len(timed) == warmup + trials, fn, f"ran {len(timed)} product{'s' if len(timed) != 1 else ''} "
                 f"of [m, k] @ [k, n] with {asked}, where {warmup} + {trials} are due: run `warmup` untimed "
                 "products, then time `trials` more, and no others (range(warmup) and range(trials), not from 1 "
-                "or to n + 1)", inputs=inputs, show_values=False)
+                "or to n + 1; a timer that warms up on its own, torch.utils.benchmark.Timer.timeit, runs more)",
+                inputs=inputs, show_values=False)
         require(not seen.constant, fn, "multiplied a matrix that holds one value throughout (zeros? ones?): "
                 "make random inputs, torch.randn(m, k) and torch.randn(k, n) in the dtype and on the device asked "
                 "for (some hardware multiplies zeros faster than real data)", inputs=inputs, show_values=False)
