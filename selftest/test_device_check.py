@@ -92,3 +92,26 @@ def test_a_batch_names_the_fork_server_when_it_started_cuda(monkeypatch, capsys)
     capsys.readouterr()
     graded.server = None
     graded.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize("answer, expected", [(0, True), (3, False), (None, None)],
+                         ids=["a child starts it", "initialised in the parent", "no driver"])
+def test_whether_a_child_can_start_cuda_is_its_cuinit(monkeypatch, answer, expected):
+    """One forked child calls the driver's cuInit and exits with its code: 0 is a child that can start CUDA,
+    3 (CUDA_ERROR_NOT_INITIALIZED: what a child of a process that started it gets) one that cannot, and
+    without a driver to load there is nothing to ask. Here a stand-in driver answers."""
+    import ctypes
+
+    from grader.isolation import forkserver
+
+    class Driver:
+        def __init__(self, name):
+            if answer is None:
+                raise OSError(f"{name}: cannot open shared object file")
+
+        def cuInit(self, flags):  # noqa: N802 - the driver's name
+            return answer
+
+    monkeypatch.setattr(ctypes, "CDLL", Driver)
+    assert forkserver.cuda_starts_in_a_child() is expected
+    assert forkserver.cuda_driver_present() is (answer is not None)
