@@ -26,8 +26,8 @@ from grader.harness.ask import ask, check, fail, require
 from grader.harness.cases import example, given
 from grader.harness.compare import Compare, differs
 from grader.harness.faults import named_inputs
-from grader.harness.probes.part05 import (DATASHEET, FIRST_TRIAL_DELAY, WARMUP_DELAY, matmul_cost, promised,
-                                          time_matmul_call, time_matmul_products)
+from grader.harness.probes.part05 import (DATASHEET, DEFAULT_COUNTS, FIRST_TRIAL_DELAY, WARMUP_DELAY, matmul_cost,
+                                          promised, time_matmul_call, time_matmul_products)
 from grader.harness.schema import FLOAT, STR, Optional, Tuple
 from grader.harness.show import show
 from grader.harness.source import Module, is_clock, package_names, replaced_at_import
@@ -391,7 +391,7 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
     """
     m, k, n, warmup, trials = case
     fn = "roofline.time_matmul"
-    w, t = (3, 10) if warmup is None else (warmup, trials)
+    w, t = DEFAULT_COUNTS if warmup is None else (warmup, trials)
     timings = {dtype: _Timings(named_inputs(fn, (m, k, n, dtype, "cpu") + (() if warmup is None else (w, t))),
                                w + EXTRA_WARMUP + t, warmup is None)
                for dtype in (torch.float32, torch.float64)}
@@ -515,7 +515,7 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
     asked = f"warmup={warmup} and trials={trials}" if warmup is not None else LEFT_TO_DEFAULTS
     probe_counts = (warmup, trials)
     if warmup is None:
-        warmup, trials = 3, 10
+        warmup, trials = DEFAULT_COUNTS
     for _ in range(PRODUCT_ROUNDS):
         # None, None: the defaults; the thin product's run only is slowed (its products are the cheaper)
         seen = impl.run(time_matmul_products, m, k, n, *probe_counts, not bounded)

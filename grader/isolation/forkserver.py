@@ -86,26 +86,27 @@ def prewarm() -> list[str]:
     return missing
 
 
-def cuda_driver_present() -> bool:
-    """Whether this machine has a CUDA driver (torch loads it at import where it has one)."""
+def _cuda_driver():
+    """The CUDA driver library, or None on a machine without one (torch loads it at import where it has one)."""
     import ctypes
 
     try:
-        ctypes.CDLL("libcuda.so.1")
+        return ctypes.CDLL("libcuda.so.1")
     except OSError:
-        return False
-    return True
+        return None
+
+
+def cuda_driver_present() -> bool:
+    """Whether this machine has a CUDA driver."""
+    return _cuda_driver() is not None
 
 
 def cuda_starts_in_a_child() -> bool | None:
     """Whether a child forked from here now can start CUDA (the driver's ``cuInit`` in it succeeds);
     None where there is no driver to ask. A child forked after its parent started CUDA cannot (torch
     loads the driver at import, so whether it is loaded says nothing; only a child's cuInit tells)."""
-    import ctypes
-
-    try:
-        driver = ctypes.CDLL("libcuda.so.1")
-    except OSError:
+    driver = _cuda_driver()
+    if driver is None:
         return None
     pid = os.fork()
     if pid == 0:
@@ -475,11 +476,6 @@ def _statements(items) -> list[str]:
     return [_said(item, "(an unreadable statement)") for item in items[:32]]
 
 
-def _cuda_started() -> bool:
-    """Whether this process has made CUDA unusable to its children (False where there is no driver)."""
-    return cuda_starts_in_a_child() is False
-
-
 def main() -> None:
     harness, path = sys.argv[1], sys.argv[2]  # the harness copy is already on sys.path
     forbidden = os.fsdecode(sys.stdin.buffer.readline().rstrip(b"\n")) or None  # the staff repository
@@ -496,7 +492,9 @@ def main() -> None:
         ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except OSError:
         pass
-    cuda_started = _cuda_started()  # before the server runs: it reaps every child of this process
+    # whether this process made CUDA unusable to its children (not where there is no driver); asked before
+    # the server runs, which reaps every child of this process
+    cuda_started = cuda_starts_in_a_child() is False
     server = ForkServer(path, harness, forbidden)
     sys.stdout.write(json.dumps({"ready": True, "pid": os.getpid(), "missing": missing, "cuda_started": cuda_started,
                                  "cgroups": server.groups.prefixes(), "view": server.view}) + "\n")
