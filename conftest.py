@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.harness.longlived import long_lived
+from grader.harness.longlived import freeze_at_exit, long_lived
 
 pytest_plugins = ["grader.harness.plugin"]
 if (Path(__file__).parent / "grader" / "staff_plugin.py").exists():
@@ -21,3 +21,4 @@ pytest.register_assert_rewrite(*pytest_plugins)  # as pytest would have, importi
 with long_lived():
     for _plugin in pytest_plugins:
         importlib.import_module(_plugin)
+freeze_at_exit()

@@ -10,10 +10,15 @@ process forked from here, writing to the pages a child shares with its parent:
 
 pauses the collector inside the block and freezes (``gc.freeze``) what exists at its end.
 The root ``conftest.py`` (a student's run), the fork server and the grader's batch use it.
+
+``freeze_at_exit()`` does the same for everything left when the interpreter exits: its last
+collections would walk every object still alive (torch's compiler, imported by a run's first
+dispatch mode, is most of them), about 0.35 s of a student's ``pytest`` after its summary.
 """
 
 from __future__ import annotations
 
+import atexit
 import gc
 from contextlib import contextmanager
 from typing import Iterator
@@ -29,3 +34,10 @@ def long_lived() -> Iterator[None]:
         gc.freeze()
         if collecting:
             gc.enable()
+
+
+def freeze_at_exit() -> None:
+    """Freeze what is alive at interpreter exit (atexit, not a pytest hook: a process that runs
+    pytest many times must still collect between runs). Only cyclic garbage left then goes
+    unfinalized, which exit never promised: atexit handlers and ``weakref.finalize`` still run."""
+    atexit.register(gc.freeze)
