@@ -96,6 +96,21 @@ HONEST = {
                                   "class Count(TorchDispatchMode):\n"
                                   "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
                                   "        return func(*args, **(kwargs or {}))\n",
+    # tables of names written out, read the ways students write them (grader.harness.literal_names)
+    "names from a literal table's rows": "import torch\nLAYOUTS = [('float32', 8, 23), ('float16', 5, 10)]\n"
+                                         "FORMATS = {getattr(torch, n): (e, m) for n, e, m in LAYOUTS}\n",
+    "names from a literal dict's keys": "import torch\nBY_NAME = {'float32': 1, 'bfloat16': 2}\n"
+                                        "A = {getattr(torch, n): v for n, v in BY_NAME.items()}\n"
+                                        "B = [getattr(torch, n) for n in BY_NAME]\nC = [getattr(torch, n) for n in "
+                                        "BY_NAME.keys()]\n",
+    "names from a string split": "import torch\nOPS = {n: getattr(torch.ops.aten, n) for n in 'mm addmm bmm'.split()}\n",
+    "names enumerated": "import torch\nNAMES = ('float32', 'float16')\n"
+                        "D = {i: getattr(torch, n) for i, n in enumerate(NAMES)}\n",
+    "a helper given names written out": "import torch\ndef _op(name):\n    return getattr(torch.ops.aten, name)\n"
+                                        "MM = _op('mm')\nOTHERS = [_op(n) for n in ('addmm', 'bmm')]\n",
+    "a loop's name reused as a parameter elsewhere": "import torch\ndef a(name):\n    return name\n"
+                                                     "def b():\n    return [getattr(torch, name) for name in "
+                                                     "('float32',)]\n",
 }
 
 REACHING = {
@@ -110,6 +125,24 @@ REACHING = {
     "sys.modules": "import sys\nm = sys.modules['grader.harness.probe']\n",
     "sys.modules reached through torch": "import torch\nm = torch.sys.modules\n",
     "a module by a built name": "import torch\nm = getattr(torch, 'sy' + 's')\n",
+    # a name that once held strings written out, then anything (each was read as the loop's strings)
+    "a loop's name bound again": "for _n in ('real',):\n    pass\n_n = '__glo' + 'bals__'\n"
+                                 "def f(fn):\n    return getattr(fn, _n)\n",
+    "a loop's name as a parameter": "for _n in ('real',):\n    pass\ndef f(fn, _n):\n    return getattr(fn, _n)\n",
+    "a table's name as a parameter": "FIELDS = ('real',)\ndef f(o, FIELDS):\n    return getattr(o, FIELDS[0])\n",
+    "... looped over": "FIELDS = ('real',)\ndef f(o, FIELDS):\n    for n in FIELDS:\n        return getattr(o, n)\n",
+    "a table changed": "NAMES = ['real']\ndef f(o, n):\n    NAMES.append(n)\n    return [getattr(o, x) for x in NAMES]\n",
+    "a table's row changed": "T = (['real'],)\ndef f(o, n):\n    for row in T:\n        row[0] = n\n"
+                             "    return [getattr(o, a) for (a,) in T]\n",
+    "a helper handed on": "def _get(o, name):\n    return getattr(o, name)\nx = _get(len, 'real')\n"
+                          "pick = _get\n",
+    "a helper given a built name": "def _get(o, name):\n    return getattr(o, name)\nx = _get(len, 'x' + 'y')\n",
+    "fields' name bound again": "from dataclasses import fields\nclass F:\n    name = 'x'\ndef f(o, d):\n"
+                                "    for f in fields(d):\n        pass\n    f = F()\n    return getattr(o, f.name)\n",
+    "a dataclass field of a reaching name": "from dataclasses import dataclass, fields\n@dataclass\nclass D:\n"
+                                            "    __globals__: int = 0\n"
+                                            "def f(o):\n    return [getattr(o, x.name) for x in fields(D)]\n",
+    "fields named at run time": "import dataclasses\nD = dataclasses.make_dataclass('D', ['a'])\n",
     "... by a name given": "import torch\ndef f(name):\n    return getattr(torch, name)\n",
     "a module's namespace": "import torch\nns = vars(torch)\n",
     "... as its __dict__": "import torch\nns = torch.__dict__\n",
@@ -184,6 +217,20 @@ def test_code_that_reaches_into_other_code_is_refused(name):
     found = reaches({"mod": REACHING[name], "helpers": "import os\n"})
     found = [r for r in found if r.module == "mod"]
     assert found and all(r.where.startswith("mod.py:") for r in found), name
+
+
+@pytest.mark.parametrize("other", [
+    "from . import mod\nmod.NAMES = ('__globals__',)\n",  # the table replaced from another module
+    "from . import mod\nsetattr(mod, 'NAMES', ('__globals__',))\n",
+    "from .mod import NAMES\nNAMES.append('__globals__')\n",  # (a list) changed where it is imported
+    "from .mod import _get\nx = _get(len, '__glo' + 'bals__')\n",  # the helper called with anything
+    "from . import mod\ndef put(m, k, v):\n    m.__dict__[k] = v\nput(mod, 'NAMES', ('__globals__',))\n",
+])
+def test_names_another_module_can_replace_are_built_at_run_time(other):
+    mod = "NAMES = ['real']\ndef f(o):\n    return [getattr(o, n) for n in NAMES]\n" \
+          "def _get(o, name):\n    return getattr(o, name)\nx = _get(len, 'real')\n"
+    found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
+    assert "uses getattr of a name built at run time" in found, found
 
 
 def test_code_nested_too_deep_to_read_is_refused_not_skipped():

@@ -27,9 +27,12 @@ the ways there are to get at code the submission did not write:
   there (``.update``, ``.pop``); torch's flags, ``os.environ`` and ``sys.path`` excepted;
 * ``getattr``, ``setattr``, ``delattr``, ``hasattr`` or ``operator.attrgetter`` of a name built at
   run time, but on ``self``, a dtype's name on torch or numpy with its prefix written out
-  (``f"float{bits}"``), a loop's literal strings, or a dataclass's ``f.name``; those functions
-  handed on as values (``functools.reduce(getattr, ...)``); and ``object.__setattr__`` on anything but
-  ``self`` (``super().__setattr__`` and a frozen dataclass's ``__post_init__`` are honest).
+  (``f"float{bits}"``), a name that can only hold strings written out in the source (a loop over a
+  literal table, its keys or a column of its rows, a helper's parameter every call gives a literal:
+  ``grader.harness.literal_names``, which reads each scope and what other modules could change), or
+  a dataclass's ``f.name`` (and so no name of those below bound anywhere, no ``make_dataclass``); those
+  functions handed on as values (``functools.reduce(getattr, ...)``); and ``object.__setattr__`` on
+  anything but ``self`` (``super().__setattr__`` and a frozen dataclass's ``__post_init__`` are honest).
 
 A function's parameters and its names bound to other things shadow the module's imports
 (``def set_lr(optim, lr)`` beside ``from torch import optim``).
@@ -49,6 +52,7 @@ import ast
 import sys
 from dataclasses import dataclass
 
+from grader.harness.literal_names import LiteralStrings
 from grader.harness.source import MAX_DEPTH, nesting_depth, reached_as, walk
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
@@ -88,7 +92,7 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "__func__", "__self__", "__mro__", "__base__", "__bases__", "__reduce__", "__reduce_ex__",
                       "__objclass__", "__defaults__", "__kwdefaults__", "__wrapped__", "ctypes", "ctypeslib",
                       "resolve_name", "_import_dotted_name", "getclosurevars", "getattr_static", "__annotations__",
-                      "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__"])
+                      "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__", "make_dataclass"])
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)
@@ -171,7 +175,9 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
     try:
         bound = {name: _bound(tree) for name, tree in trees.items()}
         for name, tree in trees.items():
-            found += _Reader(f"{name}.py", {**_siblings(tree, bound), **bound[name]}, _literals(tree)).read(tree)
+            others = [other for other_name, other in trees.items() if other_name != name]
+            found += _Reader(f"{name}.py", {**_siblings(tree, bound), **bound[name]},
+                             LiteralStrings(tree, others)).read(tree)
     except RecursionError:  # (a deep stack to start from: never read as nothing)
         found += [Reach(f"{name}.py:1", UNREAD) for name in trees]
     return found
@@ -198,27 +204,6 @@ def _siblings(tree: ast.AST, bound: dict[str, dict[str, str]]) -> dict[str, str]
         for local, sibling in modules:
             names.update({f"{local}.{k}": v for k, v in bound.get(sibling, {}).items() if "." not in k})
     return names
-
-
-def _literals(tree: ast.Module) -> dict[str, list[str]]:
-    """Module-level names bound once to literal strings: a tuple, list or set of them, or a dict whose
-    values are strings (``FIELDS = ("parameters", "gradients")``, ``NAMES = {"fp32": "float32"}``)."""
-    counts: dict[str, int] = {}
-    for node in walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            counts[node.id] = counts.get(node.id, 0) + 1
-    literals: dict[str, list[str]] = {}
-    for statement in tree.body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
-                and isinstance(statement.targets[0], ast.Name) and counts.get(statement.targets[0].id) == 1:
-            value = statement.value
-            strings = _constant_strings(value)
-            if isinstance(value, ast.Dict) and all(isinstance(v, ast.Constant) and isinstance(v.value, str)
-                                                   for v in value.values):
-                strings = [v.value for v in value.values]
-            if strings is not None:
-                literals[statement.targets[0].id] = strings
-    return literals
 
 
 def imported_with(sources: dict[str, str], module: str) -> set[str]:
@@ -275,14 +260,6 @@ def _is_module(dotted: str) -> bool:
     return dotted in sys.modules or dotted.split(".")[0] in FORBIDDEN_IMPORTS
 
 
-def _constant_strings(node: ast.AST) -> list[str] | None:
-    """The strings of a literal tuple, list or set of strings written out, else None."""
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
-        return [e.value for e in node.elts]
-    return None
-
-
 def _bound(tree: ast.AST) -> dict[str, str]:
     """What names stand for an imported object, anywhere in the module: imports (``np`` -> ``numpy``), and
     names bound to such an object again (``o = os``, ``o, t = os, time``, ``(o := os)``, ``for o in (os,
@@ -335,9 +312,9 @@ def _bound(tree: ast.AST) -> dict[str, str]:
 class _Reader(ast.NodeVisitor):
     """One module's reading: each place it reaches into other code, in ``found``."""
 
-    def __init__(self, file: str, bound: dict[str, str], literals: dict[str, list[str]] | None = None) -> None:
+    def __init__(self, file: str, bound: dict[str, str], strings: LiteralStrings | None = None) -> None:
         self.file, self.bound = file, bound
-        self.literals = literals or {}
+        self.strings = strings  # which names hold only strings written out (None: a text read as code)
         self.params: list[set[str]] = []  # each enclosing function's parameters
         self.method_self: list[str | None] = []  # each enclosing function's first parameter, if a method's
         self.values: set[int] = set()  # names where a module may stand (an alias's value, an attribute's base)
@@ -346,7 +323,6 @@ class _Reader(ast.NodeVisitor):
         self.allowed: set[int] = set()  # nodes read as honest where they stand (``object.__setattr__(self, ...)``)
         self.called: set[int] = set()  # attribute nodes called at once (``model.modules()``)
         self.shadows: list[set[str]] = []  # each enclosing function's own names (a parameter ``optim``)
-        self.names: dict[str, list[str]] = {}  # loop names over literal strings: the strings they take
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -386,25 +362,27 @@ class _Reader(ast.NodeVisitor):
 
     def _text_name(self, node: ast.AST, name: ast.AST, verb: str) -> None:
         """A name given as text (a getattr's, a lookup's): written out, it must lead nowhere; built at run
-        time, it may lead anywhere, except a dtype's name on torch or numpy, or a loop's literal strings."""
-        if isinstance(name, ast.Constant) and isinstance(name.value, str):
-            if name.value in NAMED or name.value.split(".")[0] in FORBIDDEN_IMPORTS:
-                self._add(node, f"{verb} {name.value!r}")
-        elif isinstance(name, ast.Name) and name.id in self.names:
-            for text in self.names[name.id]:
-                if text in NAMED:
-                    self._add(node, f"{verb} {text!r}")
-        elif isinstance(name, ast.Subscript) and isinstance(name.value, ast.Name) and name.value.id in self.literals:
-            for text in self.literals[name.value.id]:  # NAMES[key], a module-level dict of strings
-                if text in NAMED:
+        time, it may lead anywhere, except a dtype's name on torch or numpy, a name that can only hold
+        strings written out (``grader.harness.literal_names``: each is read as written out), or a
+        dataclass's ``f.name``."""
+        strings = [name.value] if isinstance(name, ast.Constant) and isinstance(name.value, str) else \
+            self.strings.of(name) if self.strings is not None else None
+        if strings is not None:
+            for text in strings:
+                if text in NAMED or text.split(".")[0] in FORBIDDEN_IMPORTS:
                     self._add(node, f"{verb} {text!r}")
         elif not self._field_name(name):
             self._add(node, f"{verb} a name built at run time")
 
     def _field_name(self, name: ast.AST) -> bool:
-        """``f.name`` for ``f`` in ``dataclasses.fields(...)``: a dataclass's own fields."""
-        return isinstance(name, ast.Attribute) and name.attr == "name" and isinstance(name.value, ast.Name) \
-            and name.value.id in self.names.get("<fields>", [])
+        """``f.name`` where every binding of ``f`` is a loop over ``dataclasses.fields(...)``: a dataclass's
+        own fields (no module of the submission binds a name of ``NAMED``; ``make_dataclass`` is refused)."""
+        if not (isinstance(name, ast.Attribute) and name.attr == "name" and isinstance(name.value, ast.Name)
+                and self.strings is not None):
+            return False
+        sources = self.strings.loop_sources(name.value)
+        return bool(sources) and all(isinstance(source, ast.Call) and self.dotted(source.func) == "dataclasses.fields"
+                                     and self.strings.only_imported(source.func) for source in sources)
 
     # scopes
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -464,7 +442,7 @@ class _Reader(ast.NodeVisitor):
                     inner = ast.parse(node.value, mode="eval")
                 except (SyntaxError, ValueError, RecursionError, MemoryError):
                     continue
-                for reach in _Reader(self.file, self.bound, self.literals).read(inner):
+                for reach in _Reader(self.file, self.bound).read(inner):
                     self.found.append(Reach(f"{self.file}:{node.lineno}", f"{reach.what} (in an annotation's text)"))
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -477,31 +455,6 @@ class _Reader(ast.NodeVisitor):
     def _is_own(self, node: ast.AST) -> bool:
         """Whether ``node`` is the enclosing method's own object (its first parameter, ``self``)."""
         return isinstance(node, ast.Name) and bool(self.method_self) and node.id == self.method_self[-1]
-
-    def _loop_names(self, target: ast.AST, iterable: ast.AST) -> None:
-        strings = _constant_strings(iterable)
-        if strings is None and isinstance(iterable, ast.Name) and iterable.id in self.literals:
-            strings = self.literals[iterable.id]  # FIELDS = ("parameters", ...) at the module's top
-        if isinstance(target, ast.Name) and strings is not None:
-            self.names[target.id] = strings
-        if isinstance(target, ast.Tuple) and isinstance(iterable, (ast.Tuple, ast.List)) and all(
-                isinstance(row, ast.Tuple) and len(row.elts) == len(target.elts) for row in iterable.elts):
-            for i, name in enumerate(target.elts):  # for name, value in (("max", ...), ("eps", ...))
-                column = _constant_strings(ast.Tuple([row.elts[i] for row in iterable.elts]))
-                if isinstance(name, ast.Name) and column is not None:
-                    self.names[name.id] = column
-        if isinstance(target, ast.Name) and isinstance(iterable, ast.Call) and (
-                (isinstance(iterable.func, ast.Name) and iterable.func.id == "fields")
-                or self.dotted(iterable.func) == "dataclasses.fields"):
-            self.names.setdefault("<fields>", []).append(target.id)
-
-    def visit_For(self, node: ast.For) -> None:
-        self._loop_names(node.target, node.iter)
-        self.generic_visit(node)
-
-    def visit_comprehension(self, node: ast.comprehension) -> None:
-        self._loop_names(node.target, node.iter)
-        self.generic_visit(node)
 
     def _comprehension(self, node: ast.AST) -> None:
         for generator in node.generators:  # the loop names first: the element reads them
@@ -533,6 +486,10 @@ class _Reader(ast.NodeVisitor):
             return
         if node.id in RUNNERS and node.id not in self.bound:
             self._add(node, f"uses {node.id}")
+        elif node.id in NAMED and not isinstance(node.ctx, ast.Load):  # a dataclass field ``__globals__``, read
+            self._add(node, f"binds a name {node.id!r}")              # back as ``f.name``
+        elif node.id == "make_dataclass":  # fields named at run time, read back as ``f.name``
+            self._add(node, "uses make_dataclass")
         elif node.id in ("getattr", "setattr", "delattr", "vars") and node.id not in self.bound:
             self._add(node, f"hands {node.id} on (a name it will look up is not read)")  # called: visit_Call
         elif node.id in MODE_PEEKS or node.id in ("__builtins__", "__loader__", "__spec__"):
