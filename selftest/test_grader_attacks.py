@@ -241,6 +241,7 @@ def test_the_honest_submission_is_untouched(graded):
     ("side_channels", set()),  # the same
     ("unprintable_text", VIEW),
     ("claims_harness_error", VIEW),
+    ("imports_code_it_wrote", VIEW),  # refused: neither its staged files nor a library (import_origins)
 ])
 def test_an_attack_earns_nothing_and_costs_only_what_it_touched(graded, student, lost):
     got = passed(graded, student)

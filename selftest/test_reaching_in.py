@@ -108,6 +108,9 @@ HONEST = {
                         "D = {i: getattr(torch, n) for i, n in enumerate(NAMES)}\n",
     "a helper given names written out": "import torch\ndef _op(name):\n    return getattr(torch.ops.aten, name)\n"
                                         "MM = _op('mm')\nOTHERS = [_op(n) for n in ('addmm', 'bmm')]\n",
+    "whether a library is installed": "import importlib.util, importlib.metadata\n"
+                                      "HAS = importlib.util.find_spec('einops') is not None\n"
+                                      "V = importlib.metadata.version('torch')\n",
     "a loop's name reused as a parameter elsewhere": "import torch\ndef a(name):\n    return name\n"
                                                      "def b():\n    return [getattr(torch, name) for name in "
                                                      "('float32',)]\n",
@@ -142,6 +145,15 @@ REACHING = {
     "a dataclass field of a reaching name": "from dataclasses import dataclass, fields\n@dataclass\nclass D:\n"
                                             "    __globals__: int = 0\n"
                                             "def f(o):\n    return [getattr(o, x.name) for x in fields(D)]\n",
+    # loading a file without an import statement, which the worker's finder would have been asked about
+    "a source loader by hand": "import importlib._bootstrap_external as b\n"
+                                "m = b.SourceFileLoader('x', '/tmp/x.py').load_module()\n",
+    "... from the frozen copy": "from _frozen_importlib_external import SourceFileLoader\n",
+    "imp": "import imp\nm = imp.load_source('x', '/tmp/x.py')\n",
+    "zipimport": "import zipimport\nm = zipimport.zipimporter('/tmp/x.zip')\n",
+    "a .pth file's imports": "import site\nsite.addsitedir('/tmp/x')\n",
+    "pkgutil's loaders": "import pkgutil\nl = pkgutil.get_loader('x')\n",
+    "a spec's loader run": "def f(spec, module):\n    spec.loader.exec_module(module)\n",
     "fields named at run time": "import dataclasses\nD = dataclasses.make_dataclass('D', ['a'])\n",
     "... by a name given": "import torch\ndef f(name):\n    return getattr(torch, name)\n",
     "a module's namespace": "import torch\nns = vars(torch)\n",

@@ -69,7 +69,9 @@ REACHING_FUNCTIONS = frozenset([
     "inspect.getmodule", "inspect.getmembers", "inspect.getmembers_static", "inspect.getclosurevars",
     "importlib.import_module", "importlib.reload", "importlib.__import__", "importlib.util.module_from_spec",
     "importlib.util.spec_from_file_location", "importlib.util.spec_from_loader", "importlib.machinery",
-    "importlib.resources", "pkgutil.resolve_name", "pkgutil.get_importer", "pkgutil.iter_modules",
+    "importlib.resources", "importlib._bootstrap", "importlib._bootstrap_external", "importlib.abc",
+    "importlib.util.LazyLoader", "_frozen_importlib", "_frozen_importlib_external", "_imp", "imp", "zipimport",
+    "pkgutil", "site", "sitecustomize", "usercustomize", "pkgutil.resolve_name", "pkgutil.get_importer", "pkgutil.iter_modules",
     "pkgutil.walk_packages", "pydoc.locate", "pydoc.safeimport", "runpy", "code.interact", "codeop",
     "pickle.loads", "pickle.load", "pickle.Unpickler", "_pickle", "marshal.loads", "marshal.load", "copyreg",
     "shelve", "dill", "cloudpickle", "unittest.mock", "torch._utils._import_dotted_name", "logging.config",
@@ -92,7 +94,8 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "__func__", "__self__", "__mro__", "__base__", "__bases__", "__reduce__", "__reduce_ex__",
                       "__objclass__", "__defaults__", "__kwdefaults__", "__wrapped__", "ctypes", "ctypeslib",
                       "resolve_name", "_import_dotted_name", "getclosurevars", "getattr_static", "__annotations__",
-                      "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__", "make_dataclass"])
+                      "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__", "make_dataclass",
+                      "load_module", "exec_module", "_load_module_shim"])  # a loader run by hand: no finder asked
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)

@@ -5,6 +5,7 @@ sandbox.py     the kernel calls a worker makes to box itself in: namespaces, lim
 view.py        what a worker sees of the filesystem: an allow-list, built in its own mount namespace
 cgroups.py     a control group per worker: memory, processes and CPU for its whole process tree
 worker.py      the worker's loop: import the submission, answer probe requests
+import_origins.py  a worker imports only the submission's staged files, the libraries and the harness
 forkserver.py  a warm process (torch already imported) that forks workers
 transport.py   Sandboxed: the trusted side's transport to the workers (deadlines, kills, memory)
 

@@ -28,7 +28,7 @@ GRADER_DIR = HERE.parent
 IMPORT_TIMEOUT = 30.0
 START_TIMEOUT = 180.0  # for the fork server's imports, on a loaded machine
 WORKER_FILES = ("__init__.py", "framing.py", "sandbox.py", "seccomp.py", "view.py", "cgroups.py", "worker.py",
-                "forkserver.py")
+                "forkserver.py", "import_origins.py")
 STAFF_REPOSITORY = GRADER_DIR.parent  # never shown to a worker, nor any folder that holds it
 
 

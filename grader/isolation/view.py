@@ -8,8 +8,9 @@ own copy of the public harness. Each worker then builds a fresh root on a small 
     <the Python installation, site-packages, library folders>   read-only, at their own paths
     <the harness copy> (a clean worker: the trusted copy too)   read-only, at their own paths
     /submission/assignment   read-only: this worker's own copy of the submission
-    /tmp                     a private tmpfs of ``Limits.scratch_mb`` (also $HOME and the working folder)
+    /tmp                     a private tmpfs of ``Limits.scratch_mb`` (also $HOME and the working folder), noexec
     /dev                     null, zero, full, random, urandom (and nvidia* on a GPU machine), a private /dev/shm
+                             (noexec)
     /proc                    its own (it is pid 1 of its own PID namespace: it sees its own processes only; where
                              it keeps the host's, for CUDA, a /proc that hides other users' processes); read-only,
                              but for a worker with a user id of its own, whose threads may name themselves (CUDA)
@@ -262,7 +263,9 @@ def _locked_flags(target: str) -> int:
 def _tmpfs(new_root: str, inside: str, size_mb: int) -> None:
     target = new_root + inside
     os.makedirs(target, exist_ok=True)
-    _mount("tmpfs", target, "tmpfs", sandbox.MS_NOSUID | sandbox.MS_NODEV, f"size={max(1, size_mb)}m,mode=1777")
+    # noexec: nothing written while the submission runs is run (a program) or mapped as code (a library)
+    _mount("tmpfs", target, "tmpfs", sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC,
+           f"size={max(1, size_mb)}m,mode=1777")
 
 
 def _devices(new_root: str, shm_mb: int) -> None:

@@ -30,7 +30,7 @@ from typing import Any
 from grader.harness import devices, wire
 from grader.harness.impl import Implementation
 from grader.harness.runner import Runner
-from grader.isolation import cgroups, framing, sandbox, seccomp, view
+from grader.isolation import cgroups, framing, import_origins, sandbox, seccomp, view
 
 
 def become_worker(spec: dict[str, Any], channel: socket.socket, output_fd: int, report_fd: int) -> None:
@@ -116,6 +116,10 @@ def _sandbox(spec: dict[str, Any], report_fd: int) -> Path:
     # nothing of the harness copy or of the staff repository on the import path
     sys.path[:] = [str(home)] + [p for p in sys.path if _is_library(p)]
     sys.dont_write_bytecode = True
+    # from here on, modules come from the submission's staged files, the libraries and the harness only
+    import grader
+
+    import_origins.install([str(home / "assignment"), *sys.path[1:], *grader.__path__])
     fields.update(mode=mode, protections=box.protections, missing=box.missing)
     _report(report_fd, **fields)  # before any submission code runs
     os.close(report_fd)
