@@ -493,6 +493,10 @@ def _held_up(impl, fn: str, held: tuple) -> None:
 # measured again, up to PRODUCT_ROUNDS rounds. Without draws between products the figure cannot time them:
 # nothing is checked here
 PRODUCTS_ONLY = 1.5
+# ... where a trial's other ops count for at most OTHER_SHARE of a product and OPS_PER_TRIAL ops (an einsum's
+# permutes, views and its bmm are under ten; a product and its decomposition two)
+OTHER_SHARE = 0.25
+OPS_PER_TRIAL = 12
 WATCH_SHARE = 3.0
 PRODUCTS_SLACK = 1e-4
 PRODUCT_ROUNDS = 3
@@ -554,9 +558,11 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
         # the warm-up products made slow (WARMUP_DELAY each) show in a figure that times them too
         if not seen.draws_between and not bounded and not (seen.delayed and warmup):
             return
-        cycles = warmup + trials
-        cycle = product + seen.other_seconds / cycles
-        if figure <= PRODUCTS_ONLY * cycle + WATCH_SHARE * seen.ops * seen.op_seconds / cycles + PRODUCTS_SLACK:
+        # what ran among the timed products, a trial's share, capped: ops outside the timed loop (or between
+        # trials, off the clock) buy no allowance for drawing inside it
+        cycle = product + min(seen.other_seconds / trials, OTHER_SHARE * product)
+        ops = min(seen.ops / trials, OPS_PER_TRIAL)
+        if figure <= PRODUCTS_ONLY * cycle + WATCH_SHARE * ops * seen.op_seconds + PRODUCTS_SLACK:
             return
     took = f"while a product took {product:.3g} s inside torch " \
         f"({'the last one' if trials == 1 else f'the mean of the last {trials}'})"

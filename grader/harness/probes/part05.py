@@ -48,10 +48,14 @@ class Products(Report):
     shapes: tuple[tuple[int, ...], ...]  # the first product of an [m, k] with another operand: both shapes
     constant: bool  # an operand of the first product held one value throughout (zeros, ones: not drawn)
     threads: int  # Python threads the call started: what they run is not seen here
-    other_seconds: float  # the time of the call's other ops (views, permutes, copies ...) but random draws
+    # what ran from the first timed product to the last (the products and what ran between them): what a
+    # figure that times more than the products can take in; what ran before (the warm-up, making inputs,
+    # work before the clock starts) or after is not counted, so that no call buys itself a larger allowance
+    # with ops outside the timed loop (the test also caps what a trial may count)
+    other_seconds: float  # the time of those ops (views, permutes, copies ...) but random draws
     draws_between: int  # its ops that draw random numbers after its first product (inputs made afresh)
     drawn_seconds: float  # ... and their time
-    ops: int  # the ops the watch saw in the call, of every kind
+    ops: int  # those ops, of every kind, the timed products included
     op_seconds: float  # what the watch costs an op, measured here on a trivial one: what it adds to the figure
     # the watch makes each warm-up product last WARMUP_DELAY longer and the first timed one FIRST_TRIAL_DELAY
     # (inside the op, so ``products`` includes it): a figure that times the warm-up too, or keeps one trial's
@@ -100,12 +104,13 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
     from torch.utils._python_dispatch import TorchDispatchMode
 
     products, odd, ops, other, draws, drawn, constant = [], [], [0], [0.0], [0], [0.0], []
+    pending = [0, 0.0]  # ops and other seconds since the last product: counted if a timed product follows
     delaying = [False]  # on in the call only (not while the watch's own cost is measured)
     due_warmup = DEFAULT_COUNTS[0] if warmup is None else warmup
 
     class Watch(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            ops[0] += 1
+            pending[0] += 1
             kwargs = kwargs or {}
             # an op made of others (matmul, einsum, linear: under inference_mode they reach a mode whole)
             # runs as those others, each seen here
@@ -123,11 +128,17 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
             seconds = time.perf_counter() - began
             if operands is None:
                 if func.overloadpacket.__name__ not in _DRAWS:
-                    other[0] += seconds
+                    pending[1] += seconds
                 elif products or odd:
                     draws[0] += 1
                     drawn[0] += seconds
             elif product:
+                if len(products) > due_warmup:  # a timed product after another: what ran between them
+                    ops[0] += pending[0]
+                    other[0] += pending[1]
+                elif len(products) == due_warmup:  # the first timed one: what came before is not the loop's
+                    ops[0] += 1
+                pending[0], pending[1] = 0, 0.0
                 products.append(seconds)
                 if not constant:
                     constant.append(any(_constant(operand) for operand in operands))
@@ -138,7 +149,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
     op_seconds = _watch_cost(Watch)
     products.clear()
     constant.clear()
-    ops[0], other[0], draws[0], drawn[0] = 0, 0.0, 0, 0.0
+    ops[0], other[0], draws[0], drawn[0], pending[0], pending[1] = 0, 0.0, 0, 0.0, 0, 0.0
     started, start = [], threading.Thread.start
 
     def counted(thread, *args, **kwargs):
