@@ -46,6 +46,7 @@ import collections
 import functools
 import importlib
 import re
+import types
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -1017,6 +1018,32 @@ def tails(dotted: str) -> Iterator[str]:
 def reached_as(dotted: str, names: Iterable[str]) -> bool:
     """Whether a resolved name is one of ``names`` or inside one, however it is reached (``tails``)."""
     return any(tail == name or tail.startswith(name + ".") for tail in tails(dotted) for name in names)
+
+
+def defined_in(dotted: str, library: str = "torch") -> str | None:
+    """The module that defines what a name of ``library`` is (``torch._functorch.benchmark_utils.profile``
+    is ``torch.profiler.profiler``'s class, re-exported), as the library itself says: the longest prefix
+    that imports is imported, the rest read as attributes. None where it does not resolve. Only the
+    library's own modules are imported, never one of a dunder name (a package's ``__main__`` runs)."""
+    parts = dotted.split(".")
+    if parts[0] != library or any(part.startswith("__") for part in parts):
+        return None
+    obj = None
+    for end in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:end]))
+        except Exception:  # noqa: BLE001 - not a module, or one that does not import here
+            continue
+        try:
+            for part in parts[end:]:
+                obj = getattr(obj, part)
+        except Exception:  # noqa: BLE001 - not there (a reading may name what does not exist)
+            return None
+        break
+    if obj is None:
+        return None
+    name = getattr(obj, "__name__", None) if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", None)
+    return name if type(name) is str else None
 
 
 def runs_unseen(dotted: str) -> bool:
