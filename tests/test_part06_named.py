@@ -277,14 +277,57 @@ def einops_growth(plain, doubled) -> float | None:
     return growth
 
 
+# an einops result that is the answer, cast to a 16-bit dtype after: within two roundings of bfloat16
+MADE_OF_RTOL = 2.0 ** -7
+
+
+def made_of(result, answer) -> bool:
+    """Whether an einops result holds the answer's values, up to one constant factor (the 1/sqrt(dim)
+    applied after einsum) and their order (a permute after rearrange): their magnitudes, sorted, in
+    proportion. A result einops made of something else (ones, a scalar it multiplies in) is not."""
+    if not (type(result) is torch.Tensor and type(answer) is torch.Tensor and result.numel() == answer.numel()
+            and result.is_floating_point() and answer.is_floating_point()):
+        return False
+    r = result.detach().to(torch.float64).abs().flatten().sort().values
+    a = answer.detach().to(torch.float64).abs().flatten().sort().values
+    if not (bool(torch.isfinite(r).all()) and bool(torch.isfinite(a).all())):
+        return False
+    if not bool((a != 0).any()):
+        return not bool((r != 0).any())
+    scale = float((r * a).sum() / (r * r).sum()) if bool((r != 0).any()) else 0.0
+    return scale > 0 and bool(torch.allclose(r * scale, a, rtol=MADE_OF_RTOL, atol=MADE_OF_RTOL * float(a.max())
+                                             * 2.0 ** -10))
+
+
+def made_of_results(results, answer) -> bool:
+    """Whether the answer's values are those of one einops result, or of the last few taken together (a
+    loop over heads, stacked after), as ``made_of`` says."""
+    if type(answer) is not torch.Tensor or type(results) is not tuple:
+        return False
+    for end in range(len(results), 0, -1):
+        window, size = [], 0
+        for result in reversed(results[:end]):
+            if type(result) is not torch.Tensor:
+                break
+            window.insert(0, result.detach().flatten())
+            size += result.numel()
+            if size >= answer.numel():
+                break
+        if size == answer.numel() and window and made_of(torch.cat(window), answer):
+            return True
+    return False
+
+
 @given(case=S.einops_cases(), doubled_first=st.booleans())
 @settings(max_examples=10)  # whether einops is used does not depend on the values
 def test_uses_einops(impl, oracle, case, doubled_first):
     """Right answers, computed with einops.einsum and einops.rearrange as the docstrings ask: each
     function's source names its einops call, and called once more with every result einops hands back
     doubled, its answer doubles (or grows by another power of two, one doubling per einops step it went
-    through): the call runs, and its result is what the answer is made of. (The same inputs again, einops
-    as it is, must give the right answer again, before or after the doubled call as drawn.)"""
+    through): the call runs, and its result is what the answer is made of; and the answer's values are
+    those of one of einops' results (up to a constant factor and their order: ``made_of``), not an answer
+    made otherwise times an einops result of something else. (The same inputs again, einops as it is, must
+    give the right answer again, before or after the doubled call as drawn.)"""
     q, k, x, num_heads, split = case
     right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
              split_heads.name: check_split_heads(impl, oracle, x, num_heads),
@@ -317,3 +360,8 @@ def test_uses_einops(impl, oracle, case, doubled_first):
                 f"it names is not what the answer is made of (an einops result added to an answer made another "
                 f"way?). Compute the result with einops.{op}, as the docstring asks",
                 inputs=named_inputs(function.name, args), show_values=False)
+        require(made_of_results(seen.results, seen.plain), function.name,
+                f"is not what einops returned: no einops result holds the answer's values (up to a constant "
+                f"factor and their order), so the einops.{op} it names does not compute the answer (one applied "
+                f"to something else, a tensor of ones, and multiplied in?). Compute the result with einops.{op}, "
+                f"as the docstring asks", inputs=named_inputs(function.name, args), show_values=False)

@@ -20,26 +20,32 @@ from grader.harness.impl import Implementation
 from grader.harness.probe import Report, probe
 
 
-class _Doubled:
-    """A backend of einops whose einsum hands back twice what it is; anything else is the real one's."""
+class _Backend:
+    """A backend of einops whose einsum's result goes through ``then``; anything else is the real one's."""
 
-    def __init__(self, real: Any) -> None:
-        self.real = real
+    def __init__(self, real: Any, then: Any) -> None:
+        self.real, self.then = real, then
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
 
     def einsum(self, pattern: str, *tensors: Any) -> Any:
-        return self.real.einsum(pattern, *tensors) * 2
+        return self.then(self.real.einsum(pattern, *tensors))
 
 
 @dataclass(frozen=True)
 class Doubled(Report):
     """What ``function(*args)`` returned as einops is, and with einops' results doubled (each, if it
-    raised, the name of the exception)."""
+    raised, the name of the exception); and what einops returned in the plain call, raw, in order (its
+    last results of at most the answer's size, ``KEPT_RESULTS`` answers' worth): the test asks whether the
+    answer is made of them."""
 
     plain: Any
     doubled: Any
+    results: Any  # a tuple of tensors
+
+
+KEPT_RESULTS = 4
 
 
 def _answer(fn: Any, args: tuple) -> Any:
@@ -54,22 +60,41 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
     """``function(*args)`` as einops is, and again with every result of einops.einsum, rearrange, reduce
     and repeat doubled (all of them go through ``einops.einops``' get_backend and _apply_recipe, looked
     up at call time: whatever name a submission calls einops by); the doubled call first or second as
-    the test drew it, so that no answer can be told by its place."""
+    the test drew it, so that no answer can be told by its place. The plain call's einops results are
+    kept (``Doubled.results``)."""
     import einops.einops as inner
+    import torch
 
     fn = impl.function(function)
+    results: list = []
 
-    def doubled() -> Any:
+    def keep(out: Any) -> Any:
+        if type(out) is torch.Tensor:
+            results.append(out.detach().clone())
+            del results[:-64]  # what a long loop of einops calls made, the last of it
+        return out
+
+    def call(then: Any) -> Any:
         get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
-        inner.get_backend = lambda tensor: _Doubled(get_backend(tensor))
-        inner._apply_recipe = lambda backend, *rest, **named: apply_recipe(backend, *rest, **named) * 2
+        inner.get_backend = lambda tensor: _Backend(get_backend(tensor), then)
+        inner._apply_recipe = lambda backend, *rest, **named: then(apply_recipe(backend, *rest, **named))
         try:
             return _answer(fn, args)
         finally:
             inner.get_backend, inner._apply_recipe = get_backend, apply_recipe
 
-    if doubled_first:
+    def doubled() -> Any:
+        return call(lambda out: out * 2)
+
+    moved = doubled() if doubled_first else None
+    plain = call(keep)
+    if not doubled_first:
         moved = doubled()
-        return Doubled(_answer(fn, args), moved)
-    plain = _answer(fn, args)
-    return Doubled(plain, doubled())
+    size = plain.numel() if type(plain) is torch.Tensor else -1
+    kept: list = []  # the last results of at most the answer's size, at most KEPT_RESULTS answers' worth
+    for result in reversed(results):
+        if 0 < result.numel() <= size:
+            if sum(r.numel() for r in kept) + result.numel() > KEPT_RESULTS * size:
+                break
+            kept.insert(0, result)
+    return Doubled(plain, moved, tuple(kept))
