@@ -102,6 +102,11 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAD = "import torch\n\n"
 PLAIN_LINEAR = "\n\ndef linear_backward(x, w, grad_y):\n    return grad_y @ w.T, x.T @ grad_y\n"
 AUTOGRAD = {
+    # an autograd import left unused only where nothing hands the module's names out by text
+    "an import the namespace hands out": "from torch.autograd import grad as _g\n\n"
+                                         "def squared_error_grad(x, w, t):\n    return globals()['_g'](x, w)\n",
+    "an import used by a helper": "from torch.autograd import grad\n\ndef _helper(x, w):\n    return grad(x, w)\n\n"
+                                  "def squared_error_grad(x, w, t):\n    return _helper(x, w)\n",
     # library code that differentiates for its caller: an exponential family's entropy runs autograd.grad on
     # its log normalizer, and kl_divergence of two such families does too
     "an exponential family's entropy": "class _Family(torch.distributions.exp_family.ExponentialFamily):\n"
@@ -383,6 +388,13 @@ DEAD = {
                      "    import torch.autograd\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
     "a local named as a self-check": "def check(x, w, t):\n    return w.grad\n\ndef squared_error_grad(x, w, t):\n"
                                      "    check = x * (x @ w - t)\n    return check\n",
+    # autograd imported at the top for the main block's self-check only: the import runs nothing of it
+    "an import the main block uses": "from torch.autograd import gradcheck\n\ndef squared_error_grad(x, w, t):\n"
+                                     "    return x * (x @ w - t)\n\nif __name__ == '__main__':\n"
+                                     "    gradcheck(squared_error_grad, (torch.ones(3, dtype=torch.float64),))\n",
+    "torch.autograd imported for the main block": "import torch.autograd\n\ndef squared_error_grad(x, w, t):\n"
+                                                  "    return x * (x @ w - t)\n\nif __name__ == '__main__':\n"
+                                                  "    torch.autograd.gradcheck(squared_error_grad, ())\n",
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {

@@ -1331,7 +1331,14 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             continue
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name not in PLAIN_IMPORTS and alias.name.split(".")[0] not in {"assignment", *siblings}:
+                # autograd imported but never used where code runs (a `__main__` self-check's gradcheck) runs
+                # nothing of autograd: `import torch.autograd` binds torch, as `import torch` does (what it reads
+                # of torch.autograd is charged where read), and a name running code never mentions is not used.
+                # (Other imports, a way around the reading, are charged whether used or not.)
+                if alias.name not in PLAIN_IMPORTS and alias.name.split(".")[0] not in {"assignment", *siblings} \
+                        and not (_autograd_name(alias.name) and (
+                            (alias.asname is None and alias.name.split(".")[0] in PLAIN_IMPORTS)
+                            or not _mentioned(mod, alias.asname or alias.name.split(".")[0]))):
                     found.append(Finding(where, f"imports {alias.name}", _autograd_name(alias.name)))
         elif isinstance(node, ast.ImportFrom):
             source = node.module or ""
@@ -1342,8 +1349,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 if full in TURNING_OFF or full in PLAIN_FROM_AUTOGRAD:  # `from torch.autograd import no_grad`
                     continue
                 # (what of a plain module runs unseen, `from doctest import testmod`, is charged where used)
-                if source not in PLAIN_IMPORTS or alias.name in AUTOGRAD or alias.name in ESCAPES \
-                        or (alias.name.startswith("_") and source != "__future__"):
+                if (source not in PLAIN_IMPORTS or alias.name in AUTOGRAD or alias.name in ESCAPES
+                        or (alias.name.startswith("_") and source != "__future__")) \
+                        and not (_autograd_name(full) and not _mentioned(mod, alias.asname or alias.name)):
                     found.append(Finding(where, f"imports {full}", _autograd_name(full)))
         elif isinstance(node, ast.Attribute) and imported in PLAIN_NAMES:
             continue  # `re.compile(...)`: a pattern, not the builtin compile nor torch.compile
@@ -1461,6 +1469,28 @@ def _names_a_type(text: str) -> bool:
     return _names_only(parsed) and not any(
         isinstance(n, ast.Attribute) and (_autograd_attribute(n.attr) or n.attr.startswith("_"))
         or isinstance(n, ast.Name) and (n.id in AUTOGRAD or n.id.startswith("_")) for n in walk(parsed))
+
+
+def _mentioned(mod: "Module", name: str) -> bool:
+    """Whether code of the module that can run names ``name`` anywhere (read, bound again, deleted, in a
+    string a lookup may take), the imports themselves aside; a module that hands its namespace out
+    (``globals()``, ``vars()``, ``__getattr__``) mentions every name."""
+    mentioned = mod.__dict__.get("_mentioned")
+    if mentioned is None:
+        mentioned = set()
+        for node in mod.walk(mod.tree):
+            if isinstance(node, ast.Name):
+                mentioned.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                mentioned.add(node.attr)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                mentioned.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", node.value))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__getattr__":
+                mentioned.add("*")
+        if mentioned & {"globals", "vars", "locals", "dir", "__dict__"}:
+            mentioned.add("*")
+        mod._mentioned = mentioned
+    return name in mentioned or "*" in mentioned
 
 
 def _autograd_import(dotted: str) -> bool:
