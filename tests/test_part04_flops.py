@@ -72,9 +72,11 @@ def test_cruncher_flops(impl, oracle, case):
 @example(scenario=([("baddbmm_broadcast", (2, 3, 4, 5), (False, False, False))], False, 0))
 # and addmm's, a column broadcast along n: n is b's, not the added term's
 @example(scenario=([("addmm_column", (3, 4, 5), (False, False, False))], False, 0))
-# matrix-vector and vector-vector products are none of the four ops; mm into out= is still mm
+# matrix-vector and vector-vector products are none of the four ops; each of the four into out= is still itself
 @example(scenario=([("mv", (3, 4), (False, False)), ("dot", (4,), (False, False)),
                     ("mm_out", (3, 4, 5), (False, False))], False, 0))
+@example(scenario=([("addmm_out", (3, 4, 5), (False, False, False)), ("bmm_out", (2, 3, 4, 5), (False, False)),
+                    ("baddbmm_out", (2, 3, 4, 5), (False, False, False))], False, 0))
 def test_count_matmul_flops_forward(impl, oracle, scenario):
     ask(impl, oracle, count_scenario, *scenario, returns=INT).same()
     counts_with_its_own_mode(impl)

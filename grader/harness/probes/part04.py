@@ -34,10 +34,13 @@ OPERANDS = {
     # matrix-vector and vector-vector products (aten.mv, aten.dot): none of the four ops either, 0
     "mv": lambda m, k: [(m, k), (k,)],
     "dot": lambda k: [(k,), (k,)],
-    # mm into a given tensor: the op's .out overload (no autograd: its operands never require grad)
+    # each of the four into a given tensor: the op's .out overload (no autograd: its operands never require grad)
     "mm_out": lambda m, k, n: [(m, k), (k, n)],
+    "addmm_out": lambda m, k, n: [(m, k), (k, n), (n,)],
+    "bmm_out": lambda B, m, k, n: [(B, m, k), (B, k, n)],
+    "baddbmm_out": lambda B, m, k, n: [(B, m, k), (B, k, n), (B, m, n)],
 }
-NO_GRAD = frozenset({"mm_out"})  # kinds whose operands may not require grad (out= has no autograd)
+NO_GRAD = frozenset({"mm_out", "addmm_out", "bmm_out", "baddbmm_out"})  # out= has no autograd
 
 
 def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
@@ -57,8 +60,13 @@ def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
         return F.conv1d(t[0], t[1])
     if kind in ("mv", "dot"):
         return t[0] @ t[1]
-    if kind == "mm_out":
-        return torch.mm(t[0], t[1], out=torch.empty(t[0].shape[0], t[1].shape[1], device=t[0].device))
+    if kind.endswith("_out"):
+        out = torch.empty(*t[0].shape[:-1], t[1].shape[-1], device=t[0].device)
+        if kind == "mm_out":
+            return torch.mm(t[0], t[1], out=out)
+        if kind == "bmm_out":
+            return torch.bmm(t[0], t[1], out=out)
+        return (torch.addmm if kind == "addmm_out" else torch.baddbmm)(t[2], t[0], t[1], out=out)
     return F.linear(*t)  # linear, linear_nobias, linear3d
 
 
