@@ -31,6 +31,8 @@ ATTACKED = {
     "part05_figure_jittered": {"test_time_matmul_cpu"},
     # the same, with a figure large enough to take any stops in for a call shaped like the held-up one
     "part05_held_call_told_by_its_sizes": {"test_time_matmul_cpu"},
+    # the same, the held-up call over before its first stop: never held, it shows nothing of its clock
+    "part05_held_call_over_at_once": {"test_time_matmul_cpu"},
     # half the inner size timed where the product is not thin (the thin one is counted op by op): half a figure
     "part05_smaller_product_when_wide": {"test_time_matmul_cpu"},
     "part05_slept_between_products": {"test_time_matmul_cpu"},  # a sleep in the timed loop: three times a figure

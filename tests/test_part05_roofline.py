@@ -474,8 +474,14 @@ def _held_up(impl, fn: str, held: tuple) -> None:
         for call, seconds in ((calls[1 - place], plain), (calls[place], figure)):
             # as in every timed call: a figure that takes the stops in must not be a large guess for both
             _fits_in_call(fn, seconds, call, args)
-        if figure >= HELD_UP * plain or figure * (warmup + trials) >= HELD_SHARE * stalled:
+        # a call over before its first stop (stalled 0: four products of about 1 GFLOP take far longer) shows
+        # nothing of its clock: measured again, and charged if it never lasts
+        if stalled > 0 and (figure >= HELD_UP * plain or figure * (warmup + trials) >= HELD_SHARE * stalled):
             return
+    require(stalled > 0, fn, f"returned {figure:.3g} s from a call that took {calls[place].wall_seconds:.3g} s, over "
+            f"before it could be held stopped once: {warmup} + {trials} products of about 1 GFLOP take longer. Run "
+            "the `warmup` and `trials` products asked for and time them", inputs=named_inputs(fn, args),
+            show_values=False)
     require(False, fn, f"returned {figure:.3g} s with the process held stopped from outside for {stalled:.3g} s of "
             f"the call's {calls[place].wall_seconds:.3g} s, and {plain:.3g} s without: a figure read from a clock "
             f"around the products takes the stops in (here at least {HELD_SHARE * stalled / (warmup + trials):.3g} s "
