@@ -70,7 +70,8 @@ class _Module:
         loads: list[tuple[ast.Name, ast.AST]] = []
         while todo:
             node, scope = todo.pop()
-            for child in ast.iter_child_nodes(node):
+            children = list(ast.iter_child_nodes(node))
+            for child in children:
                 self.parent[id(child)] = node
             if node is not scope and isinstance(node, SCOPES):
                 self._open(node, scope, todo, names)
@@ -93,7 +94,7 @@ class _Module:
                 names.append((node.name, scope, _Binding("other")))
             elif isinstance(node, ast.MatchMapping) and node.rest:
                 names.append((node.rest, scope, _Binding("other")))
-            todo += [(child, scope) for child in ast.iter_child_nodes(node)]
+            todo += [(child, scope) for child in children]
         for name, scope, binding in names:
             self.bound.setdefault(id(scope), set()).add(name)
         for name, scope, binding in names:
@@ -142,8 +143,6 @@ class _Module:
                     self.parent[id(each)] = generator
             for each in [g.iter for g in rest] + [g.target for g in node.generators]:
                 self.parent.setdefault(id(each), node)
-        for child in ast.iter_child_nodes(node):
-            self.parent[id(child)] = node
         todo += [(child, node) for child in inside]
 
     def _walrus_scope(self, node: ast.Name, scope: ast.AST) -> ast.AST:
@@ -203,21 +202,28 @@ class LiteralStrings:
     it can only take strings written out in the source (``of``)."""
 
     def __init__(self, tree: ast.Module, others: list[ast.Module]) -> None:
-        self.module = _Module(tree)
-        self.module.scan()
+        # each tree is scanned and indexed once, kept on it (a submission's modules are read beside each
+        # other: every reading here stays linear in the source, whatever it holds)
+        self.module = _scanned(tree)
         self.others = others
         self.tables: dict[tuple[int, str], ast.AST] = {}  # (scope, name) -> a literal table bound once
         self.strings: dict[tuple[int, str], list[str]] = {}  # (scope, name) -> the strings it can hold
-        self._replaceable = _replaceable_from(others + [tree])
-        self._named_elsewhere = {n for other in others for node in _walk(other)
-                                 for n in (getattr(node, "id", None), getattr(node, "attr", None),
-                                           node.name if isinstance(node, ast.alias) else None) if n}
+        self._every = any(_replaceable_of(t) is _EVERY for t in [tree, *others])
+        self._given_now: dict[int, dict[str, list[str] | None]] = {}  # this round's, by helper
         self._find_tables()
         for _ in range(ROUNDS):
+            self._given_now = {}
             found = {key: strings for key in self.module.bindings if (strings := self._name_strings(key)) is not None}
             if found == self.strings:
                 break
             self.strings = found
+
+    def _replaceable(self, name: str) -> bool:
+        """Whether code of the submission could replace this module's name ``name`` (``_replaceable_of``)."""
+        return self._every or any(name in _replaceable_of(t) for t in [self.module.tree, *self.others])
+
+    def _named_elsewhere(self, name: str) -> bool:
+        return any(name in _index(other) for other in self.others)
 
     # what an expression can be
     def of(self, node: ast.AST) -> list[str] | None:
@@ -280,7 +286,7 @@ class LiteralStrings:
 
     def _bindings_of(self, node: ast.Name) -> list[_Binding] | None:
         owner = self.module.owner.get(id(node))
-        if owner is None or (owner is self.module.tree and node.id in self._replaceable):
+        if owner is None or (owner is self.module.tree and self._replaceable(node.id)):
             return None
         return self.module.bindings.get((id(owner), node.id))
 
@@ -288,7 +294,7 @@ class LiteralStrings:
     def _name_strings(self, key: tuple[int, str]) -> list[str] | None:
         """The strings every binding of a name gives it, or None where one may give anything else."""
         bindings = self.module.bindings[key]
-        if key[0] == id(self.module.tree) and key[1] in self._replaceable:
+        if key[0] == id(self.module.tree) and self._replaceable(key[1]):
             return None
         found: list[str] = []
         for binding in bindings:
@@ -330,45 +336,51 @@ class LiteralStrings:
         """A parameter of a helper bound once, never decorated, only ever called (and not a method): the
         strings every call gives it (or its default)."""
         function = binding.source
+        if id(function) not in self._given_now:
+            self._given_now[id(function)] = self._helper_params(function)
+        return self._given_now[id(function)].get(binding.name)
+
+    def _helper_params(self, function: ast.AST) -> dict[str, list[str] | None]:
+        """Each parameter of a helper: the strings its calls give it (None where one may give anything)."""
         if isinstance(function, ast.Lambda):
-            return None
+            return {}
         owner = self.module.enclosing[id(function)]
         defs = self.module.bindings.get((id(owner), function.name), [])
         if len(defs) != 1 or defs[0].kind != "def" or defs[0].source is not function or isinstance(owner, ast.ClassDef):
-            return None
-        if owner is self.module.tree and (function.name in self._replaceable or function.name in self._named_elsewhere):
-            return None  # another module could call it with anything
+            return {}
+        if owner is self.module.tree and (self._replaceable(function.name) or self._named_elsewhere(function.name)):
+            return {}  # another module could call it with anything
         calls = []
         for node in self.module.loads.get(function.name, []):
             if self.module.owner.get(id(node)) is owner:
                 call = self.module.parent.get(id(node))
                 if not (isinstance(call, ast.Call) and call.func is node):
-                    return None  # handed on: what it is called with is not read
+                    return {}  # handed on: what it is called with is not read
+                if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                    return {}
                 calls.append(call)
-        return self._given(function, binding.name, calls)
-
-    def _given(self, function: ast.AST, name: str, calls: list[ast.Call]) -> list[str] | None:
+        if not calls:
+            return {}
         args = function.args
         positional = [a.arg for a in (*args.posonlyargs, *args.args)]
-        keyword = name in (a.arg for a in (*args.args, *args.kwonlyargs))
+        keywords = {a.arg for a in (*args.args, *args.kwonlyargs)}
         defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
         defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-        found: list[str] = []
+        found: dict[str, list[str] | None] = {name: [] for name in (*positional, *(a.arg for a in args.kwonlyargs))}
         for call in calls:
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-                return None
-            given = [k.value for k in call.keywords if k.arg == name and keyword]
-            if name in positional and positional.index(name) < len(call.args):
-                given.append(call.args[positional.index(name)])
-            if not given and name in defaults:
-                given.append(defaults[name])
-            if len(given) != 1:
-                return None
-            strings = self.of(given[0])
-            if strings is None:
-                return None
-            found += [s for s in strings if s not in found]
-        return found if calls else None
+            given: dict[str, list[ast.AST]] = {}
+            for name, value in zip(positional, call.args):
+                given.setdefault(name, []).append(value)
+            for keyword in call.keywords:
+                if keyword.arg in keywords:
+                    given.setdefault(keyword.arg, []).append(keyword.value)
+            for name, strings in found.items():
+                if strings is None:
+                    continue
+                values = given.get(name) or ([defaults[name]] if name in defaults else [])
+                these = self.of(values[0]) if len(values) == 1 else None
+                found[name] = None if these is None else strings + [s for s in these if s not in strings]
+        return found
 
     # tables
     def _find_tables(self) -> None:
@@ -379,7 +391,7 @@ class LiteralStrings:
             value = bindings[0].source
             if not isinstance(value, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
                 continue
-            if key[0] == id(self.module.tree) and key[1] in self._replaceable:
+            if key[0] == id(self.module.tree) and self._replaceable(key[1]):
                 continue
             if all(self._only_read(node) for node in self.module.loads.get(key[1], [])
                    if self.module.owner.get(id(node)) is not None and id(self.module.owner[id(node)]) == key[0]):
@@ -407,17 +419,8 @@ class LiteralStrings:
 
     def _only_read_elsewhere(self, name: str) -> bool:
         """Another module that imports a table by its name only ever reads it (by that name)."""
-        for other in self.others:
-            module = None
-            for node in _walk(other):
-                if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) \
-                        or isinstance(node, ast.Attribute) and node.attr == name:
-                    if module is None:
-                        module = _Module(other)
-                        module.scan()
-                    if not self._only_read(node, module):
-                        return False
-        return True
+        return all(self._only_read(node, _scanned(other)) for other in self.others
+                   for node in _index(other).get(name, ()) if not isinstance(node, ast.alias))
 
     def _table(self, node: ast.AST) -> ast.AST | None:
         if not isinstance(node, ast.Name):
@@ -456,30 +459,61 @@ def _column(rows: list[ast.AST], path: tuple[int, ...]) -> list[str] | None:
     return found
 
 
-def _replaceable_from(trees: list[ast.Module]) -> frozenset[str] | set[str]:
-    """A module's own names that code of the submission could replace (given the module object, a
-    parameter may be it): an attribute stored into or deleted, a name handed to ``setattr``,
-    ``delattr`` or ``__setattr__``, a name imported under another; every name, where ``vars`` or a
-    ``__dict__`` is read, or a ``setattr`` is given a name built at run time."""
+def _replaceable_of(tree: ast.Module) -> frozenset[str]:
+    """A module's own names that code of this module could replace in a module of the submission (given
+    the module object, a parameter may be it): an attribute stored into or deleted, a name handed to
+    ``setattr``, ``delattr`` or ``__setattr__``, a name imported under another; every name (``_EVERY``),
+    where ``vars`` or a ``__dict__`` is read, or a ``setattr`` is given a name built at run time."""
+    found = tree.__dict__.get("_replaceable")
+    if found is not None:
+        return found
     names: set[str] = set()
-    for tree in trees:
+    for node in _walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.attr)
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            names = _EVERY
+            break
+        elif isinstance(node, ast.Call) and (isinstance(node.func, ast.Name) and node.func.id in (
+                "vars", "setattr", "delattr") or isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("__setattr__", "__delattr__")):
+            named = node.args[1:2] if isinstance(node.func, ast.Name) or len(node.args) >= 3 else node.args[:1]
+            if isinstance(node.func, ast.Name) and node.func.id == "vars" or not (
+                    named and isinstance(named[0], ast.Constant) and isinstance(named[0].value, str)):
+                names = _EVERY
+                break
+            names.add(named[0].value)
+        elif isinstance(node, ast.alias) and node.asname and node.asname != node.name:
+            names.add(node.name)
+    found = names if names is _EVERY else frozenset(names)
+    tree._replaceable = found
+    return found
+
+
+def _scanned(tree: ast.Module) -> _Module:
+    """The module's scopes, read once and kept on its tree."""
+    module = tree.__dict__.get("_scopes")
+    if module is None:
+        module = _Module(tree)
+        module.scan()
+        tree._scopes = module
+    return module
+
+
+def _index(tree: ast.Module) -> dict[str, list[ast.AST]]:
+    """Where a module names each name: its reads of the name, its attributes of that name, its imports of it."""
+    index = tree.__dict__.get("_names")
+    if index is None:
+        index = {}
         for node in _walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                names.add(node.attr)
-            elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
-                return _EVERY
-            elif isinstance(node, ast.Call) and (isinstance(node.func, ast.Name) and node.func.id in (
-                    "vars", "setattr", "delattr") or isinstance(node.func, ast.Attribute)
-                    and node.func.attr in ("__setattr__", "__delattr__")):
-                if isinstance(node.func, ast.Name) and node.func.id == "vars":
-                    return _EVERY
-                named = node.args[1:2] if isinstance(node.func, ast.Name) or len(node.args) >= 3 else node.args[:1]
-                if not (named and isinstance(named[0], ast.Constant) and isinstance(named[0].value, str)):
-                    return _EVERY
-                names.add(named[0].value)
-            elif isinstance(node, ast.alias) and node.asname and node.asname != node.name:
-                names.add(node.name)
-    return names
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                index.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Attribute):
+                index.setdefault(node.attr, []).append(node)
+            elif isinstance(node, ast.alias):
+                index.setdefault(node.name, []).append(node)
+        tree._names = index
+    return index
 
 
 class _Every(frozenset):
