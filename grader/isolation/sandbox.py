@@ -270,7 +270,8 @@ def batch_notes(as_root: bool) -> tuple[list[str], str | None]:
                  "in a PID namespace of its own on this machine)" if no_pid_namespace and mode == ROOT
                  else "its own process list, IPC and /dev/shm")
     seen = ("each sees only an allow-list of paths, read-only (the Python installation and system libraries, "
-            f"the public harness, its own copy of the submission) and a private /tmp; no network; {processes}")
+            f"the public harness, its own copy of the submission) and a private /tmp (noexec); it imports only its "
+            f"own copy's modules, the libraries and the harness; no network; {processes}")
     notes = []
     if mode == ROOT:
         notes.append(f"workers ran in namespaces of their own as unprivileged users: {seen}")
