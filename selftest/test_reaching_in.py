@@ -237,10 +237,12 @@ def test_code_that_reaches_into_other_code_is_refused(name):
     "from .mod import NAMES\nNAMES.append('__globals__')\n",  # (a list) changed where it is imported
     "from .mod import _get\nx = _get(len, '__glo' + 'bals__')\n",  # the helper called with anything
     "from . import mod\ndef put(m, k, v):\n    m.__dict__[k] = v\nput(mod, 'NAMES', ('__globals__',))\n",
+    "from . import mod\nmod.sorted = lambda names: ['__globals__']\n",  # a built-in the loop reads, replaced
 ])
 def test_names_another_module_can_replace_are_built_at_run_time(other):
     mod = "NAMES = ['real']\ndef f(o):\n    return [getattr(o, n) for n in NAMES]\n" \
-          "def _get(o, name):\n    return getattr(o, name)\nx = _get(len, 'real')\n"
+          "def _get(o, name):\n    return getattr(o, name)\nx = _get(len, 'real')\n" \
+          "def g(o):\n    return [getattr(o, n) for n in sorted(('real',))]\n"
     found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
     assert "uses getattr of a name built at run time" in found, found
 

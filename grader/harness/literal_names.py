@@ -20,7 +20,8 @@ read where it is used (iterated, indexed, ``.items()``, ``.keys()``, ``.values()
 ever called, with its arguments written out (no ``*args``), never handed on or decorated. A module's
 own names (a table, a loop's name, a helper) count only if no other module of the submission stores
 into or deletes an attribute of that name, passes that name to ``setattr``, imports it under another
-name, or calls ``vars``; another module that imports a helper by name must call it with literals too.
+name, or calls ``vars`` (a built-in read, ``sorted``, likewise); a helper another module names is read
+as called with anything.
 """
 
 from __future__ import annotations
@@ -261,8 +262,10 @@ class LiteralStrings:
                 return None
             return list(table.keys) if func.attr == "keys" else list(table.values) if func.attr == "values" else \
                 [ast.Tuple([k, v]) for k, v in zip(table.keys, table.values)]
+        # the built-in itself: bound nowhere in the module, and no code of the submission puts a module
+        # attribute of that name in its place (``strides.sorted = ...`` from another module)
         if isinstance(func, ast.Name) and func.id in WRAPPERS and len(node.args) == 1 \
-                and not self.module.rebinds_builtin(func.id):
+                and not self.module.rebinds_builtin(func.id) and not self._replaceable(func.id):
             rows = self.rows(node.args[0])
             if rows is None or func.id != "enumerate":
                 return rows
