@@ -29,6 +29,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from grader.harness.source import walk
+
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 SCOPES = (ast.Module, ast.ClassDef, *FUNCTIONS, *COMPREHENSIONS)
@@ -471,7 +473,7 @@ def _replaceable_of(tree: ast.Module) -> frozenset[str]:
     if found is not None:
         return found
     names: set[str] = set()
-    for node in _walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.attr)
         elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
@@ -508,7 +510,7 @@ def _index(tree: ast.Module) -> dict[str, list[ast.AST]]:
     index = tree.__dict__.get("_names")
     if index is None:
         index = {}
-        for node in _walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 index.setdefault(node.id, []).append(node)
             elif isinstance(node, ast.Attribute):
@@ -525,9 +527,3 @@ class _Every(frozenset):
 
 
 _EVERY = _Every()
-
-
-def _walk(tree: ast.AST):
-    from grader.harness.source import walk
-
-    return walk(tree)

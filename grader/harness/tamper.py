@@ -459,15 +459,6 @@ class _Reader(ast.NodeVisitor):
         """Whether ``node`` is the enclosing method's own object (its first parameter, ``self``)."""
         return isinstance(node, ast.Name) and bool(self.method_self) and node.id == self.method_self[-1]
 
-    def _comprehension(self, node: ast.AST) -> None:
-        for generator in node.generators:  # the loop names first: the element reads them
-            self.visit(generator)
-        for field in ("elt", "key", "value"):
-            if getattr(node, field, None) is not None:
-                self.visit(getattr(node, field))
-
-    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
-
     # imports
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
