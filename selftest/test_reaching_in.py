@@ -51,6 +51,7 @@ HONEST = {
     "a dtype by a name built from its prefix": "import torch\ndef dtype(bits):\n"
                                                 "    return getattr(torch, f'float{bits}'), getattr(torch, 'int' + str(bits))\n",
     "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), vars(self)\n",
+    "a function's own locals": "def show(x, y):\n    return '{x} by {y}'.format(**locals())\n",
     "a dataclass's fields read by name in a helper": "from dataclasses import fields\ndef total(ledger):\n"
                                                        "    return sum(getattr(ledger, f.name) for f in fields(ledger))\n",
     "names from a literal tuple": "import torch\nLIMITS = {k: getattr(torch.finfo(torch.float16), k) for k in "
@@ -157,6 +158,9 @@ REACHING = {
     "fields named at run time": "import dataclasses\nD = dataclasses.make_dataclass('D', ['a'])\n",
     "... by a name given": "import torch\ndef f(name):\n    return getattr(torch, name)\n",
     "a module's namespace": "import torch\nns = vars(torch)\n",
+    "this module's namespace, by locals": "ns = locals()['__buil' + 'tins__']\n",
+    "... in a class body": "class A:\n    ns = locals\n",
+    "locals handed on": "def f():\n    return locals\nns = f()()\n",
     "... as its __dict__": "import torch\nns = torch.__dict__\n",
     "a lookup written out": "d = {}\nf = d['__import__']\n",
     "importlib": "import importlib\nm = importlib.import_module('os')\n",

@@ -486,6 +486,12 @@ class _Reader(ast.NodeVisitor):
             self._add(node, "uses make_dataclass")
         elif node.id in ("getattr", "setattr", "delattr", "vars") and node.id not in self.bound:
             self._add(node, f"hands {node.id} on (a name it will look up is not read)")  # called: visit_Call
+        elif node.id == "locals" and node.id not in self.bound:
+            # outside a function (the module's code, a class body at its top) locals() is the module's
+            # namespace, builtins and all, as globals() is; a function's own locals are what it binds, read
+            # here. Handed on, it runs in whichever frame calls it
+            self._add(node, "uses locals outside a function" if not self.shadows else
+                      "hands locals on (the namespace it will give is not read)")
         elif node.id in MODE_PEEKS or node.id in ("__builtins__", "__loader__", "__spec__"):
             self._add(node, f"uses {node.id}")
         elif self.bound.get(node.id) and _reaching(self.bound[node.id]) and isinstance(node.ctx, ast.Load):
@@ -571,6 +577,8 @@ class _Reader(ast.NodeVisitor):
             if func.id in ("setattr", "delattr") and library and not (
                     isinstance(name, ast.Constant) and _settable(f"{library}.{name.value}")):
                 self._add(node, f"uses {func.id} on {library}, a library it imports")
+        elif builtin and func.id == "locals" and self.shadows:  # a function's own names: what it binds
+            self.allowed.add(id(func))
         elif builtin and func.id == "vars" and len(node.args) == 1:
             self.allowed.add(id(func))
             if self.dotted(node.args[0]):
