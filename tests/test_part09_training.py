@@ -214,18 +214,20 @@ RESUMED_FROM = 1000  # the step a round trip saves exceeds its optimizer's own c
 @given(case=S.checkpoint_cases)
 @example(case=(4, 2, 3, 0))
 def test_checkpoint_round_trip(impl, oracle, case):
-    """save_checkpoint of a model and an AdamW that took ``steps`` steps, then load_checkpoint of that
-    file, in another process, into a fresh model and AdamW: the step, every parameter and AdamW's whole
-    state must come back bit for bit, and one more step must then move the model as it moves the reference's.
-    The step saved is the one given, RESUMED_FROM more than the optimizer's own count (a run resumed before)."""
+    """save_checkpoint of a model and an AdamW that took ``steps`` steps (its learning rate then halved, as a
+    schedule does), then load_checkpoint of that file, in another process, into a fresh model and AdamW: the
+    step, every parameter and AdamW's whole state (its learning rate too) must come back bit for bit, and one
+    more step must then move the model as it moves the reference's. The step saved is the one given, RESUMED_FROM more than the optimizer's own count (a run resumed before)."""
     dim, num_layers, seed, steps = case
     step = steps + RESUMED_FROM
     check_round_trip(impl, oracle, (checkpoint_file, *case, step), (restore_checkpoint, dim, num_layers, seed), step,
-                     inputs=f"dim={dim}, num_layers={num_layers}, seed={seed}: an AdamW after {steps} steps, saved "
-                            f"with save_checkpoint(path, model, optimizer, {step}), loaded in another process",
-                     optimizer_problem="the fresh AdamW's state (exp_avg, exp_avg_sq, step of each parameter) "
-                                       "differs from the saved one after loading: save optimizer.state_dict() too "
-                                       "and load it with optimizer.load_state_dict")
+                     inputs=f"dim={dim}, num_layers={num_layers}, seed={seed}: an AdamW after {steps} steps (its "
+                            f"learning rate then halved), saved with save_checkpoint(path, model, optimizer, {step}), "
+                            "loaded in another process",
+                     optimizer_problem="the fresh AdamW's state (exp_avg, exp_avg_sq, step of each parameter, "
+                                       "and its param_groups: the saved run's learning rate was lowered) differs "
+                                       "from the saved one after loading: save optimizer.state_dict() too and load "
+                                       "all of it with optimizer.load_state_dict")
 
 
 @FEW

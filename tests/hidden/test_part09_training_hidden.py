@@ -52,10 +52,12 @@ def check_optimizer_round_trip(impl, oracle, optimizer, dim, num_layers, seed, s
     check_round_trip(
         impl, oracle, (checkpoint_file_with, optimizer, dim, num_layers, seed, steps),
         (restore_checkpoint_with, optimizer, dim, num_layers, seed), steps,
-        inputs=f"dim={dim}, num_layers={num_layers}, seed={seed}: torch's {optimizer} after {steps} steps, saved "
-               f"with save_checkpoint(path, model, optimizer, {steps}), loaded in another process",
-        optimizer_problem=f"the fresh {optimizer}'s state differs from the saved one after loading: save "
-                          "optimizer.state_dict() whatever the optimizer, and load it with optimizer.load_state_dict")
+        inputs=f"dim={dim}, num_layers={num_layers}, seed={seed}: torch's {optimizer} after {steps} steps (its "
+               f"learning rate then halved), saved with save_checkpoint(path, model, optimizer, {steps}), loaded in "
+               "another process",
+        optimizer_problem=f"the fresh {optimizer}'s state (or its param_groups: the saved run's learning rate was "
+                          "lowered) differs from the saved one after loading: save optimizer.state_dict() whatever "
+                          "the optimizer, and load all of it with optimizer.load_state_dict")
 
 
 @settings(max_examples=10)  # training runs and checkpoints cost the most

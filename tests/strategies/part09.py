@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 seeds = st.integers(0, 2**32 - 1)
 
-# (rows, cols, seed) of a .npy file
-dataset_cases = st.tuples(st.integers(1, 20), st.integers(1, 6), seeds)
+# (rows, cols, seed) of a .npy file: data as the module's docstring defines it, (N, dim + 1) with N >= 1 and
+# dim >= 1 (an open_dataset that checks its data may refuse a single column)
+dataset_cases = st.tuples(st.integers(1, 20), st.integers(2, 7), seeds)
 
 # (rows, dim, batch_size, seed, memmap): data of shape (rows, dim + 1), in memory or memory-mapped
 batch_cases = st.tuples(st.integers(1, 40), st.integers(1, 6), st.integers(1, 16), seeds, st.booleans())

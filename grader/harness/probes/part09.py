@@ -301,9 +301,16 @@ def _trained(impl: Implementation, run: tuple, num_steps: int, batch_size: int) 
 
 
 # --------------------------------------------------------------------------- checkpoints
+# a saved run's learning rate, as a share of a fresh optimizer's: lowered during the run, as a schedule does,
+# so that a loader that keeps the fresh optimizer's settings (its param_groups) and takes only the moments
+# from the file resumes at the wrong rate
+SAVED_LR_SHARE = 0.5
+
+
 def stepped_run(dim: int, num_layers: int, seed: int, steps: int, optimizer_name: str = "adamw"):
     """A model and an optimizer (AdamW unless named) that has taken ``steps`` steps, on gradients drawn
-    from the seed (no data, no loss: only a state worth saving, with moments and step counts)."""
+    from the seed (no data, no loss: only a state worth saving, with moments and step counts), its
+    learning rate then lowered to ``SAVED_LR_SHARE`` of a fresh one's."""
     model, optimizer, _, _ = make_run(dim, num_layers, 1, seed, optimizer_name)
     generator = torch.Generator().manual_seed(seed + 2)
     for _ in range(steps):
@@ -311,6 +318,8 @@ def stepped_run(dim: int, num_layers: int, seed: int, steps: int, optimizer_name
             p.grad = torch.randn(p.shape, generator=generator)
         optimizer.step()
     optimizer.zero_grad()
+    for group in optimizer.param_groups:
+        group["lr"] *= SAVED_LR_SHARE
     return model, optimizer
 
 
