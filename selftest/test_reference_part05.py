@@ -361,3 +361,34 @@ def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
               "__all__ = [n for n in globals() if not n.startswith('_')]\nHAS = 'F8' in vars()\n"
               "NAMES = sorted(globals().keys())\n")
     assert replaced_at_import({"__init__": "", "roofline": honest + tables}, "roofline") == []
+
+
+# matmul into an out= tensor under inference mode reaches the watch whole and runs as mm, then a copy_ of
+# the result into `out`: with m == k == n the copy has a product's shapes, and once counted as one
+OUT_UNDER_INFERENCE_MODE = '''
+
+@torch.inference_mode()
+def time_matmul(m, k, n, dtype, device, warmup=3, trials=10):
+    a = torch.randn(m, k, dtype=dtype, device=device)
+    b = torch.randn(k, n, dtype=dtype, device=device)
+    out = torch.empty(m, n, dtype=dtype, device=device)
+    for _ in range(warmup):
+        torch.matmul(a, b, out=out)
+    start = time.perf_counter()
+    for _ in range(trials):
+        torch.matmul(a, b, out=out)
+    return (time.perf_counter() - start) / trials
+'''
+
+
+@pytest.mark.parametrize("sizes", [(48, 48, 48), (40, 24, 8)])
+def test_the_product_watch_counts_products_not_the_copies_beside_them(tmp_path, sizes):
+    from grader import mutants
+    from grader.harness.impl import Implementation
+    from grader.harness.probes.part05 import time_matmul_products
+
+    mutants.materialize_reference(tmp_path)
+    roofline = tmp_path / "assignment" / "roofline.py"
+    roofline.write_text(roofline.read_text() + OUT_UNDER_INFERENCE_MODE)
+    seen = time_matmul_products.fn(Implementation("assignment", tmp_path), *sizes, 2, 5, False)
+    assert len(seen.products) == 2 + 5 and not seen.shapes

@@ -75,12 +75,25 @@ _DRAWS = {"randn", "rand", "randint", "randperm", "randn_like", "rand_like", "ra
 
 def _operands(args: tuple, m: int, k: int, n: int) -> tuple | None:
     """The two neighbouring tensor operands of an op that multiply an [..., m, k] (or [..., n, k], for
-    bᵀ @ aᵀ) by an [..., k, x]; None for any other op. Recognised by the shapes asked for alone, not by
-    the op's name: this is no FLOP counter (Part 4 asks students to write one), and the test draws m, k
-    and n apart, so that no copy or elementwise op of a or b looks like a product."""
+    bᵀ @ aᵀ) by an [..., k, x]; None for any other op. Recognised by the shapes asked for, not by the op's
+    name: this is no FLOP counter (Part 4 asks students to write one). The thin products' test draws m, k
+    and n apart, so that no copy or elementwise op of a or b looks like a product; where they meet (the
+    256-cubed example), ``_may_multiply`` rules those out first."""
     tensors = [arg for arg in args if isinstance(arg, torch.Tensor)]
     return next(((a, b) for a, b in zip(tensors, tensors[1:]) if a.dim() >= 2 and b.dim() >= 2
                  and tuple(a.shape[-2:]) in ((m, k), (n, k)) and b.shape[-2] == k), None)
+
+
+# ATen's copies: an [m, n] result copied into an out= tensor (matmul's out= under inference mode runs as mm
+# and then a copy_) is no product, though with m == k == n its shapes are a product's
+_COPIES = {"copy_", "copy", "_copy_from", "_copy_from_and_resize", "_to_copy", "clone"}
+
+
+def _may_multiply(func) -> bool:
+    """Whether an op may be a product: not an elementwise op (torch tags those ``pointwise``: with square
+    inputs, ``a + b`` has a product's shapes) nor a copy. A rule out, by torch's own tags and copies' names:
+    no FLOP counter (Part 4 asks students to write one)."""
+    return torch.Tag.pointwise not in func.tags and func.overloadpacket.__name__ not in _COPIES
 
 
 def _constant(matrix: torch.Tensor) -> bool:
@@ -118,7 +131,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 out = func.decompose(*args, **kwargs)
             if out is not NotImplemented:
                 return out
-            operands = _operands(args, m, k, n)
+            operands = _operands(args, m, k, n) if _may_multiply(func) else None
             product = operands is not None and operands[1].shape[-1] == (n if operands[0].shape[-2] == m else m)
             began = time.perf_counter()
             out = func(*args, **kwargs)
