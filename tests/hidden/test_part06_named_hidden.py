@@ -48,11 +48,12 @@ def tensors(draw, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
 @st.composite
 def float16_exact_cases(draw):
     """float16 q and k whose every score is exact in float16, each q value using all 11 of its significant
-    bits: dim 1 or 4 (sqrt(dim) is 1 or 2), and each k row one ±2**j among zeros, so a score is one product
+    bits: dim 1 or 16 (sqrt(dim) is 1 or 4, and dim**-0.25 is 1 or 0.5: a scale split between q and k, as
+    some code does, is exact too), and each k row one ±2**j among zeros, so a score is one product
     q·k / sqrt(dim), exact in float16 and in any order of computing it. bfloat16 (8 bits) cannot hold such q."""
     generator = torch.Generator().manual_seed(draw(st.integers(0, 2**31 - 1)))
     batch, seq_q, seq_k, heads = (draw(axis) for _ in range(4))
-    dim = draw(st.sampled_from([1, 4]))
+    dim = draw(st.sampled_from([1, 16]))
     odd = torch.randint(512, 1024, (batch, seq_q, heads, dim), generator=generator) * 2 + 1  # 1025..2047, odd
     sign = torch.randint(0, 2, odd.shape, generator=generator) * 2 - 1
     q = (sign * odd * 2.0 ** draw(st.integers(-12, -6))).to(torch.float16)
