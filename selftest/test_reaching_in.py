@@ -51,6 +51,15 @@ HONEST = {
     "a dtype by a name built from its prefix": "import torch\ndef dtype(bits):\n"
                                                 "    return getattr(torch, f'float{bits}'), getattr(torch, 'int' + str(bits))\n",
     "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), vars(self)\n",
+    "a warning about its own line": "import warnings\ndef f():\n    warnings.warn('slow', stacklevel=1)\n",
+    "a match on its own class's fields": "import dataclasses\n@dataclasses.dataclass\nclass P:\n    x: int\n"
+                                         "def f(p):\n    match p:\n        case P(x=0):\n            return 1\n",
+    "a match on values and classes": "import torch\ndef f(d):\n    match d:\n        case torch.float32:\n"
+                                     "            return 4\n        case int(x) if x > 0:\n            return x\n",
+    "one name for two dtypes, handed on": "import torch\ndef f(bf16):\n    if bf16:\n        dt = torch.bfloat16\n"
+                                          "    else:\n        dt = torch.float32\n    return torch.empty(0, dtype=dt)\n",
+    "... looped over": "import torch\ndef known(d):\n    for dt in (torch.float32, torch.float16):\n"
+                       "        if d == dt:\n            return True\n    return False\n",
     "a function's own locals": "def show(x, y):\n    return '{x} by {y}'.format(**locals())\n",
     "a dataclass's fields read by name in a helper": "from dataclasses import fields\ndef total(ledger):\n"
                                                        "    return sum(getattr(ledger, f.name) for f in fields(ledger))\n",
@@ -158,6 +167,20 @@ REACHING = {
     "fields named at run time": "import dataclasses\nD = dataclasses.make_dataclass('D', ['a'])\n",
     "... by a name given": "import torch\ndef f(name):\n    return getattr(torch, name)\n",
     "a module's namespace": "import torch\nns = vars(torch)\n",
+    "the stack, by traceback": "import traceback\nwho = [f.name for f in traceback.extract_stack()]\n",
+    "... walked": "from traceback import walk_stack\nwho = [str(f) for f, _ in walk_stack(None)]\n",
+    "... dumped": "import faulthandler, io\nfaulthandler.dump_traceback(io.StringIO())\n",
+    "... where objects were made": "import tracemalloc\ntracemalloc.start(25)\n",
+    "... in a signal handler": "import signal\nsignal.signal(signal.SIGALRM, lambda n, f: print(f))\n",
+    "a caller's place, by warnings": "import warnings\nwarnings.warn('x', stacklevel=3)\n",
+    "... by logging": "import logging\nlogging.getLogger().info('x', stack_info=True)\n",
+    "... by findCaller": "import logging\nwho = logging.getLogger().findCaller()\n",
+    "a thread torch's watch never sees started": "import _thread\n_thread.start_new_thread(print, ())\n",
+    "... on a class that says anything is one": "import torch\nclass Any(type):\n    def __instancecheck__(c, o):\n"
+                                                "        return True\nclass M(metaclass=Any):\n    pass\n"
+                                                "match torch.utils:\n    case M(flop_counter=f):\n        pass\n",
+    "an attribute read by a match pattern": "import torch\nmatch torch.utils:\n    case object(flop_counter=f):\n"
+                                            "        pass\n",
     "this module's namespace, by locals": "ns = locals()['__buil' + 'tins__']\n",
     "... in a class body": "class A:\n    ns = locals\n",
     "locals handed on": "def f():\n    return locals\nns = f()()\n",
@@ -201,6 +224,7 @@ REACHING = {
     "a pickle that names a module": "import pickle\nr = pickle.loads(b'cgrader.harness.probe\\nREGISTRY\\n.')\n",
     "a name resolved as text": "import pkgutil\nr = pkgutil.resolve_name('os:mkdir')\n",
     "a .modules not called": "def f(m):\n    return m.modules\n",
+    "one name for a module or a dtype, handed on": "import os, torch\nx = os\nx = torch.float32\nprint(x)\n",
     "a module handed to a function": "import sys\ndef f(m):\n    return m\nprobe = f(sys)\n",
     "... to a lambda": "import os\n(lambda o: o)(os)\n",
     "... in a list": "import os\n[os][0].mkdir = print\n",

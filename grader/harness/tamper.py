@@ -82,6 +82,10 @@ REACHING_FUNCTIONS = frozenset([
     "torch.utils._python_dispatch._get_current_dispatch_mode", "ctypes", "numpy.ctypeslib",
     # what turns off the run-time type checks the tests apply to Part 6's annotations (``jaxtyped`` skips a
     # function marked ``__no_type_check__``; jaxtyping's config can disable every check)
+    # what tells a function who called it (the probe that watches it): the stack as text, frames, or a
+    # caller's file, line and name (a signal handler is handed the frame it interrupted)
+    "traceback.extract_stack", "traceback.walk_stack", "traceback.format_stack", "traceback.print_stack",
+    "traceback.StackSummary", "faulthandler", "tracemalloc", "signal.signal", "_thread",
     "typing.no_type_check", "typing.no_type_check_decorator", "typing_extensions.no_type_check",
     "typeguard.typeguard_ignore", "typeguard.suppress_type_checks", "jaxtyping.config", "jaxtyping._config"])
 # the same, by their last name, whatever they are read on (``vars`` of a module hands its namespace)
@@ -95,7 +99,7 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "__objclass__", "__defaults__", "__kwdefaults__", "__wrapped__", "ctypes", "ctypeslib",
                       "resolve_name", "_import_dotted_name", "getclosurevars", "getattr_static", "__annotations__",
                       "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__", "make_dataclass",
-                      "load_module", "exec_module", "_load_module_shim"])  # a loader run by hand: no finder asked
+                      "load_module", "exec_module", "_load_module_shim", "findCaller"])  # a loader run by hand: no finder asked
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)
@@ -129,7 +133,8 @@ MUTATORS = frozenset(["update", "setdefault", "pop", "popitem", "clear", "__seti
                       "extend", "insert"])
 # ``object.__setattr__(self, ...)``, ``super().__setattr__(...)``: how a class sets its own fields
 OWN_SETTERS = frozenset(["__setattr__", "__delattr__"])
-LIBRARY = "a library"  # what a name bound to one of several imported objects stands for
+LIBRARY = "a library"  # what a name bound to one of several imported objects, a module among them, stands for
+SEVERAL = "one of several library objects"  # ... none of them a module (torch.float32 or torch.bfloat16)
 
 
 def _settable(dotted: str) -> bool:
@@ -145,6 +150,23 @@ def _reaching(dotted: str) -> bool:
     (``torch.profiler.profile`` is not the standard library's ``profile``)."""
     return reached_as(dotted, REACHING_DOTTED) or any(
         dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
+
+
+def _plain_classes(tree: ast.AST) -> set[str]:
+    """The names of classes ``tree`` defines with no metaclass and no base but ``object`` and plain classes of
+    its own: no ``__instancecheck__`` or ``register`` of a library's makes anything else an instance of them."""
+    defined = [n for n in walk(tree) if isinstance(n, ast.ClassDef)]
+    names = [n.name for n in defined]
+    plain: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for node in defined:
+            if node.name not in plain and names.count(node.name) == 1 and not node.keywords and all(
+                    isinstance(b, ast.Name) and (b.id == "object" or b.id in plain) for b in node.bases):
+                plain.add(node.name)
+                grew = True
+    return plain
 
 
 @dataclass(frozen=True)
@@ -267,7 +289,8 @@ def _bound(tree: ast.AST) -> dict[str, str]:
     """What names stand for an imported object, anywhere in the module: imports (``np`` -> ``numpy``), and
     names bound to such an object again (``o = os``, ``o, t = os, time``, ``(o := os)``, ``for o in (os,
     time)``, ``def f(o=os)``, a class's ``T = torch.Tensor`` as ``A.T``), to a fixed point. A name bound to
-    several reads as ``LIBRARY``."""
+    several reads as ``LIBRARY`` where one of them is a module (it may be handed on), else as ``SEVERAL``
+    (a dtype of two: ``weights = torch.bfloat16``, elsewhere ``torch.float32``)."""
     names: dict[str, str] = {}
     for node in walk(tree):
         if isinstance(node, ast.Import):
@@ -306,7 +329,10 @@ def _bound(tree: ast.AST) -> dict[str, str]:
             for target, value in pairs:
                 dotted = reader.dotted(value)
                 if isinstance(target, ast.Name) and dotted:
-                    names[target.id] = dotted if names.get(target.id, dotted) == dotted else LIBRARY
+                    before_here = names.get(target.id, dotted)
+                    names[target.id] = dotted if before_here == dotted else \
+                        LIBRARY if LIBRARY in (before_here, dotted) or _is_module(before_here) or _is_module(dotted) \
+                        else SEVERAL
         if names == before:
             break
     return names
@@ -329,6 +355,7 @@ class _Reader(ast.NodeVisitor):
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self.classes = _plain_classes(tree)
         self.visit(tree)
         return self.found
 
@@ -536,6 +563,13 @@ class _Reader(ast.NodeVisitor):
         for name in node.kwd_attrs:  # case object(__closure__=cells): an attribute read by its name
             if name in NAMED:
                 self._add(node, f"matches an attribute {name!r}")
+        # ``case object(flop_counter=x)`` reads that attribute of whatever is matched (a library's module), by a
+        # name no attribute read of the readings sees; on an instance of a plain class of its own (no metaclass,
+        # no base but its own or object: nothing that says a library's object is one), its own attributes
+        own = isinstance(node.cls, ast.Name) and node.cls.id in self.classes and node.cls.id not in self.bound
+        if node.kwd_attrs and not own:
+            self._add(node, f"reads attributes through a match pattern ({', '.join(node.kwd_attrs)}=) on what is "
+                      "no class of its own: read them as attributes")
         self.generic_visit(node)
 
     # stores into a library's objects
@@ -562,6 +596,11 @@ class _Reader(ast.NodeVisitor):
         func = node.func
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
+        for keyword in node.keywords:  # warnings.warn and logging's calls: a caller's file, line and name
+            value = keyword.value.value if isinstance(keyword.value, ast.Constant) else ...
+            if (keyword.arg == "stacklevel" and not (type(value) is int and value == 1)) or (
+                    keyword.arg == "stack_info" and value not in (False, None)):
+                self._add(node, f"asks where its callers are ({keyword.arg}=)")
         builtin = isinstance(func, ast.Name) and func.id not in self.bound \
             and not any(func.id in shadow for shadow in self.shadows)
         if builtin and func.id in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2:
