@@ -140,6 +140,7 @@ def time_matmul(m: int, k: int, n: int, dtype: torch.dtype, device: str,
     ``time.perf_counter()`` and return the average per product, in seconds.
     Run exactly ``warmup + trials`` products, no others: the tests count them
     (a timer that warms up on its own, such as torch.utils.benchmark's, runs more).
+    Leave torch's thread count as it is: the tests time one thread's products.
 
     GPU work is asynchronous: ``a @ b`` returns as soon as the kernel is queued.
     Call ``torch.cuda.synchronize()`` after the warm-up and again after the

@@ -416,7 +416,7 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
             break
     _reads_a_clock(impl, fn)
     _products_run(impl, fn, counted)
-    _products_run(impl, fn, case, bounded=True)  # the products the figures above are of, as those calls ask
+    _figures_of_watched_products(impl, fn, case, timings[torch.float32])
     if held != PUBLIC_HELD and impl not in _HELD_UP:  # once a test, on sizes and an order the seed drew
         _held_up(impl, fn, held)
         _HELD_UP.add(impl)
@@ -424,6 +424,28 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
         _measured_anew(fn, seen)
     for holds, problem, details in checks:
         require(holds, fn, problem, **details)
+
+
+# The least float32 figure of the calls the door timed / the fastest product the case's own watched call ran,
+# inside torch: at least this. Both are the least of many (a busy machine stretches, never shrinks): an honest
+# time_matmul came to 0.97-1.07 (once 1.48), two busy processes beside it; one that spots the watch (its
+# dispatch mode makes every op tens of microseconds slower) and times [m, k/2] @ [k/2, n] when it is off,
+# to 0.48-0.58. A figure under the bound is measured against the watched products once more before it counts
+WATCHED_SHARE = 0.75
+
+
+def _figures_of_watched_products(impl, fn: str, case: tuple, seen: _Timings) -> None:
+    """The figures the door timed are of the products the watch saw: a call that runs other products when its
+    ops are not watched (smaller ones, fewer) returns less than the watched products take."""
+    figure = min(seen.figures)
+    fastest = _products_run(impl, fn, case, bounded=True)  # the products the figures above are of, as asked
+    if figure < WATCHED_SHARE * fastest:
+        fastest = min(fastest, _products_run(impl, fn, case, bounded=True))
+    require(figure >= WATCHED_SHARE * fastest, fn, f"returned {figure:.3g} s for one product (the least of its "
+            f"{len(seen.figures)} float32 figures), {figure / fastest:.2g} of the fastest product the same call ran "
+            f"when its ops were watched ({fastest:.3g} s inside torch): the products it times are not the [m, k] @ "
+            "[k, n] it runs when watched (smaller? fewer than `trials`?). Time `trials` products of the inputs asked "
+            "for, the same code every call, and divide by `trials`", inputs=seen.inputs, show_values=False)
 
 
 def _fits_in_call(fn: str, seconds: float, call, args: tuple, problem: str = "more than one product takes", *,
@@ -511,7 +533,7 @@ PRODUCTS_SLACK = 1e-4
 PRODUCT_ROUNDS = 3
 
 
-def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> None:
+def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> float:
     """``time_matmul`` watched from inside, op by op: the products it asked torch for, their shapes and
     what each took, and what its other ops took. Not measurements the score trusts against a forger
     (running the right products is all they ask), but what an honest slip shows in: one warm-up or trial
@@ -529,6 +551,7 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
     probe_counts = (warmup, trials)
     if warmup is None:
         warmup, trials = DEFAULT_COUNTS
+    least = None
     for _ in range(PRODUCT_ROUNDS):
         # None, None: the defaults; the thin product's run only is slowed (its products are the cheaper)
         seen = impl.run(time_matmul_products, m, k, n, *probe_counts, not bounded)
@@ -549,10 +572,17 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
                 "products, then time `trials` more, and no others (range(warmup) and range(trials), not from 1 "
                 "or to n + 1; a timer that warms up on its own, torch.utils.benchmark.Timer.timeit, runs more)",
                 inputs=inputs, show_values=False)
+        require(not seen.other_operands, fn, f"ran {seen.other_operands} of its products on an operand that is no "
+                "dense float32 tensor (sparse? another dtype?): make a and b with torch.randn in the dtype asked "
+                "for", inputs=inputs, show_values=False)
+        require(seen.torch_threads <= 1, fn, f"ran its products with torch set to use {seen.torch_threads} threads: "
+                "leave torch's thread count as it is (one thread here, as the harness times its own products)",
+                inputs=inputs, show_values=False)
         require(not seen.constant, fn, "multiplied a matrix that holds one value throughout (zeros? ones?): "
                 "make random inputs, torch.randn(m, k) and torch.randn(k, n) in the dtype and on the device asked "
                 "for (some hardware multiplies zeros faster than real data)", inputs=inputs, show_values=False)
         fastest = min(timed[-trials:])
+        least = fastest if least is None else min(least, fastest)
         require(figure >= FIGURE_FLOOR * fastest, fn, f"returned {figure:.3g} s for one product, less than the "
                 f"fastest of the {trials} timed products took inside torch ({fastest:.3g} s): a clock read around "
                 "the timed products gives at least that. Divide the timed loop's seconds by `trials`, no more",
@@ -566,13 +596,13 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> No
                 "(time.perf_counter: a CPU-time clock misses the wait)", inputs=inputs, show_values=False)
         # the warm-up products made slow (WARMUP_DELAY each) show in a figure that times them too
         if not seen.draws_between and not bounded and not (seen.delayed and warmup):
-            return
+            return least
         # what ran among the timed products, a trial's share, capped: ops outside the timed loop (or between
         # trials, off the clock) buy no allowance for drawing inside it
         cycle = product + min(seen.other_seconds / trials, OTHER_SHARE * product)
         ops = min(seen.ops / trials, OPS_PER_TRIAL)
         if figure <= PRODUCTS_ONLY * cycle + WATCH_SHARE * ops * seen.op_seconds + PRODUCTS_SLACK:
-            return
+            return least
     took = f"while a product took {product:.3g} s inside torch " \
         f"({'the last one' if trials == 1 else f'the mean of the last {trials}'})"
     require(not seen.draws_between, fn, f"returned {figure:.3g} s for one product, {took}, and it drew random "

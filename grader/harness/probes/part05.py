@@ -57,6 +57,10 @@ class Products(Report):
     drawn_seconds: float  # ... and their time
     ops: int  # those ops, of every kind, the timed products included
     op_seconds: float  # what the watch costs an op, measured here on a trivial one: what it adds to the figure
+    # of its products: those whose operands were not dense float32 tensors (a sparse one, another dtype), and
+    # the most threads torch was set to use at one (the harness times one thread's products)
+    other_operands: int
+    torch_threads: int
     # the watch makes each warm-up product last WARMUP_DELAY longer and the first timed one FIRST_TRIAL_DELAY
     # (inside the op, so ``products`` includes it): a figure that times the warm-up too, or keeps one trial's
     # time (the last) for the mean, is then far from the mean of the timed products, which a free CPU hides
@@ -117,6 +121,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
     from torch.utils._python_dispatch import TorchDispatchMode
 
     products, odd, ops, other, draws, drawn, constant = [], [], [0], [0.0], [0], [0.0], []
+    other_operands, torch_threads = [0], [0]
     pending = [0, 0.0]  # ops and other seconds since the last product: counted if a timed product follows
     delaying = [False]  # on in the call only (not while the watch's own cost is measured)
     due_warmup = DEFAULT_COUNTS[0] if warmup is None else warmup
@@ -139,6 +144,8 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 index = len(products)
                 time.sleep(WARMUP_DELAY if index < due_warmup else FIRST_TRIAL_DELAY if index == due_warmup else 0)
             seconds = time.perf_counter() - began
+            if product and not (isinstance(out, torch.Tensor) and tuple(out.shape[-2:]) in ((m, n), (n, m))):
+                product, operands = False, None  # an [m, k] and a [k, n] in, and no [m, n] out: no product
             if operands is None:
                 if func.overloadpacket.__name__ not in _DRAWS:
                     pending[1] += seconds
@@ -153,6 +160,8 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                     ops[0] += 1
                 pending[0], pending[1] = 0, 0.0
                 products.append(seconds)
+                other_operands[0] += not all(o.layout == torch.strided and o.dtype == torch.float32 for o in operands)
+                torch_threads[0] = max(torch_threads[0], torch.get_num_threads())
                 if not constant:
                     constant.append(any(_constant(operand) for operand in operands))
             elif not odd:
@@ -163,6 +172,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
     products.clear()
     constant.clear()
     ops[0], other[0], draws[0], drawn[0], pending[0], pending[1] = 0, 0.0, 0, 0.0, 0, 0.0
+    other_operands[0], torch_threads[0] = 0, 0
     started, start = [], threading.Thread.start
 
     def counted(thread, *args, **kwargs):
@@ -183,7 +193,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
         if collecting:
             gc.enable()
     return Products(figure, tuple(products), odd[0] if odd else (), bool(constant and constant[0]), len(started),
-                    other[0], draws[0], drawn[0], ops[0], op_seconds, slowed)
+                    other[0], draws[0], drawn[0], ops[0], op_seconds, other_operands[0], torch_threads[0], slowed)
 
 
 def _watch_cost(watch: type, repeats: int = 5, count: int = 200) -> float:
