@@ -12,6 +12,7 @@ docstring offers to check a count against, and flops.py's source (read, never ru
 must not count with it.
 """
 
+import ast
 import functools
 
 from grader.harness import spec
@@ -20,7 +21,7 @@ from grader.harness.cases import example, given
 from grader.harness.probes.part04 import count_scenario
 from grader.harness.schema import INT
 from grader.harness.source import (
-    defined_in, import_time_names, package_names, reached_as, replaced_at_import, unwritten_lookups,
+    defined_in, import_time_names, package_names, reached_as, replaced_at_import, unwritten_lookups, walk,
 )
 from tests.strategies import part04 as S
 
@@ -104,9 +105,11 @@ def counts_with_its_own_mode(impl) -> None:
             "reads the source to see that you count the FLOPs yourself, so write each name out "
             "(getattr(torch.ops.aten, name) is fine)", show_values=False)
     require(not used, "flops.count_matmul_flops",
-            f"counts with torch's own FLOP counter ({used[0] if used else ''}: torch.utils.flop_counter or the "
-            "profiler): write the TorchDispatchMode and the FLOPs of each op yourself, as the docstring asks; "
-            "FlopCounterMode is only to check your count against",
+            f"counts with torch's own FLOP counter ({used[0] if used else ''}: torch.utils.flop_counter, the "
+            "profiler, or one of torch's per-op formulas such as mm_flop, read off something the reading cannot "
+            "name): write the TorchDispatchMode and the FLOPs of each op yourself, as the docstring asks; "
+            "FlopCounterMode is only to check your count against (a name of your own that is one of torch's: "
+            "rename it)",
             show_values=False)
 
 
@@ -116,8 +119,36 @@ def _flop_counter_reads(sources: tuple[tuple[str, str], ...]) -> tuple[list[str]
     counter in a table it reads), reads one of torch's FLOP counters, and the modules on the way that
     cannot be read."""
     unreadable: list[str] = []
-    used = package_names(dict(sources), "flops", "count_matmul_flops", _is_flop_counter, unreadable)
-    return sorted(set(used + import_time_names(dict(sources), _is_flop_counter, "flops"))), unreadable
+    own = _own_names(sources)
+
+    def counter(name: str) -> bool:  # a formula's name the submission defines itself is its own, read off ``?``
+        return _is_flop_counter(name) and not (name.startswith("?.") and name.rsplit(".", 1)[-1] in own)
+
+    used = package_names(dict(sources), "flops", "count_matmul_flops", counter, unreadable)
+    return sorted(set(used + import_time_names(dict(sources), counter, "flops"))), unreadable
+
+
+def _own_names(sources: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """The attribute names the submission's modules give things themselves: functions and methods it defines,
+    names assigned in its class bodies or onto objects, keyword names of its calls (a namespace's fields)."""
+    names: set[str] = set()
+    for _, text in sources:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.ClassDef):
+                names.update(t.id for s in node.body if isinstance(s, (ast.Assign, ast.AnnAssign))
+                             for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
+                             if isinstance(t, ast.Name))
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.keyword) and node.arg:
+                names.add(node.arg)
+    return frozenset(names)
 
 
 # torch counts FLOPs in two places: FlopCounterMode, and the profiler's with_flops estimates (the
@@ -152,11 +183,20 @@ def _is_flop_counter(name: str) -> bool:
     # of what no reading can name, torch's counter's names, its per-op formulas (``mm_flop``), or its module
     # with something read off it; not an attribute of that name alone (``counter.flop_counter``, a tally)
     if parts[0] == "?" and (_FLOP_WORDS.difference(["flop_counter"]).intersection(parts)
-                            or "flop_counter" in parts[1:-1] or parts[-1].endswith("_flop")):
+                            or "flop_counter" in parts[1:-1] or parts[-1] in _torch_formulas()):
         return True
     # torch's counter re-exported under another module's name (``torch._functorch.benchmark_utils.profile``
     # is the profiler's class): where torch says it is defined
     return reached_as(name, _FLOP_COUNTERS) or reached_as(_defined_in(name) or "", _FLOP_COUNTERS)
+
+
+@functools.cache
+def _torch_formulas() -> frozenset[str]:
+    """torch's per-op FLOP formulas by name (``mm_flop``, ``sdpa_flop``): another name ending in ``_flop``
+    (a tally, ``counter.total_flop``) is no formula of torch's."""
+    from torch.utils import flop_counter
+
+    return frozenset(name for name in dir(flop_counter) if name.endswith("_flop"))
 
 
 @functools.lru_cache(maxsize=256)
