@@ -509,6 +509,9 @@ PLAIN = {
                                 "def squared_error_grad(x, w, t):\n    return torch.vmap(_one, in_dims=(None, None, None))(x, w, t)\n",
     "torch's flags set at import": "torch.backends.cudnn.benchmark = True\n\n"
                                    "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
+    "vmap read off torch.func": "def _one(x, w, t):\n    return x * (x @ w - t)\n\n"
+                                "def squared_error_grad(x, w, t):\n"
+                                "    return torch.func.vmap(_one, in_dims=(None, None, None))(x, w, t)\n",
     "vmap imported from torch.func": "from torch.func import vmap\n\ndef _one(x, w, t):\n    return x * (x @ w - t)\n\n"
                                      "def squared_error_grad(x, w, t):\n    return vmap(_one, in_dims=(None, None, None))(x, w, t)\n",
     "a record its own helper returns": "from dataclasses import dataclass\n\n@dataclass(frozen=True)\nclass VG:\n"

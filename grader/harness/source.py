@@ -1360,7 +1360,11 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             dunder = node.attr.startswith("__") and node.attr.endswith("__")
             if _autograd_attribute(node.attr) and not (imported or "").startswith("inspect."):  # (inspect.Parameter)
                 # `SquaredError.backward`, `self.grad`: the submission's own, read where defined
-                if not mine and not _reads_flag(mod, node, scopes) and id(node) not in off \
+                parent = parents.get(id(node))
+                # `torch.func.vmap(...)`: the module on the way to a plain name (as `from torch.func import vmap`)
+                plain = isinstance(parent, ast.Attribute) and parent.value is node \
+                    and _imported(mod, parent, scopes.get(id(parent))) in PLAIN_FROM_AUTOGRAD
+                if not mine and not plain and not _reads_flag(mod, node, scopes) and id(node) not in off \
                         and not (node.attr in TYPES and id(node) in inert) and node.attr not in own.method_names:
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
