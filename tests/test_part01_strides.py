@@ -58,6 +58,7 @@ def test_transpose(impl, oracle, case):
 
 @given(case=S.slice_cases())
 @example(case=((10,), (1,), 0, 0, 2, 8, 3))  # x[2:8:3]
+@example(case=((10,), (1,), 0, 0, 2, 9, 3))  # x[2:9:3]: 2, 5, 8, a length that rounds up
 @example(case=((10,), (1,), 0, 0, -3, 100, 1))  # x[-3:100]
 @example(case=((10,), (1,), 0, 0, 12, 15, 1))  # x[12:15]: empty, start clamped to 10
 @example(case=((10,), (1,), 5, 0, 1, 7))  # x[1:7], step left to its default, 1
