@@ -318,13 +318,23 @@ def made_of_results(results, answer) -> bool:
     return False
 
 
+def _no_axis_of_one() -> tuple:
+    """An einops case with every axis 2 or more (where an einops step that hands its input back as it was can
+    only be an identity pattern: ``einops_doubled``)."""
+    generator = torch.Generator().manual_seed(6)
+    return (torch.randn(2, 3, 2, 4, generator=generator), torch.randn(2, 4, 2, 4, generator=generator),
+            torch.randn(2, 3, 6, generator=generator), 2, torch.randn(2, 3, 4, 2, generator=generator))
+
+
 @given(case=S.einops_cases(), doubled_first=st.booleans())
+@example(case=_no_axis_of_one(), doubled_first=False)
 @settings(max_examples=10)  # whether einops is used does not depend on the values
 def test_uses_einops(impl, oracle, case, doubled_first):
     """Right answers, computed with einops.einsum and einops.rearrange as the docstrings ask: each
     function's source names its einops call, and called once more with every result einops hands back
     doubled, its answer doubles (or grows by another power of two, one doubling per einops step it went
-    through): the call runs, and its result is what the answer is made of; and the answer's values are
+    through; a step that hands its input back as it was, an identity pattern, makes nothing and is not
+    doubled): the call runs, and its result is what the answer is made of; and the answer's values are
     those of one of einops' results (up to a constant factor and their order: ``made_of``), not an answer
     made otherwise times an einops result of something else. (The same inputs again, einops as it is, must
     give the right answer again, before or after the doubled call as drawn.)"""
@@ -351,8 +361,9 @@ def test_uses_einops(impl, oracle, case, doubled_first):
         growth = einops_growth(seen.plain, seen.doubled)
         require(growth != 1.0, function.name,
                 f"gave the same answer with every result of einops doubled: the einops.{op} it names does not "
-                f"make the answer (a branch never taken, a result thrown away or added as zeros). Compute the "
-                f"result with einops.{op}, as the docstring asks", inputs=named_inputs(function.name, args),
+                f"make the answer (a branch never taken, a result thrown away or added as zeros, an identity "
+                f"pattern). Compute the result with einops.{op}, as the docstring asks",
+                inputs=named_inputs(function.name, args),
                 show_values=False)
         require(growth is not None, function.name,
                 f"with every result of einops doubled, the answer moved but did not double (nor grow by another "

@@ -6,7 +6,8 @@ slice, the answer made with permute), or only added to an answer made another wa
 token). So a function is also called with every result einops hands back doubled: an answer that
 einops makes grows by a power of two (one per einops step it went through: doubling is exact in
 floating point and commutes with the scale and any rearrangement), while one that does not move, or
-moves some other way, was not made by einops. Like every probe this one reports what happened and
+moves some other way, was not made by einops. An einops step that hands its input back as it was (an
+identity pattern, put there to be doubled) makes nothing: it is neither doubled nor kept. Like every probe this one reports what happened and
 nothing else (the test judges it), and its report can only fail the test, never pass it: code that
 notices the doubling and undoes it is back where the reading alone leaves it.
 """
@@ -30,7 +31,18 @@ class _Backend:
         return getattr(self.real, name)
 
     def einsum(self, pattern: str, *tensors: Any) -> Any:
-        return self.then(self.real.einsum(pattern, *tensors))
+        out = self.real.einsum(pattern, *tensors)
+        return out if len(tensors) == 1 and _unchanged(tensors[0], out) else self.then(out)
+
+
+def _unchanged(tensor: Any, out: Any) -> bool:
+    """Whether an einops step handed its one input back as it was: the same shape with no axis of size 1
+    (where a pattern that moves axes may leave the data where it was) and the same values. An identity
+    pattern (``"b h s t -> b h s t"``) makes nothing: its result is neither doubled nor kept."""
+    import torch
+
+    return type(tensor) is torch.Tensor and type(out) is torch.Tensor and out.shape == tensor.shape \
+        and 1 not in tensor.shape and torch.equal(out, tensor)
 
 
 @dataclass(frozen=True)
@@ -77,7 +89,12 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
     def call(then: Any) -> Any:
         get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
         inner.get_backend = lambda tensor: _Backend(get_backend(tensor), then)
-        inner._apply_recipe = lambda backend, *rest, **named: then(apply_recipe(backend, *rest, **named))
+        def recipe(backend: Any, *rest: Any, **named: Any) -> Any:
+            out = apply_recipe(backend, *rest, **named)
+            tensor = rest[1] if len(rest) > 1 else named.get("tensor")
+            return out if _unchanged(tensor, out) else then(out)
+
+        inner._apply_recipe = recipe
         try:
             return _answer(fn, args)
         finally:
