@@ -71,6 +71,14 @@ def matmuls_ran_in_autocast(step: Answers) -> None:
                                  "the device_type given (a CUDA autocast leaves CPU tensors' ops in float32)")
     activations.same("each matmul's output differs from the reference's: run the forward once, under "
                      "torch.autocast(device_type, dtype=dtype), on the model and x as given")
+    forward_under_autocast(step)
+
+
+def forward_under_autocast(step: Answers) -> None:
+    """What the other checks of a step rest on: its forward ran under torch.autocast, not a cast by hand."""
+    step.where("autocast_in_forward").same("whether an autocast of device_type to dtype was on as each matmul ran: "
+                                           "run the forward under torch.autocast(device_type, dtype=dtype) (a cast "
+                                           "by hand gives its dtypes, but it is not autocast)")
 
 
 def params_and_grads_stay_fp32(step: Answers) -> None:
@@ -179,13 +187,17 @@ def test_params_and_grads_stay_fp32(impl, oracle, case):
         step.where("activations").map(dtypes).same(
             "the dtype of each matmul's output differs from the reference's: parameters that stay float32 count "
             "only while the forward runs under torch.autocast(device_type, dtype=dtype)")
+        forward_under_autocast(step)
     params_and_grads_stay_fp32(step)
 
 
 @STEPS
 @given(case=S.steps(torch.bfloat16))
 def test_loss_is_float32(impl, oracle, case):
-    loss_is_float32(ask(impl, oracle, train_step, *case))
+    step = ask(impl, oracle, train_step, *case)
+    loss_is_float32(step)
+    if step.got.refused is None:  # a float32 loss counts where the forward ran in the low dtype
+        forward_under_autocast(step)
 
 
 @STEPS

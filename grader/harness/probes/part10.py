@@ -131,6 +131,9 @@ class Step(Report):
     autocast_in_backward: list[bool] = dataclasses.field(default_factory=list)
     # the caller's x and y after the step, as the caller holds them (a step casts copies, never its batch)
     batch_after: list[torch.Tensor] = dataclasses.field(default_factory=list)
+    # per matmul layer call, whether an autocast of device_type to dtype was on as it ran (a forward cast by
+    # hand, a mode of the step's own casting each op, gives autocast's dtypes and values without it)
+    autocast_in_forward: list[bool] = dataclasses.field(default_factory=list)
 
 
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
@@ -164,9 +167,15 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
     grads: dict[str, list[torch.Tensor]] = {name: [] for name, _ in model.named_parameters()}
     steps: list[int] = []
     in_autocast: list[bool] = []
+    in_forward: list[bool] = []
+
+    def ran(out: torch.Tensor) -> None:  # a matmul layer ran: its output, and whether autocast was on as asked
+        activations.append(_copy(out))
+        in_forward.append(torch.is_autocast_enabled(device_type) and torch.get_autocast_dtype(device_type) == dtype)
+
     for module in model.modules():
         if isinstance(module, Matmul):
-            module.register_forward_hook(lambda m, args, out: activations.append(_copy(out)))
+            module.register_forward_hook(lambda m, args, out: ran(out))
 
     def reached(p: torch.Tensor, name: str) -> None:  # a gradient reached a parameter: it, and whether in autocast
         grads[name].append(_copy(p.grad))
@@ -204,4 +213,5 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
         scale=None if scaler is None else scaler.get_scale(),
         autocast_in_backward=in_autocast,
         batch_after=[_copy(x), _copy(y)],
+        autocast_in_forward=in_forward,
     )
