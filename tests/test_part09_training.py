@@ -217,7 +217,8 @@ def test_checkpoint_round_trip(impl, oracle, case):
     """save_checkpoint of a model and an AdamW that took ``steps`` steps (its learning rate then halved, as a
     schedule does), then load_checkpoint of that file, in another process, into a fresh model and AdamW: the
     step, every parameter and AdamW's whole state (its learning rate too) must come back bit for bit, and one
-    more step must then move the model as it moves the reference's. The step saved is the one given, RESUMED_FROM more than the optimizer's own count (a run resumed before)."""
+    more step must then move the model as it moves the reference's. The step saved is the one given,
+    RESUMED_FROM more than the optimizer's own count (a run resumed before)."""
     dim, num_layers, seed, steps = case
     step = steps + RESUMED_FROM
     check_round_trip(impl, oracle, (checkpoint_file, *case, step), (restore_checkpoint, dim, num_layers, seed), step,

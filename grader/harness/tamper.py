@@ -80,12 +80,12 @@ REACHING_FUNCTIONS = frozenset([
     "typing_extensions.get_type_hints", "pydoc", "cProfile", "profile", "pdb", "bdb", "doctest", "trace", "code",
     "timeit.main", "_string", "torch.library",
     "torch.utils._python_dispatch._get_current_dispatch_mode", "ctypes", "numpy.ctypeslib",
-    # what turns off the run-time type checks the tests apply to Part 6's annotations (``jaxtyped`` skips a
-    # function marked ``__no_type_check__``; jaxtyping's config can disable every check)
     # what tells a function who called it (the probe that watches it): the stack as text, frames, or a
     # caller's file, line and name (a signal handler is handed the frame it interrupted)
     "traceback.extract_stack", "traceback.walk_stack", "traceback.format_stack", "traceback.print_stack",
     "traceback.StackSummary", "faulthandler", "tracemalloc", "signal.signal", "_thread",
+    # what turns off the run-time type checks the tests apply to Part 6's annotations (``jaxtyped`` skips a
+    # function marked ``__no_type_check__``; jaxtyping's config can disable every check)
     "typing.no_type_check", "typing.no_type_check_decorator", "typing_extensions.no_type_check",
     "typeguard.typeguard_ignore", "typeguard.suppress_type_checks", "jaxtyping.config", "jaxtyping._config"])
 # the same, by their last name, whatever they are read on (``vars`` of a module hands its namespace)
@@ -99,7 +99,8 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "__objclass__", "__defaults__", "__kwdefaults__", "__wrapped__", "ctypes", "ctypeslib",
                       "resolve_name", "_import_dotted_name", "getclosurevars", "getattr_static", "__annotations__",
                       "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__", "make_dataclass",
-                      "load_module", "exec_module", "_load_module_shim", "findCaller"])  # a loader run by hand: no finder asked
+                      "load_module", "exec_module", "_load_module_shim",  # a loader run by hand: no finder asked
+                      "findCaller"])  # logging's: the caller's file, line and name
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)

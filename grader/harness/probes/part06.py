@@ -7,9 +7,10 @@ token). So a function is also called with every result einops hands back doubled
 einops makes grows by a power of two (one per einops step it went through: doubling is exact in
 floating point and commutes with the scale and any rearrangement), while one that does not move, or
 moves some other way, was not made by einops. An einops step that hands its input back as it was (an
-identity pattern, put there to be doubled) makes nothing: it is neither doubled nor kept. Like every probe this one reports what happened and
-nothing else (the test judges it), and its report can only fail the test, never pass it: code that
-notices the doubling and undoes it is back where the reading alone leaves it.
+identity pattern, put there to be doubled) makes nothing: it is neither doubled nor kept. Like every
+probe this one reports what happened and nothing else (the test judges it), and its report can only
+fail the test, never pass it: code that notices the doubling and undoes it is back where the reading
+alone leaves it.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
     def call(then: Any) -> Any:
         get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
         inner.get_backend = lambda tensor: _Backend(get_backend(tensor), then)
+
         def recipe(backend: Any, *rest: Any, **named: Any) -> Any:
             out = apply_recipe(backend, *rest, **named)
             tensor = rest[1] if len(rest) > 1 else named.get("tensor")
