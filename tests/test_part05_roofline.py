@@ -370,6 +370,8 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
     * a float64 product must cost more CPU than a float32 one (the dtype asked for);
     * all of a call's products at the figure's time fit in about the call's wall time (the warm-up
       is not timed), and fill most of it (the figure is not divided by more than `trials`);
+    * the least float32 figure is at least 3/4 of the fastest product the case's own call ran when watched
+      op by op (below): the figures timed from outside are of the products asked for, watched or not;
     * ``time_matmul`` reads a clock (its source is read, never run, to say so);
     * a product of about 1 GFLOP (``held``: its sizes) timed twice, once (first or second, as drawn) with
       the process held stopped from outside for most of the call, takes the stops in that time (and
@@ -535,10 +537,11 @@ PRODUCT_ROUNDS = 3
 
 def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> float:
     """``time_matmul`` watched from inside, op by op: the products it asked torch for, their shapes and
-    what each took, and what its other ops took. Not measurements the score trusts against a forger
-    (running the right products is all they ask), but what an honest slip shows in: one warm-up or trial
-    too few or too many, b made [k, m], the inputs drawn inside the timed loop. Products run in a thread the
-    call started are not seen (a dispatch mode is the thread's own): they count as not run, and the message
+    what each took, and what its other ops took; returns the fastest timed product it saw. Not measurements
+    the score trusts against a forger on their own (running the right products is all they ask; that the
+    figures timed from outside are of such products is ``_figures_of_watched_products``'), but what an honest
+    slip shows in: one warm-up or trial too few or too many, b made [k, m], the inputs drawn inside the timed
+    loop. Products run in a thread the call started are not seen (a dispatch mode is the thread's own): they count as not run, and the message
     says why. A figure a busy moment spoiled is measured again. Unless ``bounded``, the warm-up products are
     made slow and the first timed one a little (``time_matmul_products``): a figure that times the warm-up, or
     keeps the last trial's time alone, is then far from the timed products' mean, where a free CPU hides it.
