@@ -10,7 +10,8 @@ run), or held against values it cannot produce without doing the work.
 Each submission in ``selftest/forged/`` is the reference with one function
 replaced by a forgery; one real batch (isolation on, the grader's recording)
 grades them next to an honest one. Each must lose exactly the tests it attacks
-(for Part 10, a step without autocast loses every test of the step's values)
+(for Part 10, a step without autocast loses every test of the step's values, and
+those whose properties only count under autocast: its forward must run under it)
 and keep every other test of its part, so a loss below is the attack stopped,
 not a side effect.
 """
@@ -67,7 +68,7 @@ ATTACKED = {
     # hooks taken off and fed float32 results cast down: no autocast, so every value test of the step is lost
     "part10_hooks_replayed": {"test_autocast_matmuls_in_bf16", "test_loss_is_float32",
                               "test_stepped_once_and_grads_cleared", "test_fp16_with_grad_scaler",
-                              "test_fp16_without_grad_scaler"},
+                              "test_fp16_without_grad_scaler", "test_params_and_grads_stay_fp32"},
 }
 
 
