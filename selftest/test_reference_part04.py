@@ -14,6 +14,7 @@ from torch.utils.flop_counter import FlopCounterMode
 
 from grader.harness.probes.part04 import NO_GRAD, OPERANDS, build_scenario
 from reference import flops as R
+from selftest.grading import ROOT
 from tests.strategies import part04 as S
 
 
@@ -350,3 +351,29 @@ def test_a_scratch_script_nothing_imports_is_not_read():
                                   "?.flop_counter"])
 def test_names_of_ones_own_are_not_torchs_counter(name):
     assert not _is_flop_counter(name)
+
+
+# the reading of what count_matmul_flops runs: a name of the submission's own that ends in _flop (a tally, a
+# method of its own named as one of torch's formulas) is no torch formula; torch's formula read off something
+# the reading cannot name is
+def _reads_of(flops_source: str) -> list[str]:
+    from tests.test_part04_flops import _flop_counter_reads
+
+    return _flop_counter_reads((("__init__", ""), ("flops", flops_source)))[0]
+
+
+def test_a_name_of_its_own_ending_in_flop_is_no_torch_formula():
+    reference = (ROOT / "reference" / "flops.py").read_text()
+    assert _reads_of(reference) == []
+    assert _reads_of(reference.replace("self.flops", "self.total_flop").replace("counter.flops", "counter.total_flop")) \
+        == []
+    own_formula = reference + "\n\nclass _Formulas:\n    def mm_flop(self, a, b):\n        return 0\n\n\n" \
+        "def _via_own(fn):\n    return _Formulas().mm_flop(1, 2)\n"
+    assert _reads_of(own_formula.replace("    return counter.flops", "    return counter.flops + _via_own(fn)")) == []
+
+
+def test_torchs_formula_read_off_an_unnamed_object_is_torchs():
+    reference = (ROOT / "reference" / "flops.py").read_text()
+    unnamed = reference.replace("    return counter.flops",
+                                "    tools = fn.__self__\n    return counter.flops + tools.mm_flop(1, 2)")
+    assert _reads_of(unnamed) != []
