@@ -179,6 +179,13 @@ REACHING = {
     "... on a class that says anything is one": "import torch\nclass Any(type):\n    def __instancecheck__(c, o):\n"
                                                 "        return True\nclass M(metaclass=Any):\n    pass\n"
                                                 "match torch.utils:\n    case M(flop_counter=f):\n        pass\n",
+    "... on a class a decorator replaces": "import torch\nclass Any(type):\n    def __instancecheck__(c, o):\n"
+                                           "        return True\ndef swap(c):\n    return Any('M', (), {})\n"
+                                           "@swap\nclass M:\n    pass\nmatch torch.utils:\n"
+                                           "    case M(flop_counter=f):\n        pass\n",
+    "... on a class bound again": "import torch\nclass Any(type):\n    def __instancecheck__(c, o):\n"
+                                  "        return True\nclass M:\n    pass\nM = Any('M', (), {})\n"
+                                  "match torch.utils:\n    case M(flop_counter=f):\n        pass\n",
     "an attribute read by a match pattern": "import torch\nmatch torch.utils:\n    case object(flop_counter=f):\n"
                                             "        pass\n",
     "this module's namespace, by locals": "ns = locals()['__buil' + 'tins__']\n",

@@ -53,7 +53,7 @@ import sys
 from dataclasses import dataclass
 
 from grader.harness.literal_names import LiteralStrings
-from grader.harness.source import MAX_DEPTH, nesting_depth, reached_as, walk
+from grader.harness.source import CLASS_DECORATORS, MAX_DEPTH, _bound_counts, nesting_depth, reached_as, walk
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
 # (and what reaches memory by address, or swaps the built-ins)
@@ -153,17 +153,21 @@ def _reaching(dotted: str) -> bool:
         dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
 
 
-def _plain_classes(tree: ast.AST) -> set[str]:
-    """The names of classes ``tree`` defines with no metaclass and no base but ``object`` and plain classes of
-    its own: no ``__instancecheck__`` or ``register`` of a library's makes anything else an instance of them."""
+def _plain_classes(tree: ast.AST, dotted) -> set[str]:
+    """The names of classes ``tree`` defines, bound by their class statement alone, with no metaclass, no
+    decorator but those that hand the class back (``source.CLASS_DECORATORS``) and no base but ``object`` and
+    plain classes of its own: no ``__instancecheck__`` or ``register`` of a library's makes anything else an
+    instance of them. (Stricter than the ownership reading's plain classes, which may derive from abc.ABC.)"""
     defined = [n for n in walk(tree) if isinstance(n, ast.ClassDef)]
-    names = [n.name for n in defined]
+    counts = _bound_counts(tree)
     plain: set[str] = set()
     grew = True
     while grew:
         grew = False
         for node in defined:
-            if node.name not in plain and names.count(node.name) == 1 and not node.keywords and all(
+            if node.name not in plain and counts[node.name] == 1 and not node.keywords and all(
+                    dotted(d.func if isinstance(d, ast.Call) else d) in CLASS_DECORATORS
+                    for d in node.decorator_list) and all(
                     isinstance(b, ast.Name) and (b.id == "object" or b.id in plain) for b in node.bases):
                 plain.add(node.name)
                 grew = True
@@ -356,7 +360,7 @@ class _Reader(ast.NodeVisitor):
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        self.classes = _plain_classes(tree)
+        self.classes = _plain_classes(tree, self.dotted)
         self.visit(tree)
         return self.found
 
