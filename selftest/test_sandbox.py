@@ -666,6 +666,10 @@ for name in seccomp.REFUSED:  # arguments that fail at once anyway: only the err
         ctypes.set_errno(0)
         said[name] = (libc.syscall(ctypes.c_long(numbers[name]), ctypes.c_long(-1), 0, 0, 0, 0), ctypes.get_errno())
 said["clone new user"] = (libc.unshare(0x10000000), ctypes.get_errno())
+ctypes.set_errno(0)
+said["dumpable again"] = (libc.prctl(seccomp.PR_SET_DUMPABLE, 1, 0, 0, 0), ctypes.get_errno())
+said["PR_GET_DUMPABLE"] = libc.prctl(3, 0, 0, 0, 0) >= 0  # other prctl commands still work
+said["PR_SET_NAME"] = libc.prctl(15, b"worker", 0, 0, 0) == 0
 import fcntl, socket, struct
 shared = os.open(sys.executable, os.O_RDONLY)  # a file every worker sees, read-only
 for command, value in seccomp.F_LOCKS.items():  # a real descriptor: only the filter refuses these
@@ -702,5 +706,6 @@ def test_the_seccomp_filter_refuses_what_it_lists_and_nothing_a_submission_needs
     assert said.pop("install") is None
     assert said.pop("fork") == 7 and said.pop("thread") == [1] and said.pop("subprocess").strip() == "42"
     assert said.pop("F_GETFD") is True and said.pop("socketpair") == 2
+    assert said.pop("PR_GET_DUMPABLE") is True and said.pop("PR_SET_NAME") is True
     assert said.pop("torch") == 64.0 ** 3
     assert said == {name: [-1, 1] for name in said}, said  # every one EPERM

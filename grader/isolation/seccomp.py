@@ -30,6 +30,9 @@ it starts:
     clone with a CLONE_NEW* flag     a child in new namespaces             EPERM
     clone3                           (its flags are out of a filter's      ENOSYS: the C library
                                       reach)                                falls back to clone
+    prctl(PR_SET_DUMPABLE)           owning its /proc files again: a        EPERM
+                                      worker could reset the peak resident
+                                      memory the door reads from outside
     any call of another ABI          (32-bit, x32: other numbers)           EPERM
 
 Everything else is allowed. The filter is classic BPF, built here for this machine's
@@ -57,13 +60,14 @@ ARCHES = {
                                 io_uring_register=427, flock=73, inotify_init=253, inotify_init1=294,
                                 inotify_add_watch=254, fanotify_init=300, fanotify_mark=301, mincore=27,
                                 open_by_handle_at=304, fadvise64=221, preadv2=327, pwritev2=328,
-                                cachestat=451, clone=56, clone3=435, fcntl=72, socket=41, socketpair=53)),
+                                cachestat=451, clone=56, clone3=435, fcntl=72, socket=41, socketpair=53, prctl=157)),
     "aarch64": (0xC00000B7, dict(add_key=217, request_key=218, keyctl=219, unshare=97, setns=268,
                                  ptrace=117, process_vm_readv=270, process_vm_writev=271, bpf=280,
                                  perf_event_open=241, userfaultfd=282, io_uring_setup=425, io_uring_enter=426,
                                  io_uring_register=427, flock=32, inotify_init1=26, inotify_add_watch=27,
                                  fanotify_init=262, fanotify_mark=263, mincore=232, open_by_handle_at=265,
-                                 fadvise64=223, preadv2=286, pwritev2=287, cachestat=451, clone=220, clone3=435, fcntl=25, socket=198, socketpair=199)),
+                                 fadvise64=223, preadv2=286, pwritev2=287, cachestat=451, clone=220, clone3=435, fcntl=25,
+                                 socket=198, socketpair=199, prctl=167)),
 }
 REFUSED = ("add_key", "request_key", "keyctl", "unshare", "setns", "ptrace", "process_vm_readv",
            "process_vm_writev", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
@@ -74,6 +78,10 @@ REFUSED = ("add_key", "request_key", "keyctl", "unshare", "setns", "ptrace", "pr
 F_LOCKS = {"F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37, "F_OFD_SETLKW": 38,
            "F_SETLEASE": 1024, "F_GETLEASE": 1025, "F_NOTIFY": 1026}
 AF_UNIX = 1
+# prctl's command that makes a process dumpable again: its /proc/<pid> files (clear_refs, which resets the peak
+# resident memory the door reads) would be its own once more. The worker made itself not dumpable before this
+# filter; every other prctl command (thread names, PR_SET_PDEATHSIG) is plain
+PR_SET_DUMPABLE = 4
 
 # classic BPF: load a word of struct seccomp_data, compare, return
 LD_ABS, JA, JEQ, JGE, JSET, RET = 0x20, 0x05, 0x15, 0x35, 0x45, 0x06
@@ -110,6 +118,7 @@ def program(machine: str) -> list[tuple[int, int, int, int]] | None:
         (JEQ, "fcntl", 0, nr["fcntl"]),
         (JEQ, "socket", 0, nr["socket"]),
         (JEQ, "socket", 0, nr["socketpair"]),
+        (JEQ, "prctl", 0, nr["prctl"]),
         (JA, 0, 0, "allow"),
     ]
     labels: dict[str, int] = {"clone": len(code)}
@@ -120,6 +129,8 @@ def program(machine: str) -> list[tuple[int, int, int, int]] | None:
     code.append((JA, 0, 0, "allow"))
     labels["socket"] = len(code)
     code += [(LD_ABS, 0, 0, ARG0), (JEQ, "allow", "deny", AF_UNIX)]
+    labels["prctl"] = len(code)
+    code += [(LD_ABS, 0, 0, ARG0), (JEQ, "deny", "allow", PR_SET_DUMPABLE)]
     labels.update(allow=len(code), deny=len(code) + 1, nosys=len(code) + 2)
     code += [(RET, 0, 0, RET_ALLOW), (RET, 0, 0, RET_ERRNO | EPERM), (RET, 0, 0, RET_ERRNO | ENOSYS)]
 
