@@ -121,6 +121,11 @@ HONEST = {
     "whether a library is installed": "import importlib.util, importlib.metadata\n"
                                       "HAS = importlib.util.find_spec('einops') is not None\n"
                                       "V = importlib.metadata.version('torch')\n",
+    "a library's functions, classes and dtypes handed on": "import torch, os.path\nfrom torch import nn\n"
+                                                           "ACT = torch.nn.functional.gelu\n"
+                                                           "def f(x, act=nn.functional.relu):\n"
+                                                           "    return act(x.to(torch.float32)), map(os.path.join, 'ab')\n"
+                                                           "LAYER = nn.Linear\nKINDS = (torch.nn.Linear, nn.ReLU)\n",
     "a loop's name reused as a parameter elsewhere": "import torch\ndef a(name):\n    return name\n"
                                                      "def b():\n    return [getattr(torch, name) for name in "
                                                      "('float32',)]\n",
@@ -251,6 +256,19 @@ REACHING = {
     "getattr_static": "import inspect, sys\nm = inspect.getattr_static(sys, 'path')\n",
     "pydoc's resolve": "import pydoc\nm = pydoc.resolve('os')\n",
     "an object said to come from elsewhere": "def f(x):\n    x.__module__ = 'grader.harness.probe'\n",
+    "TorchScript's resolver over a module": "import torch\nfrom torch._jit_internal import "
+                                             "createResolutionCallbackFromEnv as r\nm = r(torch.utils)('sys.modules')\n",
+    "... over its own function's globals": "import torch._jit_internal as j\ndef here():\n    pass\n"
+                                           "m = j.createResolutionCallbackFromClosure(here)('os.sys.modules')\n",
+    "an entry point's text": "import importlib.metadata\n"
+                             "m = importlib.metadata.EntryPoint('x', 'sys:modules', 'g').load()\n",
+    "a module reached as an attribute, handed on": "import os.path\ndef t(p):\n    return vars(p)\n"
+                                                   "m = t(t(os.path)['sys'])['modules']\n",
+    "... through another module's import of it": "from torch.nn import functional as F\ndef t(p):\n"
+                                                 "    return p.__dict__\nm = t(F.torch)\n",
+    "a class's attributes as objects": "import inspect, torch\nm = inspect.classify_class_attrs(torch.Tensor)\n",
+    "a function made of text": "from torch.fx.graph_module import _forward_from_src\n"
+                               "f = _forward_from_src('def forward(self):\\n    return 1', {}, None)\n",
 }
 
 

@@ -976,6 +976,8 @@ RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "
                "sys.setprofile", "sys.addaudithook", "sys.meta_path", "sys.path_hooks", "os.system", "os.popen",
                "os.fork", "os.posix_spawn", "types.FunctionType", "types.LambdaType", "types.CodeType",
                "types.MethodType", "torch.load", "torch.serialization", "torch.jit", "torch.package", "torch.hub",
+               "torch._jit_internal",  # TorchScript's resolvers: a dotted name read in a module or a function's globals
+               "torch.fx.graph_module._forward_from_src", "torch.fx.graph_module._exec_with_source",
                "torch.utils.model_zoo", "torch.utils.cpp_extension", "torch.overrides", "torch.multiprocessing",
                "torch.distributed", "numpy.load", "numpy.lib.format", "numpy.ctypeslib",
                # what ``inspect`` hands back by name or by frame (its signatures are plain)

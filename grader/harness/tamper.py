@@ -49,7 +49,11 @@ at home, with the line to change, before grading does.
 from __future__ import annotations
 
 import ast
+import functools
+import importlib.util
+import inspect
 import sys
+import types
 from dataclasses import dataclass
 
 from grader.harness.literal_names import LiteralStrings
@@ -79,6 +83,13 @@ REACHING_FUNCTIONS = frozenset([
     "inspect.getattr_static", "inspect.get_annotations", "typing.get_type_hints", "typing.ForwardRef",
     "typing_extensions.get_type_hints", "pydoc", "cProfile", "profile", "pdb", "bdb", "doctest", "trace", "code",
     "timeit.main", "_string", "torch.library",
+    # what turns text into an object or runs it as code by other names: TorchScript's name resolvers (a dotted
+    # name looked up in a module or in a function's globals), functions made of source text, a class's
+    # attributes handed back as objects, code loaded from a folder or compiled (entry points, by name below)
+    "torch._jit_internal", "torch.jit.annotations", "torch.jit.frontend", "inspect.classify_class_attrs",
+    "torch.fx.graph_module._forward_from_src",
+    "torch.fx.graph_module._exec_with_source", "torch.fx.graph_module._method_from_src", "dataclasses._create_fn",
+    "typing._eval_type", "torch.hub", "torch.package", "torch.utils.cpp_extension", "torch.utils._import_utils",
     "torch.utils._python_dispatch._get_current_dispatch_mode", "ctypes", "numpy.ctypeslib",
     # what tells a function who called it (the probe that watches it): the stack as text, frames, or a
     # caller's file, line and name (a signal handler is handed the frame it interrupted)
@@ -100,7 +111,13 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "resolve_name", "_import_dotted_name", "getclosurevars", "getattr_static", "__annotations__",
                       "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__", "make_dataclass",
                       "load_module", "exec_module", "_load_module_shim",  # a loader run by hand: no finder asked
-                      "findCaller"])  # logging's: the caller's file, line and name
+                      "findCaller",  # logging's: the caller's file, line and name
+                      # the resolvers and code makers above, wherever they are read from
+                      "createResolutionCallbackFromEnv", "createResolutionCallbackFromClosure",
+                      "createResolutionCallbackForClassMethods", "classify_class_attrs",
+                      "EntryPoint", "entry_points", "load_entry_point",  # "module:attribute" imported and read
+                      "_forward_from_src", "_exec_with_source", "_method_from_src", "_create_fn",
+                      "_eval_type", "load_inline"])
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)
@@ -285,9 +302,29 @@ def _annotations(node: ast.AST) -> list[ast.AST]:
     return found + ([node.returns] if getattr(node, "returns", None) is not None else [])
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_module(dotted: str) -> bool:
-    """Whether an imported name is a module (as this process, which imported the libraries, knows them)."""
-    return dotted in sys.modules or dotted.split(".")[0] in FORBIDDEN_IMPORTS
+    """Whether an imported name is a module, as this process, which imported the libraries, knows them: by
+    its own name (``os.path``) or reached through another module's attribute (``os.sys``,
+    ``torch.nn.functional.torch``), read without running any library code (``inspect.getattr_static``: no
+    module ``__getattr__``), or a submodule not imported yet (``torch._dynamo`` before its first use)."""
+    if dotted in sys.modules or dotted.split(".")[0] in FORBIDDEN_IMPORTS:
+        return True
+    parts = dotted.split(".")
+    value = sys.modules.get(parts[0])
+    for i, part in enumerate(parts[1:], start=1):
+        if not isinstance(value, types.ModuleType):
+            return False
+        try:
+            value = inspect.getattr_static(value, part)
+        except AttributeError:
+            if i < len(parts) - 1 or ".".join(parts[:i]) not in sys.modules:
+                return False
+            try:  # a submodule of an imported package, found (never run) by its parent's path
+                return importlib.util.find_spec(dotted) is not None
+            except (ImportError, ValueError, AttributeError):
+                return False
+    return isinstance(value, types.ModuleType)
 
 
 def _bound(tree: ast.AST) -> dict[str, str]:
@@ -554,6 +591,12 @@ class _Reader(ast.NodeVisitor):
         elif dotted and _reaching(dotted) and not (isinstance(node.value, ast.Attribute) and self.dotted(node.value)
                                                    and _reaching(self.dotted(node.value))):
             self._add(node, f"uses {dotted}")
+        elif dotted and isinstance(node.ctx, ast.Load) and id(node) not in self.values \
+                and id(node) not in self.called and dotted.split(".")[0] not in FORBIDDEN_IMPORTS \
+                and _is_module(dotted):  # (the grader's, the tests': their import is refused already)
+            # as for a module's own name (visit_Name): ``f(os.path)``, ``f(torch.nn.functional.torch)``, where a
+            # parameter's ``__dict__`` or a name resolver then reads the module by names built at run time
+            self._add(node, f"hands the module {dotted} on as a value")
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
@@ -585,7 +628,8 @@ class _Reader(ast.NodeVisitor):
                 if isinstance(each, ast.Attribute) and each.attr == "__module__":
                     self._add(node, "sets an object's __module__ (where it says it comes from)")
         values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
-        self.values.update(id(v) for v in values if isinstance(v, ast.Name))  # an alias: followed (_bound)
+        # an alias (``o = os``, ``F = torch.nn.functional``): followed (_bound)
+        self.values.update(id(v) for v in values if isinstance(v, (ast.Name, ast.Attribute)))
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
