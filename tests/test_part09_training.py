@@ -235,17 +235,19 @@ def test_checkpoint_round_trip(impl, oracle, case):
 @given(case=S.checkpoint_cases)
 @example(case=(4, 2, 3, 0))
 def test_load_checkpoint_refuses_code(impl, oracle, case):
-    """load_checkpoint reads a checkpoint torch.save wrote (its step back, as an int), and refuses one
-    whose pickle calls a function to rebuild an object (here fractions.Fraction; os.system would be
-    called the same way): torch.load(path, weights_only=True) refuses it with an UnpicklingError (an
-    error of yours raised from it counts), weights_only=False runs it. Its pickle also makes a folder
+    """load_checkpoint reads a checkpoint torch.save wrote (its step back, as an int, and its state into
+    the model and the optimizer), and refuses one whose pickle calls a function to rebuild an object (here
+    fractions.Fraction; os.system would be called the same way): torch.load(path, weights_only=True)
+    refuses it with an UnpicklingError (an error of yours raised from it counts), weights_only=False
+    runs it. Its pickle also makes a folder
     in /tmp and calls time.sleep(CODE_SECONDS), which the door sees from outside the process (the folder
     made in the call, even if removed again, the wait on its clock): refusing after running it is no refusal."""
     check_refuses_code(impl, oracle, case, MAKES, WAITS)
 
 
 def check_refuses_code(impl, oracle, case, makes, waits, rebuilds=REBUILDS, note_key=NOTE) -> None:
-    """``case``'s checkpoint loaded, and its twin whose pickle calls functions refused before any runs: run,
+    """``case``'s checkpoint loaded (its step and its state back, as the reference loads them), and its twin
+    whose pickle calls functions refused before any runs: run,
     ``rebuilds`` rebuilds its step, ``makes`` makes a folder at a fresh path the door watches for from
     before the call, and ``waits`` waits CODE_SECONDS without the CPU, which the door's clock sees."""
     dim, num_layers, seed, steps = case
@@ -267,6 +269,14 @@ def check_refuses_code(impl, oracle, case, makes, waits, rebuilds=REBUILDS, note
     step = answers.got.step
     answers.require(type(step) is int and step == steps, f"returned {show(step)} for a checkpoint of step {steps} "
                     "that torch.save wrote; expected the saved step, as an int", show_values=False)
+    # a refusal earns nothing from a loader that loads nothing: the plain file's state must come back
+    expected = oracle.run(restore_checkpoint, dim, num_layers, seed, oracle.run(checkpoint_file, dim, num_layers,
+                                                                                  seed, steps))
+    loaded = Answers("training.load_checkpoint", inputs, answers.got, expected)
+    loaded.where("params").same("the fresh model's state (parameters and buffers) differs from the saved model's "
+                                "after loading the checkpoint torch.save wrote: load it with model.load_state_dict")
+    loaded.where("optimizer").same("the fresh AdamW's state differs from the saved one after loading the checkpoint "
+                                   "torch.save wrote: load it with optimizer.load_state_dict")
     refused = answers.got.refused or ()
     answers.require("UnpicklingError" in refused,
                     (f"loaded a checkpoint whose pickle calls {rebuilt} to rebuild its step" if not refused

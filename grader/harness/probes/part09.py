@@ -450,14 +450,17 @@ class Refusal(Report):
 
     step: Any  # what it returned for the plain one
     refused: tuple[str, ...] | None  # the exception it raised for the other, with its causes (None: it loaded it)
+    params: dict[str, torch.Tensor]  # the fresh model's state after the plain one was loaded
+    optimizer: Any  # the fresh AdamW's state_dict after it, as plain data
 
 
 @probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
 def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int,
                        coded: bytes) -> Refusal:
     """``load_checkpoint`` into a fresh model and AdamW of a checkpoint of a stepped run, as torch.save
-    wrote it; then of ``coded`` (``coded_checkpoint``), whose pickle calls functions: the door's clock
-    sees the call that waits if it runs."""
+    wrote it (what it returned, and the state it loaded: a loader that refuses code must still load);
+    then of ``coded`` (``coded_checkpoint``), whose pickle calls functions: the door's clock sees the
+    call that waits if it runs."""
     load = impl.function("training.load_checkpoint")
     model, optimizer = stepped_run(dim, num_layers, seed, steps)
     folder = Scratch.fresh()
@@ -468,6 +471,7 @@ def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: in
             handle.write(coded)
         fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
         step = load(plain, fresh, fresh_optimizer)
+        loaded, state = parameters(fresh), dense_state(fresh_optimizer.state_dict())
         fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
         try:
             load(calls, fresh, fresh_optimizer)
@@ -478,8 +482,8 @@ def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: in
             while error is not None and len(chain) < 8:
                 chain.append(type(error).__name__)
                 error = error.__cause__ or error.__context__
-            return Refusal(dense(step), tuple(chain))
-        return Refusal(dense(step), None)
+            return Refusal(dense(step), tuple(chain), loaded, state)
+        return Refusal(dense(step), None, loaded, state)
     finally:
         Scratch.clear()
 
