@@ -428,3 +428,16 @@ def test_an_int_beyond_any_float_is_no_float_and_no_harness_error():
     with pytest.raises(Mismatch, match="beyond any float"):
         check(10**400, FLOAT, "f")
     assert differs(10**400, 1.0, Compare(rel=1e-5))
+
+
+def test_a_hidden_number_matches_as_equals_compares_it():
+    """A fingerprint stands in for ==: an int and its float, and +0.0 and -0.0 (nvfp4_values' docstring:
+    the same value), match; another value does not, exactly or within a tolerance."""
+    from grader.harness.digest import EXACT_SECRET, Secret, hide
+
+    exact = hide([0.0, -6.0, 3], EXACT_SECRET)
+    assert exact[0].matches(-0.0) and exact[0].matches(0) and exact[1].matches(-6) and exact[2].matches(3.0)
+    assert not exact[0].matches(0.5) and not exact[1].matches(6.0)
+    close = hide([-0.0, 2.0], Secret(rel=1e-3))
+    assert close[0].matches(0.0) and close[0].matches(-0.0) and close[1].matches(2.0005)
+    assert not close[1].matches(2.01)

@@ -64,13 +64,14 @@ class Digest:
 
 
 def _number_key(value: float | int) -> str:
-    return repr(float(value)) if math.isfinite(value) else repr(value)
+    # as == compares: an int and its float match, and so do +0.0 and -0.0 (adding 0.0 makes -0.0 +0.0)
+    return repr(float(value) + 0.0) if math.isfinite(value) else repr(value)
 
 
 def _cell(value: float, rel: float) -> str:
     """Which cell of relative width rel/10 the value lies in (sign, log-scale index)."""
     if value == 0.0 or not math.isfinite(value):
-        return repr(value)
+        return repr(value + 0.0)  # (+0.0 and -0.0 alike, as math.isclose has them)
     step = math.log1p(rel / 10)
     return f"{'-' if value < 0 else '+'}{math.floor(math.log(abs(value)) / step)}"
 
@@ -78,7 +79,7 @@ def _cell(value: float, rel: float) -> str:
 def _cells_within(expected: float, rel: float) -> list[str]:
     """The cells wholly within ``rel`` of ``expected`` (math.isclose's symmetric test)."""
     if expected == 0.0 or not math.isfinite(expected):
-        return [repr(expected)]
+        return [repr(expected + 0.0)]
     step = math.log1p(rel / 10)
     centre = math.floor(math.log(abs(expected)) / step)
     sign = "-" if expected < 0 else "+"
