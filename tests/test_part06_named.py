@@ -318,6 +318,31 @@ def made_of_results(results, answer) -> bool:
     return False
 
 
+def given_the_answer(inputs, answer) -> bool:
+    """Whether an einops step was handed the answer already made: an input whose values are the answer's in
+    their order (up to a constant factor), or copies of it stacked along the first or the last axis. An
+    einops step that passes an answer made another way through (flattens it and reshapes it back, moves an
+    axis and moves it back) doubles with the doubled call all the same; the answer was not made by einops.
+    Read only where no axis is 1 (else an honest step, merging one head, is handed its answer's values in
+    their order)."""
+    if type(answer) is not torch.Tensor or type(inputs) is not tuple or answer.numel() == 0:
+        return False
+    a = answer.detach().to(torch.float64).reshape(-1)
+    if not (bool(torch.isfinite(a).all()) and bool((a != 0).any())):
+        return False
+    n = a.numel()
+    for handed in inputs:
+        if type(handed) is not torch.Tensor or handed.numel() == 0 or handed.numel() % n:
+            continue
+        flat = handed.detach().to(torch.float64).reshape(-1)
+        k = flat.numel() // n
+        for row in (*flat.reshape(k, n), *flat.reshape(n, k).T):
+            scale = float(row @ a) / float(a @ a)
+            if scale != 0 and bool(torch.allclose(row, scale * a, rtol=MADE_OF_RTOL, atol=0.0)):
+                return True
+    return False
+
+
 def _no_axis_of_one() -> tuple:
     """An einops case with every axis 2 or more (where an einops step that hands its input back as it was can
     only be an identity pattern: ``einops_doubled``)."""
@@ -336,7 +361,8 @@ def test_uses_einops(impl, oracle, case, doubled_first):
     through; a step that hands its input back as it was, an identity pattern, makes nothing and is not
     doubled): the call runs, and its result is what the answer is made of; and the answer's values are
     those of one of einops' results (up to a constant factor and their order: ``made_of``), not an answer
-    made otherwise times an einops result of something else. (The same inputs again, einops as it is, must
+    made otherwise times an einops result of something else; and, where no axis is 1, no einops step was
+    handed the answer already made (``given_the_answer``: passed through einops, flattened and reshaped back). (The same inputs again, einops as it is, must
     give the right answer again, before or after the doubled call as drawn.)"""
     q, k, x, num_heads, split = case
     right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
@@ -371,6 +397,13 @@ def test_uses_einops(impl, oracle, case, doubled_first):
                 f"it names is not what the answer is made of (an einops result added to an answer made another "
                 f"way?). Compute the result with einops.{op}, as the docstring asks",
                 inputs=named_inputs(function.name, args), show_values=False)
+        shapes = [a.shape for a in args if type(a) is torch.Tensor] + [right[function.name].shape]
+        if all(1 not in shape for shape in shapes) and num_heads != 1:
+            require(not given_the_answer(seen.inputs, seen.plain), function.name,
+                    f"handed einops the answer already made (its values in their order, or copies of it): the "
+                    f"einops.{op} it names passes an answer made another way through (flattened and reshaped back, "
+                    f"moved and moved back). Compute the result with einops.{op}, as the docstring asks",
+                    inputs=named_inputs(function.name, args), show_values=False)
         require(made_of_results(seen.results, seen.plain), function.name,
                 f"is not what einops returned: no einops result holds the answer's values (up to a constant "
                 f"factor and their order), so the einops.{op} it names does not compute the answer (one applied "

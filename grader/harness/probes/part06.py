@@ -7,7 +7,9 @@ token). So a function is also called with every result einops hands back doubled
 einops makes grows by a power of two (one per einops step it went through: doubling is exact in
 floating point and commutes with the scale and any rearrangement), while one that does not move, or
 moves some other way, was not made by einops. An einops step that hands its input back as it was (an
-identity pattern, put there to be doubled) makes nothing: it is neither doubled nor kept. Like every
+identity pattern, put there to be doubled) makes nothing: it is neither doubled nor kept. What the last
+einops steps were given is reported too: an answer made another way and then passed through einops
+(flattened and reshaped back, moved and moved back) was handed to einops whole. Like every
 probe this one reports what happened and nothing else (the test judges it), and its report can only
 fail the test, never pass it: code that notices the doubling and undoes it is back where the reading
 alone leaves it.
@@ -25,14 +27,15 @@ from grader.harness.probe import Report, probe
 class _Backend:
     """A backend of einops whose einsum's result goes through ``then``; anything else is the real one's."""
 
-    def __init__(self, real: Any, then: Any) -> None:
-        self.real, self.then = real, then
+    def __init__(self, real: Any, then: Any, given: Any) -> None:
+        self.real, self.then, self.given = real, then, given
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
 
     def einsum(self, pattern: str, *tensors: Any) -> Any:
         out = self.real.einsum(pattern, *tensors)
+        self.given(tensors)
         return out if len(tensors) == 1 and _unchanged(tensors[0], out) else self.then(out)
 
 
@@ -56,9 +59,13 @@ class Doubled(Report):
     plain: Any
     doubled: Any
     results: Any  # a tuple of tensors
+    inputs: Any  # a tuple of tensors: what the plain call's last einops steps were given (``KEPT_INPUTS``)
 
 
 KEPT_RESULTS = 4
+# the inputs of the plain call's last einops steps kept, each a whole number of answers' size: the test asks
+# whether one of them already was the answer (made another way, then handed to einops to be passed through)
+KEPT_INPUTS = 16
 
 
 def _answer(fn: Any, args: tuple) -> Any:
@@ -74,12 +81,17 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
     and repeat doubled (all of them go through ``einops.einops``' get_backend and _apply_recipe, looked
     up at call time: whatever name a submission calls einops by); the doubled call first or second as
     the test drew it, so that no answer can be told by its place. The plain call's einops results are
-    kept (``Doubled.results``)."""
+    kept (``Doubled.results``), and what its last einops steps were given (``Doubled.inputs``)."""
     import einops.einops as inner
     import torch
 
     fn = impl.function(function)
     results: list = []
+    inputs: list = []
+
+    def given(tensors: Any) -> None:
+        inputs.extend(t.detach().clone() for t in tensors if type(t) is torch.Tensor)
+        del inputs[:-64]
 
     def keep(out: Any) -> Any:
         if type(out) is torch.Tensor:
@@ -87,13 +99,14 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
             del results[:-64]  # what a long loop of einops calls made, the last of it
         return out
 
-    def call(then: Any) -> Any:
+    def call(then: Any, note: Any = lambda tensors: None) -> Any:
         get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
-        inner.get_backend = lambda tensor: _Backend(get_backend(tensor), then)
+        inner.get_backend = lambda tensor: _Backend(get_backend(tensor), then, note)
 
         def recipe(backend: Any, *rest: Any, **named: Any) -> Any:
             out = apply_recipe(backend, *rest, **named)
             tensor = rest[1] if len(rest) > 1 else named.get("tensor")
+            note((tensor,))
             return out if _unchanged(tensor, out) else then(out)
 
         inner._apply_recipe = recipe
@@ -106,7 +119,7 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
         return call(lambda out: out * 2)
 
     moved = doubled() if doubled_first else None
-    plain = call(keep)
+    plain = call(keep, given)
     if not doubled_first:
         moved = doubled()
     size = plain.numel() if type(plain) is torch.Tensor else -1
@@ -116,4 +129,10 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
             if sum(r.numel() for r in kept) + result.numel() > KEPT_RESULTS * size:
                 break
             kept.insert(0, result)
-    return Doubled(plain, moved, tuple(kept))
+    fed: list = []  # the last inputs of a whole number of answers' size, at most KEPT_INPUTS answers' worth
+    for tensor in reversed(inputs):
+        if size > 0 and tensor.numel() % size == 0 and tensor.numel() > 0:
+            if sum(t.numel() for t in fed) + tensor.numel() > KEPT_INPUTS * size:
+                break
+            fed.insert(0, tensor)
+    return Doubled(plain, moved, tuple(kept), tuple(fed))
