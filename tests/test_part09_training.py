@@ -238,8 +238,8 @@ def test_load_checkpoint_refuses_code(impl, oracle, case):
     """load_checkpoint reads a checkpoint torch.save wrote (its step back, as an int, and its state into
     the model and the optimizer), and refuses one whose pickle calls a function to rebuild an object (here
     fractions.Fraction; os.system would be called the same way): torch.load(path, weights_only=True)
-    refuses it with an UnpicklingError (an error of yours raised from it counts), weights_only=False
-    runs it. Its pickle also makes a folder
+    refuses it with an UnpicklingError (an error of yours raised instead counts, where none of the file's
+    code ran), weights_only=False runs it. Its pickle also makes a folder
     in /tmp and calls time.sleep(CODE_SECONDS), which the door sees from outside the process (the folder
     made in the call, even if removed again, the wait on its clock): refusing after running it is no refusal."""
     check_refuses_code(impl, oracle, case, MAKES, WAITS)
@@ -277,14 +277,13 @@ def check_refuses_code(impl, oracle, case, makes, waits, rebuilds=REBUILDS, note
                                 "after loading the checkpoint torch.save wrote: load it with model.load_state_dict")
     loaded.where("optimizer").same("the fresh AdamW's state differs from the saved one after loading the checkpoint "
                                    "torch.save wrote: load it with optimizer.load_state_dict")
-    refused = answers.got.refused or ()
-    answers.require("UnpicklingError" in refused,
-                    (f"loaded a checkpoint whose pickle calls {rebuilt} to rebuild its step" if not refused
-                     else f"raised {refused[0]} on a checkpoint whose pickle calls {rebuilt}, not the "
-                     "UnpicklingError torch.load(path, weights_only=True) raises before calling it") +
-                    ": a checkpoint that calls a function may as well call os.system. Load with torch.load(path, "
-                    "weights_only=True), which refuses any function but the few a state dict needs, and let its "
-                    "error through (no retry with weights_only=False)", show_values=False)
+    # refused: an error instead of a step (torch's UnpicklingError, or one of the loader's own in its place);
+    # whether any of the file's code ran is seen from outside the process, below
+    answers.require(bool(answers.got.refused),
+                    f"loaded a checkpoint whose pickle calls {rebuilt} to rebuild its step: a checkpoint that "
+                    "calls a function may as well call os.system. Load with torch.load(path, weights_only=True), "
+                    "which refuses any function but the few a state dict needs, and raise (its error, or one of "
+                    "your own) rather than retry with weights_only=False", show_values=False)
     if answers.seen.traced:
         if os.path.isdir(trace):  # the student's own run: the folder its loader made here
             os.rmdir(trace)
