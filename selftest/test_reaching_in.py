@@ -126,6 +126,9 @@ HONEST = {
                                                            "def f(x, act=nn.functional.relu):\n"
                                                            "    return act(x.to(torch.float32)), map(os.path.join, 'ab')\n"
                                                            "LAYER = nn.Linear\nKINDS = (torch.nn.Linear, nn.ReLU)\n",
+    "every name of an imported library's module": "from torch.nn.init import *\nfrom torch.amp import *\n"
+                                                   "import torch\ndef init(w):\n    kaiming_normal_(w)\n"
+                                                   "    with autocast('cpu'):\n        return w @ w\n",
     "a loop's name reused as a parameter elsewhere": "import torch\ndef a(name):\n    return name\n"
                                                      "def b():\n    return [getattr(torch, name) for name in "
                                                      "('float32',)]\n",
@@ -247,6 +250,10 @@ REACHING = {
     "a sibling's import taken": "from .helpers import os as o\no.mkdir = print\n",
     "... through the sibling": "from . import helpers\nhelpers.os.mkdir = print\n",
     "every name of sys": "from sys import *\n",
+    "every name of gc": "from gc import *\n",
+    "inspect's stack, brought by a star import": "from jaxtyping import *\nframes = inspect.stack()\n",
+    "ctypes, brought by numpy's star": "from numpy import *\nc = ctypeslib.ctypes\n",
+    "a module brought by a star, handed on": "from torch.nn.functional import *\nprint(importlib)\n",
     "code in an annotation's text": "import typing\ndef f(x: \"__import__('sys')\"):\n    pass\n",
     "code made by compile": "f = compile('1', '', 'eval')\n",
     "text a timer is handed by name": "import timeit\ns = 'x'\ntimeit.timeit(s, number=1)\n",

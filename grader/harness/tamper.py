@@ -132,8 +132,9 @@ MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mod
                         "_unset_dispatch_mode"])
 # names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
 NAMED = REACHING | MODE_PEEKS | frozenset(["modules", "__dict__"])
-# the libraries a module may take every name of (``from math import *``); others' (``sys``'s, ``gc``'s) hand out
-# what this reading refuses by name
+# the libraries a module may take every name of (``from math import *``), whatever they bind; another imported
+# library's too (``from torch.nn.init import *``), read as what it binds (``_star_names``), if none of those
+# names is one this reading refuses (``sys``'s, ``gc``'s hand out what it refuses by name)
 STAR_SOURCES = frozenset(["math", "cmath", "einops", "jaxtyping", "typing", "typing_extensions", "dataclasses",
                           "functools", "itertools", "collections", "numpy", "torch", "torch.nn", "torch.nn.functional",
                           "time", "statistics", "fractions", "decimal", "enum", "abc"])
@@ -327,6 +328,38 @@ def _is_module(dotted: str) -> bool:
     return isinstance(value, types.ModuleType)
 
 
+@functools.lru_cache(maxsize=256)
+def _star_names(module: str) -> tuple[str, ...] | None:
+    """What ``from module import *`` binds (its ``__all__``, or its public names), for one of ``STAR_SOURCES`` or
+    of torch's modules (imported here if need be: the same answer in a student's run and in grading), or
+    another library this process has imported; None for any other (what it would bind cannot be read)."""
+    if module.split(".")[0] in FORBIDDEN_IMPORTS:
+        return None
+    library = sys.modules.get(module)
+    if library is None and (module in STAR_SOURCES or module.startswith("torch.")) \
+            and not any(part.startswith("__") for part in module.split(".")):
+        try:
+            library = importlib.import_module(module)
+        except Exception:  # noqa: BLE001 - a module that does not import binds nothing that can be read
+            return None
+    if not isinstance(library, types.ModuleType):
+        return None
+    names = getattr(library, "__all__", None)
+    if not (isinstance(names, (list, tuple)) and all(type(n) is str for n in names)):
+        names = [n for n in vars(library) if not n.startswith("_")]
+    return tuple(names)
+
+
+def _star_refused(module: str) -> bool:
+    """Whether ``from module import *`` is refused: a module outside ``STAR_SOURCES`` whose names cannot be
+    read, or that binds a name this reading refuses (``from sys import *`` binds ``modules``)."""
+    if module in STAR_SOURCES:
+        return False
+    names = _star_names(module)
+    return names is None or _reaching(module) or any(
+        name in NAMED or _reaching(f"{module}.{name}") for name in names)
+
+
 def _bound(tree: ast.AST) -> dict[str, str]:
     """What names stand for an imported object, anywhere in the module: imports (``np`` -> ``numpy``), and
     names bound to such an object again (``o = os``, ``o, t = os, time``, ``(o := os)``, ``for o in (os,
@@ -334,6 +367,11 @@ def _bound(tree: ast.AST) -> dict[str, str]:
     several reads as ``LIBRARY`` where one of them is a module (it may be handed on), else as ``SEVERAL``
     (a dtype of two: ``weights = torch.bfloat16``, elsewhere ``torch.float32``)."""
     names: dict[str, str] = {}
+    # what the module's own top-level statements bind is its own, whatever a star import brought before
+    own = {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+           for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)} | {
+        n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))} \
+        if isinstance(tree, ast.Module) else set()
     for node in walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -343,6 +381,9 @@ def _bound(tree: ast.AST) -> dict[str, str]:
             for alias in node.names:
                 if alias.name != "*":
                     names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                else:  # what it binds, read as imported by name (``from jaxtyping import *`` binds ``inspect``)
+                    names.update({name: f"{node.module}.{name}" for name in _star_names(node.module) or ()
+                                  if name not in own})
     for _ in range(4):  # aliases of aliases
         before = dict(names)
         reader = _Reader("", names)
@@ -536,9 +577,9 @@ class _Reader(ast.NodeVisitor):
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         forbidden = node.level == 0 and node.module and node.module.split(".")[0] in FORBIDDEN_IMPORTS
-        if node.level == 0 and node.module not in STAR_SOURCES and node.module != "assignment" \
-                and any(alias.name == "*" for alias in node.names):
-            self._add(node, f"imports * from {node.module} (what it binds is not read)")
+        if node.level == 0 and node.module != "assignment" and any(alias.name == "*" for alias in node.names) \
+                and _star_refused(node.module):
+            self._add(node, f"imports * from {node.module} (what it binds is not read, or is refused)")
         for alias in node.names:
             if forbidden or alias.name in NAMED or (node.level == 0 and _reaching(f"{node.module}.{alias.name}")):
                 self._add(node, f"imports {alias.name} from {node.module}")
