@@ -132,8 +132,26 @@ HONEST = {
     "a loop's name reused as a parameter elsewhere": "import torch\ndef a(name):\n    return name\n"
                                                      "def b():\n    return [getattr(torch, name) for name in "
                                                      "('float32',)]\n",
+    # tables in a table: Part 3's "small table of dtypes and state counts"
+    "names from a nested table": "import torch\nR = {'fp32': {'p': 'float32', 'm': None}, "
+                                 "'mixed': {'p': 'bfloat16', 'm': 'float32'}}\ndef f(r, ledger):\n"
+                                 "    row = R[r]\n    a = getattr(torch, row['p'])\n"
+                                 "    b = getattr(torch, R[r]['p'])\n    m = R[r].get('m')\n"
+                                 "    c = getattr(torch, m) if m else None\n"
+                                 "    d = getattr(torch, R[r].get('m') or 'float32')\n"
+                                 "    for line, v in R[r].items():\n        setattr(ledger, line, v)\n",
+    "names from a table's row unpacked": "import torch\nROWS = {'fp32': ('float32', 'float32'), "
+                                         "'bf16': ('bfloat16', 'float32')}\ndef g(key):\n"
+                                         "    p, q = ROWS[key]\n    return getattr(torch, p), getattr(torch, q)\n",
+    "names from a nested table's rows": "import torch\nL = {'mixed': {'parameters': ('bfloat16', 1), "
+                                        "'gradients': ('bfloat16', 1)}}\ndef h(r, ledger):\n"
+                                        "    for line, (dtype, n) in L[r].items():\n"
+                                        "        setattr(ledger, line, getattr(torch, dtype).itemsize * n)\n"
+                                        "    row = L[r]\n    for line in row:\n        dtype, n = row[line]\n"
+                                        "        setattr(ledger, line, getattr(torch, dtype).itemsize * n)\n",
 }
 
+N = "T = {'a': {'p': 'real'}}\ndef f(x):\n"  # a nested table, and a function that changes it
 REACHING = {
     "a probe replaced in the registry": "from grader.harness import probe\nprobe.REGISTRY['x'] = None\n",
     "the registry updated": "import grader.harness.probe as p\np.REGISTRY.update({})\n",
@@ -155,6 +173,42 @@ REACHING = {
     "a table changed": "NAMES = ['real']\ndef f(o, n):\n    NAMES.append(n)\n    return [getattr(o, x) for x in NAMES]\n",
     "a table's row changed": "T = (['real'],)\ndef f(o, n):\n    for row in T:\n        row[0] = n\n"
                              "    return [getattr(o, a) for (a,) in T]\n",
+    # a table in a table changed (``N``), then read: its strings may be any
+    "a nested table changed": N + "    T['a']['p'] = '__glo' + 'bals__'\n    return getattr(f, T['a']['p'])\n",
+    "... through an alias": N + "    row = T['a']\n    row['p'] = x\n    return getattr(f, T['a']['p'])\n",
+    "... += through an alias": N + "    row = T['a']\n    row |= {'p': x}\n    return getattr(f, T['a']['p'])\n",
+    "... updated": N + "    T['a'].update(p=x)\n    return getattr(f, T['a']['p'])\n",
+    "... by setdefault": N + "    T['a'].setdefault('q', x)\n    return getattr(f, T['a']['q'])\n",
+    "... by pop": N + "    T['a'].pop('p')\n    return getattr(f, T['a']['p'])\n",
+    "... cleared": N + "    T['a'].clear()\n    return getattr(f, T['a'].get('p', x))\n",
+    "... handed to a function": "T = {'a': {'p': 'real'}}\ndef mutate(d, x):\n    d['p'] = x\n"
+                                "def f(o, x):\n    mutate(T['a'], x)\n    return getattr(o, T['a']['p'])\n",
+    "... through .items()": N + "    for k, v in T.items():\n        v['p'] = x\n    return getattr(f, T['a']['p'])\n",
+    "... through enumerate": "L = [['real']]\ndef f(o, x):\n    for i, r in enumerate(L):\n        r[0] = x\n"
+                             "    return getattr(o, L[0][0])\n",
+    "... through .values()": N + "    for v in T.values():\n        v['p'] = x\n    return getattr(f, T['a']['p'])\n",
+    "... through an alias handed on": N + "    alias = T['a']\n    x(alias)\n    return getattr(f, T['a']['p'])\n",
+    "... through locals": N + "    row = T['a']\n    locals()['row']['p'] = x\n    return getattr(f, T['a']['p'])\n",
+    "... through a name unpacked": "T = {'a': ({'p': 'real'}, 1)}\ndef f(o, x):\n    d, n = T['a']\n"
+                                   "    d['p'] = x\n    return getattr(o, T['a'][0]['p'])\n",
+    "... through a global": N + "    global row\n    row = T['a']\ndef g(o, x):\n    row['p'] = x\n"
+                            "    return getattr(o, T['a']['p'])\n",
+    "... through a class's name": "T = {'a': {'p': 'real'}}\nclass C:\n    row = T['a']\n"
+                                  "def f(o, x):\n    C.row['p'] = x\n    return getattr(o, T['a']['p'])\n",
+    "... returned": "T = {'a': {'p': 'real'}}\ndef row(k):\n    return T[k]\n"
+                    "def f(o, x):\n    row('a')['p'] = x\n    return getattr(o, T['a']['p'])\n",
+    "... as a view handed on": N + "    x(T.keys())\n    return getattr(f, T['a']['p'])\n",  # its .mapping
+    "... by a built-in bound again": "T = {'a': {'p': 'real'}}\ndef len(d):\n    d['a']['p'] = '__globals__'\n"
+                                      "def f(o):\n    len(T)\n    return getattr(o, T['a']['p'])\n",
+    "a list in a table appended to": "L = {'a': ['float32']}\ndef f(o, x):\n    L['a'].append(x)\n"
+                                     "    return getattr(o, L['a'][-1])\n",
+    "... through a slice": "L = {'a': [['real']]}\ndef f(o, x):\n    L['a'][:][0][0] = x\n"
+                           "    return getattr(o, L['a'][0][0])\n",
+    "... compared with an object of its own": "L = {'a': [['real']]}\ndef f(o, e):\n    e in L['a']\n"
+                                              "    return getattr(o, L['a'][0][0])\n",  # e.__eq__ is given a list
+    "... sorted": "L = {'a': [['real'], [e]]}\ndef f(o):\n    sorted(L['a'])\n    return getattr(o, L['a'][0][0])\n",
+    "a setattr given a table's name by the table": "T = {'a': ['T']}\ndef f(m, x):\n    setattr(m, T['a'][0], x)\n"
+                                                    "    return getattr(m, T['a'][0])\n",
     "a helper handed on": "def _get(o, name):\n    return getattr(o, name)\nx = _get(len, 'real')\n"
                           "pick = _get\n",
     "a helper given a built name": "def _get(o, name):\n    return getattr(o, name)\nx = _get(len, 'x' + 'y')\n",
@@ -298,11 +352,15 @@ def test_code_that_reaches_into_other_code_is_refused(name):
     "from .mod import _get\nx = _get(len, '__glo' + 'bals__')\n",  # the helper called with anything
     "from . import mod\ndef put(m, k, v):\n    m.__dict__[k] = v\nput(mod, 'NAMES', ('__globals__',))\n",
     "from . import mod\nmod.sorted = lambda names: ['__globals__']\n",  # a built-in the loop reads, replaced
+    "from .mod import T\nT['a']['p'] = '__globals__'\n",  # a table in the table changed
+    "from . import mod\nrow = mod.T['a']\nrow.update(p='__globals__')\n",
+    "from .mod import T\ndef g(v):\n    for r in T.values():\n        r['p'] = v\n",
 ])
 def test_names_another_module_can_replace_are_built_at_run_time(other):
     mod = "NAMES = ['real']\ndef f(o):\n    return [getattr(o, n) for n in NAMES]\n" \
           "def _get(o, name):\n    return getattr(o, name)\nx = _get(len, 'real')\n" \
-          "def g(o):\n    return [getattr(o, n) for n in sorted(('real',))]\n"
+          "def g(o):\n    return [getattr(o, n) for n in sorted(('real',))]\n" \
+          "T = {'a': {'p': 'real'}}\ndef h(o):\n    return getattr(o, T['a']['p'])\n"
     found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
     assert "uses getattr of a name built at run time" in found, found
 

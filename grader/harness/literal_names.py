@@ -11,17 +11,23 @@ source is read as those strings instead, each checked as a name written out woul
     for i, n in enumerate(NAMES): ...                                  enumerate, sorted, reversed, list, tuple
     def op(name): return getattr(aten, name)  ...  op("mm")            a parameter every call gives a literal
     NAMES[key]                                                         an item of a literal table
+    RECIPES[r]["master"], RECIPES[r].get("master")                     ... of a table in it (None is no name)
+    row = RECIPES[r]; row["params"]; p, q = ROWS[key]                  ... through a name given it, unpacked
+    for line, (dtype, n) in RECIPES[r].items(): setattr(ledger, line, ...)   ... iterated
 
 The reading is sound, not complete. A name counts only if every binding of it in its scope gives it
 such strings (a parameter, another assignment, an ``except ... as``, an import of the same name in
 that scope make it a name built at run time). A table counts only if it is bound once and only ever
 read where it is used (iterated, indexed, ``.items()``, ``.keys()``, ``.values()``, ``.get()``, ``in``,
-``len``): never handed on, where it could be changed. A helper counts only if it is bound once and only
-ever called, with its arguments written out (no ``*args``), never handed on or decorated. A module's
-own names (a table, a loop's name, a helper) count only if no other module of the submission stores
-into or deletes an attribute of that name, passes that name to ``setattr``, imports it under another
-name, or calls ``vars`` (a built-in read, ``sorted``, likewise); a helper another module names is read
-as called with anything.
+``len``): never handed on, where it could be changed; a list, dict or set written out in it likewise,
+wherever it goes (an item of the table, a loop's name, a name given it, at any depth): ``T["a"]["p"] =
+x``, ``T["a"].update(...)``, ``f(T["a"])``, ``for v in T.values(): v["p"] = x`` make the table no table.
+A helper counts only if it is bound once and only ever called, with its arguments written out (no
+``*args``), never handed on or decorated. A module's own names (a table, a loop's name, a helper) count
+only if no other module of the submission stores into or deletes an attribute of that name, passes that
+name to ``setattr``, imports it under another name, or calls ``vars`` (a built-in read, ``sorted``,
+likewise); a helper another module names is read as called with anything. A module's own ``setattr``
+given a name not written out may set only the strings that name can hold, none of them such a name.
 """
 
 from __future__ import annotations
@@ -65,12 +71,14 @@ class _Module:
     bindings: dict[tuple[int, str], list[_Binding]] = field(default_factory=dict)
     owner: dict[int, ast.AST | None] = field(default_factory=dict)  # a loaded Name -> the scope binding it
     loads: dict[str, list[ast.Name]] = field(default_factory=dict)  # name -> where it is read
+    stores: dict[int, ast.AST | None] = field(default_factory=dict)  # a stored Name -> the scope it binds in
 
     def scan(self) -> None:
         todo: list[tuple[ast.AST, ast.AST]] = [(self.tree, self.tree)]
         self.enclosing[id(self.tree)] = None
         names: list[tuple[str, ast.AST, _Binding]] = []  # (name, scope it appears in, binding)
         loads: list[tuple[ast.Name, ast.AST]] = []
+        stored: list[tuple[ast.Name, ast.AST]] = []
         while todo:
             node, scope = todo.pop()
             children = list(ast.iter_child_nodes(node))
@@ -84,6 +92,7 @@ class _Module:
                     loads.append((node, scope))
                 else:
                     names.append((node.id, self._walrus_scope(node, scope), self._binding_of(node, scope)))
+                    stored.append((node, names[-1][1]))
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 kind = "global" if isinstance(node, ast.Global) else "nonlocal"
                 self.declared.setdefault(id(scope), {}).update({name: kind for name in node.names})
@@ -104,6 +113,8 @@ class _Module:
             owner = self._owner_of_binding(name, scope)
             if owner is not None:
                 self.bindings.setdefault((id(owner), name), []).append(binding)
+        for node, scope in stored:
+            self.stores[id(node)] = self._owner_of_binding(node.id, scope)
         for node, scope in loads:
             self.owner[id(node)] = self.resolve(node.id, scope)
             self.loads.setdefault(node.id, []).append(node)
@@ -209,10 +220,31 @@ class LiteralStrings:
         # other: every reading here stays linear in the source, whatever it holds)
         self.module = _scanned(tree)
         self.others = others
+        # names this module's own setattr is given, not written out (``for line, v in ROW.items(): setattr(
+        # ledger, line, v)``): each read as the strings it can hold (else it may replace any name). Read first
+        # as though they replace none of this module's names, then as though they replace every string found
+        # so far, until they can hold no other: no setattr can then be the first to replace a name the
+        # reading relies on, as each is given only strings read while every such name held what is written
+        names, setting = _setters(tree)
+        self._every = names is _EVERY or any(_replaceable_of(t) is _EVERY for t in others)
+        self._set: set[str] = set()  # the strings those names can hold, so far
+        for _ in range(ROUNDS):
+            self._read()
+            found = [self.of(name) for name in setting]
+            if self._every or all(f is not None and self._set.issuperset(f) for f in found):
+                return
+            self._set.update(s for f in found for s in f or ())
+            self._every = None in found
+        self._every = True
+        self._read()
+
+    def _read(self) -> None:
         self.tables: dict[tuple[int, str], ast.AST] = {}  # (scope, name) -> a literal table bound once
         self.strings: dict[tuple[int, str], list[str]] = {}  # (scope, name) -> the strings it can hold
-        self._every = any(_replaceable_of(t) is _EVERY for t in [tree, *others])
         self._given_now: dict[int, dict[str, list[str] | None]] = {}  # this round's, by helper
+        self._owned: set[int] = set()  # every display in a literal table (``_readable``)
+        self._aliases: dict[tuple, tuple] = {}  # (module, scope, name, values) -> whether only read (``_alias``)
+        self._known: dict[int, list[ast.AST] | None] = {}  # node -> what it can be (``_values``)
         self._find_tables()
         for _ in range(ROUNDS):
             self._given_now = {}
@@ -223,23 +255,25 @@ class LiteralStrings:
 
     def _replaceable(self, name: str) -> bool:
         """Whether code of the submission could replace this module's name ``name`` (``_replaceable_of``)."""
-        return self._every or any(name in _replaceable_of(t) for t in [self.module.tree, *self.others])
+        return self._every or name in self._set or name in _setters(self.module.tree)[0] \
+            or any(name in _replaceable_of(t) for t in self.others)
 
     def _named_elsewhere(self, name: str) -> bool:
         return any(name in _index(other) for other in self.others)
 
     # what an expression can be
     def of(self, node: ast.AST) -> list[str] | None:
-        """The strings ``node`` can evaluate to, or None where it may be any (built at run time)."""
+        """The strings ``node`` can evaluate to, or None where it may be any (built at run time). None
+        written out is no name (``getattr(torch, None)`` fails) and is left out."""
         if isinstance(node, ast.Constant):
             return [node.value] if isinstance(node.value, str) else None
         if isinstance(node, ast.Name):
             owner = self.module.owner.get(id(node))
             return None if owner is None else self.strings.get((id(owner), node.id))
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):  # an item of a literal table
-            items = self._table_items(node.value)
-            return _column(items, ()) if items is not None else None
-        return None
+        if isinstance(node, (ast.BoolOp, ast.IfExp)):  # ``row.get("master") or "float32"``: one of them
+            found = [self.of(n) for n in (node.values if isinstance(node, ast.BoolOp) else (node.body, node.orelse))]
+            return None if None in found else list(dict.fromkeys(s for strings in found for s in strings))
+        return _strings(self._values(node))  # an item of a literal table, at any depth
 
     def rows(self, node: ast.AST) -> list[ast.AST] | None:
         """The items iterating ``node`` gives, each an expression written out, or None where unknown."""
@@ -247,27 +281,19 @@ class LiteralStrings:
             return None if any(isinstance(e, ast.Starred) for e in node.elts) else list(node.elts)
         if isinstance(node, ast.Dict):
             return None if any(k is None for k in node.keys) else list(node.keys)
-        if isinstance(node, ast.Name):
-            table = self._table(node)
-            if isinstance(table, ast.Dict):
-                return list(table.keys)
-            return self.rows(table) if table is not None else None
-        if not isinstance(node, ast.Call) or node.keywords and not _is_split(node):
+        if not isinstance(node, ast.Call):  # a table, an item of one, a name given one
+            return _complete(_iterate(self._values(node), self._readable))
+        if node.keywords and not _is_split(node):
             return None
         func = node.func
         if _is_split(node):
             separator = node.args[0].value if node.args else None
             return [ast.Constant(text) for text in func.value.value.split(separator)]
         if isinstance(func, ast.Attribute) and func.attr in ("items", "keys", "values") and not node.args:
-            table = self._table(func.value)
-            if not isinstance(table, ast.Dict):
-                return None
-            return list(table.keys) if func.attr == "keys" else list(table.values) if func.attr == "values" else \
-                [ast.Tuple([k, v]) for k, v in zip(table.keys, table.values)]
+            return _complete(_view(self._values(func.value), func.attr, self._readable))
         # the built-in itself: bound nowhere in the module, and no code of the submission puts a module
         # attribute of that name in its place (``strides.sorted = ...`` from another module)
-        if isinstance(func, ast.Name) and func.id in WRAPPERS and len(node.args) == 1 \
-                and not self.module.rebinds_builtin(func.id) and not self._replaceable(func.id):
+        if self._builtin(node, WRAPPERS, self.module):
             rows = self.rows(node.args[0])
             if rows is None or func.id != "enumerate":
                 return rows
@@ -311,11 +337,10 @@ class LiteralStrings:
 
     def _binding_strings(self, binding: _Binding) -> list[str] | None:
         if binding.kind == "loop":
-            rows = self._rows(binding.source)
-            return None if rows is None else _column(rows, binding.path)
+            return _strings(_complete(_at(self._rows(binding.source), binding.path, self._readable)))
         if binding.kind == "assign":
-            if binding.path:
-                return _column([binding.source], binding.path)
+            if binding.path:  # ``p, q = ROWS[key]``
+                return _strings(_complete(_at(self._values(binding.source), binding.path, self._readable)))
             return self.of(binding.source)
         if binding.kind == "param":
             return self._param_strings(binding)
@@ -336,6 +361,68 @@ class LiteralStrings:
             else:
                 out.append(row)
         return out
+
+    def _values(self, node: ast.AST, depth: int = 0) -> list[ast.AST] | None:
+        """Every node written out that ``node`` can evaluate to (a constant, a display, an item of a display
+        of a literal table), or None where it may be anything else. Kept per node: each is read once."""
+        if id(node) in self._known:
+            return self._known[id(node)]
+        self._known[id(node)] = None  # a name given by itself: unknown
+        found = self._values_now(node, depth) if depth <= ROUNDS else None
+        self._known[id(node)] = found
+        return found
+
+    def _values_now(self, node: ast.AST, depth: int) -> list[ast.AST] | None:
+        if isinstance(node, (ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict)):
+            return [node]  # read into only where it cannot change (``_readable``)
+        if isinstance(node, ast.Name):
+            table = self._table(node)
+            if table is not None:
+                return [table]
+            found: list[ast.AST] = []  # an alias (``row = TABLE[key]``), a loop's name, unpacked
+            for binding in self._bindings_of(node) or [_Binding("other")]:
+                if binding.kind == "assign":
+                    values = self._values(binding.source, depth + 1)
+                elif binding.kind == "loop":
+                    values = self._row_values(binding.source, depth + 1)
+                else:
+                    return None
+                values = _complete(_at(values, binding.path, self._readable))
+                if values is None:
+                    return None
+                found += values
+            return found
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            return _complete(_items(self._values(node.value, depth + 1), node.slice, self._readable))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and 1 <= len(node.args) <= 2 and not node.keywords:  # a dict's .get(key, default=None)
+            dicts = self._values(node.func.value, depth + 1)
+            if dicts is None or not all(isinstance(d, ast.Dict) for d in dicts):
+                return None
+            found = _complete(_items(dicts, node.args[0], self._readable))
+            key = node.args[0]
+            if found is not None and not all(isinstance(key, ast.Constant) and any(
+                    isinstance(k, ast.Constant) and k.value == key.value for k in d.keys) for d in dicts):
+                default = self._values(node.args[1], depth + 1) if len(node.args) == 2 else [ast.Constant(None)]
+                found = None if default is None else found + default
+            return found
+        return None
+
+    def _row_values(self, node: ast.AST, depth: int) -> list[ast.AST] | None:
+        """``rows``, a row that is a name given as what it can hold."""
+        rows = self.rows(node)
+        found: list[ast.AST] = []
+        for row in rows or ():
+            values = self._values(row, depth) if isinstance(row, ast.Name) else [row]
+            if values is None:
+                return None
+            found += values
+        return None if rows is None else found
+
+    def _readable(self, node: ast.AST) -> bool:
+        """Whether what is in a display is what is written there: a tuple's is; a list's, a dict's or a set's
+        only in a literal table, whose every use was read (``_read_only``)."""
+        return isinstance(node, ast.Tuple) or id(node) in self._owned
 
     def _param_strings(self, binding: _Binding) -> list[str] | None:
         """A parameter of a helper bound once, never decorated, only ever called (and not a method): the
@@ -389,7 +476,8 @@ class LiteralStrings:
 
     # tables
     def _find_tables(self) -> None:
-        """Names bound once, by ``=``, to a literal tuple, list, set or dict, and only ever read."""
+        """Names bound once, by ``=``, to a literal tuple, list, set or dict, and only ever read, through
+        every display in it (``_read_only``)."""
         for key, bindings in self.module.bindings.items():
             if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path:
                 continue
@@ -398,33 +486,107 @@ class LiteralStrings:
                 continue
             if key[0] == id(self.module.tree) and self._replaceable(key[1]):
                 continue
-            if all(self._only_read(node) for node in self.module.loads.get(key[1], [])
-                   if self.module.owner.get(id(node)) is not None and id(self.module.owner[id(node)]) == key[0]):
-                if key[0] != id(self.module.tree) or self._only_read_elsewhere(key[1]):
+            if all(self._read_only(node, [value], self.module, top=True) for node in _loads(self.module, key)):
+                if key[0] != id(self.module.tree) or self._only_read_elsewhere(key[1], value):
                     self.tables[key] = value
+                    self._owned.update(map(id, _displays(value)))
 
-    def _only_read(self, node: ast.AST, module: _Module | None = None) -> bool:
-        parent = (module or self.module).parent.get(id(node))
-        if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
+    def _read_only(self, node: ast.AST, values: list[ast.AST], module: _Module, depth: int = 0,
+                   top: bool = False) -> bool:
+        """Whether ``node``, which evaluates to one of ``values`` (a table, or what is in one: written out,
+        ``_items``), is only read where it stands. Where none of them can change (strings, numbers, None,
+        tuples of them) it may go anywhere, but the table itself (``top``) only where it is read. A list,
+        dict or set in it only where it is read: indexed (``.get``), iterated (``.items()``, ``sorted``, ...)
+        by a loop whose names, each given one, are in turn only read, ``in``, ``len``, or given to a name
+        that is in turn only read where it is loaded; never handed on, where it could be changed."""
+        if not top and not any(map(_mutable, values)):
             return True
-        if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):
-            return True
+        if depth > ROUNDS:
+            return False
+        parent = module.parent.get(id(node))
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            return isinstance(parent.ctx, ast.Load) and \
+                self._read_only(parent, _items(values, parent.slice)[0], module, depth + 1)
         if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in TABLE_READS:
-            holder = (module or self.module).parent.get(id(parent))
-            return isinstance(holder, ast.Call) and holder.func is parent
+            call = module.parent.get(id(parent))
+            if not (isinstance(call, ast.Call) and call.func is parent):
+                return False
+            if parent.attr == "get":  # the default given is no table's
+                return self._read_only(call, _items(values, call.args[0] if call.args else None)[0], module, depth + 1)
+            if parent.attr in ("index", "count"):  # each item compared with what is given, by its __eq__
+                return not any(map(_mutable, _iterate(values)[0]))
+            return self._iterated(call, values, _view(values, parent.attr)[0], module, depth)
+        if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
+                or self._builtin(parent, WRAPPERS, module) and parent.args[0] is node:
+            return self._iterated(node, values, _iterate(values)[0], module, depth)
         if isinstance(parent, ast.Compare) and node in parent.comparators and all(
-                isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):
+                isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):  # a dict's keys, another's items compared
+            return all(isinstance(v, ast.Dict) or not any(map(_mutable, _iterate([v])[0])) for v in values)
+        if self._builtin(parent, ("len",), module) and parent.args[0] is node:
             return True
-        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.args == [node] \
-                and parent.func.id in ("len", *WRAPPERS) and not parent.keywords:
-            holder = (module or self.module).parent.get(id(parent))
-            return parent.func.id == "len" or (isinstance(holder, (ast.For, ast.comprehension))
-                                               and holder.iter is parent)
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node:  # an alias, or unpacked
+            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+            return len(targets) == 1 and self._bound(targets[0], values, module, depth)
         return False
 
-    def _only_read_elsewhere(self, name: str) -> bool:
+    def _iterated(self, node: ast.AST, values: list[ast.AST], rows: list[ast.AST], module: _Module,
+                  depth: int) -> bool:
+        """``node``, one of ``values``, a view of them (``.items()``) or a built-in's iterator over them
+        (``enumerate``), giving ``rows``: where something in them can change, only iterated by a loop (a
+        view's ``.mapping``, an iterator's ``__reduce__`` hand the table on), each row given to its names."""
+        if not any(map(_mutable, _contents(values))):
+            return True
+        parent = module.parent.get(id(node))
+        if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
+            return self._bound(parent.target, rows, module, depth)
+        if self._builtin(parent, WRAPPERS, module) and parent.args[0] is node:
+            if parent.func.id == "sorted" and any(map(_mutable, rows)) and not (  # compared by their __lt__
+                    isinstance(node, ast.Call) and node.func.attr == "items" and _complete(_iterate(values))
+                    is not None and all(isinstance(k, ast.Constant) for k in _iterate(values)[0])):
+                return False  # (a dict's items, keyed by strings or numbers only, are sorted by their keys alone)
+            rows = [ast.Tuple([ast.Constant(0), r]) for r in rows] if parent.func.id == "enumerate" else rows
+            return self._iterated(parent, values, rows, module, depth)
+        return self._builtin(parent, ("len",), module) and parent.args[0] is node
+
+    def _bound(self, target: ast.AST, values: list[ast.AST], module: _Module, depth: int) -> bool:
+        """A loop's or an assignment's target given one of ``values``: each name in it only read."""
+        if not any(map(_mutable, values)):
+            return True
+        if isinstance(target, ast.Name):
+            return self._alias(target, values, module, depth)
+        if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(t, ast.Starred) for t in target.elts):
+            return all(self._bound(t, _unpacked(values, i, len(target.elts)), module, depth)
+                       for i, t in enumerate(target.elts))
+        return False  # stored in an attribute, an item, a list of the rest: kept where it is not read
+
+    def _alias(self, name: ast.Name, values: list[ast.AST], module: _Module, depth: int) -> bool:
+        """A name given one of ``values``, something in which can change: every load of it only read. Not a
+        class's name (read as an attribute), a module's only in this module and named in no other, in no
+        module that calls ``locals`` (its dict hands the names on), never ``+=``-ed or deleted."""
+        owner = module.stores.get(id(name))
+        if owner is None or isinstance(owner, ast.ClassDef) or "locals" in _index(module.tree):
+            return False
+        if owner is module.tree and (module is not self.module or self._replaceable(name.id)
+                                     or self._named_elsewhere(name.id)):
+            return False
+        if any(b.kind not in ("assign", "loop") for b in module.bindings.get((id(owner), name.id), [])):
+            return False
+        key = (id(module), id(owner), name.id, frozenset(map(id, values)))
+        if key not in self._aliases:  # (the values kept with it: a row made here keeps its id)
+            self._aliases[key] = (False, values)  # given by itself: read as handed on
+            self._aliases[key] = (all(self._read_only(load, values, module, depth + 1)
+                                      for load in _loads(module, (id(owner), name.id))), values)
+        return self._aliases[key][0]
+
+    def _builtin(self, call: ast.AST, names, module: _Module) -> bool:
+        """A call of one of the built-ins ``names`` with one argument, where no module binds that name."""
+        return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in names \
+            and len(call.args) == 1 and not isinstance(call.args[0], ast.Starred) and not call.keywords \
+            and not module.rebinds_builtin(call.func.id) and not self._replaceable(call.func.id)
+
+    def _only_read_elsewhere(self, name: str, value: ast.AST) -> bool:
         """Another module that imports a table by its name only ever reads it (by that name)."""
-        return all(self._only_read(node, _scanned(other)) for other in self.others
+        return all(self._read_only(node, [value], _scanned(other), top=True) for other in self.others
                    for node in _index(other).get(name, ()) if not isinstance(node, ast.alias))
 
     def _table(self, node: ast.AST) -> ast.AST | None:
@@ -433,12 +595,12 @@ class LiteralStrings:
         owner = self.module.owner.get(id(node))
         return None if owner is None else self.tables.get((id(owner), node.id))
 
-    def _table_items(self, node: ast.AST) -> list[ast.AST] | None:
-        """What indexing a literal table gives: a sequence's items, a dict's values."""
-        table = self._table(node)
-        if isinstance(table, ast.Dict):
-            return list(table.values)
-        return list(table.elts) if isinstance(table, (ast.Tuple, ast.List)) else None
+
+def _loads(module: _Module, key: tuple[int, str]) -> list[ast.Name]:
+    """Where a scope's name is read: a module's also where no scope binds it (bound by ``global`` in a
+    function, it is bound in no scope's names)."""
+    return [node for node in module.loads.get(key[1], []) if id(module.owner.get(id(node))) == key[0]
+            or key[0] == id(module.tree) and module.owner.get(id(node)) is None]
 
 
 def _is_split(node: ast.Call) -> bool:
@@ -448,19 +610,119 @@ def _is_split(node: ast.Call) -> bool:
         and all(isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value for a in node.args)
 
 
-def _column(rows: list[ast.AST], path: tuple[int, ...]) -> list[str] | None:
-    """The strings at ``path`` in every row (rows of tuples, unpacked), or None where one is no string."""
-    found: list[str] = []
-    for row in rows:
-        for index in path:  # into tuples only: a list in a table can be changed through the loop's name
-            if not isinstance(row, ast.Tuple) or index >= len(row.elts) \
-                    or any(isinstance(e, ast.Starred) for e in row.elts):
-                return None
-            row = row.elts[index]
-        if not (isinstance(row, ast.Constant) and isinstance(row.value, str)):
-            return None
-        if row.value not in found:
-            found.append(row.value)
+# what is in displays written out (``values``): each function gives what it finds, and whether that is all
+# (False where a display holds ``*rest`` or ``**rest``, where a value is no display, or one not ``readable``)
+def _items(values, key: ast.AST | None, readable=lambda node: True) -> tuple[list[ast.AST], bool]:
+    """What indexing each of ``values`` by ``key`` (a subscript's, a ``.get``'s) gives: where the key is
+    written out, the items it names; else every item. A slice of a sequence is read as all of it."""
+    found, complete = [], values is not None
+    for value in values or ():
+        if not readable(value):
+            complete = False
+        elif isinstance(value, ast.Dict):
+            complete &= None not in value.keys
+            found += [v for k, v in zip(value.keys, value.values) if k is not None and not (
+                isinstance(key, ast.Constant) and isinstance(k, ast.Constant) and k.value != key.value)]
+        elif isinstance(value, (ast.Tuple, ast.List)):
+            elts = [e for e in value.elts if not isinstance(e, ast.Starred)]
+            complete &= len(elts) == len(value.elts)
+            if isinstance(key, ast.Slice):
+                found.append(value)
+            elif isinstance(key, ast.Constant) and type(key.value) is int and len(elts) == len(value.elts):
+                found += [elts[key.value]] if -len(elts) <= key.value < len(elts) else []
+            else:
+                found += elts
+        else:
+            complete = False  # a string's characters, anything not written out
+    return found, complete
+
+
+def _iterate(values, readable=lambda node: True) -> tuple[list[ast.AST], bool]:
+    """What iterating each of ``values`` gives: a dict's keys, another's items."""
+    found, complete = [], values is not None
+    for value in values or ():
+        if readable(value) and isinstance(value, ast.Dict):
+            complete &= None not in value.keys
+            found += [k for k in value.keys if k is not None]
+        elif readable(value) and isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+            elts = [e for e in value.elts if not isinstance(e, ast.Starred)]
+            found += elts
+            complete &= len(elts) == len(value.elts)
+        else:
+            complete = False
+    return found, complete
+
+
+def _view(values, attr: str, readable=lambda node: True) -> tuple[list[ast.AST], bool]:
+    """What iterating ``.keys()``, ``.values()`` or ``.items()`` of each of ``values`` gives."""
+    found, complete = [], values is not None
+    for value in values or ():
+        if not (readable(value) and isinstance(value, ast.Dict)) or None in value.keys:
+            complete = False
+            continue
+        found += list(value.keys) if attr == "keys" else list(value.values) if attr == "values" else \
+            [ast.Tuple([k, v]) for k, v in zip(value.keys, value.values)]
+    return found, complete
+
+
+def _at(values, path: tuple[int, ...], readable=lambda node: True) -> tuple[list[ast.AST], bool]:
+    """What stands at ``path`` in each of ``values``, unpacked as tuples or lists written out."""
+    found, complete = [], values is not None
+    for value in values or ():
+        for index in path:
+            if not (readable(value) and isinstance(value, (ast.Tuple, ast.List))) or index >= len(value.elts) \
+                    or any(isinstance(e, ast.Starred) for e in value.elts):
+                complete = False
+                break
+            value = value.elts[index]
+        else:
+            found.append(value)
+    return found, complete
+
+
+def _unpacked(values: list[ast.AST], index: int, size: int) -> list[ast.AST]:
+    """What the ``index``-th of ``size`` names unpacking each of ``values`` can be given (a dict gives its
+    keys, which cannot change); where a display holds ``*rest``, any of its items."""
+    found: list[ast.AST] = []
+    for value in values:
+        if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+            elts = [e for e in value.elts if not isinstance(e, ast.Starred)]
+            found += elts if len(elts) != len(value.elts) or isinstance(value, ast.Set) else \
+                [elts[index]] if len(elts) == size else []
+    return found
+
+
+def _complete(found: tuple[list[ast.AST], bool]) -> list[ast.AST] | None:
+    return found[0] if found[1] else None
+
+
+def _strings(values: list[ast.AST] | None) -> list[str] | None:
+    """The strings ``values`` are, or None where one is neither a string nor None."""
+    if values is None or not all(isinstance(v, ast.Constant) and (v.value is None or isinstance(v.value, str))
+                                 for v in values):
+        return None
+    return list(dict.fromkeys(v.value for v in values if v.value is not None))
+
+
+def _mutable(node: ast.AST) -> bool:
+    """Whether a display written out can change, or holds one that can (what is not written out, a name's
+    value, a call's, is never read into here)."""
+    return isinstance(node, (ast.List, ast.Dict, ast.Set)) or \
+        isinstance(node, ast.Tuple) and any(map(_mutable, node.elts))
+
+
+def _contents(values: list[ast.AST]) -> list[ast.AST]:
+    return [c for v in values for c in (v.values if isinstance(v, ast.Dict) else getattr(v, "elts", ())) if c]
+
+
+def _displays(node: ast.AST) -> list[ast.AST]:
+    """A display and every display written out in it."""
+    found, todo = [], [node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+            found.append(node)
+            todo += [*node.values, *(k for k in node.keys if k)] if isinstance(node, ast.Dict) else node.elts
     return found
 
 
@@ -468,11 +730,19 @@ def _replaceable_of(tree: ast.Module) -> frozenset[str]:
     """A module's own names that code of this module could replace in a module of the submission (given
     the module object, a parameter may be it): an attribute stored into or deleted, a name handed to
     ``setattr``, ``delattr`` or ``__setattr__``, a name imported under another; every name (``_EVERY``),
-    where ``vars`` or a ``__dict__`` is read, or a ``setattr`` is given a name built at run time."""
+    where ``vars`` or a ``__dict__`` is read, or a ``setattr`` is given a name not written out (the module's
+    own reading reads that name: ``LiteralStrings``)."""
+    names, setting = _setters(tree)
+    return _EVERY if setting else names
+
+
+def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
+    """``_replaceable_of``'s names written out, and the names given to ``setattr`` (...) not written out."""
     found = tree.__dict__.get("_replaceable")
     if found is not None:
         return found
     names: set[str] = set()
+    setting: list[ast.AST] = []
     for node in walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.attr)
@@ -483,14 +753,17 @@ def _replaceable_of(tree: ast.Module) -> frozenset[str]:
                 "vars", "setattr", "delattr") or isinstance(node.func, ast.Attribute)
                 and node.func.attr in ("__setattr__", "__delattr__")):
             named = node.args[1:2] if isinstance(node.func, ast.Name) or len(node.args) >= 3 else node.args[:1]
-            if isinstance(node.func, ast.Name) and node.func.id == "vars" or not (
-                    named and isinstance(named[0], ast.Constant) and isinstance(named[0].value, str)):
+            if isinstance(node.func, ast.Name) and node.func.id == "vars" or not named \
+                    or isinstance(named[0], ast.Starred):
                 names = _EVERY
                 break
-            names.add(named[0].value)
+            if isinstance(named[0], ast.Constant) and isinstance(named[0].value, str):
+                names.add(named[0].value)
+            else:
+                setting.append(named[0])
         elif isinstance(node, ast.alias) and node.asname and node.asname != node.name:
             names.add(node.name)
-    found = names if names is _EVERY else frozenset(names)
+    found = (names, ()) if names is _EVERY else (frozenset(names), tuple(setting))
     tree._replaceable = found
     return found
 
