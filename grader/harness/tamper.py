@@ -132,9 +132,9 @@ MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mod
                         "_unset_dispatch_mode"])
 # names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
 NAMED = REACHING | MODE_PEEKS | frozenset(["modules", "__dict__"])
-# the libraries a module may take every name of (``from math import *``), whatever they bind; another imported
-# library's too (``from torch.nn.init import *``), read as what it binds (``_star_names``), if none of those
-# names is one this reading refuses (``sys``'s, ``gc``'s hand out what it refuses by name)
+# the libraries a module may take every name of (``from math import *``), whatever they bind; torch's and numpy's
+# other modules too (``from torch.nn.init import *``), read as what they bind (``_star_names``), if none of those
+# names is one this reading refuses; others' (``sys``'s, ``gc``'s) may hand out what it refuses by name
 STAR_SOURCES = frozenset(["math", "cmath", "einops", "jaxtyping", "typing", "typing_extensions", "dataclasses",
                           "functools", "itertools", "collections", "numpy", "torch", "torch.nn", "torch.nn.functional",
                           "time", "statistics", "fractions", "decimal", "enum", "abc"])
@@ -330,18 +330,17 @@ def _is_module(dotted: str) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _star_names(module: str) -> tuple[str, ...] | None:
-    """What ``from module import *`` binds (its ``__all__``, or its public names), for one of ``STAR_SOURCES`` or
-    of torch's modules (imported here if need be: the same answer in a student's run and in grading), or
-    another library this process has imported; None for any other (what it would bind cannot be read)."""
-    if module.split(".")[0] in FORBIDDEN_IMPORTS:
+    """What ``from module import *`` binds (its ``__all__``, or its public names), for one of ``STAR_SOURCES``,
+    torch's or numpy's modules, imported here if need be; None for any other (what it would bind cannot be
+    read). Never read from whatever this process happens to have imported: a student's run has imported
+    the student's modules' imports, grading has not, and both must read alike."""
+    if not (module in STAR_SOURCES or module.startswith(("torch.", "numpy."))) \
+            or any(part.startswith("__") for part in module.split(".")):
         return None
-    library = sys.modules.get(module)
-    if library is None and (module in STAR_SOURCES or module.startswith("torch.")) \
-            and not any(part.startswith("__") for part in module.split(".")):
-        try:
-            library = importlib.import_module(module)
-        except Exception:  # noqa: BLE001 - a module that does not import binds nothing that can be read
-            return None
+    try:
+        library = importlib.import_module(module)
+    except Exception:  # noqa: BLE001 - a module that does not import binds nothing that can be read
+        return None
     if not isinstance(library, types.ModuleType):
         return None
     names = getattr(library, "__all__", None)
