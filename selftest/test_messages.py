@@ -193,3 +193,14 @@ def test_a_fixed_input_answer_is_never_shown_when_graded_against_the_reference(t
     for figure in figures:
         for text in (repr(figure), f"{figure:.10g}", f"{figure:.4g}", f"{figure:g}"):
             assert text not in out, (text, out[-3000:])
+
+
+def test_a_container_of_the_right_kind_with_too_few_items_is_a_wrong_length():
+    from grader.harness.ask import headline
+    from grader.harness.schema import FLOAT, INT, ListOf, Tuple
+
+    for schema, value, said in ((ListOf(FLOAT, 0), [1.0], "a list of 1 item; expected 0"),
+                                (Tuple(INT, INT), (1, 2, 3), "a tuple of 3 items; expected 2")):
+        why = schema.problem(value)
+        assert headline(why) == "wrong length" and said in why, why
+    assert headline(ListOf(FLOAT).problem((1.0,))) == "wrong type"

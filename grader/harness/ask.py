@@ -21,6 +21,7 @@ No test builds a ``Mismatch`` itself.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, NoReturn
 
@@ -189,4 +190,6 @@ def headline(why: str) -> str:
         return "wrong device"
     if "with NaN or infinite values" in why or "; expected a finite number" in why:
         return "not finite"
+    if re.search(r" of \d+ items?; expected \d+$", why):  # the right container, too many or too few items
+        return "wrong length"
     return "wrong type"

@@ -32,8 +32,8 @@ def _escape(match: re.Match) -> str:
 
 
 HIDDEN = "?"  # a fixed-input answer of which the handout holds only a digest
-HIDDEN_NOTE = ("(? = not in your copy: this question's inputs are fixed, so the handout keeps only "
-               "a fingerprint of its answer)")
+HIDDEN_NOTE = ("(? = not in your copy: this answer is one of a fixed few (a table's, a format's values), "
+               "so the handout keeps only a fingerprint of it)")
 
 
 def show(value: Any, digits: int = 10) -> str:
