@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -92,7 +93,9 @@ class ForkServerHandle:
 
     def _launch(self) -> None:
         harness = stage_harness(self.workdir / "harness")
-        self.trusted = stage_harness(self.workdir / "trusted", judges=True)  # clean workers' path
+        # clean workers' path, the judges in it: a name no other user of the machine can guess (the folder
+        # above is 0711: passable, not listable; what is in it is readable, as a clean worker's user needs)
+        self.trusted = stage_harness(self.workdir / f"trusted-{secrets.token_hex(16)}", judges=True)
         self.workers = self.workdir / "workers"  # every worker's folder: gone with the fork server
         self.workers.mkdir(mode=0o711)
         if len(os.fsencode(self.private)) > 80:  # a socket's path has at most 107 bytes: a long $TMPDIR
