@@ -397,6 +397,11 @@ def test_uses_einops(impl, oracle, case, doubled_first):
                 f"it names is not what the answer is made of (an einops result added to an answer made another "
                 f"way?). Compute the result with einops.{op}, as the docstring asks",
                 inputs=named_inputs(function.name, args), show_values=False)
+        if op == "einsum":  # the scores are a contraction of q and k: one einops step must make it
+            require(type(seen.arities) is tuple and any(type(n) is int and n >= 2 for n in seen.arities),
+                    function.name, "never gave einops.einsum two tensors: the scores, a contraction of q and k, "
+                    "were made another way (einops only moved them). Contract q and k with einops.einsum, as "
+                    "the docstring asks", inputs=named_inputs(function.name, args), show_values=False)
         shapes = [a.shape for a in args if type(a) is torch.Tensor] + [right[function.name].shape]
         if all(1 not in shape for shape in shapes) and num_heads != 1:
             require(not given_the_answer(seen.inputs, seen.plain), function.name,

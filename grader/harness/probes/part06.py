@@ -8,8 +8,8 @@ einops makes grows by a power of two (one per einops step it went through: doubl
 floating point and commutes with the scale and any rearrangement), while one that does not move, or
 moves some other way, was not made by einops. An einops step that hands its input back as it was (an
 identity pattern, put there to be doubled) makes nothing: it is neither doubled nor kept. What the last
-einops steps were given is reported too: an answer made another way and then passed through einops
-(flattened and reshaped back, moved and moved back) was handed to einops whole. Like every
+einops steps were given (but what an earlier einops step made) is reported too: an answer made another
+way and then passed through einops (flattened and reshaped back) was handed to einops whole. Like every
 probe this one reports what happened and nothing else (the test judges it), and its report can only
 fail the test, never pass it: code that notices the doubling and undoes it is back where the reading
 alone leaves it.
@@ -35,8 +35,10 @@ class _Backend:
 
     def einsum(self, pattern: str, *tensors: Any) -> Any:
         out = self.real.einsum(pattern, *tensors)
+        if len(tensors) == 1 and _unchanged(tensors[0], out):
+            return out
         self.given(tensors)
-        return out if len(tensors) == 1 and _unchanged(tensors[0], out) else self.then(out)
+        return self.then(out)
 
 
 def _unchanged(tensor: Any, out: Any) -> bool:
@@ -47,6 +49,19 @@ def _unchanged(tensor: Any, out: Any) -> bool:
 
     return type(tensor) is torch.Tensor and type(out) is torch.Tensor and out.shape == tensor.shape \
         and 1 not in tensor.shape and torch.equal(out, tensor)
+
+
+def _scaled(made: Any, tensor: Any) -> bool:
+    """Whether ``tensor`` is ``made`` (an einops result) times a number, value for value in their order."""
+    import torch
+
+    if made.numel() != tensor.numel() or made.numel() == 0 or not tensor.is_floating_point():
+        return False
+    r, t = made.reshape(-1).double(), tensor.reshape(-1).double()
+    norm = float(r @ r)
+    if not (norm > 0 and bool(torch.isfinite(r).all()) and bool(torch.isfinite(t).all())):
+        return False
+    return bool(torch.allclose(t, float(r @ t) / norm * r, rtol=2.0 ** -7, atol=0.0))
 
 
 @dataclass(frozen=True)
@@ -60,6 +75,7 @@ class Doubled(Report):
     doubled: Any
     results: Any  # a tuple of tensors
     inputs: Any  # a tuple of tensors: what the plain call's last einops steps were given (``KEPT_INPUTS``)
+    arities: Any  # a tuple of ints: how many tensors each of the plain call's einops steps was given, in order
 
 
 KEPT_RESULTS = 4
@@ -88,10 +104,16 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
     fn = impl.function(function)
     results: list = []
     inputs: list = []
+    arities: list = []
 
     def given(tensors: Any) -> None:
-        inputs.extend(t.detach().clone() for t in tensors if type(t) is torch.Tensor)
+        # what einops made in an earlier step, scaled or not, is einops' (a last step that only regroups axes,
+        # "(b h) i j -> b h i j", is handed einops' own scores): only what came from elsewhere is kept
+        inputs.extend(t.detach().clone() for t in tensors if type(t) is torch.Tensor
+                      and not any(_scaled(r, t.detach()) for r in results))
         del inputs[:-64]
+        arities.append(sum(type(t) is torch.Tensor for t in tensors))
+        del arities[:-64]
 
     def keep(out: Any) -> Any:
         if type(out) is torch.Tensor:
@@ -106,8 +128,10 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
         def recipe(backend: Any, *rest: Any, **named: Any) -> Any:
             out = apply_recipe(backend, *rest, **named)
             tensor = rest[1] if len(rest) > 1 else named.get("tensor")
+            if _unchanged(tensor, out):
+                return out  # (an identity step, a check of the shape: neither doubled, kept nor noted)
             note((tensor,))
-            return out if _unchanged(tensor, out) else then(out)
+            return then(out)
 
         inner._apply_recipe = recipe
         try:
@@ -135,4 +159,4 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
             if sum(t.numel() for t in fed) + tensor.numel() > KEPT_INPUTS * size:
                 break
             fed.insert(0, tensor)
-    return Doubled(plain, moved, tuple(kept), tuple(fed))
+    return Doubled(plain, moved, tuple(kept), tuple(fed), tuple(arities))
