@@ -305,6 +305,15 @@ REACHING = {
     "... through the sibling": "from . import helpers\nhelpers.os.mkdir = print\n",
     "every name of sys": "from sys import *\n",
     "every name of gc": "from gc import *\n",
+    "modules put where no name follows them": "import os, posix\n*places, = (os, posix)\nplaces[0].mkdir = print\n",
+    "a re-exported resolver, brought by a private module's star": "from torch.utils.data.datapipes._decorator "
+                                                                  "import *\n",
+    "a placeholder before a star import": "inspect = None\nfrom jaxtyping import *\nframes = inspect.stack()\n",
+    "a table changed through its own module": "from . import mod as me\nT = {'a': {'p': 'x'}}\n"
+                                              "def f(o, n):\n    me.T['a']['p'] = n\n    return getattr(o, T['a']['p'])\n",
+    "... named as text": "import sys\nT = {'a': {'p': 'x'}}\ndef f(o, m, n):\n    getattr(m, 'T')['a']['p'] = n\n"
+                         "    return getattr(o, T['a']['p'])\n",
+    "what a sibling's star brings": "from .helpers import *\nos.mkdir = print\n",
     "inspect's stack, brought by a star import": "from jaxtyping import *\nframes = inspect.stack()\n",
     "ctypes, brought by numpy's star": "from numpy import *\nc = ctypeslib.ctypes\n",
     "a module brought by a star, handed on": "from torch.nn.functional import *\nprint(importlib)\n",

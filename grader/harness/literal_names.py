@@ -208,7 +208,10 @@ class _Module:
         return None
 
     def rebinds_builtin(self, name: str) -> bool:
-        return any(name in names for names in self.bound.values())
+        """Whether the module may bind a built-in's name: it binds it, or a star import may (a module of the
+        submission's own can define ``len``; read as though any does)."""
+        return any(name in names for names in self.bound.values()) or any(
+            isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in walk(self.tree))
 
 
 class LiteralStrings:
@@ -585,9 +588,16 @@ class LiteralStrings:
             and not module.rebinds_builtin(call.func.id) and not self._replaceable(call.func.id)
 
     def _only_read_elsewhere(self, name: str, value: ast.AST) -> bool:
-        """Another module that imports a table by its name only ever reads it (by that name)."""
+        """Another module that imports a table by its name only ever reads it (by that name), and so does this
+        one through its module object (``from . import strides as me; me.T``); no module names it as text
+        (``getattr(strides, "T")`` hands it out)."""
+        if any(isinstance(n, ast.Constant) and n.value == name for t in [self.module.tree, *self.others]
+               for n in _constants(t)):
+            return False
+        own = [n for n in _index(self.module.tree).get(name, ()) if isinstance(n, ast.Attribute)]
         return all(self._read_only(node, [value], _scanned(other), top=True) for other in self.others
-                   for node in _index(other).get(name, ()) if not isinstance(node, ast.alias))
+                   for node in _index(other).get(name, ()) if not isinstance(node, ast.alias)) \
+            and all(self._read_only(node, [value], self.module, top=True) for node in own)
 
     def _table(self, node: ast.AST) -> ast.AST | None:
         if not isinstance(node, ast.Name):
@@ -765,6 +775,15 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
             names.add(node.name)
     found = (names, ()) if names is _EVERY else (frozenset(names), tuple(setting))
     tree._replaceable = found
+    return found
+
+
+def _constants(tree: ast.Module) -> list[ast.Constant]:
+    """A module's strings written out, read once and kept on its tree."""
+    found = tree.__dict__.get("_strings")
+    if found is None:
+        found = [n for n in walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        tree._strings = found
     return found
 
 

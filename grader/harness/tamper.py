@@ -171,6 +171,15 @@ def _reaching(dotted: str) -> bool:
         dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
 
 
+def _followed(targets: list[ast.AST], value: ast.AST) -> bool:
+    """Whether ``_bound`` follows an assignment of ``value`` to ``targets``: names, or tuples of names as long
+    as a tuple written out (no starred name)."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return all(isinstance(t, (ast.Tuple, ast.List)) and len(t.elts) == len(value.elts)
+                   and all(isinstance(e, ast.Name) for e in t.elts) for t in targets)
+    return all(isinstance(t, ast.Name) for t in targets)
+
+
 def _plain_classes(tree: ast.AST, dotted) -> set[str]:
     """The names of classes ``tree`` defines, bound by their class statement alone, with no metaclass, no
     decorator but those that hand the class back (``source.CLASS_DECORATORS``) and no base but ``object`` and
@@ -221,11 +230,16 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
         else:
             trees[name] = tree
     try:
-        bound = {name: _bound(tree) for name, tree in trees.items()}
+        own = {name: _bound(tree) for name, tree in trees.items()}
+        bound = own
+        for _ in range(len(trees) + 1):  # what a sibling took from its own siblings (a star of a star), in turn
+            grown = {name: {**_siblings(tree, bound), **own[name]} for name, tree in trees.items()}
+            if grown == bound:
+                break
+            bound = grown
         for name, tree in trees.items():
             others = [other for other_name, other in trees.items() if other_name != name]
-            found += _Reader(f"{name}.py", {**_siblings(tree, bound), **bound[name]},
-                             LiteralStrings(tree, others)).read(tree)
+            found += _Reader(f"{name}.py", bound[name], LiteralStrings(tree, others)).read(tree)
     except RecursionError:  # (a deep stack to start from: never read as nothing)
         found += [Reach(f"{name}.py:1", UNREAD) for name in trees]
     return found
@@ -246,6 +260,9 @@ def _siblings(tree: ast.AST, bound: dict[str, dict[str, str]]) -> dict[str, str]
             for alias in node.names:
                 if alias.name in bound.get(sibling, {}):
                     names[alias.asname or alias.name] = bound[sibling][alias.name]
+                elif alias.name == "*":  # (what it took from a library, under the names Python copies)
+                    names.update({k: v for k, v in bound.get(sibling, {}).items() if "." not in k
+                                  and not k.startswith("_")})
         modules = [(a.asname or a.name, a.name) for a in node.names] if isinstance(node, ast.ImportFrom) \
             and (node.level > 0 or node.module == "assignment") and node.module in (None, "assignment") else \
             [(a.asname or a.name, a.name.split(".")[-1]) for a in node.names] if isinstance(node, ast.Import) else []
@@ -329,13 +346,13 @@ def _is_module(dotted: str) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def _star_names(module: str) -> tuple[str, ...] | None:
+def _star_names(module: str) -> dict[str, str] | None:
     """What ``from module import *`` binds (its ``__all__``, or its public names), for one of ``STAR_SOURCES``,
     torch's or numpy's modules, imported here if need be; None for any other (what it would bind cannot be
     read). Never read from whatever this process happens to have imported: a student's run has imported
     the student's modules' imports, grading has not, and both must read alike."""
     if not (module in STAR_SOURCES or module.startswith(("torch.", "numpy."))) \
-            or any(part.startswith("__") for part in module.split(".")):
+            or any(part.startswith("_") for part in module.split(".")):  # (no private module's: none is needed)
         return None
     try:
         library = importlib.import_module(module)
@@ -346,7 +363,29 @@ def _star_names(module: str) -> tuple[str, ...] | None:
     names = getattr(library, "__all__", None)
     if not (isinstance(names, (list, tuple)) and all(type(n) is str for n in names)):
         names = [n for n in vars(library) if not n.startswith("_")]
-    return tuple(names)
+    return {name: _canonical(library, module, name) for name in names}
+
+
+def _canonical(library: types.ModuleType, module: str, name: str) -> str:
+    """The dotted name of what ``module.name`` is: a module by its own name, a function or a class by where it is
+    defined (``typing.get_type_hints`` re-exported elsewhere is still typing's), anything else as reached."""
+    # read without running any of the library's code: no attribute hook (a CUDA setting's object starts CUDA
+    # when asked for an attribute it lacks, and the grading process must never start it)
+    try:
+        value = inspect.getattr_static(library, name)
+    except AttributeError:
+        return f"{module}.{name}"
+    kind = type(value)
+    if issubclass(kind, types.ModuleType):
+        own = value.__dict__.get("__name__")  # a module's __dict__ is a plain dict
+        return own if type(own) is str else f"{module}.{name}"
+    if issubclass(kind, type):
+        where, qualname = type.__dict__["__module__"].__get__(value), type.__dict__["__qualname__"].__get__(value)
+    elif kind in (types.FunctionType, types.BuiltinFunctionType):
+        where, qualname = value.__module__, value.__qualname__
+    else:
+        return f"{module}.{name}"
+    return f"{where}.{qualname}" if type(where) is str and type(qualname) is str else f"{module}.{name}"
 
 
 def _star_refused(module: str) -> bool:
@@ -356,7 +395,7 @@ def _star_refused(module: str) -> bool:
         return False
     names = _star_names(module)
     return names is None or _reaching(module) or any(
-        name in NAMED or _reaching(f"{module}.{name}") for name in names)
+        name in NAMED or _reaching(f"{module}.{name}") or _reaching(dotted) for name, dotted in names.items())
 
 
 def _bound(tree: ast.AST) -> dict[str, str]:
@@ -366,11 +405,6 @@ def _bound(tree: ast.AST) -> dict[str, str]:
     several reads as ``LIBRARY`` where one of them is a module (it may be handed on), else as ``SEVERAL``
     (a dtype of two: ``weights = torch.bfloat16``, elsewhere ``torch.float32``)."""
     names: dict[str, str] = {}
-    # what the module's own top-level statements bind is its own, whatever a star import brought before
-    own = {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
-           for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)} | {
-        n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))} \
-        if isinstance(tree, ast.Module) else set()
     for node in walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -380,9 +414,9 @@ def _bound(tree: ast.AST) -> dict[str, str]:
             for alias in node.names:
                 if alias.name != "*":
                     names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-                else:  # what it binds, read as imported by name (``from jaxtyping import *`` binds ``inspect``)
-                    names.update({name: f"{node.module}.{name}" for name in _star_names(node.module) or ()
-                                  if name not in own})
+                else:  # what it binds, read as imported by name (``from jaxtyping import *`` binds ``inspect``),
+                    # each by what it is (a name of a placeholder bound before it is the library's after it)
+                    names.update(_star_names(node.module) or {})
     for _ in range(4):  # aliases of aliases
         before = dict(names)
         reader = _Reader("", names)
@@ -667,9 +701,11 @@ class _Reader(ast.NodeVisitor):
                 self._changes(node, each, "replaces")
                 if isinstance(each, ast.Attribute) and each.attr == "__module__":
                     self._add(node, "sets an object's __module__ (where it says it comes from)")
-        values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
-        # an alias (``o = os``, ``F = torch.nn.functional``): followed (_bound)
-        self.values.update(id(v) for v in values if isinstance(v, (ast.Name, ast.Attribute)))
+        # an alias (``o = os``, ``F = torch.nn.functional``, ``o, t = os, time``): followed (_bound); one put
+        # anywhere else (``*mods, = (os, time)``, an attribute, an item) is a module handed on
+        if _followed(node.targets, node.value):
+            values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
+            self.values.update(id(v) for v in values if isinstance(v, (ast.Name, ast.Attribute)))
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
