@@ -129,6 +129,13 @@ HONEST = {
     "every name of an imported library's module": "from torch.nn.init import *\nfrom torch.amp import *\n"
                                                    "import torch\ndef init(w):\n    kaiming_normal_(w)\n"
                                                    "    with autocast('cpu'):\n        return w @ w\n",
+    "a device's module picked from a table, a branch or a default": (
+        "import torch\nfrom torch import nn\nDEVICES = {'cuda': torch.cuda, 'mps': torch.mps}\n"
+        "def sync(device, cuda=torch.cuda, init=nn.init, aten=torch.ops.aten):\n"
+        "    module = DEVICES.get(device.type)\n    if module is not None and module.is_available():\n"
+        "        module.synchronize()\n    DEVICES['cuda'].synchronize()\n"
+        "    backend = torch.cuda if device.type == 'cuda' else None\n    if not backend:\n        return\n"
+        "    backend.synchronize()\n    return init.zeros_, aten.mm, cuda.is_available()\n"),
     "a loop's name reused as a parameter elsewhere": "import torch\ndef a(name):\n    return name\n"
                                                      "def b():\n    return [getattr(torch, name) for name in "
                                                      "('float32',)]\n",
@@ -305,6 +312,12 @@ REACHING = {
     "... through the sibling": "from . import helpers\nhelpers.os.mkdir = print\n",
     "every name of sys": "from sys import *\n",
     "every name of gc": "from gc import *\n",
+    "a table of modules iterated": "import os, time\nT = {'os': os, 'time': time}\nfor m in T.values():\n"
+                                   "    m.sleep = print\n",
+    "a table's module handed on": "import os\nT = {'os': os}\ndef f(m):\n    m.mkdir = print\nf(T['os'])\n",
+    "a table's module changed": "import os, time\nT = (os, time)\nT[0].mkdir = print\n",
+    "a module picked by a branch, changed": "import os\ndef f(c):\n    o = os if c else None\n"
+                                            "    o.mkdir = print\n",
     "modules put where no name follows them": "import os, posix\n*places, = (os, posix)\nplaces[0].mkdir = print\n",
     "a re-exported resolver, brought by a private module's star": "from torch.utils.data.datapipes._decorator "
                                                                   "import *\n",

@@ -171,10 +171,42 @@ def _reaching(dotted: str) -> bool:
         dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
 
 
+def _none(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _one_of(dotted: list[str | None]) -> str | None:
+    """What a name bound to one of several library objects stands for (None: one of them is none)."""
+    if not dotted or None in dotted:
+        return None
+    if len(set(dotted)) == 1:
+        return dotted[0]
+    return LIBRARY if LIBRARY in dotted or any(map(_is_module, dotted)) else SEVERAL
+
+
+def _display_items(node: ast.AST) -> list[ast.AST] | None:
+    """The items of a tuple, list or dict written out (a dict's values; its keys written-out constants)."""
+    if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) for k in node.keys):
+        return list(node.values)
+    if isinstance(node, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return list(node.elts)
+    return None
+
+
+def _table_read(node: ast.AST) -> ast.Name | None:
+    """The table's name where ``node`` reads an item of it: ``T[key]`` or ``T.get(key)``."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and isinstance(node.func.value, ast.Name) and 1 <= len(node.args) <= 2 and not node.keywords:
+        return node.func.value
+    return None
+
+
 def _followed(targets: list[ast.AST], value: ast.AST) -> bool:
     """Whether ``_bound`` follows an assignment of ``value`` to ``targets``: names, or tuples of names as long
     as a tuple written out (no starred name)."""
-    if isinstance(value, (ast.Tuple, ast.List)):
+    if isinstance(value, (ast.Tuple, ast.List)) and not all(isinstance(t, ast.Name) for t in targets):
         return all(isinstance(t, (ast.Tuple, ast.List)) and len(t.elts) == len(value.elts)
                    and all(isinstance(e, ast.Name) for e in t.elts) for t in targets)
     return all(isinstance(t, ast.Name) for t in targets)
@@ -443,6 +475,12 @@ def _bound(tree: ast.AST) -> dict[str, str]:
                         pairs += [(ast.Name(f"{node.name}.{t.id}"), statement.value) for t in statement.targets
                                   if isinstance(t, ast.Name)]
             for target, value in pairs:
+                items = _display_items(value) if isinstance(target, ast.Name) else None
+                if items:  # a table of library objects (``{"cuda": torch.cuda, "mps": torch.mps}``): its items
+                    one = _one_of([reader.dotted(i) for i in items if not _none(i)] or [None])
+                    if one:
+                        names[f"{target.id}[]"] = one if names.get(f"{target.id}[]", one) == one else LIBRARY
+                    continue
                 dotted = reader.dotted(value)
                 if isinstance(target, ast.Name) and dotted:
                     before_here = names.get(target.id, dotted)
@@ -468,6 +506,7 @@ class _Reader(ast.NodeVisitor):
         self.allowed: set[int] = set()  # nodes read as honest where they stand (``object.__setattr__(self, ...)``)
         self.called: set[int] = set()  # attribute nodes called at once (``model.modules()``)
         self.shadows: list[set[str]] = []  # each enclosing function's own names (a parameter ``optim``)
+        self.table_reads: set[int] = set()  # names of tables of library objects read by an item (``T[key]``)
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -491,6 +530,12 @@ class _Reader(ast.NodeVisitor):
             return f"{base}.{node.attr}" if base else None
         if isinstance(node, ast.NamedExpr):
             return self.dotted(node.value)
+        if isinstance(node, ast.IfExp):  # ``torch.cuda if cuda else None``: one of them
+            return _one_of([self.dotted(b) if not _none(b) else None for b in (node.body, node.orelse)
+                            if not _none(b)] or [None])
+        table = _table_read(node)
+        if table is not None and not any(table.id in shadow for shadow in self.shadows):
+            return self.bound.get(f"{table.id}[]")  # an item of a table of library objects (``DEVICES[d]``)
         return None
 
     def _library_object(self, node: ast.AST) -> str | None:
@@ -561,7 +606,9 @@ class _Reader(ast.NodeVisitor):
                 and statement.value is not None and not self.dotted(statement.value)
                 for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target])
                 if isinstance(t, ast.Name)}
-        for default in defaults.values():
+        for default in defaults.values():  # a parameter's library default: followed (_bound), not handed on
+            if self.dotted(default):
+                self.values.add(id(default))
             self.visit(default)
         for decorator in getattr(node, "decorator_list", ()):
             self.visit(decorator)
@@ -621,6 +668,11 @@ class _Reader(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         if id(node) in self.allowed or any(node.id in shadow for shadow in self.shadows):
             return
+        items = self.bound.get(f"{node.id}[]")
+        if items and (items == LIBRARY or _is_module(items)) and isinstance(node.ctx, ast.Load) \
+                and id(node) not in self.table_reads:
+            # a table of library objects iterated or handed on: its items go where no name follows them
+            self._add(node, f"hands the library objects in {node.id} on (read them as {node.id}[key])")
         if node.id in RUNNERS and node.id not in self.bound:
             self._add(node, f"uses {node.id}")
         elif node.id in NAMED and not isinstance(node.ctx, ast.Load):  # a dataclass field ``__globals__``, read
@@ -660,7 +712,7 @@ class _Reader(ast.NodeVisitor):
         elif node.attr == "__dict__" and (self.dotted(node.value) or not (
                 isinstance(root, ast.Name) and (self._is_own(root) or any(root.id in p for p in self.params)))):
             self._add(node, "uses .__dict__ of a module or of what is neither its own object nor a parameter")
-        elif node.attr == "modules" and id(node) not in self.called:
+        elif node.attr == "modules" and id(node) not in self.called and not (dotted and _is_module(dotted)):
             self._add(node, "uses .modules without calling it (sys.modules?)")
         elif dotted and _reaching(dotted) and not (isinstance(node.value, ast.Attribute) and self.dotted(node.value)
                                                    and _reaching(self.dotted(node.value))):
@@ -674,12 +726,46 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
+        self._item_of_a_table(node)
         key = node.slice
         if isinstance(key, ast.Constant) and isinstance(key.value, str) and (
                 key.value.startswith("__") and key.value in NAMED | frozenset(RUNNERS)
                 or key.value.split(".")[0] == "grader"):
             self._add(node, f"looks up {key.value!r}")
         self.generic_visit(node)
+
+    # a module tested, not handed on: ``if backend is not None:``, ``if not backend:``
+    def visit_Compare(self, node: ast.Compare) -> None:
+        if all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            self.values.update(id(n) for n in (node.left, *node.comparators))
+        self.generic_visit(node)
+
+    def visit_If(self, node: ast.If) -> None:
+        self.values.add(id(node.test))
+        self.generic_visit(node)
+
+    visit_While = visit_If
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
+        if isinstance(node.op, ast.Not):
+            self.values.add(id(node.operand))
+        self.generic_visit(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.values.add(id(node.test))
+        self.generic_visit(node)
+
+    def _item_of_a_table(self, node: ast.AST) -> None:
+        """``T[key]``, ``T.get(key)`` of a table of library objects: the table read as it may be; the item
+        handed on (not an attribute's base, not an alias) where it may be a module, as a module's name is."""
+        table = _table_read(node)
+        if table is None or f"{table.id}[]" not in self.bound:
+            return
+        self.table_reads.add(id(table))
+        dotted = self.dotted(node)
+        if dotted and id(node) not in self.values and id(node) not in self.called \
+                and (dotted == LIBRARY or _is_module(dotted)):
+            self._add(node, f"hands the module {dotted} in {table.id} on as a value")
 
     def visit_MatchClass(self, node: ast.MatchClass) -> None:
         for name in node.kwd_attrs:  # case object(__closure__=cells): an attribute read by its name
@@ -705,7 +791,11 @@ class _Reader(ast.NodeVisitor):
         # anywhere else (``*mods, = (os, time)``, an attribute, an item) is a module handed on
         if _followed(node.targets, node.value):
             values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
-            self.values.update(id(v) for v in values if isinstance(v, (ast.Name, ast.Attribute)))
+            if all(isinstance(t, ast.Name) for t in node.targets):  # one name: a table's items, a branch's
+                values = _display_items(node.value) or values
+                values = [b for v in values for b in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))]
+            self.values.update(id(v) for v in values if isinstance(v, (ast.Name, ast.Attribute, ast.Subscript,
+                                                                         ast.Call)))
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
@@ -718,6 +808,7 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
+        self._item_of_a_table(node)
         func = node.func
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
