@@ -136,6 +136,13 @@ HONEST = {
         "        module.synchronize()\n    DEVICES['cuda'].synchronize()\n"
         "    backend = torch.cuda if device.type == 'cuda' else None\n    if not backend:\n        return\n"
         "    backend.synchronize()\n    return init.zeros_, aten.mm, cuda.is_available()\n"),
+    "rows of a table, got or zipped": (
+        "import torch\nROWS = {'fp32': [('parameters', 'float32', 1)], 'bf16': [('parameters', 'bfloat16', 1)]}\n"
+        "NAMES = ('float32', 'float16')\nBITS = ((8, 23), (5, 10))\n"
+        "def ledger(o, recipe):\n    rows = ROWS.get(recipe)\n    if rows is None:\n        raise ValueError(recipe)\n"
+        "    for i, (line, dtype, n) in enumerate(rows):\n"
+        "        setattr(o, line, getattr(o, line) + n * getattr(torch, dtype).itemsize)\n"
+        "    return {getattr(torch, name): bits for name, bits in zip(NAMES, BITS)}\n"),
     "a loop's name reused as a parameter elsewhere": "import torch\ndef a(name):\n    return name\n"
                                                      "def b():\n    return [getattr(torch, name) for name in "
                                                      "('float32',)]\n",
@@ -312,6 +319,10 @@ REACHING = {
     "... through the sibling": "from . import helpers\nhelpers.os.mkdir = print\n",
     "every name of sys": "from sys import *\n",
     "every name of gc": "from gc import *\n",
+    "a zipped table's row changed": "NAMES = (['x'], ['y'])\ndef f(o, v):\n    for a, b in zip(NAMES, (1, 2)):\n"
+                                    "        a[0] = v\n    return getattr(o, NAMES[0][0])\n",
+    "a got row changed": "T = {'a': ['x']}\ndef f(o, k, v):\n    row = T.get(k)\n    row[0] = v\n"
+                         "    return getattr(o, T['a'][0])\n",
     "a table of modules iterated": "import os, time\nT = {'os': os, 'time': time}\nfor m in T.values():\n"
                                    "    m.sleep = print\n",
     "a table's module handed on": "import os\nT = {'os': os}\ndef f(m):\n    m.mkdir = print\nf(T['os'])\n",

@@ -294,6 +294,13 @@ class LiteralStrings:
             return [ast.Constant(text) for text in func.value.value.split(separator)]
         if isinstance(func, ast.Attribute) and func.attr in ("items", "keys", "values") and not node.args:
             return _complete(_view(self._values(func.value), func.attr, self._readable))
+        if self._zipped(node, self.module):  # zip(NAMES, LAYOUTS): at each place, every item of that table
+            columns = [_complete(_iterate(self._values(a), self._readable)) for a in node.args]
+            if None in columns:
+                return None
+            # (every item at its place, however zip pairs and cuts them: a name at one place can hold any of them)
+            longest = max(map(len, columns)) if all(columns) else 0
+            return [ast.Tuple([c[i % len(c)] for c in columns]) for i in range(longest)]
         # the built-in itself: bound nowhere in the module, and no code of the submission puts a module
         # attribute of that name in its place (``strides.sorted = ...`` from another module)
         if self._builtin(node, WRAPPERS, self.module):
@@ -522,11 +529,17 @@ class LiteralStrings:
         if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
                 or self._builtin(parent, WRAPPERS, module) and parent.args[0] is node:
             return self._iterated(node, values, _iterate(values)[0], module, depth)
+        if isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
+            return True  # ``rows is None``: an identity, nothing of it called
         if isinstance(parent, ast.Compare) and node in parent.comparators and all(
                 isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):  # a dict's keys, another's items compared
             return all(isinstance(v, ast.Dict) or not any(map(_mutable, _iterate([v])[0])) for v in values)
         if self._builtin(parent, ("len",), module) and parent.args[0] is node:
             return True
+        if self._zipped(parent, module) and any(a is node for a in parent.args):  # zipped, then iterated
+            holder = module.parent.get(id(parent))
+            return isinstance(holder, (ast.For, ast.comprehension)) and holder.iter is parent \
+                and not any(map(_mutable, _contents(values)))  # (its rows, unpacked, go to the loop's names)
         if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node:  # an alias, or unpacked
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
             return len(targets) == 1 and self._bound(targets[0], values, module, depth)
@@ -581,6 +594,12 @@ class LiteralStrings:
                                       for load in _loads(module, (id(owner), name.id))), values)
         return self._aliases[key][0]
 
+    def _zipped(self, call: ast.AST, module: _Module) -> bool:
+        """A call of the built-in ``zip`` with plain arguments, where no module binds that name."""
+        return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "zip" \
+            and bool(call.args) and not any(isinstance(a, ast.Starred) for a in call.args) and not call.keywords \
+            and not module.rebinds_builtin("zip") and not self._replaceable("zip")
+
     def _builtin(self, call: ast.AST, names, module: _Module) -> bool:
         """A call of one of the built-ins ``names`` with one argument, where no module binds that name."""
         return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in names \
@@ -627,6 +646,8 @@ def _items(values, key: ast.AST | None, readable=lambda node: True) -> tuple[lis
     written out, the items it names; else every item. A slice of a sequence is read as all of it."""
     found, complete = [], values is not None
     for value in values or ():
+        if _no_value(value):
+            continue
         if not readable(value):
             complete = False
         elif isinstance(value, ast.Dict):
@@ -651,6 +672,8 @@ def _iterate(values, readable=lambda node: True) -> tuple[list[ast.AST], bool]:
     """What iterating each of ``values`` gives: a dict's keys, another's items."""
     found, complete = [], values is not None
     for value in values or ():
+        if _no_value(value):
+            continue
         if readable(value) and isinstance(value, ast.Dict):
             complete &= None not in value.keys
             found += [k for k in value.keys if k is not None]
@@ -667,6 +690,8 @@ def _view(values, attr: str, readable=lambda node: True) -> tuple[list[ast.AST],
     """What iterating ``.keys()``, ``.values()`` or ``.items()`` of each of ``values`` gives."""
     found, complete = [], values is not None
     for value in values or ():
+        if _no_value(value):
+            continue
         if not (readable(value) and isinstance(value, ast.Dict)) or None in value.keys:
             complete = False
             continue
@@ -700,6 +725,11 @@ def _unpacked(values: list[ast.AST], index: int, size: int) -> list[ast.AST]:
             found += elts if len(elts) != len(value.elts) or isinstance(value, ast.Set) else \
                 [elts[index]] if len(elts) == size else []
     return found
+
+
+def _no_value(node: ast.AST) -> bool:
+    """None written out (``T.get(key)``'s default): indexed or iterated it raises, and gives nothing."""
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _complete(found: tuple[list[ast.AST], bool]) -> list[ast.AST] | None:
