@@ -23,8 +23,13 @@ the ways there are to get at code the submission did not write:
 * replacing or changing a library's objects: a store into (or ``del`` of) an attribute or item of
   an imported module or what it holds (``os.mkdir = f``, ``torch.Tensor.__eq__ = f``,
   ``probe.REGISTRY[k] = v``), also through a name bound to one (``o = os``, a loop over modules, a
-  default argument, a class attribute), ``setattr`` on one, or a call that changes a collection held
-  there (``.update``, ``.pop``); torch's flags, ``os.environ`` and ``sys.path`` excepted;
+  default argument, a class attribute, a branch ``torch.cuda if c else None``, an item of a table of
+  them ``DEVICES[d]``), ``setattr`` on one, or a call that changes a collection held there (``.update``,
+  ``.pop``); torch's flags, ``os.environ`` and ``sys.path`` excepted;
+* a module handed on as a value where no name follows it, by its own name or as another's attribute
+  (``f(os.path)``, ``F.torch``, ``*mods, = (os, time)``, a table of modules iterated);
+* a star import whose names cannot be read (any but ``STAR_SOURCES``' and torch's and numpy's public
+  modules'), or that binds one refused here; what one binds is read as what it is;
 * ``getattr``, ``setattr``, ``delattr``, ``hasattr`` or ``operator.attrgetter`` of a name built at
   run time, but on ``self``, a dtype's name on torch or numpy with its prefix written out
   (``f"float{bits}"``), a name that can only hold strings written out in the source (a loop over a
