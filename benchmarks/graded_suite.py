@@ -1,6 +1,6 @@
 """Benchmark: a student's loop and one Gradescope submission, each beside what it is compared with.
 
-Prints, in one run (about 6 minutes on 2 cores; each figure the best of --repeat runs):
+Prints, in one run (about 4 minutes on 2 cores; each figure the best of --repeat runs):
   student's first failure   `pytest -x` in the handout, on the untouched stubs         goal <= 4 s
   student's whole suite     `pytest` in the handout, with a correct solution            goal <= 8 s
   Gradescope path           `run_autograder` in a fake /autograder layout, the zip      goal <= 1/3 of naive

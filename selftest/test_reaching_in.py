@@ -124,7 +124,8 @@ HONEST = {
     "a library's functions, classes and dtypes handed on": "import torch, os.path\nfrom torch import nn\n"
                                                            "ACT = torch.nn.functional.gelu\n"
                                                            "def f(x, act=nn.functional.relu):\n"
-                                                           "    return act(x.to(torch.float32)), map(os.path.join, 'ab')\n"
+                                                           "    return act(x.to(torch.float32)), "
+                                                           "map(os.path.join, 'ab')\n"
                                                            "LAYER = nn.Linear\nKINDS = (torch.nn.Linear, nn.ReLU)\n",
     "every name of an imported library's module": "from torch.nn.init import *\nfrom torch.amp import *\n"
                                                    "import torch\ndef init(w):\n    kaiming_normal_(w)\n"
@@ -334,7 +335,8 @@ REACHING = {
                                                                   "import *\n",
     "a placeholder before a star import": "inspect = None\nfrom jaxtyping import *\nframes = inspect.stack()\n",
     "a table changed through its own module": "from . import mod as me\nT = {'a': {'p': 'x'}}\n"
-                                              "def f(o, n):\n    me.T['a']['p'] = n\n    return getattr(o, T['a']['p'])\n",
+                                              "def f(o, n):\n    me.T['a']['p'] = n\n"
+                                              "    return getattr(o, T['a']['p'])\n",
     "... named as text": "import sys\nT = {'a': {'p': 'x'}}\ndef f(o, m, n):\n    getattr(m, 'T')['a']['p'] = n\n"
                          "    return getattr(o, T['a']['p'])\n",
     "what a sibling's star brings": "from .helpers import *\nos.mkdir = print\n",
@@ -351,7 +353,8 @@ REACHING = {
     "pydoc's resolve": "import pydoc\nm = pydoc.resolve('os')\n",
     "an object said to come from elsewhere": "def f(x):\n    x.__module__ = 'grader.harness.probe'\n",
     "TorchScript's resolver over a module": "import torch\nfrom torch._jit_internal import "
-                                             "createResolutionCallbackFromEnv as r\nm = r(torch.utils)('sys.modules')\n",
+                                             "createResolutionCallbackFromEnv as r\n"
+                                             "m = r(torch.utils)('sys.modules')\n",
     "... over its own function's globals": "import torch._jit_internal as j\ndef here():\n    pass\n"
                                            "m = j.createResolutionCallbackFromClosure(here)('os.sys.modules')\n",
     "an entry point's text": "import importlib.metadata\n"

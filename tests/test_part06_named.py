@@ -320,11 +320,11 @@ def made_of_results(results, answer) -> bool:
 
 def given_the_answer(inputs, answer) -> bool:
     """Whether an einops step was handed the answer already made: an input whose values are the answer's in
-    their order (up to a constant factor), or copies of it stacked along the first or the last axis. An
-    einops step that passes an answer made another way through (flattens it and reshapes it back, moves an
-    axis and moves it back) doubles with the doubled call all the same; the answer was not made by einops.
-    Read only where no axis is 1 (else an honest step, merging one head, is handed its answer's values in
-    their order)."""
+    their order (up to a constant factor), or copies of it stacked along the first or the last axis (the
+    probe reports no input an earlier einops step made). An einops step that passes an answer made another
+    way through (flattens it and reshapes it back, moves an axis and moves it back) doubles with the doubled
+    call all the same; the answer was not made by einops. Read only where no axis is 1 (else an honest
+    step, merging one head, is handed its answer's values in their order)."""
     if type(answer) is not torch.Tensor or type(inputs) is not tuple or answer.numel() == 0:
         return False
     a = answer.detach().to(torch.float64).reshape(-1)
@@ -361,9 +361,10 @@ def test_uses_einops(impl, oracle, case, doubled_first):
     through; a step that hands its input back as it was, an identity pattern, makes nothing and is not
     doubled): the call runs, and its result is what the answer is made of; and the answer's values are
     those of one of einops' results (up to a constant factor and their order: ``made_of``), not an answer
-    made otherwise times an einops result of something else; and, where no axis is 1, no einops step was
-    handed the answer already made (``given_the_answer``: passed through einops, flattened and reshaped back). (The same inputs again, einops as it is, must
-    give the right answer again, before or after the doubled call as drawn.)"""
+    made otherwise times an einops result of something else; the scores a contraction einops.einsum was
+    given two tensors for; and, where no axis is 1, no einops step handed the answer already made
+    elsewhere (``given_the_answer``: passed through einops, flattened and reshaped back). (The same inputs
+    again, einops as it is, must give the right answer again, before or after the doubled call as drawn.)"""
     q, k, x, num_heads, split = case
     right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
              split_heads.name: check_split_heads(impl, oracle, x, num_heads),

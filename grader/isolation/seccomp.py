@@ -66,8 +66,8 @@ ARCHES = {
                                  perf_event_open=241, userfaultfd=282, io_uring_setup=425, io_uring_enter=426,
                                  io_uring_register=427, flock=32, inotify_init1=26, inotify_add_watch=27,
                                  fanotify_init=262, fanotify_mark=263, mincore=232, open_by_handle_at=265,
-                                 fadvise64=223, preadv2=286, pwritev2=287, cachestat=451, clone=220, clone3=435, fcntl=25,
-                                 socket=198, socketpair=199, prctl=167)),
+                                 fadvise64=223, preadv2=286, pwritev2=287, cachestat=451, clone=220, clone3=435,
+                                 fcntl=25, socket=198, socketpair=199, prctl=167)),
 }
 REFUSED = ("add_key", "request_key", "keyctl", "unshare", "setns", "ptrace", "process_vm_readv",
            "process_vm_writev", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
