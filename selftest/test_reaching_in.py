@@ -144,6 +144,9 @@ HONEST = {
         "    for i, (line, dtype, n) in enumerate(rows):\n"
         "        setattr(o, line, getattr(o, line) + n * getattr(torch, dtype).itemsize)\n"
         "    return {getattr(torch, name): bits for name, bits in zip(NAMES, BITS)}\n"),
+    "a dataclass's own fields set by name": "import dataclasses\nT = ('x',)\n@dataclasses.dataclass\nclass L:\n"
+                                            "    a: int = 0\ndef f(o, v):\n    for fl in dataclasses.fields(o):\n"
+                                            "        setattr(o, fl.name, v + len(getattr(o, T[0], ())))\n",
     "a loop's name reused as a parameter elsewhere": "import torch\ndef a(name):\n    return name\n"
                                                      "def b():\n    return [getattr(torch, name) for name in "
                                                      "('float32',)]\n",
@@ -320,6 +323,9 @@ REACHING = {
     "... through the sibling": "from . import helpers\nhelpers.os.mkdir = print\n",
     "every name of sys": "from sys import *\n",
     "every name of gc": "from gc import *\n",
+    "fields' names set on another object": "import dataclasses\nT = ('x',)\ndef f(o, m, v):\n"
+                                           "    for fl in dataclasses.fields(o):\n        setattr(m, fl.name, v)\n"
+                                           "    return getattr(o, T[0])\n",
     "a zipped table's row changed": "NAMES = (['x'], ['y'])\ndef f(o, v):\n    for a, b in zip(NAMES, (1, 2)):\n"
                                     "        a[0] = v\n    return getattr(o, NAMES[0][0])\n",
     "a got row changed": "T = {'a': ['x']}\ndef f(o, k, v):\n    row = T.get(k)\n    row[0] = v\n"

@@ -783,7 +783,11 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
         return found
     names: set[str] = set()
     setting: list[ast.AST] = []
+    fields = _field_loops(tree)
     for node in walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
+                and len(node.args) >= 2 and _own_field(node.args[0], node.args[1], fields):
+            continue  # a dataclass's own fields set (``for f in fields(o): setattr(o, f.name, ...)``): no module's
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.attr)
         elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
@@ -806,6 +810,34 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
     found = (names, ()) if names is _EVERY else (frozenset(names), tuple(setting))
     tree._replaceable = found
     return found
+
+
+def _field_loops(tree: ast.Module) -> dict[str, set[str] | None]:
+    """Each loop's name bound by ``for f in fields(x)`` (``dataclasses.fields``), to what each such loop
+    hands ``fields`` (None where the name is also bound otherwise)."""
+    found: dict[str, set[str] | None] = {}
+    for node in walk(tree):
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
+            call = node.iter
+            named = isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords and (
+                isinstance(call.func, ast.Name) and call.func.id == "fields"
+                or isinstance(call.func, ast.Attribute) and call.func.attr == "fields")
+            seen = found.setdefault(node.target.id, set())
+            if named and seen is not None:
+                seen.add(ast.dump(call.args[0]))
+            else:
+                found[node.target.id] = None
+    bound_else = {n.id for n in walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - {
+        n.target.id for n in walk(tree) if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name)}
+    return {k: (None if k in bound_else else v) for k, v in found.items()}
+
+
+def _own_field(target: ast.AST, name: ast.AST, fields: dict[str, set[str] | None]) -> bool:
+    """``setattr(o, f.name, ...)`` where every loop binding ``f`` runs over ``fields(o)`` of that same ``o``: ``o``
+    is a dataclass or an instance of one (``fields`` of anything else raises first), never a module. (Whether
+    ``fields`` is ``dataclasses.fields`` is the tamper reading's to say: it refuses the line otherwise.)"""
+    return isinstance(name, ast.Attribute) and name.attr == "name" and isinstance(name.value, ast.Name) \
+        and fields.get(name.value.id) == {ast.dump(target)}
 
 
 def _constants(tree: ast.Module) -> list[ast.Constant]:
