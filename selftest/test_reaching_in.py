@@ -146,7 +146,9 @@ HONEST = {
         "    return {getattr(torch, name): bits for name, bits in zip(NAMES, BITS)}\n"),
     "a dataclass's own fields set by name": "import dataclasses\nT = ('x',)\n@dataclasses.dataclass\nclass L:\n"
                                             "    a: int = 0\ndef f(o, v):\n    for fl in dataclasses.fields(o):\n"
-                                            "        setattr(o, fl.name, v + len(getattr(o, T[0], ())))\n",
+                                            "        setattr(o, fl.name, v + len(getattr(o, T[0], ())))\n"
+                                            "    for fl, n in zip(dataclasses.fields(o), (1, 2)):\n"
+                                            "        setattr(o, fl.name, n)\n",
     "a loop's name reused as a parameter elsewhere": "import torch\ndef a(name):\n    return name\n"
                                                      "def b():\n    return [getattr(torch, name) for name in "
                                                      "('float32',)]\n",
@@ -323,6 +325,9 @@ REACHING = {
     "... through the sibling": "from . import helpers\nhelpers.os.mkdir = print\n",
     "every name of sys": "from sys import *\n",
     "every name of gc": "from gc import *\n",
+    "... zipped, on another object": "import dataclasses\nT = ('x',)\ndef f(o, m, v):\n"
+                                     "    for fl, n in zip(dataclasses.fields(o), (1,)):\n        setattr(m, fl.name, n)\n"
+                                     "    return getattr(o, T[0])\n",
     "fields' names set on another object": "import dataclasses\nT = ('x',)\ndef f(o, m, v):\n"
                                            "    for fl in dataclasses.fields(o):\n        setattr(m, fl.name, v)\n"
                                            "    return getattr(o, T[0])\n",

@@ -311,12 +311,13 @@ class LiteralStrings:
         return None
 
     def loop_sources(self, node: ast.Name) -> list[ast.AST] | None:
-        """The iterables of every binding of a read name, where each binds it as a loop's whole target;
-        else None."""
+        """The iterables of every binding of a read name, where each binds it as a loop's whole target, or
+        as the target at one place of a loop over ``zip`` (that place's iterable); else None."""
         bindings = self._bindings_of(node)
-        if not bindings or any(b.kind != "loop" or b.path for b in bindings):
+        if not bindings or any(b.kind != "loop" or len(b.path) > 1 or b.path and not (
+                self._zipped(b.source, self.module) and b.path[0] < len(b.source.args)) for b in bindings):
             return None
-        return [b.source for b in bindings]
+        return [b.source.args[b.path[0]] if b.path else b.source for b in bindings]
 
     def only_imported(self, node: ast.AST) -> bool:
         """Whether a read name (or an attribute's base name) is bound, where it is read, by imports only."""
@@ -813,23 +814,37 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
 
 
 def _field_loops(tree: ast.Module) -> dict[str, set[str] | None]:
-    """Each loop's name bound by ``for f in fields(x)`` (``dataclasses.fields``), to what each such loop
-    hands ``fields`` (None where the name is also bound otherwise)."""
+    """Each loop's name bound by ``for f in fields(x)`` (``dataclasses.fields``), or at its place in ``for f, n in
+    zip(fields(x), ...)``, to what each such loop hands ``fields`` (None where the name is bound otherwise)."""
     found: dict[str, set[str] | None] = {}
+    looped: set[str] = set()
     for node in walk(tree):
-        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name):
-            call = node.iter
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        zipped = isinstance(node.target, ast.Tuple) and isinstance(node.iter, ast.Call) \
+            and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "zip" and not node.iter.keywords
+        pairs = [(node.target, node.iter)] if isinstance(node.target, ast.Name) else \
+            list(zip(node.target.elts, node.iter.args)) if zipped else []
+        for target, call in pairs:
+            if not isinstance(target, ast.Name):
+                continue
+            looped.add(target.id)
             named = isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords and (
                 isinstance(call.func, ast.Name) and call.func.id == "fields"
                 or isinstance(call.func, ast.Attribute) and call.func.attr == "fields")
-            seen = found.setdefault(node.target.id, set())
+            seen = found.setdefault(target.id, set())
             if named and seen is not None:
                 seen.add(ast.dump(call.args[0]))
             else:
-                found[node.target.id] = None
-    bound_else = {n.id for n in walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - {
-        n.target.id for n in walk(tree) if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name)}
-    return {k: (None if k in bound_else else v) for k, v in found.items()}
+                found[target.id] = None
+    stored = {n.id for n in walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loops = [n for n in walk(tree) if isinstance(n, (ast.For, ast.comprehension))]
+    direct = {t.id for n in loops for t in ([n.target] if isinstance(n.target, ast.Name) else
+                                           n.target.elts if isinstance(n.target, ast.Tuple) else [])
+              if isinstance(t, ast.Name) and t.id in looped}
+    bound_else = stored - direct
+    # (a name that is also bound by anything but such a loop, an assignment, a with, a def, may be anything)
+    return {k: (None if k in bound_else or k not in direct else v) for k, v in found.items()}
 
 
 def _own_field(target: ast.AST, name: ast.AST, fields: dict[str, set[str] | None]) -> bool:
