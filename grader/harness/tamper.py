@@ -61,7 +61,7 @@ import sys
 import types
 from dataclasses import dataclass
 
-from grader.harness.literal_names import LiteralStrings
+from grader.harness.literal_names import LiteralStrings, _no_value
 from grader.harness.source import CLASS_DECORATORS, MAX_DEPTH, _bound_counts, nesting_depth, reached_as, walk
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
@@ -176,12 +176,8 @@ def _reaching(dotted: str) -> bool:
         dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
 
 
-def _none(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
-
-
 def _one_of(dotted: list[str | None]) -> str | None:
-    """What a name bound to one of several library objects stands for (None: one of them is none)."""
+    """What a name bound to one of several library objects stands for (None: one of them, or all, is none)."""
     if not dotted or None in dotted:
         return None
     if len(set(dotted)) == 1:
@@ -482,16 +478,13 @@ def _bound(tree: ast.AST) -> dict[str, str]:
             for target, value in pairs:
                 items = _display_items(value) if isinstance(target, ast.Name) else None
                 if items:  # a table of library objects (``{"cuda": torch.cuda, "mps": torch.mps}``): its items
-                    one = _one_of([reader.dotted(i) for i in items if not _none(i)] or [None])
+                    one = _one_of([reader.dotted(i) for i in items if not _no_value(i)])
                     if one:
                         names[f"{target.id}[]"] = one if names.get(f"{target.id}[]", one) == one else LIBRARY
                     continue
                 dotted = reader.dotted(value)
                 if isinstance(target, ast.Name) and dotted:
-                    before_here = names.get(target.id, dotted)
-                    names[target.id] = dotted if before_here == dotted else \
-                        LIBRARY if LIBRARY in (before_here, dotted) or _is_module(before_here) or _is_module(dotted) \
-                        else SEVERAL
+                    names[target.id] = _one_of([names.get(target.id, dotted), dotted])
         if names == before:
             break
     return names
@@ -536,8 +529,7 @@ class _Reader(ast.NodeVisitor):
         if isinstance(node, ast.NamedExpr):
             return self.dotted(node.value)
         if isinstance(node, ast.IfExp):  # ``torch.cuda if cuda else None``: one of them
-            return _one_of([self.dotted(b) if not _none(b) else None for b in (node.body, node.orelse)
-                            if not _none(b)] or [None])
+            return _one_of([self.dotted(b) for b in (node.body, node.orelse) if not _no_value(b)])
         table = _table_read(node)
         if table is not None and not any(table.id in shadow for shadow in self.shadows):
             return self.bound.get(f"{table.id}[]")  # an item of a table of library objects (``DEVICES[d]``)
