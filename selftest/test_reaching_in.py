@@ -328,6 +328,9 @@ REACHING = {
     "... zipped, on another object": "import dataclasses\nT = ('x',)\ndef f(o, m, v):\n"
                                      "    for fl, n in zip(dataclasses.fields(o), (1,)):\n        setattr(m, fl.name, n)\n"
                                      "    return getattr(o, T[0])\n",
+    "... on one bound again in the loop": "import dataclasses\nT = ('x',)\ndef f(o, m, v):\n"
+                                          "    for fl in dataclasses.fields(o):\n        o = m\n"
+                                          "        setattr(o, fl.name, v)\n    return getattr(o, T[0])\n",
     "fields' names set on another object": "import dataclasses\nT = ('x',)\ndef f(o, m, v):\n"
                                            "    for fl in dataclasses.fields(o):\n        setattr(m, fl.name, v)\n"
                                            "    return getattr(o, T[0])\n",

@@ -784,10 +784,9 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
         return found
     names: set[str] = set()
     setting: list[ast.AST] = []
-    fields = _field_loops(tree)
+    own_fields = _own_fields_set(tree)
     for node in walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
-                and len(node.args) >= 2 and _own_field(node.args[0], node.args[1], fields):
+        if id(node) in own_fields:
             continue  # a dataclass's own fields set (``for f in fields(o): setattr(o, f.name, ...)``): no module's
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.attr)
@@ -813,46 +812,35 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
     return found
 
 
-def _field_loops(tree: ast.Module) -> dict[str, set[str] | None]:
-    """Each loop's name bound by ``for f in fields(x)`` (``dataclasses.fields``), or at its place in ``for f, n in
-    zip(fields(x), ...)``, to what each such loop hands ``fields`` (None where the name is bound otherwise)."""
-    found: dict[str, set[str] | None] = {}
-    looped: set[str] = set()
-    for node in walk(tree):
-        if not isinstance(node, (ast.For, ast.comprehension)):
-            continue
-        zipped = isinstance(node.target, ast.Tuple) and isinstance(node.iter, ast.Call) \
-            and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "zip" and not node.iter.keywords
-        pairs = [(node.target, node.iter)] if isinstance(node.target, ast.Name) else \
-            list(zip(node.target.elts, node.iter.args)) if zipped else []
-        for target, call in pairs:
-            if not isinstance(target, ast.Name):
+def _own_fields_set(tree: ast.Module) -> set[int]:
+    """The ``setattr`` calls that set a dataclass's own fields: ``setattr(o, f.name, ...)`` inside ``for f in
+    fields(o)`` (or with ``f`` at the place of ``fields(o)`` in ``zip(...)``), neither ``o`` nor ``f`` bound again
+    in the loop. ``o`` is then what ``fields`` was handed, a dataclass or an instance of one (``fields`` of
+    anything else raises first), never a module. (Whether ``fields`` and ``zip`` are the library's is the
+    tamper reading's to say: it refuses the line otherwise.)"""
+    found: set[int] = set()
+    loops = [(n, n.target, n.iter) for n in walk(tree) if isinstance(n, ast.For)] + [
+        (n, g.target, g.iter) for n in walk(tree) if isinstance(n, COMPREHENSIONS) for g in n.generators]
+    for region, target, iterable in loops:
+        zipped = isinstance(target, ast.Tuple) and isinstance(iterable, ast.Call) and not iterable.keywords \
+            and isinstance(iterable.func, ast.Name) and iterable.func.id == "zip"
+        for name, call in [(target, iterable)] if isinstance(target, ast.Name) else \
+                zip(target.elts, iterable.args) if zipped else []:
+            if not (isinstance(name, ast.Name) and isinstance(call, ast.Call) and len(call.args) == 1
+                    and isinstance(call.args[0], ast.Name) and not call.keywords and (
+                        isinstance(call.func, ast.Name) and call.func.id == "fields"
+                        or isinstance(call.func, ast.Attribute) and call.func.attr == "fields")):
                 continue
-            looped.add(target.id)
-            named = isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords and (
-                isinstance(call.func, ast.Name) and call.func.id == "fields"
-                or isinstance(call.func, ast.Attribute) and call.func.attr == "fields")
-            seen = found.setdefault(target.id, set())
-            if named and seen is not None:
-                seen.add(ast.dump(call.args[0]))
-            else:
-                found[target.id] = None
-    stored = {n.id for n in walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    loops = [n for n in walk(tree) if isinstance(n, (ast.For, ast.comprehension))]
-    direct = {t.id for n in loops for t in ([n.target] if isinstance(n.target, ast.Name) else
-                                           n.target.elts if isinstance(n.target, ast.Tuple) else [])
-              if isinstance(t, ast.Name) and t.id in looped}
-    bound_else = stored - direct
-    # (a name that is also bound by anything but such a loop, an assignment, a with, a def, may be anything)
-    return {k: (None if k in bound_else or k not in direct else v) for k, v in found.items()}
-
-
-def _own_field(target: ast.AST, name: ast.AST, fields: dict[str, set[str] | None]) -> bool:
-    """``setattr(o, f.name, ...)`` where every loop binding ``f`` runs over ``fields(o)`` of that same ``o``: ``o``
-    is a dataclass or an instance of one (``fields`` of anything else raises first), never a module. (Whether
-    ``fields`` is ``dataclasses.fields`` is the tamper reading's to say: it refuses the line otherwise.)"""
-    return isinstance(name, ast.Attribute) and name.attr == "name" and isinstance(name.value, ast.Name) \
-        and fields.get(name.value.id) == {ast.dump(target)}
+            held = {name.id, call.args[0].id}
+            if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in held and n is not name
+                   for n in walk(region)):
+                continue
+            found.update(id(n) for n in walk(region) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                         and n.func.id == "setattr" and len(n.args) >= 2 and isinstance(n.args[0], ast.Name)
+                         and n.args[0].id == call.args[0].id and isinstance(n.args[1], ast.Attribute)
+                         and n.args[1].attr == "name" and isinstance(n.args[1].value, ast.Name)
+                         and n.args[1].value.id == name.id)
+    return found
 
 
 def _constants(tree: ast.Module) -> list[ast.Constant]:
