@@ -33,6 +33,7 @@ given a name not written out may set only the strings that name can hold, none o
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 
 from grader.harness.source import walk
@@ -210,8 +211,12 @@ class _Module:
     def rebinds_builtin(self, name: str) -> bool:
         """Whether the module may bind a built-in's name: it binds it, or a star import may (a module of the
         submission's own can define ``len``; read as though any does)."""
-        return any(name in names for names in self.bound.values()) or any(
-            isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in walk(self.tree))
+        return self.star_imports or any(name in names for names in self.bound.values())
+
+    @functools.cached_property
+    def star_imports(self) -> bool:
+        """Whether the module has a star import (read once: each use of a built-in asks)."""
+        return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in walk(self.tree))
 
 
 class LiteralStrings:
