@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from grader.harness.digest import Digest
-from grader.harness.schema import kind_of
+from grader.harness.schema import items, kind_of
 from grader.harness.wire import Record
 
 
@@ -88,7 +88,7 @@ def _differs(got: Any, expected: Any, how: Compare, path: str) -> str | None:
         if type(got) is not type(expected):
             return _type_differs(got, expected, path)
         if len(got) != len(expected):
-            return f"{len(got)} item{'' if len(got) == 1 else 's'} instead of {len(expected)}{_at(path)}"
+            return f"{items(len(got))} instead of {len(expected)}{_at(path)}"
         for i, (g, e) in enumerate(zip(got, expected)):
             why = _differs(g, e, how, f"{path}[{i}]")
             if why:

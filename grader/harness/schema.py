@@ -160,7 +160,8 @@ class OneOf(Schema):
         return None if any(r is None for r in reasons) else f"returned {kind_of(value)}; expected {self.text}"
 
 
-def _items(count: int) -> str:
+def items(count: int) -> str:
+    """``count`` items, in words (``1 item``, ``3 items``)."""
     return f"{count} item{'' if count == 1 else 's'}"
 
 
@@ -176,7 +177,7 @@ class _Sequence(Schema):
         if type(value) is not self.kind:
             return f"returned {kind_of(value)}; expected {self.text}"
         if self.length is not None and len(value) != self.length:
-            return f"returned a {self.noun} of {_items(len(value))}; expected {self.length}"
+            return f"returned a {self.noun} of {items(len(value))}; expected {self.length}"
         for i, item in enumerate(value):
             why = self.item.problem(item)
             if why:
@@ -209,7 +210,7 @@ class Tuple(Schema):
         if type(value) is not tuple:
             return f"returned {kind_of(value)}; expected {self.text}"
         if len(value) != len(self.items):
-            return f"returned a tuple of {_items(len(value))}; expected {len(self.items)}"
+            return f"returned a tuple of {items(len(value))}; expected {len(self.items)}"
         for i, (item, schema) in enumerate(zip(value, self.items)):
             why = schema.problem(item)
             if why:
