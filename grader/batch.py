@@ -142,6 +142,17 @@ def record(options: Options, into: Path, log: Path | None = None, *, jobs: int =
     finally:
         for piece in pieces:
             shutil.rmtree(piece, ignore_errors=True)
+        if log:  # one log, where the caller said (a failure names it): the pieces' logs, each under its parts
+            _gather_logs(log, list(zip(groups, logs)))
+
+
+def _gather_logs(log: Path, pieces: list[tuple[list[int], Path]]) -> None:
+    with open(log, "w") as out:
+        for parts, piece in pieces:
+            if piece.exists():
+                out.write(f"===== the reference's run of parts {', '.join(map(str, parts))} =====\n")
+                out.write(piece.read_text(errors="replace"))
+                piece.unlink()
 
 
 def _outcome(codes: list[int]) -> str:

@@ -192,6 +192,7 @@ def _record(args: argparse.Namespace) -> int:
         print(f"error: the reference failed its own tests while recording; see {log}", file=sys.stderr)
         return 1
     if recorded == NOTHING_TO_RECORD:
+        log.unlink(missing_ok=True)
         print("error: nothing to record: the selection holds no test a recording keeps (cuda tests compare "
               "with the live reference, on a GPU)", file=sys.stderr)
         return 2

@@ -442,11 +442,13 @@ def test_a_recording_made_in_pieces_is_the_recording_made_whole(tmp_path):
     process records (each test's examples follow the seed alone); pieces the selection leaves
     empty are no failure."""
     made = {}
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     for jobs in (1, 10):
         out = tmp_path / f"j{jobs}"
         run = subprocess.run([sys.executable, "-m", "grader", "record", "--seed", "5", "-m", "part1 or part10",
                               "-j", str(jobs), "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
-                             timeout=600)
+                             timeout=600, env={**os.environ, "TMPDIR": str(scratch)})
         assert run.returncode == 0, run.stderr[-3000:]
         made[jobs] = out
     for name in ("examples.json.gz", "answers.json.gz", "questions.json.gz", "stubs.json.gz"):
@@ -455,15 +457,20 @@ def test_a_recording_made_in_pieces_is_the_recording_made_whole(tmp_path):
     assert set(whole["seconds"]) == set(pieces["seconds"]) and whole["seconds"]
     assert {k: v for k, v in whole.items() if k != "seconds"} == {k: v for k, v in pieces.items() if k != "seconds"}
     assert not list(tmp_path.glob("*.piece*"))
+    assert not list(scratch.iterdir()), "a recording that succeeded left its logs behind"
 
 
 @pytest.mark.parametrize("jobs", [1, 3])
 def test_a_selection_of_cuda_tests_alone_has_nothing_to_record_and_is_no_failure(tmp_path, jobs):
     """cuda tests are never recorded (they compare with the live reference on a GPU): a GPU pass (-m cuda)
     records nothing, which is neither the reference failing nor a note in the batch's output."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     run = subprocess.run([sys.executable, "-m", "grader", "record", "--seed", "5", "-m", "cuda", "-j", str(jobs),
-                          "--out", str(tmp_path / "rec")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+                          "--out", str(tmp_path / "rec")], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "TMPDIR": str(scratch)})
     assert run.returncode == 2 and "nothing to record" in run.stderr and "failed" not in run.stderr, run.stderr
+    assert not list(scratch.iterdir()), "nothing recorded, and its logs left behind"
     assert not (tmp_path / "rec").exists() or not any((tmp_path / "rec").iterdir())
 
 
