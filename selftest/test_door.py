@@ -227,6 +227,13 @@ def test_a_trace_is_waited_for_only_after_a_call_that_left_something_running(tmp
     os.mkdir(made)
     assert watch.made() is True
     assert graces == []  # nothing left running: no wait
+    assert not made.exists()  # seen, then removed: a student's own runs leave no folders behind
+
+    kept = tmp_path / "kept"
+    watch = PathWatch(str(kept))
+    os.mkdir(kept)
+    (kept / "file").write_text("")
+    assert watch.made() is True and kept.exists()  # only an empty folder is removed
 
     quiet = PathWatch(str(tmp_path / "never"))
     assert quiet.made() is False

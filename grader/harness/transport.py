@@ -33,6 +33,7 @@ transport itself, from outside the process that ran the call.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -323,19 +324,26 @@ class PathWatch:
         if self._left_running():
             time.sleep(TRACE_GRACE)  # what a thread or process the call left behind does next counts too
         try:
-            if self.fd is not None and _created(self.fd, os.path.basename(self.path)):
-                return True
-            if self.root and not os.access(self.root + "/", os.R_OK | os.X_OK):
-                return None
-            try:
-                os.lstat(self.root + self.path)
-                return True
-            except FileNotFoundError:
-                return False
-            except OSError:
-                return None
+            made = self._made()
+            if made and not self.root:  # a student's own run leaves no folder behind in /tmp at each run (a
+                with contextlib.suppress(OSError):  # worker's files go with the worker, and are not touched)
+                    os.rmdir(self.path)
+            return made
         finally:
             self.close()
+
+    def _made(self) -> bool | None:
+        if self.fd is not None and _created(self.fd, os.path.basename(self.path)):
+            return True
+        if self.root and not os.access(self.root + "/", os.R_OK | os.X_OK):
+            return None
+        try:
+            os.lstat(self.root + self.path)
+            return True
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return None
 
     def _left_running(self) -> bool:
         """Whether a thread or child process started in the call may still be running (or it cannot be told)."""
