@@ -169,6 +169,22 @@ HONEST = {
                                         "        setattr(ledger, line, getattr(torch, dtype).itemsize * n)\n"
                                         "    row = L[r]\n    for line in row:\n        dtype, n = row[line]\n"
                                         "        setattr(ledger, line, getattr(torch, dtype).itemsize * n)\n",
+    # tables made of tables: recipes that share their lines
+    "tables made of tables": "import torch\nBASE = {'parameters': ('float32', 1), 'gradients': ('float32', 1)}\n"
+                             "MIXED = {**BASE, 'parameters': ('bfloat16', 1), 'master_parameters': ('float32', 1)}\n"
+                             "SGD = dict(BASE, optimizer_state=('float32', 1))\n"
+                             "ADAM = BASE | {'optimizer_state': ('float32', 2)}\n"
+                             "RECIPES = {'fp32': BASE, 'mixed': MIXED, 'sgd': SGD, 'adam': ADAM}\n"
+                             "FLOATS = ('float32', 'bfloat16')\nNAMES = (*FLOATS, 'float16')\n"
+                             "MORE = FLOATS + ('float64',)\ndef ledger(o, recipe, n):\n"
+                             "    for line, (dtype, k) in RECIPES[recipe].items():\n"
+                             "        setattr(o, line, n * k * getattr(torch, dtype).itemsize)\n"
+                             "    return [getattr(torch, x) for x in NAMES], [getattr(torch, x) for x in MORE]\n",
+    "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
+                                           "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
+    "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
+                                        "    mine = dict(BASE)\n    mine['p'] = x\n"
+                                        "    return getattr(torch, BASE['p'])\n",
 }
 
 N = "T = {'a': {'p': 'real'}}\ndef f(x):\n"  # a nested table, and a function that changes it
@@ -380,6 +396,22 @@ REACHING = {
     "a class's attributes as objects": "import inspect, torch\nm = inspect.classify_class_attrs(torch.Tensor)\n",
     "a function made of text": "from torch.fx.graph_module import _forward_from_src\n"
                                "f = _forward_from_src('def forward(self):\\n    return 1', {}, None)\n",
+    # tables made of tables (grader.harness.literal_names._Composer), changed through another
+    "a table changed through a table that holds it": "B = {'p': 'real'}\nA = {'b': B}\ndef f(o, x):\n"
+                                                     "    A['b']['p'] = x\n    return getattr(o, B['p'])\n",
+    "a table in a table changed through a copy": "B = {'r': {'p': 'real'}}\nA = {**B}\ndef f(o, x):\n"
+                                                 "    A['r']['p'] = x\n    return getattr(o, B['r']['p'])\n",
+    "a copy changed, then read": "B = {'p': 'real'}\nA = dict(B)\ndef f(o, x):\n    A['p'] = x\n"
+                                 "    return getattr(o, A['p'])\n",
+    "a table changed, then unpacked": "B = ['real']\ndef f(o, x):\n    B.append(x)\n    A = (*B, 'y')\n"
+                                      "    return [getattr(o, n) for n in A]\n",
+    "a table holding a table handed on": "B = {'p': 'real'}\nA = ({'b': B},)\ndef f(o, g):\n    g(A[0])\n"
+                                         "    return getattr(o, B['p'])\n",
+    "a table made by a dict of its own": "def dict(*a, **k):\n    return {'p': k['p'] + '_'}\n"
+                                         "B = {'p': 'x'}\nA = dict(B, p='__globals_')\n"
+                                         "def f(o):\n    return getattr(o, A['p'])\n",
+    "a table holding itself": "def g():\n    global B\n    B = {'p': A}\nA = {'b': B}\ndef f(o, x):\n"
+                              "    A['b']['p']['b']['p'] = x\n    return getattr(o, A['b']['p'])\n",
 }
 
 
@@ -405,12 +437,14 @@ def test_code_that_reaches_into_other_code_is_refused(name):
     "from .mod import T\nT['a']['p'] = '__globals__'\n",  # a table in the table changed
     "from . import mod\nrow = mod.T['a']\nrow.update(p='__globals__')\n",
     "from .mod import T\ndef g(v):\n    for r in T.values():\n        r['p'] = v\n",
+    "from .mod import A\nA['b']['p'] = '__globals__'\n",  # a table in a table made of tables, changed
 ])
 def test_names_another_module_can_replace_are_built_at_run_time(other):
     mod = "NAMES = ['real']\ndef f(o):\n    return [getattr(o, n) for n in NAMES]\n" \
           "def _get(o, name):\n    return getattr(o, name)\nx = _get(len, 'real')\n" \
           "def g(o):\n    return [getattr(o, n) for n in sorted(('real',))]\n" \
-          "T = {'a': {'p': 'real'}}\ndef h(o):\n    return getattr(o, T['a']['p'])\n"
+          "T = {'a': {'p': 'real'}}\ndef h(o):\n    return getattr(o, T['a']['p'])\n" \
+          "B = {'p': 'real'}\nA = {'b': B}\ndef k(o):\n    return getattr(o, B['p'])\n"
     found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
     assert "uses getattr of a name built at run time" in found, found
 

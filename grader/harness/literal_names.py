@@ -22,6 +22,8 @@ read where it is used (iterated, indexed, ``.items()``, ``.keys()``, ``.values()
 ``len``): never handed on, where it could be changed; a list, dict or set written out in it likewise,
 wherever it goes (an item of the table, a loop's name, a name given it, at any depth): ``T["a"]["p"] =
 x``, ``T["a"].update(...)``, ``f(T["a"])``, ``for v in T.values(): v["p"] = x`` make the table no table.
+A table another holds or copies is read where that one is read: ``A = {"b": B}; A["b"]["p"] = x``, or
+``A = {**B}; A["r"]["p"] = x`` where B holds a dict, make B no table either.
 A helper counts only if it is bound once and only ever called, with its arguments written out (no
 ``*args``), never handed on or decorated. A module's own names (a table, a loop's name, a helper) count
 only if no other module of the submission stores into or deletes an attribute of that name, passes that
@@ -41,6 +43,7 @@ from grader.harness.source import walk
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 SCOPES = (ast.Module, ast.ClassDef, *FUNCTIONS, *COMPREHENSIONS)
+DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
 # a literal table's methods that only read it, and what each hands back
 TABLE_READS = frozenset(["items", "keys", "values", "get", "index", "count"])
 # built-ins whose rows are their argument's (enumerate's with a count before each)
@@ -493,19 +496,59 @@ class LiteralStrings:
     # tables
     def _find_tables(self) -> None:
         """Names bound once, by ``=``, to a literal tuple, list, set or dict, and only ever read, through
-        every display in it (``_read_only``)."""
+        every display in it (``_read_only``). A table may be made of others (``_Composer``): it is read as what
+        it holds, and a table it is made of is read only where every table made of it is (its name loaded in a
+        table that is no table is a use like any other). A table made of one that is no table (used otherwise
+        elsewhere) is read again with that one's name kept as written, an item read as built at run time."""
+        candidates: dict[tuple[int, str], ast.AST] = {}
         for key, bindings in self.module.bindings.items():
             if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path:
                 continue
-            value = bindings[0].source
-            if not isinstance(value, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
-                continue
             if key[0] == id(self.module.tree) and self._replaceable(key[1]):
                 continue
-            if all(self._read_only(node, [value], self.module, top=True) for node in _loads(self.module, key)):
-                if key[0] != id(self.module.tree) or self._only_read_elsewhere(key[1], value):
-                    self.tables[key] = value
-                    self._owned.update(map(id, _displays(value)))
+            candidates[key] = bindings[0].source
+        kept: set[tuple[int, str]] = set()  # tables that are none, kept as written where another names them
+        for _ in range(ROUNDS):
+            composer = _Composer(self, candidates, kept)
+            tables = self._only_read(composer)
+            no_tables = {part for key in tables for part in composer.parts[key]} - tables
+            if not no_tables:
+                break
+            kept |= no_tables
+        else:  # (each round keeps one more as written: past ROUNDS, none is read as made of others)
+            composer = _Composer(self, candidates, set(candidates))
+            tables = self._only_read(composer)
+        for key in tables:
+            self.tables[key] = composer.made[key]
+            self._owned.update(map(id, _displays(composer.made[key])))
+
+    def _only_read(self, composer: _Composer) -> set[tuple[int, str]]:
+        """The tables ``composer`` made whose every use is only a read (a module's: in every module of the
+        submission, ``_only_read_elsewhere``): each drops out at its first use that is not a read, and with it
+        every table that holds it (not one that copies it and holds nothing that can change), until none does."""
+        tables = {key for key, value in composer.made.items()
+                  if key[0] != id(self.module.tree) or self._only_read_elsewhere(key[1], value)}
+        read: dict[int, bool] = {}  # a load not in another table: whether only read
+        while True:
+            dropped = set()
+            for key in tables:
+                value = composer.made[key]
+                for load in _loads(self.module, key):
+                    holder = composer.held_by.get(id(load))
+                    if holder is not None:
+                        holder_key, copied = holder
+                        if holder_key in tables or copied and not any(map(_mutable, _contents([value]))):
+                            continue
+                        dropped.add(key)
+                        break
+                    if id(load) not in read:
+                        read[id(load)] = self._read_only(load, [value], self.module, top=True)
+                    if not read[id(load)]:
+                        dropped.add(key)
+                        break
+            if not dropped:
+                return tables
+            tables -= dropped
 
     def _read_only(self, node: ast.AST, values: list[ast.AST], module: _Module, depth: int = 0,
                    top: bool = False) -> bool:
@@ -629,6 +672,172 @@ class LiteralStrings:
             return None
         owner = self.module.owner.get(id(node))
         return None if owner is None else self.tables.get((id(owner), node.id))
+
+
+class _Composer:
+    """Literal tables made of others, read as what they hold, the way Python builds them:
+
+        BASE = {"parameters": "float32", "gradients": "float32"}
+        MIXED = {**BASE, "parameters": "bfloat16"}      a dict unpacked in a dict (a later key replaces)
+        MIXED = dict(BASE, parameters="bfloat16")       the built-in dict, given a table and keywords
+        MIXED = BASE | {"parameters": "bfloat16"}       dicts or sets joined
+        NAMES = (*FLOATS, "int8"), FLOATS + ("int8",)   tuples or lists unpacked in one, or added
+        RECIPES = {"fp32": BASE, "mixed": MIXED}        a table named in a table: that table itself
+
+    ``made``: each candidate's display, what it is made of written out in it (a new display where it is
+    made of others; itself where not); ``parts``: the tables each is made of; ``held_by``: a load of a
+    table's name in another's value -> (that one, whether its items are copied rather than it held).
+    Anything else (a call, a name that is no such table) is kept as written: read as built at run time
+    wherever a name is looked for in it."""
+
+    def __init__(self, reader: LiteralStrings, candidates: dict[tuple[int, str], ast.AST],
+                 kept: set[tuple[int, str]]) -> None:
+        self.reader, self.module = reader, reader.module
+        self.candidates, self.kept = candidates, kept  # names bound once by ``=``; those kept as written
+        self.made: dict[tuple[int, str], ast.AST] = {}
+        self.parts: dict[tuple[int, str], set[tuple[int, str]]] = {}
+        self.held_by: dict[int, tuple[tuple[int, str], bool]] = {}
+        self._making: list[tuple[int, str]] = []
+        for key, value in candidates.items():
+            if isinstance(value, (*DISPLAYS, ast.BinOp)) or self._dict_call(value):
+                self._make(key)
+
+    def _make(self, key: tuple[int, str]) -> ast.AST | None:
+        if key in self.made or key in self._making:
+            return self.made.get(key)  # (a table made of itself is none: its name is unbound when it is made)
+        self._making.append(key)
+        self.parts[key] = set()
+        made = self._display(self.candidates[key], key, 0)
+        self._making.pop()
+        if made is not None:
+            self.made[key] = made
+        return made
+
+    def _table_named(self, node: ast.AST, holder: tuple[int, str], copied: bool) -> ast.AST | None:
+        """The display of the table ``node`` names, noted as held (or copied) by ``holder``; else None."""
+        if not isinstance(node, ast.Name):
+            return None
+        owner = self.module.owner.get(id(node))
+        key = None if owner is None else (id(owner), node.id)
+        if key not in self.candidates or key in self.kept:
+            return None
+        made = self._make(key)
+        if made is not None:
+            self.held_by[id(node)] = (holder, copied)
+            self.parts[holder].add(key)
+        return made
+
+    def _display(self, node: ast.AST, holder: tuple[int, str], depth: int) -> ast.AST | None:
+        """``node`` as a display written out; None where it is made of something else."""
+        if depth > ROUNDS:
+            return None
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            elts: list[ast.AST] = []
+            for elt in node.elts:
+                if isinstance(elt, ast.Starred):
+                    inner = self._table_named(elt.value, holder, True) or self._literal(elt.value, holder, depth)
+                    if isinstance(inner, (ast.Tuple, ast.List, ast.Set)):
+                        elts += inner.elts
+                        continue
+                    elts.append(elt)  # unpacked from what is not read here: the display is incomplete
+                else:
+                    elts.append(self._item(elt, holder, depth))
+            return node if all(a is b for a, b in zip(elts, node.elts)) and len(elts) == len(node.elts) \
+                else type(node)(elts=elts, ctx=ast.Load()) if not isinstance(node, ast.Set) else ast.Set(elts=elts)
+        if isinstance(node, ast.Dict):
+            entries = _Entries()
+            for key, value in zip(node.keys, node.values):
+                if key is None:
+                    inner = self._table_named(value, holder, True) or self._literal(value, holder, depth)
+                    if isinstance(inner, ast.Dict):
+                        entries.update(inner)
+                        continue
+                    entries.add(None, value)  # ``**`` of what is not read here: incomplete
+                else:
+                    entries.add(key, self._item(value, holder, depth))
+            return node if entries.same_as(node) else entries.display()
+        if isinstance(node, ast.BinOp):  # A | B (dicts, sets), A + B (tuples, lists)
+            left = self._table_named(node.left, holder, True) or self._literal(node.left, holder, depth)
+            right = self._table_named(node.right, holder, True) or self._literal(node.right, holder, depth)
+            kinds = (type(left), type(right))
+            if isinstance(node.op, ast.BitOr) and kinds == (ast.Dict, ast.Dict):
+                entries = _Entries()
+                entries.update(left)
+                entries.update(right)
+                return entries.display()
+            if isinstance(node.op, ast.BitOr) and kinds == (ast.Set, ast.Set):
+                return ast.Set(elts=[*left.elts, *right.elts])
+            if isinstance(node.op, ast.Add) and kinds in ((ast.Tuple, ast.Tuple), (ast.List, ast.List)):
+                return kinds[0](elts=[*left.elts, *right.elts], ctx=ast.Load())
+            return None
+        if self._dict_call(node):  # dict(BASE, k=v), dict(k=v)
+            entries = _Entries()
+            if node.args:
+                inner = self._table_named(node.args[0], holder, True) or self._literal(node.args[0], holder, depth)
+                if not isinstance(inner, ast.Dict):
+                    return None
+                entries.update(inner)
+            for keyword in node.keywords:
+                entries.add(ast.Constant(keyword.arg), self._item(keyword.value, holder, depth))
+            return entries.display()
+        return None
+
+    def _literal(self, node: ast.AST, holder: tuple[int, str], depth: int) -> ast.AST | None:
+        """A display written out where it is used (``{**{"a": 1}}``, ``A | {"b": 2}``), or made there."""
+        return self._display(node, holder, depth + 1) if isinstance(node, (*DISPLAYS, ast.BinOp, ast.Call)) else None
+
+    def _item(self, node: ast.AST, holder: tuple[int, str], depth: int) -> ast.AST:
+        """An item of a display: another table named (held), a display (read into), or anything else as it is."""
+        named = self._table_named(node, holder, False)
+        if named is not None:
+            return named
+        if isinstance(node, DISPLAYS):
+            return self._display(node, holder, depth + 1) or node
+        return node
+
+    def _dict_call(self, node: ast.AST) -> bool:
+        """The built-in ``dict`` called with at most one argument and keywords written out (no ``**``)."""
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" \
+            and len(node.args) <= 1 and not any(isinstance(a, ast.Starred) for a in node.args) \
+            and all(k.arg is not None for k in node.keywords) and (node.args or node.keywords) \
+            and not self.module.rebinds_builtin("dict") and not self.reader._replaceable("dict")
+
+
+class _Entries:
+    """A dict display's entries as Python builds them: a key written out again keeps its place and takes the
+    later value (``{1: a, True: b}`` is ``{1: b}``); a key not written out is kept beside the others."""
+
+    def __init__(self) -> None:
+        self.written: dict[object, list[ast.AST]] = {}
+        self.other: list[tuple[ast.AST | None, ast.AST]] = []
+
+    def add(self, key: ast.AST | None, value: ast.AST) -> None:
+        if isinstance(key, ast.Constant):
+            try:
+                if key.value in self.written:
+                    self.written[key.value][1] = value
+                else:
+                    self.written[key.value] = [key, value]
+                return
+            except TypeError:  # (no constant written out is unhashable; read as not written out if one were)
+                pass
+        self.other.append((key, value))
+
+    def update(self, display: ast.Dict) -> None:
+        for key, value in zip(display.keys, display.values):
+            self.add(key, value)
+
+    def pairs(self) -> list[tuple[ast.AST | None, ast.AST]]:
+        return [(k, v) for k, v in self.written.values()] + self.other
+
+    def same_as(self, display: ast.Dict) -> bool:
+        pairs = self.pairs()
+        return len(pairs) == len(display.keys) and all(
+            k is a and v is b for (k, v), a, b in zip(pairs, display.keys, display.values))
+
+    def display(self) -> ast.Dict:
+        pairs = self.pairs()
+        return ast.Dict(keys=[k for k, _ in pairs], values=[v for _, v in pairs])
 
 
 def _loads(module: _Module, key: tuple[int, str]) -> list[ast.Name]:
