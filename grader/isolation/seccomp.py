@@ -28,6 +28,10 @@ it starts:
     bpf, perf_event_open,            kernel code a submission never needs,
     userfaultfd, io_uring_*          where kernel exploits have been        EPERM
     clone with a CLONE_NEW* flag     a child in new namespaces             EPERM
+    clone without CLONE_THREAD,      a new process: what it reads, maps    EPERM (threads are
+     fork, vfork                      and holds is not the worker's, whose   plain)
+                                      memory and reads the door watches
+                                      from outside (get_batch's whole file)
     clone3                           (its flags are out of a filter's      ENOSYS: the C library
                                       reach)                                falls back to clone
     prctl(PR_SET_DUMPABLE)           owning its /proc files again: a        EPERM
@@ -50,6 +54,7 @@ PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 RET_ALLOW, RET_ERRNO = 0x7FFF0000, 0x00050000
 EPERM, ENOSYS = 1, 38
 CLONE_NEW = 0x7E020000  # NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
+CLONE_THREAD = 0x00010000
 X32_BIT = 0x40000000
 
 # (audit architecture, its system call numbers)
@@ -60,7 +65,8 @@ ARCHES = {
                                 io_uring_register=427, flock=73, inotify_init=253, inotify_init1=294,
                                 inotify_add_watch=254, fanotify_init=300, fanotify_mark=301, mincore=27,
                                 open_by_handle_at=304, fadvise64=221, preadv2=327, pwritev2=328,
-                                cachestat=451, clone=56, clone3=435, fcntl=72, socket=41, socketpair=53, prctl=157)),
+                                cachestat=451, clone=56, clone3=435, fcntl=72, socket=41, socketpair=53, prctl=157,
+                                fork=57, vfork=58)),
     "aarch64": (0xC00000B7, dict(add_key=217, request_key=218, keyctl=219, unshare=97, setns=268,
                                  ptrace=117, process_vm_readv=270, process_vm_writev=271, bpf=280,
                                  perf_event_open=241, userfaultfd=282, io_uring_setup=425, io_uring_enter=426,
@@ -69,7 +75,7 @@ ARCHES = {
                                  fadvise64=223, preadv2=286, pwritev2=287, cachestat=451, clone=220, clone3=435,
                                  fcntl=25, socket=198, socketpair=199, prctl=167)),
 }
-REFUSED = ("add_key", "request_key", "keyctl", "unshare", "setns", "ptrace", "process_vm_readv",
+REFUSED = ("fork", "vfork", "add_key", "request_key", "keyctl", "unshare", "setns", "ptrace", "process_vm_readv",
            "process_vm_writev", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter",
            "io_uring_register", "flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init",
            "fanotify_mark", "mincore", "fadvise64", "preadv2", "pwritev2", "cachestat", "open_by_handle_at")
@@ -122,7 +128,7 @@ def program(machine: str) -> list[tuple[int, int, int, int]] | None:
         (JA, 0, 0, "allow"),
     ]
     labels: dict[str, int] = {"clone": len(code)}
-    code += [(LD_ABS, 0, 0, ARG0), (JSET, "deny", "allow", CLONE_NEW)]
+    code += [(LD_ABS, 0, 0, ARG0), (JSET, "deny", 0, CLONE_NEW), (JSET, "allow", "deny", CLONE_THREAD)]
     labels["fcntl"] = len(code)
     code.append((LD_ABS, 0, 0, ARG1))
     code += [(JEQ, "deny", 0, command) for command in F_LOCKS.values()]
