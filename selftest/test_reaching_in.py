@@ -180,6 +180,17 @@ HONEST = {
                              "    for line, (dtype, k) in RECIPES[recipe].items():\n"
                              "        setattr(o, line, n * k * getattr(torch, dtype).itemsize)\n"
                              "    return [getattr(torch, x) for x in NAMES], [getattr(torch, x) for x in MORE]\n",
+    "its own attributes set by names with a letter written first": (
+        "import torch\nclass M(torch.nn.Module):\n    def __init__(self, n):\n        super().__init__()\n"
+        "        for i in range(n):\n            setattr(self, f'layer{i}', torch.nn.Linear(2, 2))\n"
+        "            setattr(self, 'w' + str(i), 0)\n    def __setattr__(self, name, value):\n"
+        "        super().__setattr__(name, value)\n"),
+    "a frozen dataclass's fields set through object": "import dataclasses\n@dataclasses.dataclass(frozen=True)\n"
+                                                      "class F:\n    x: int\n    def __post_init__(self):\n"
+                                                      "        for f in dataclasses.fields(self):\n"
+                                                      "            object.__setattr__(self, f.name, int(1))\n",
+    "numpy's plain loads and torch's": "import numpy as np, torch\nd = np.load('f', mmap_mode='r')\n"
+                                       "e = np.load('f', allow_pickle=False)\nc = torch.load('f', weights_only=True)\n",
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -396,6 +407,28 @@ REACHING = {
     "a class's attributes as objects": "import inspect, torch\nm = inspect.classify_class_attrs(torch.Tensor)\n",
     "a function made of text": "from torch.fx.graph_module import _forward_from_src\n"
                                "f = _forward_from_src('def forward(self):\\n    return 1', {}, None)\n",
+    # memory by address, and pickles of its own by other names (a hostile round's routes)
+    "numpy's strided views": "from numpy.lib.stride_tricks import as_strided\n",
+    "... by their module": "import numpy as np\nv = np.lib.stride_tricks.as_strided\n",
+    "an array interface of its own": "class A:\n    __array_interface__ = {'data': (0, False)}\n",
+    "... as a property": "class A:\n    @property\n    def __array_interface__(self):\n        return {}\n",
+    "... answered by an attribute hook": "class A:\n    def __getattr__(self, name):\n        return {}\n",
+    "... as text": "import types\nA = type('A', (), {'__array_interface__': {}})\n",
+    "a class made at run time": "def f(name):\n    return type('A', (), {name: {}})\n",
+    "a namespace given names built at run time": "import types\ndef f(d):\n    return types.SimpleNamespace(**d)\n",
+    "an object's namespace written into": "class A:\n    def f(self, k, v):\n        self.__dict__[k] = v\n",
+    "... updated": "class A:\n    def f(self, d):\n        vars(self).update(d)\n",
+    "its own attribute set by a name built at run time": "class A:\n    def f(self, k):\n        setattr(self, k, {})\n",
+    "... through object": "class A:\n    def f(self, k):\n        object.__setattr__(self, k, {})\n",
+    "a storage made from a pointer": "import torch\ns = torch._C._construct_storage_from_data_pointer\n",
+    "... from a weak pointer": "import torch\ns = torch.UntypedStorage._new_with_weak_ptr\n",
+    "a pipe's unpickler": "from multiprocessing.reduction import ForkingPickler\n",
+    "... a queue's": "import multiprocessing\nq = multiprocessing.Queue()\n",
+    "the pure-Python unpickler": "import pickle\nx = pickle._loads(b'.')\n",
+    "numpy told it may unpickle": "import numpy as np\nx = np.load('f', allow_pickle=True)\n",
+    "... positionally": "import numpy as np\nx = np.load('f', None, True)\n",
+    "torch's loader given a pickle module": "import torch, pickle\nx = torch.load('f', pickle_module=pickle)\n",
+    "an object collective's unpickler": "import torch.distributed as dist\n",
     # tables made of tables (grader.harness.literal_names._Composer), changed through another
     "a table changed through a table that holds it": "B = {'p': 'real'}\nA = {'b': B}\ndef f(o, x):\n"
                                                      "    A['b']['p'] = x\n    return getattr(o, B['p'])\n",

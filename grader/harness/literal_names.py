@@ -1049,12 +1049,18 @@ def _own_fields_set(tree: ast.Module) -> set[int]:
             if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in held and n is not name
                    for n in walk(region)):
                 continue
-            found.update(id(n) for n in walk(region) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                         and n.func.id == "setattr" and len(n.args) >= 2 and isinstance(n.args[0], ast.Name)
+            found.update(id(n) for n in walk(region) if isinstance(n, ast.Call) and _sets_by_name(n)
+                         and len(n.args) >= 2 and isinstance(n.args[0], ast.Name)
                          and n.args[0].id == call.args[0].id and isinstance(n.args[1], ast.Attribute)
                          and n.args[1].attr == "name" and isinstance(n.args[1].value, ast.Name)
                          and n.args[1].value.id == name.id)
     return found
+
+
+def _sets_by_name(call: ast.Call) -> bool:
+    """``setattr(o, name, v)`` or ``object.__setattr__(o, name, v)`` (a frozen dataclass's own)."""
+    return isinstance(call.func, ast.Name) and call.func.id == "setattr" or isinstance(call.func, ast.Attribute) \
+        and call.func.attr == "__setattr__" and isinstance(call.func.value, ast.Name) and call.func.value.id == "object"
 
 
 def _constants(tree: ast.Module) -> list[ast.Constant]:

@@ -19,6 +19,12 @@ the ways there are to get at code the submission did not write:
   ``__import__``, ``globals()``; and attributes that lead there on any object (``f_back``,
   ``__globals__``, ``__closure__``, ``__code__``, ``__subclasses__``), read as attributes, in a
   match pattern (``case object(__closure__=c)``) or as text;
+* what reads or writes memory by address (numpy's ``as_strided``, an ``__array_interface__`` or a class's
+  ``__getattr__``, which numpy believes, a storage made from a pointer) or unpickles bytes of the submission's
+  own by other names (``multiprocessing``, ``pickle._loads``, ``np.load(..., allow_pickle=True)``, torch's
+  loader given a pickle module); an attribute bound by a name built at run time (a namespace written into,
+  a class or a namespace made at run time, ``setattr`` of its own object but by a name that starts with a
+  letter written out);
 * the private functions that tell whether a dispatch or function mode is active;
 * replacing or changing a library's objects: a store into (or ``del`` of) an attribute or item of
   an imported module or what it holds (``os.mkdir = f``, ``torch.Tensor.__eq__ = f``,
@@ -68,6 +74,9 @@ from grader.harness.source import CLASS_DECORATORS, MAX_DEPTH, _bound_counts, ne
 # (and what reaches memory by address, or swaps the built-ins)
 FORBIDDEN_IMPORTS = frozenset(["grader", "tests", "selftest", "conftest", "pytest", "_pytest", "hypothesis",
                                "pluggy", "ctypes", "_ctypes", "builtins", "__builtin__"])
+# what numpy asks an object for to make an array of memory the object names by address (any such attribute,
+# and a class's attribute hook, which answers for every name): read as text, bound, defined or read anywhere
+ADDRESSED = ("__array_interface__", "__array_struct__", "__cuda_array_interface__", "__getattr__")
 # functions that hand back frames, modules or objects by a name given as text, run text or pickles as code,
 # or make functions of code objects (however reached: ``logging.sys.modules`` is ``sys.modules``)
 REACHING_FUNCTIONS = frozenset([
@@ -103,7 +112,14 @@ REACHING_FUNCTIONS = frozenset([
     # what turns off the run-time type checks the tests apply to Part 6's annotations (``jaxtyped`` skips a
     # function marked ``__no_type_check__``; jaxtyping's config can disable every check)
     "typing.no_type_check", "typing.no_type_check_decorator", "typing_extensions.no_type_check",
-    "typeguard.typeguard_ignore", "typeguard.suppress_type_checks", "jaxtyping.config", "jaxtyping._config"])
+    "typeguard.typeguard_ignore", "typeguard.suppress_type_checks", "jaxtyping.config", "jaxtyping._config",
+    # what unpickles bytes of the submission's own by other names (a pipe's or a queue's recv, an object
+    # collective, the pure-Python unpickler, torch's loader under its private names)
+    "multiprocessing", "torch.multiprocessing", "torch.distributed", "pickle._loads", "pickle._load",
+    "pickle._Unpickler", "torch.serialization._load", "torch.serialization._legacy_load",
+    # what reads and writes memory by address: numpy's views with strides of its own choosing (an object's
+    # address from id() and every object of the process is in reach)
+    "numpy.lib.stride_tricks", "numpy.lib._stride_tricks_impl"])
 # the same, by their last name, whatever they are read on (``vars`` of a module hands its namespace)
 REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "settrace", "setprofile",
                       "get_objects", "get_referrers", "get_referents", "currentframe", "getouterframes",
@@ -122,7 +138,13 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "createResolutionCallbackForClassMethods", "classify_class_attrs",
                       "EntryPoint", "entry_points", "load_entry_point",  # "module:attribute" imported and read
                       "_forward_from_src", "_exec_with_source", "_method_from_src", "_create_fn",
-                      "_eval_type", "load_inline"])
+                      "_eval_type", "load_inline",
+                      # memory by address: an array that says where its data is (numpy believes it; an attribute
+                      # hook can say it for any name), storages made from a pointer
+                      *ADDRESSED, "_construct_storage_from_data_pointer", "_new_with_weak_ptr", "_set_cdata",
+                      "_free_weak_ref", "_swap_data_ptr_", "_new_using_fd_cpu", "_new_shared_fd_cpu",
+                      "_new_using_filename_cpu", "_new_shared_filename_cpu", "_dlpack_exchange_api",
+                      "DummyArray", "ForkingPickler"])
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)
@@ -174,6 +196,22 @@ def _reaching(dotted: str) -> bool:
     (``torch.profiler.profile`` is not the standard library's ``profile``)."""
     return reached_as(dotted, REACHING_DOTTED) or any(
         dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
+
+
+def _plain_prefix(name: ast.AST) -> bool:
+    """A name built at run time that starts with a letter written out (``f"layer{i}"``, ``"w" + str(i)``):
+    no dunder, no private name."""
+    while isinstance(name, ast.BinOp) and isinstance(name.op, ast.Add):
+        name = name.left
+    first = name.values[0] if isinstance(name, ast.JoinedStr) and name.values else name
+    return isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value[:1].isalpha()
+
+
+def _namespace(node: ast.AST) -> bool:
+    """``x.__dict__`` or ``vars(x)``: an object's namespace, where a name bound by a key built at run time
+    becomes an attribute no reading sees (``__array_interface__``)."""
+    return isinstance(node, ast.Attribute) and node.attr == "__dict__" or isinstance(node, ast.Call) \
+        and isinstance(node.func, ast.Name) and node.func.id == "vars"
 
 
 def _one_of(dotted: list[str | None]) -> str | None:
@@ -498,6 +536,7 @@ class _Reader(ast.NodeVisitor):
         self.strings = strings  # which names hold only strings written out (None: a text read as code)
         self.params: list[set[str]] = []  # each enclosing function's parameters
         self.method_self: list[str | None] = []  # each enclosing function's first parameter, if a method's
+        self.setattr_name: list[str | None] = []  # each enclosing function's name parameter, if a __setattr__'s
         self.values: set[int] = set()  # names where a module may stand (an alias's value, an attribute's base)
         self.device_lookups: set[int] = set()  # getattr(torch, device.type) asked at once for a device call
         self.found: list[Reach] = []
@@ -587,10 +626,20 @@ class _Reader(ast.NodeVisitor):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         self._function(node, method=False)
 
+    def _defines(self, node: ast.AST) -> None:
+        if getattr(node, "name", None) in (*ADDRESSED, "__getattribute__"):
+            self._add(node, f"defines {node.name} (what it answers is not read: numpy takes an array's address "
+                            "from one)")
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if node.value in ADDRESSED:
+            self._add(node, f"names {node.value!r} as text")
+
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self._function(node, method=False)
 
     def _function(self, node: ast.AST, method: bool) -> None:
+        self._defines(node)
         args = node.args
         positional = [*args.posonlyargs, *args.args]
         defaults = {a.arg: d for a, d in zip(positional[len(positional) - len(args.defaults):], args.defaults)}
@@ -614,11 +663,14 @@ class _Reader(ast.NodeVisitor):
         self.shadows.append(own)
         self.params.append(params)
         self.method_self.append(positional[0].arg if method and positional else None)
+        self.setattr_name.append(positional[1].arg if method and len(positional) > 1
+                                 and getattr(node, "name", None) == "__setattr__" else None)
         for statement in (node.body if isinstance(node.body, list) else [node.body]):
             self.visit(statement)
         self.shadows.pop()
         self.params.pop()
         self.method_self.pop()
+        self.setattr_name.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -724,6 +776,8 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         self._item_of_a_table(node)
+        if not isinstance(node.ctx, ast.Load) and _namespace(node.value):
+            self._add(node, "binds a name in an object's namespace (set attributes by name)")
         key = node.slice
         if isinstance(key, ast.Constant) and isinstance(key.value, str) and (
                 key.value.startswith("__") and key.value in NAMED | frozenset(RUNNERS)
@@ -821,9 +875,11 @@ class _Reader(ast.NodeVisitor):
             target, name = node.args[0], node.args[1]
             library = self.dotted(target)
             self.values.add(id(target))  # read here (its name, its library's)
-            if self._is_own(target) or (library and library.split(".")[0] in ("torch", "numpy") and (
-                    _dtype_name(name) or id(node) in self.device_lookups)):
-                pass
+            if self._is_own(target) and (func.id in ("getattr", "hasattr") or _plain_prefix(name)) or (
+                    library and library.split(".")[0] in ("torch", "numpy") and (
+                        _dtype_name(name) or id(node) in self.device_lookups)):
+                pass  # (its own attributes read by any name; set by a name read here or one that starts with
+                # a letter written out, ``f"layer{i}"``: never ``__array_interface__``)
             else:
                 self._text_name(node, name, f"uses {func.id} of")
             if func.id in ("setattr", "delattr") and library and not (
@@ -842,6 +898,13 @@ class _Reader(ast.NodeVisitor):
                 for part in ([ast.Constant(p) for p in name.value.split(".")]
                              if isinstance(name, ast.Constant) and isinstance(name.value, str) else [name]):
                     self._text_name(node, part, f"uses {self.dotted(func)} of")
+        elif builtin and func.id == "type" and len(node.args) == 3 or self.dotted(func) == "types.new_class":
+            self._add(node, "makes a class at run time (the names of its attributes are not read)")
+        elif self.dotted(func) in ("types.SimpleNamespace", "argparse.Namespace") and any(
+                k.arg is None for k in node.keywords):
+            self._add(node, f"gives {self.dotted(func)} attributes by names built at run time (**)")
+        elif isinstance(func, ast.Attribute) and func.attr in MUTATORS and _namespace(func.value):
+            self._add(node, f"calls .{func.attr} on an object's namespace (the names it binds are not read)")
         elif isinstance(func, ast.Attribute) and func.attr in MUTATORS:
             self._changes(node, func.value, f"calls .{func.attr} on")
         elif isinstance(func, ast.Attribute) and func.attr in OWN_SETTERS and (
@@ -850,7 +913,27 @@ class _Reader(ast.NodeVisitor):
                 or (isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name)
                     and func.value.func.id == "super")):
             self.allowed.add(id(func))
+            named = node.args[1] if isinstance(func.value, ast.Name) and len(node.args) > 1 else \
+                node.args[0] if not isinstance(func.value, ast.Name) and node.args else None
+            forwarded = isinstance(named, ast.Name) and self.setattr_name and named.id == self.setattr_name[-1]
+            if named is not None and not _plain_prefix(named) and not forwarded:  # its own attribute, by a name
+                self._text_name(node, named, f"uses {func.attr} of")  # read here (or its __setattr__'s own)
+        self._unpickles(node)
         self.generic_visit(node)
+
+    def _unpickles(self, node: ast.Call) -> None:
+        """numpy's loaders told they may unpickle (``allow_pickle``, not False written out), torch's given a
+        pickle module of the caller's: either runs the pickle of whatever bytes it is handed."""
+        dotted = self.dotted(node.func) or ""
+        if dotted.startswith("numpy.") and dotted.split(".")[-1] in ("load", "read_array", "NpzFile"):
+            positional = {"load": 3, "read_array": 2, "NpzFile": 3}[dotted.split(".")[-1]]
+            allowed = [k.value for k in node.keywords if k.arg in ("allow_pickle", None)]
+            if len(node.args) >= positional or any(not (isinstance(v, ast.Constant) and v.value is False)
+                                                   for v in allowed):
+                self._add(node, f"calls {dotted} with allow_pickle (a pickle's code would run)")
+        if dotted.startswith("torch.") and dotted.split(".")[-1] == "load" and any(
+                k.arg in ("pickle_module", None) for k in node.keywords):
+            self._add(node, f"calls {dotted} with a pickle module of its own")
 
     def _read_text(self, call: ast.Call) -> None:
         """A timer's statement and setup, given as text: read as code where written out, refused where built."""
