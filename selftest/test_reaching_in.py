@@ -191,6 +191,17 @@ HONEST = {
                                                       "            object.__setattr__(self, f.name, int(1))\n",
     "numpy's plain loads and torch's": "import numpy as np, torch\nd = np.load('f', mmap_mode='r')\n"
                                        "e = np.load('f', allow_pickle=False)\nc = torch.load('f', weights_only=True)\n",
+    "a table named in a message": "import torch\nT = {'fp32': 'float32'}\nR = {'a': {'p': 'float32'}}\ndef f(k):\n"
+                                  "    if k not in T or k not in R:\n"
+                                  "        raise ValueError(f\"known: {', '.join(T)}; {R!r} {', '.join(sorted(R))}\" "
+                                  "+ repr(T) + '%s' % (R,) + '{}'.format(T))\n    print('tables', T, R)\n"
+                                  "    return getattr(torch, T[k]), getattr(torch, R[k]['p'])\n",
+    "self-check tools imported at the top, used in the __main__ block": "import doctest, cProfile, pytest\n"
+                                                                        "from pdb import set_trace\n"
+                                                                        "from importlib import reload\n"
+                                                                        "from hypothesis import given, strategies\n"
+                                                                        "@pytest.mark.parametrize('x', [1])\n"
+                                                                        "def test_x(x):\n    assert x\n",
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -267,7 +278,7 @@ REACHING = {
     # loading a file without an import statement, which the worker's finder would have been asked about
     "a source loader by hand": "import importlib._bootstrap_external as b\n"
                                 "m = b.SourceFileLoader('x', '/tmp/x.py').load_module()\n",
-    "... from the frozen copy": "from _frozen_importlib_external import SourceFileLoader\n",
+    "... from the frozen copy": "from _frozen_importlib_external import SourceFileLoader\nL = SourceFileLoader\n",
     "imp": "import imp\nm = imp.load_source('x', '/tmp/x.py')\n",
     "zipimport": "import zipimport\nm = zipimport.zipimporter('/tmp/x.zip')\n",
     "a .pth file's imports": "import site\nsite.addsitedir('/tmp/x')\n",
@@ -407,8 +418,14 @@ REACHING = {
     "a class's attributes as objects": "import inspect, torch\nm = inspect.classify_class_attrs(torch.Tensor)\n",
     "a function made of text": "from torch.fx.graph_module import _forward_from_src\n"
                                "f = _forward_from_src('def forward(self):\\n    return 1', {}, None)\n",
+    "a self-check tool used outside the __main__ block": "import doctest\ndef f():\n    doctest.testmod()\n",
+    "... imported by its own name": "from pdb import set_trace\ndef f():\n    set_trace()\n",
+    "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
+                                  "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
+    "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"
+                                                "def f(o, s):\n    format(T, s)\n    return getattr(o, T['a'][0])\n",
     # memory by address, and pickles of its own by other names (a hostile round's routes)
-    "numpy's strided views": "from numpy.lib.stride_tricks import as_strided\n",
+    "numpy's strided views": "from numpy.lib.stride_tricks import as_strided\nv = as_strided\n",
     "... by their module": "import numpy as np\nv = np.lib.stride_tricks.as_strided\n",
     "an array interface of its own": "class A:\n    __array_interface__ = {'data': (0, False)}\n",
     "... as a property": "class A:\n    @property\n    def __array_interface__(self):\n        return {}\n",
@@ -428,7 +445,7 @@ REACHING = {
     "numpy told it may unpickle": "import numpy as np\nx = np.load('f', allow_pickle=True)\n",
     "... positionally": "import numpy as np\nx = np.load('f', None, True)\n",
     "torch's loader given a pickle module": "import torch, pickle\nx = torch.load('f', pickle_module=pickle)\n",
-    "an object collective's unpickler": "import torch.distributed as dist\n",
+    "an object collective's unpickler": "import torch.distributed as dist\nf = dist.broadcast_object_list\n",
     # tables made of tables (grader.harness.literal_names._Composer), changed through another
     "a table changed through a table that holds it": "B = {'p': 'real'}\nA = {'b': B}\ndef f(o, x):\n"
                                                      "    A['b']['p'] = x\n    return getattr(o, B['p'])\n",

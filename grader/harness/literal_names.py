@@ -583,7 +583,7 @@ class LiteralStrings:
         if isinstance(parent, ast.Compare) and node in parent.comparators and all(
                 isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):  # a dict's keys, another's items compared
             return all(isinstance(v, ast.Dict) or not any(map(_mutable, _iterate([v])[0])) for v in values)
-        if self._builtin(parent, ("len",), module) and parent.args[0] is node:
+        if self._builtin(parent, ("len",), module) and parent.args[0] is node or self._formatted(node, module):
             return True
         if self._zipped(parent, module) and any(a is node for a in parent.args):  # zipped, then iterated
             holder = module.parent.get(id(parent))
@@ -611,7 +611,35 @@ class LiteralStrings:
                 return False  # (a dict's items, keyed by strings or numbers only, are sorted by their keys alone)
             rows = [ast.Tuple([ast.Constant(0), r]) for r in rows] if parent.func.id == "enumerate" else rows
             return self._iterated(parent, values, rows, module, depth)
-        return self._builtin(parent, ("len",), module) and parent.args[0] is node
+        return self._builtin(parent, ("len",), module) and parent.args[0] is node or self._formatted(node, module)
+
+    def _formatted(self, node: ast.AST, module: _Module) -> bool:
+        """``node`` made text where it stands, nothing of it kept (a table named in a message): an f-string's
+        ``{T}``; ``str``, ``repr``, ``ascii``, ``format`` or ``print`` of it; ``", ".join(T)``, ``"%s" % (T,)``
+        and ``"{}".format(T)`` on text written out. (Not a logger's call: a handler of the submission's own
+        is handed the record, and the table in it.)"""
+        parent = module.parent.get(id(node))
+        if isinstance(parent, ast.Tuple) and isinstance(module.parent.get(id(parent)), ast.BinOp):
+            node, parent = parent, module.parent.get(id(parent))  # ("%s: %s" % (name, T))
+        if isinstance(parent, ast.FormattedValue):
+            return parent.value is node
+        if isinstance(parent, ast.BinOp):
+            return isinstance(parent.op, ast.Mod) and parent.right is node and _text(parent.left)
+        if not isinstance(parent, ast.Call) or not any(a is node for a in parent.args):
+            return False
+        func = parent.func
+        if isinstance(func, ast.Attribute):
+            return func.attr in ("join", "format") and _text(func.value) and not (
+                func.attr == "join" and len(parent.args) != 1) and all(k.arg is not None for k in parent.keywords)
+        name = func.id if isinstance(func, ast.Name) else None
+        if name == "print":
+            return all(k.arg in ("sep", "end", "file", "flush") for k in parent.keywords) \
+                and not any(isinstance(a, ast.Starred) for a in parent.args) and self._plain_builtin(name, module)
+        return name in ("str", "repr", "ascii", "format") and not parent.keywords and 1 <= len(parent.args) <= 2 \
+            and parent.args[0] is node and self._plain_builtin(name, module)
+
+    def _plain_builtin(self, name: str, module: _Module) -> bool:
+        return not module.rebinds_builtin(name) and not self._replaceable(name)
 
     def _bound(self, target: ast.AST, values: list[ast.AST], module: _Module, depth: int) -> bool:
         """A loop's or an assignment's target given one of ``values``: each name in it only read."""
@@ -845,6 +873,11 @@ def _loads(module: _Module, key: tuple[int, str]) -> list[ast.Name]:
     function, it is bound in no scope's names)."""
     return [node for node in module.loads.get(key[1], []) if id(module.owner.get(id(node))) == key[0]
             or key[0] == id(module.tree) and module.owner.get(id(node)) is None]
+
+
+def _text(node: ast.AST) -> bool:
+    """Text written out (a string, an f-string)."""
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _is_split(node: ast.Call) -> bool:

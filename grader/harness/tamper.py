@@ -10,8 +10,9 @@ functions did. No reading can prove code harmless; this one refuses, anywhere in
 the submission's modules (code that never runs too: nothing honest writes these),
 the ways there are to get at code the submission did not write:
 
-* importing the grader or the tests (``grader``, ``tests``, ``conftest``, pytest, hypothesis),
-  ``ctypes`` or ``builtins``;
+* importing the grader or the tests (``grader``, ``tests``, ``conftest``, pytest's internals),
+  ``ctypes`` or ``builtins`` (any other module below is refused where it is used, not imported: a
+  self-check's ``import doctest`` at the top, used in the ``__main__`` block, is no reach);
 * what reaches other code's namespaces, frames or live objects, or turns text into code or objects
   (``REACHING_FUNCTIONS``, however reached: ``logging.sys.modules`` is ``sys.modules``): ``sys.modules``,
   ``sys._getframe``, ``gc.get_objects``, ``inspect.stack``, ``importlib.import_module``,
@@ -72,8 +73,12 @@ from grader.harness.source import CLASS_DECORATORS, MAX_DEPTH, _bound_counts, ne
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
 # (and what reaches memory by address, or swaps the built-ins)
-FORBIDDEN_IMPORTS = frozenset(["grader", "tests", "selftest", "conftest", "pytest", "_pytest", "hypothesis",
-                               "pluggy", "ctypes", "_ctypes", "builtins", "__builtin__"])
+FORBIDDEN_IMPORTS = frozenset(["grader", "tests", "selftest", "conftest", "_pytest", "pluggy", "ctypes", "_ctypes",
+                               "builtins", "__builtin__"])
+# of what is refused below, the modules whose import runs code of its own choosing (a customize file); any other
+# is refused where it is used, not where it is imported: ``import doctest`` or ``from pdb import set_trace`` at
+# the top, used only in the ``__main__`` block (which no reading sees), is a self-check, not a reach
+RUN_AT_IMPORT = frozenset(["site", "sitecustomize", "usercustomize"])
 # what numpy asks an object for to make an array of memory the object names by address (any such attribute,
 # and a class's attribute hook, which answers for every name): read as text, bound, defined or read anywhere
 ADDRESSED = ("__array_interface__", "__array_struct__", "__cuda_array_interface__", "__getattr__")
@@ -701,16 +706,18 @@ class _Reader(ast.NodeVisitor):
     # imports
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            if alias.name.split(".")[0] in FORBIDDEN_IMPORTS or _reaching(alias.name):
-                self._add(node, f"imports {alias.name}")
+            if alias.name.split(".")[0] in FORBIDDEN_IMPORTS | RUN_AT_IMPORT or (
+                    _reaching(alias.name) and not alias.asname and "." in alias.name):
+                self._add(node, f"imports {alias.name}")  # (``import importlib.machinery`` binds importlib,
+                # whose attribute it then is: read where used only by a name bound to it)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        forbidden = node.level == 0 and node.module and node.module.split(".")[0] in FORBIDDEN_IMPORTS
+        forbidden = node.level == 0 and node.module and node.module.split(".")[0] in FORBIDDEN_IMPORTS | RUN_AT_IMPORT
         if node.level == 0 and node.module != "assignment" and any(alias.name == "*" for alias in node.names) \
                 and _star_refused(node.module):
             self._add(node, f"imports * from {node.module} (what it binds is not read, or is refused)")
         for alias in node.names:
-            if forbidden or alias.name in NAMED or (node.level == 0 and _reaching(f"{node.module}.{alias.name}")):
+            if forbidden or alias.name in NAMED:
                 self._add(node, f"imports {alias.name} from {node.module}")
 
     # names and attributes
