@@ -202,6 +202,17 @@ HONEST = {
                                                                         "from hypothesis import given, strategies\n"
                                                                         "@pytest.mark.parametrize('x', [1])\n"
                                                                         "def test_x(x):\n    assert x\n",
+    "a table iterated with options": "import torch\nNAMES = ('float32', 'bfloat16')\nBITS = ((8, 23), (8, 7))\n"
+                                     "T = {'float32': 1, 'float16': 2}\n"
+                                     "A = {getattr(torch, n): b for n, b in zip(NAMES, BITS, strict=True)}\n"
+                                     "B = [getattr(torch, n) for i, n in enumerate(NAMES, 1)]\n"
+                                     "C = [getattr(torch, n) for n in sorted(T, key=len, reverse=True)]\n"
+                                     "D = [getattr(torch, n) for n, v in sorted(T.items(), key=lambda kv: kv[1])]\n"
+                                     "E = {getattr(torch, n) for n in set(NAMES)}\n",
+    "a helper cached by functools": "import functools, torch\nfrom functools import lru_cache\n@functools.cache\n"
+                                    "def _dt(name):\n    return getattr(torch, name)\n@lru_cache(maxsize=None)\n"
+                                    "def _dt2(name):\n    return getattr(torch, name)\nA = _dt('float32'), "
+                                    "_dt2('bfloat16')\n",
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -420,6 +431,14 @@ REACHING = {
                                "f = _forward_from_src('def forward(self):\\n    return 1', {}, None)\n",
     "a self-check tool used outside the __main__ block": "import doctest\ndef f():\n    doctest.testmod()\n",
     "... imported by its own name": "from pdb import set_trace\ndef f():\n    set_trace()\n",
+    "a table's rows changed by a sort's key": "R = (['real'],)\ndef f(o, x):\n"
+                                              "    for r in sorted(R, key=lambda r: r.append(x)):\n        pass\n"
+                                              "    return getattr(o, R[0][-1])\n",
+    "a helper decorated by a cache of its own": "import torch\ndef cache(f):\n    return lambda n: f('__globals__')\n"
+                                                "@cache\ndef _dt(name):\n    return getattr(torch, name)\n"
+                                                "A = _dt('float32')\n",
+    "... imported from a sibling": "import torch\nfrom .helpers import cache\n@cache\ndef _dt(name):\n"
+                                   "    return getattr(torch, name)\nA = _dt('float32')\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
                                   "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
     "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"

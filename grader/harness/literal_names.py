@@ -8,7 +8,8 @@ source is read as those strings instead, each checked as a name written out woul
     for name, bits, man in LAYOUTS: getattr(torch, name)               a column of a literal table's rows
     for n, f in TABLE.items(): ...; for n in TABLE: ...                a literal dict's keys (or values)
     for n in "mm addmm bmm".split(): ...                               a literal string split
-    for i, n in enumerate(NAMES): ...                                  enumerate, sorted, reversed, list, tuple
+    for i, n in enumerate(NAMES, 1): ...                               enumerate, sorted (key=, reverse=),
+                                                                       reversed, list, tuple, set, zip(strict=)
     def op(name): return getattr(aten, name)  ...  op("mm")            a parameter every call gives a literal
     NAMES[key]                                                         an item of a literal table
     RECIPES[r]["master"], RECIPES[r].get("master")                     ... of a table in it (None is no name)
@@ -25,7 +26,7 @@ x``, ``T["a"].update(...)``, ``f(T["a"])``, ``for v in T.values(): v["p"] = x`` 
 A table another holds or copies is read where that one is read: ``A = {"b": B}; A["b"]["p"] = x``, or
 ``A = {**B}; A["r"]["p"] = x`` where B holds a dict, make B no table either.
 A helper counts only if it is bound once and only ever called, with its arguments written out (no
-``*args``), never handed on or decorated. A module's own names (a table, a loop's name, a helper) count
+``*args``), never handed on or decorated (but by functools' ``cache`` or ``lru_cache``). A module's own names (a table, a loop's name, a helper) count
 only if no other module of the submission stores into or deletes an attribute of that name, passes that
 name to ``setattr``, imports it under another name, or calls ``vars`` (a built-in read, ``sorted``,
 likewise); a helper another module names is read as called with anything. A module's own ``setattr``
@@ -47,7 +48,10 @@ DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
 # a literal table's methods that only read it, and what each hands back
 TABLE_READS = frozenset(["items", "keys", "values", "get", "index", "count"])
 # built-ins whose rows are their argument's (enumerate's with a count before each)
-WRAPPERS = frozenset(["enumerate", "sorted", "reversed", "list", "tuple"])
+WRAPPERS = frozenset(["enumerate", "sorted", "reversed", "list", "tuple", "set", "frozenset"])
+# what each may be given besides what it iterates (none of it changes what it gives)
+WRAPPER_OPTIONS = {"enumerate": ("start",), "sorted": ("key", "reverse")}
+CACHES = frozenset(["cache", "lru_cache"])  # functools' decorators that call a helper only as it is called
 ROUNDS = 8  # a name given by a name given by ...: deeper chains are read as built at run time
 
 
@@ -103,7 +107,7 @@ class _Module:
             elif isinstance(node, ast.alias):
                 local = node.asname or node.name.split(".")[0]
                 if local != "*":
-                    names.append((local, scope, _Binding("import")))
+                    names.append((local, scope, _Binding("import", node)))
             elif isinstance(node, ast.ExceptHandler) and node.name:
                 names.append((node.name, scope, _Binding("other")))
             elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
@@ -130,8 +134,8 @@ class _Module:
         inside: list[ast.AST] = []
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.append((node.name, scope, _Binding("def", node)
-                          if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.decorator_list
-                          else _Binding("other")))
+                          if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                          and all(self._caches(d, scope) for d in node.decorator_list) else _Binding("other")))
             todo += [(d, scope) for d in node.decorator_list]
         if isinstance(node, FUNCTIONS):
             args = node.args
@@ -162,6 +166,31 @@ class _Module:
             for each in [g.iter for g in rest] + [g.target for g in node.generators]:
                 self.parent.setdefault(id(each), node)
         todo += [(child, node) for child in inside]
+
+    def _caches(self, decorator: ast.AST, scope: ast.AST) -> bool:
+        """``functools.cache``, ``functools.lru_cache`` or ``lru_cache(maxsize=...)``, imported from functools and
+        bound to nothing else in the module (read when the module's names are: a decorator that calls the
+        helper only as it is called). Checked again once every binding is known (``cached_only``)."""
+        if isinstance(decorator, ast.Call) and not decorator.args[1:] and all(
+                isinstance(a, ast.Constant) for a in (*decorator.args, *(k.value for k in decorator.keywords))):
+            decorator = decorator.func
+        if isinstance(decorator, ast.Attribute) and isinstance(decorator.value, ast.Name):
+            return decorator.attr in CACHES and decorator.value.id == "functools"
+        return isinstance(decorator, ast.Name) and decorator.id in CACHES
+
+    def cached_only(self, function: ast.AST, replaceable) -> bool:
+        """Whether every decorator of ``function`` is functools' cache: each name it is read by bound only by an
+        import from functools (``from functools import cache``, ``import functools``) in the module."""
+        for decorator in getattr(function, "decorator_list", ()):
+            if isinstance(decorator, ast.Call):
+                decorator = decorator.func
+            name, wanted = (decorator.value.id, "functools") if isinstance(decorator, ast.Attribute) \
+                else (decorator.id, decorator.id)
+            bindings = [b for (scope, n), bs in self.bindings.items() if n == name for b in bs]
+            if not bindings or replaceable(name) or any(
+                    b.kind != "import" or not _imports_from_functools(b.source, self.parent, wanted) for b in bindings):
+                return False
+        return True
 
     def _walrus_scope(self, node: ast.Name, scope: ast.AST) -> ast.AST:
         """A ``:=`` in a comprehension binds in the scope around the comprehensions."""
@@ -294,7 +323,7 @@ class LiteralStrings:
             return None if any(k is None for k in node.keys) else list(node.keys)
         if not isinstance(node, ast.Call):  # a table, an item of one, a name given one
             return _complete(_iterate(self._values(node), self._readable))
-        if node.keywords and not _is_split(node):
+        if node.keywords and not (_is_split(node) or self._wrapper(node, self.module) or self._zipped(node, self.module)):
             return None
         func = node.func
         if _is_split(node):
@@ -311,7 +340,7 @@ class LiteralStrings:
             return [ast.Tuple([c[i % len(c)] for c in columns]) for i in range(longest)]
         # the built-in itself: bound nowhere in the module, and no code of the submission puts a module
         # attribute of that name in its place (``strides.sorted = ...`` from another module)
-        if self._builtin(node, WRAPPERS, self.module):
+        if self._wrapper(node, self.module):
             rows = self.rows(node.args[0])
             if rows is None or func.id != "enumerate":
                 return rows
@@ -457,7 +486,8 @@ class LiteralStrings:
             return {}
         owner = self.module.enclosing[id(function)]
         defs = self.module.bindings.get((id(owner), function.name), [])
-        if len(defs) != 1 or defs[0].kind != "def" or defs[0].source is not function or isinstance(owner, ast.ClassDef):
+        if len(defs) != 1 or defs[0].kind != "def" or defs[0].source is not function or isinstance(owner, ast.ClassDef) \
+                or not self.module.cached_only(function, self._replaceable):
             return {}
         if owner is self.module.tree and (self._replaceable(function.name) or self._named_elsewhere(function.name)):
             return {}  # another module could call it with anything
@@ -576,7 +606,7 @@ class LiteralStrings:
                 return not any(map(_mutable, _iterate(values)[0]))
             return self._iterated(call, values, _view(values, parent.attr)[0], module, depth)
         if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
-                or self._builtin(parent, WRAPPERS, module) and parent.args[0] is node:
+                or self._wrapper(parent, module) and parent.args[0] is node:
             return self._iterated(node, values, _iterate(values)[0], module, depth)
         if isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
             return True  # ``rows is None``: an identity, nothing of it called
@@ -604,7 +634,9 @@ class LiteralStrings:
         parent = module.parent.get(id(node))
         if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
             return self._bound(parent.target, rows, module, depth)
-        if self._builtin(parent, WRAPPERS, module) and parent.args[0] is node:
+        if self._wrapper(parent, module) and parent.args[0] is node:
+            if parent.func.id == "sorted" and parent.keywords and any(map(_mutable, rows)):
+                return False  # (each handed to its key)
             if parent.func.id == "sorted" and any(map(_mutable, rows)) and not (  # compared by their __lt__
                     isinstance(node, ast.Call) and node.func.attr == "items" and _complete(_iterate(values))
                     is not None and all(isinstance(k, ast.Constant) for k in _iterate(values)[0])):
@@ -674,8 +706,19 @@ class LiteralStrings:
     def _zipped(self, call: ast.AST, module: _Module) -> bool:
         """A call of the built-in ``zip`` with plain arguments, where no module binds that name."""
         return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "zip" \
-            and bool(call.args) and not any(isinstance(a, ast.Starred) for a in call.args) and not call.keywords \
+            and bool(call.args) and not any(isinstance(a, ast.Starred) for a in call.args) \
+            and all(k.arg == "strict" for k in call.keywords) \
             and not module.rebinds_builtin("zip") and not self._replaceable("zip")
+
+    def _wrapper(self, call: ast.AST, module: _Module) -> bool:
+        """A call of one of the built-ins ``WRAPPERS`` (where no module binds that name) given what it iterates,
+        and only its ``WRAPPER_OPTIONS`` besides (``enumerate(T, 1)``, ``sorted(T, key=len, reverse=True)``)."""
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in WRAPPERS):
+            return False
+        options = WRAPPER_OPTIONS.get(call.func.id, ())
+        return 1 <= len(call.args) <= 1 + (call.func.id == "enumerate") \
+            and not any(isinstance(a, ast.Starred) for a in call.args) and all(k.arg in options for k in call.keywords) \
+            and not module.rebinds_builtin(call.func.id) and not self._replaceable(call.func.id)
 
     def _builtin(self, call: ast.AST, names, module: _Module) -> bool:
         """A call of one of the built-ins ``names`` with one argument, where no module binds that name."""
@@ -878,6 +921,15 @@ def _loads(module: _Module, key: tuple[int, str]) -> list[ast.Name]:
 def _text(node: ast.AST) -> bool:
     """Text written out (a string, an f-string)."""
     return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _imports_from_functools(alias: ast.alias, parent: dict[int, ast.AST], wanted: str) -> bool:
+    """``alias`` binds functools itself (``wanted`` "functools") or its ``wanted`` (``from functools import cache``)."""
+    statement = parent.get(id(alias))
+    if wanted == "functools":
+        return isinstance(statement, ast.Import) and alias.name == "functools"
+    return isinstance(statement, ast.ImportFrom) and statement.module == "functools" and statement.level == 0 \
+        and alias.name == wanted
 
 
 def _is_split(node: ast.Call) -> bool:
