@@ -176,6 +176,12 @@ def bomb():
         hoard.append(bytearray(1 << 28))
 
 
+def compiled(x):
+    import torch
+
+    return float(torch.compile(lambda t: t * t + 1)(torch.tensor(float(x))))
+
+
 def spin(rounds):
     started, total = time.perf_counter(), 0
     for i in range(rounds):
@@ -509,6 +515,13 @@ def test_memory_is_limited_for_all_its_threads_and_it_starts_no_process(box):
     assert "more than 512 MB of memory" in str(caught.value)
     assert call(box, "spin", 10) >= 0  # a fresh worker answers the next call
     assert call(box, "start_hogs", 3) == 0
+
+
+def test_torch_compile_runs_the_function_as_written(box):
+    """A worker has no C++ compiler, a noexec /tmp and no processes of its own: torch.compile there runs the
+    function as written, with its answers, where a student's machine compiles it (not an error in grading
+    alone)."""
+    assert call(box, "compiled", 3, timeout=60.0) == 10.0
 
 
 def test_on_a_gpu_machine_there_is_no_address_space_limit(server, package):
