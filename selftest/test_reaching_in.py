@@ -213,6 +213,11 @@ HONEST = {
                                     "def _dt(name):\n    return getattr(torch, name)\n@lru_cache(maxsize=None)\n"
                                     "def _dt2(name):\n    return getattr(torch, name)\nA = _dt('float32'), "
                                     "_dt2('bfloat16')\n",
+    "a device's module looked up once, or first asked for": (
+        "import torch\ndef sync(device):\n    backend = getattr(torch, device.type, None)\n"
+        "    if backend is not None and hasattr(backend, 'synchronize'):\n        backend.synchronize()\n"
+        "    if hasattr(torch, device.type):\n        getattr(torch, device.type).synchronize()\n"
+        "    m = getattr(torch, device.type, torch.cpu)\n    m.synchronize()\n"),
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -439,6 +444,10 @@ REACHING = {
                                                 "A = _dt('float32')\n",
     "... imported from a sibling": "import torch\nfrom .helpers import cache\n@cache\ndef _dt(name):\n"
                                    "    return getattr(torch, name)\nA = _dt('float32')\n",
+    "a module of torch's by a name built at run time, kept": "import torch\ndef f(name):\n"
+                                                             "    m = getattr(torch, name)\n    m.synchronize()\n"
+                                                             "    return m.serialization\n",
+    "... handed on": "import torch\ndef f(name, g):\n    m = getattr(torch, name)\n    g(m)\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
                                   "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
     "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"

@@ -68,7 +68,7 @@ import sys
 import types
 from dataclasses import dataclass
 
-from grader.harness.literal_names import LiteralStrings, _no_value
+from grader.harness.literal_names import LiteralStrings, _loads, _no_value
 from grader.harness.source import CLASS_DECORATORS, MAX_DEPTH, _bound_counts, nesting_depth, reached_as, walk
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
@@ -882,9 +882,12 @@ class _Reader(ast.NodeVisitor):
             target, name = node.args[0], node.args[1]
             library = self.dotted(target)
             self.values.add(id(target))  # read here (its name, its library's)
-            if self._is_own(target) and (func.id in ("getattr", "hasattr") or _plain_prefix(name)) or (
-                    library and library.split(".")[0] in ("torch", "numpy") and (
-                        _dtype_name(name) or id(node) in self.device_lookups)):
+            device = func.id in ("getattr", "hasattr") and library == "torch" and (
+                id(node) in self.device_lookups or func.id == "hasattr" or self._device_module(node))
+            if device and len(node.args) > 2:
+                self.values.add(id(node.args[2]))  # a default module (``torch.cpu``), asked the same calls
+            if self._is_own(target) and (func.id in ("getattr", "hasattr") or _plain_prefix(name)) or device or (
+                    library and library.split(".")[0] in ("torch", "numpy") and _dtype_name(name)):
                 pass  # (its own attributes read by any name; set by a name read here or one that starts with
                 # a letter written out, ``f"layer{i}"``: never ``__array_interface__``)
             else:
@@ -941,6 +944,37 @@ class _Reader(ast.NodeVisitor):
         if dotted.startswith("torch.") and dotted.split(".")[-1] == "load" and any(
                 k.arg in ("pickle_module", None) for k in node.keywords):
             self._add(node, f"calls {dotted} with a pickle module of its own")
+
+    def _device_module(self, call: ast.Call) -> bool:
+        """``backend = getattr(torch, device.type[, default])`` where ``backend`` is bound once and only asked a
+        device's calls (``backend.synchronize()``), tested (``is None``, ``if backend``, ``hasattr(backend,
+        "synchronize")``): whatever module of torch's it is, nothing of it is handed on."""
+        module = self.strings.module if self.strings is not None else None
+        target = module.parent.get(id(call)) if module else None
+        if not (isinstance(target, ast.Assign) and len(target.targets) == 1 and isinstance(target.targets[0], ast.Name)):
+            return False
+        name = target.targets[0]
+        key = (id(module.stores.get(id(name))), name.id)
+        if len(module.bindings.get(key, [])) != 1:
+            return False
+        loads = _loads(module, key)
+        return bool(loads) and all(self._device_use(load, module) for load in loads)
+
+    def _device_use(self, load: ast.Name, module) -> bool:
+        parent = module.parent.get(id(load))
+        if isinstance(parent, ast.Attribute) and parent.attr in DEVICE_CALLS:
+            call = module.parent.get(id(parent))
+            return isinstance(call, ast.Call) and call.func is parent
+        if isinstance(parent, ast.Compare):
+            return all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops)
+        if isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            return parent.test is load
+        if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+            return True
+        if isinstance(parent, ast.BoolOp):  # ``backend is not None and backend.synchronize()``: tested
+            return isinstance(module.parent.get(id(parent)), (ast.If, ast.While, ast.IfExp, ast.Assert, ast.Expr))
+        return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "hasattr" \
+            and parent.args[:1] == [load] and len(parent.args) == 2 and isinstance(parent.args[1], ast.Constant)
 
     def _read_text(self, call: ast.Call) -> None:
         """A timer's statement and setup, given as text: read as code where written out, refused where built."""
