@@ -149,6 +149,15 @@ def test_an_axis_jaxtyping_would_evaluate_is_refused_never_run(axis):
     assert complaint and "run as code" in complaint and not hasattr(builtins, "ANNOTATION_RAN")
 
 
+def test_annotations_of_a_function_made_an_alias_are_its_own():
+    """``merge_heads = _merge`` at the end of named.py: the same function, read through the alias (a name bound
+    again in a loop is not followed)."""
+    source = "def _merge(x: int, y: str) -> float:\n    return 1.0\n"
+    assert Module.parse(source + "merge_heads = _merge\n", "named").annotations("merge_heads")["y"] == Plain("str")
+    looped = Module.parse(source + "merge_heads = _merge\nfor merge_heads in [len]:\n    pass\n", "named")
+    assert looped.annotations("merge_heads") is None
+
+
 def test_annotations_removed_accept_anything():
     bare = Module.parse("def attention_scores(q, k):\n    return q\n", "named").annotations("attention_scores")
     assert check_call(bare, PARAMS["attention_scores"], (torch.ones(3), torch.ones(2))) is None

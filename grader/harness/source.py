@@ -413,6 +413,16 @@ class Module:
                 found.add((name, node.lineno))
         return sorted(found, key=lambda f: f[1])
 
+    def function_def(self, name: str, depth: int = 0) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The ``def`` the module's name ends bound to: its own, or another's it is made an alias of
+        (``merge_heads = _merge``, bound once, at import time); None where it is anything else."""
+        final = self.final.get(name)
+        if isinstance(final, ast.Name) and depth < 8 and not self.rebound(name):
+            return self.function_def(final.id, depth + 1)
+        if isinstance(final, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return final
+        return self.functions.get(name) if final is None else None
+
     def rebound(self, function: str) -> bool:
         """Whether the name is bound again in a way a reading does not follow (a loop, a walrus, a
         ``global`` in a function): what runs under it cannot be told, so nothing is read as it."""
@@ -436,7 +446,7 @@ class Module:
         """Each parameter's annotation and ``return``'s, as written; None if there is no such function.
         ``sources`` (module name -> text, the implementation's): an alias may come from another of its
         modules (``from ._types import Queries``, see ``annotation``), and names from its star imports."""
-        node = self.functions.get(function)
+        node = self.function_def(function)
         if node is None:
             return None
         args = node.args
