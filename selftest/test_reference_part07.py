@@ -781,6 +781,17 @@ def test_a_module_s_methods_do_not_run_when_it_is_imported():
     assert any("memory.py" in f.where for f in findings(plain, {**init, **handed}))
 
 
+def test_a_self_check_s_imports_and_test_case_are_not_charged():
+    """A self-check at the top of gradients.py: its imports (argparse, timeit, unittest, types) and a
+    unittest.TestCase that compares with autograd, whose methods nothing runs when the module is imported.
+    What of them runs code given as text is charged where a gradient uses it."""
+    check = ("import argparse, timeit, unittest, types\nimport torch\n\nclass Check(unittest.TestCase):\n"
+             "    def test_grad(self):\n        x = torch.ones(2, requires_grad=True)\n        x.sum().backward()\n\n")
+    assert findings(check + "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n", {}) == []
+    timed = check + "def squared_error_grad(x, w, t):\n    return timeit.timeit('x.backward()', number=1)\n"
+    assert any("timeit.timeit" in f.what for f in findings(timed, {}))
+
+
 def test_data_read_back_as_code_in_a_helper_module_is_hiding():
     """A helper module's own imports are not charged; what it does with them, where a gradient runs it, is."""
     for body in ("pickle.loads(w)", "marshal.loads(w)", "torch.load(w, weights_only=False)", "types.FunctionType(w, {})",

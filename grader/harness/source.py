@@ -908,7 +908,9 @@ CLASS_TIME_METHODS = frozenset(["_should_skip_dynamo"])
 # that runs the subclass's code (TorchDispatchMode's only checks how __torch_dispatch__ is declared)
 INERT_BASES = frozenset(["object", "abc.ABC", "typing.Protocol", "typing.NamedTuple", "typing.Generic",
                          "Exception", "ValueError", "TypeError", "RuntimeError", "torch.nn.Module",
-                         "torch.nn.modules.module.Module", "torch.utils._python_dispatch.TorchDispatchMode"])
+                         "torch.nn.modules.module.Module", "torch.utils._python_dispatch.TorchDispatchMode",
+                         # a self-check's test case: its __init_subclass__ sets two attributes, runs no method
+                         "unittest.TestCase", "unittest.case.TestCase"])
 
 
 def _inert_base(base: ast.expr, mod: Module) -> bool:
@@ -928,7 +930,9 @@ PLAIN_IMPORTS = ("__future__", "typing", "typing_extensions", "math", "numbers",
                  # the standard library's everyday modules (a self-check's `import sys`, a helper's `re`): what
                  # of them runs unseen (`sys.modules`, `os.system`) is charged by name, `RUNS_UNSEEN`
                  "sys", "os", "os.path", "re", "time", "random", "json", "copy", "pathlib", "datetime", "decimal",
-                 "heapq", "bisect", "pprint", "textwrap", "doctest", "inspect")
+                 "heapq", "bisect", "pprint", "textwrap", "doctest", "inspect",
+                 # and a self-check's (its timer's text runners and mock charged by name, `RUNS_UNSEEN`)
+                 "argparse", "timeit", "unittest", "types", "string", "io", "struct", "cmath")
 # Names of autograd's entry points, wherever they appear as an attribute, a name or a keyword.
 AUTOGRAD = frozenset([
     "backward", "grad", "grad_fn", "requires_grad", "requires_grad_", "retain_grad", "register_hook",
@@ -979,6 +983,7 @@ TEXT_RUNNERS = ("timeit.Timer", "timeit.timeit", "timeit.repeat", "timeit.main",
                 "inspect.getdoc", "linecache", "tokenize")
 RUNS_UNSEEN = ("pickle", "_pickle", "cPickle", "marshal", "shelve", "copyreg", "copy_reg", "dill", "cloudpickle",
                "doctest",  # runs the examples of docstrings: code in strings
+               "timeit.timeit", "timeit.repeat", "timeit.Timer", "timeit.main",  # a statement given as text
                "logging.config",  # resolves dotted names from strings (BaseConfigurator.resolve, "()" factories)
                "joblib", "codecs", "runpy", "code", "codeop", "importlib", "pkgutil", "pydoc", "gc",
                "ctypes", "subprocess", "multiprocessing", "concurrent", "asyncio", "pty", "unittest.mock",
