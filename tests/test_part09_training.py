@@ -132,12 +132,24 @@ def test_get_batch(impl, oracle, case):
         check_batch_device(impl, case)
 
 
+def device_refused(raised: StudentRaised, function: str, inputs: str) -> None:
+    """What a call asked for device='meta' raised: torch's own error (a RuntimeError or NotImplementedError:
+    pinned memory, or a step, that needs a GPU) says nothing either way; an error of the submission's own
+    (``ValueError("only the CPU")``) refuses a device torch has, which the spec asks to serve."""
+    if raised.exc_type in ("RuntimeError", "NotImplementedError"):
+        return
+    fail(function, f"asked for device='meta', it raised {raised.exc_type}: {raised.message}: serve whatever device "
+         "it is given (torch.from_numpy(...).to(device)); refuse none", inputs=inputs)
+
+
 def check_batch_device(impl, case) -> None:
     """x and y on ``device``. Code that cannot move a batch to the meta device (pinned memory for any
-    device but the CPU, say) says nothing either way here: only a batch left elsewhere fails."""
+    device but the CPU, say) says nothing either way here: only a batch left elsewhere, or a device refused
+    by the submission's own error, fails."""
     try:
         on = ask(impl, None, get_batch, *case, "meta").got.batch
-    except StudentRaised:
+    except StudentRaised as raised:
+        device_refused(raised, "training.get_batch", raised.inputs)
         return
     if on != ("meta", "meta"):
         fail("training.get_batch", f"asked for device='meta', it returned tensors on {on}: move both to the "
@@ -187,7 +199,9 @@ def test_train_trajectory(impl, oracle, case):
                                     "a generator of your own), so that the caller's goes on where training left it")
     try:
         fed = impl.run(train_device, dim, num_layers, rows, batch_size, seed, "meta").device
-    except StudentRaised:  # what it does for another device may need one (pin_memory() asks for a GPU)
+    except StudentRaised as raised:  # what it does for another device may need one (pin_memory() asks for a GPU)
+        device_refused(raised, "training.train", f"dim={dim}, num_layers={num_layers}, rows={rows}, "
+                       f"batch_size={batch_size}, seed={seed}, device='meta'")
         return
     require(fed == "meta", "training.train", f"asked for device='meta', it fed the model a batch on {fed or 'nothing'}: "
             "pass train's device on to get_batch(data, batch_size, rng, device)",
