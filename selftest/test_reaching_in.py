@@ -218,6 +218,9 @@ HONEST = {
         "    if backend is not None and hasattr(backend, 'synchronize'):\n        backend.synchronize()\n"
         "    if hasattr(torch, device.type):\n        getattr(torch, device.type).synchronize()\n"
         "    m = getattr(torch, device.type, torch.cpu)\n    m.synchronize()\n"),
+    "a self-check's main, which only the __main__ block calls": "import doctest\nfrom pdb import set_trace\n"
+                                                                "def main():\n    doctest.testmod()\n"
+                                                                "    set_trace()\n",
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -434,8 +437,9 @@ REACHING = {
     "a class's attributes as objects": "import inspect, torch\nm = inspect.classify_class_attrs(torch.Tensor)\n",
     "a function made of text": "from torch.fx.graph_module import _forward_from_src\n"
                                "f = _forward_from_src('def forward(self):\\n    return 1', {}, None)\n",
-    "a self-check tool used outside the __main__ block": "import doctest\ndef f():\n    doctest.testmod()\n",
-    "... imported by its own name": "from pdb import set_trace\ndef f():\n    set_trace()\n",
+    "a self-check tool used outside the __main__ block": "import doctest\ndef f():\n    doctest.testmod()\nf()\n",
+    "... imported by its own name": "from pdb import set_trace\ndef f():\n    set_trace()\nCALLS = [f]\n",
+    "... at the top": "import doctest\ndoctest.testmod()\n",
     "a table's rows changed by a sort's key": "R = (['real'],)\ndef f(o, x):\n"
                                               "    for r in sorted(R, key=lambda r: r.append(x)):\n        pass\n"
                                               "    return getattr(o, R[0][-1])\n",
@@ -448,6 +452,11 @@ REACHING = {
                                                              "    m = getattr(torch, name)\n    m.synchronize()\n"
                                                              "    return m.serialization\n",
     "... handed on": "import torch\ndef f(name, g):\n    m = getattr(torch, name)\n    g(m)\n",
+    "a function nothing seems to call, named as text": "import doctest\ndef main():\n    doctest.testmod()\n"
+                                                       "__all__ = ['main']\n",
+    "... called": "import doctest\ndef main():\n    doctest.testmod()\nmain()\n",
+    "... decorated": "import doctest, atexit\n@atexit.register\ndef main():\n    doctest.testmod()\n",
+    "... handed on by another": "import doctest\ndef main():\n    doctest.testmod()\ndef run():\n    return main\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
                                   "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
     "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"
@@ -525,6 +534,15 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
           "B = {'p': 'real'}\nA = {'b': B}\ndef k(o):\n    return getattr(o, B['p'])\n"
     found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
     assert "uses getattr of a name built at run time" in found, found
+
+
+def test_a_function_of_the_spec_is_read_though_nothing_of_the_submission_calls_it():
+    """The tests call the spec's functions by name: never read as a self-check nothing calls."""
+    found = reaches({"strides": "import doctest\ndef view_strides(shape, strides, new_shape):\n    doctest.testmod()\n"})
+    assert any("doctest" in r.what for r in found), found
+    other = reaches({"strides": "import doctest\ndef main():\n    doctest.testmod()\n",
+                     "flops": "from .strides import main\n"})
+    assert any(r.module == "strides" for r in other), other
 
 
 def test_code_nested_too_deep_to_read_is_refused_not_skipped():

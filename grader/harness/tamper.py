@@ -315,10 +315,52 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
             bound = grown
         for name, tree in trees.items():
             others = [other for other_name, other in trees.items() if other_name != name]
-            found += _Reader(f"{name}.py", bound[name], LiteralStrings(tree, others)).read(tree)
+            reader = _Reader(f"{name}.py", bound[name], LiteralStrings(tree, others))
+            reader.uncalled = _uncalled(name, tree, others)
+            found += reader.read(tree)
     except RecursionError:  # (a deep stack to start from: never read as nothing)
         found += [Reach(f"{name}.py:1", UNREAD) for name in trees]
     return found
+
+
+# what a self-check runs (a debugger, a profiler, doctest): no reach in a function nothing calls (``_uncalled``)
+SELF_CHECK_TOOLS = frozenset(["doctest", "pdb", "bdb", "cProfile", "profile", "pstats", "trace", "code", "timeit",
+                              "tracemalloc", "faulthandler", "pydoc", "unittest"])
+
+
+def _uncalled(name: str, tree: ast.Module, others: list[ast.Module]) -> set[int]:
+    """The module's own functions nothing can call: a self-check's ``def main()``, which only the ``__main__``
+    block (never read, never run when imported) calls. Undecorated, defined at the top, named by no code of
+    the submission but their own bodies (no other module imports or reads the name, no text names it) and
+    not a function of the spec (the tests call those by name). A name looked up at run time is refused
+    elsewhere, so nothing else reaches them. Everything in them is read as anywhere (code that never runs is
+    refused too), but the self-check tools they use (``SELF_CHECK_TOOLS``, ``breakpoint()``)."""
+    from grader.harness.spec import stub_sources
+
+    try:
+        stub = ast.parse(stub_sources().get(name, ""))
+    except SyntaxError:
+        return set()
+    spec = {n.name for n in stub.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and not n.decorator_list and n.name not in spec]
+    if not functions:
+        return set()
+    inside = {id(inner): f.name for f in functions for inner in walk(f)}
+    named: set[str] = set()
+    for node in walk(tree):
+        if isinstance(node, ast.Name) and inside.get(id(node)) != node.id:
+            named.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            named.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            named.add(node.value)
+    for other in others:
+        named.update(n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else
+                     n.value if isinstance(n, ast.Constant) else n.name for n in walk(other)
+                     if isinstance(n, (ast.Name, ast.Attribute, ast.alias))
+                     or isinstance(n, ast.Constant) and isinstance(n.value, str))
+    return {id(f) for f in functions if f.name not in named and [g.name for g in functions].count(f.name) == 1}
 
 
 # a tree nested deeper than the readings' MAX_DEPTH (a chain of 3,000 attributes): refused, not read
@@ -549,6 +591,8 @@ class _Reader(ast.NodeVisitor):
         self.called: set[int] = set()  # attribute nodes called at once (``model.modules()``)
         self.shadows: list[set[str]] = []  # each enclosing function's own names (a parameter ``optim``)
         self.table_reads: set[int] = set()  # names of tables of library objects read by an item (``T[key]``)
+        self.uncalled: set[int] = set()  # the module's own functions nothing can call (``_uncalled``)
+        self.quiet = 0  # inside one: a self-check tool's use (``SELF_CHECK_TOOLS``) is not charged
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -557,6 +601,9 @@ class _Reader(ast.NodeVisitor):
         return self.found
 
     def _add(self, node: ast.AST, what: str) -> None:
+        if self.quiet and (what == "uses breakpoint" or what.startswith("uses ")
+                           and what.split(" ")[1].split(".")[0] in SELF_CHECK_TOOLS):
+            return
         self.found.append(Reach(f"{self.file}:{getattr(node, 'lineno', 0)}", what))
 
     def dotted(self, node: ast.AST) -> str | None:
@@ -665,6 +712,7 @@ class _Reader(ast.NodeVisitor):
             self.visit(decorator)
         for annotation in _annotations(node):
             self._read_annotation(annotation)
+        self.quiet += id(node) in self.uncalled  # a self-check nothing calls: its tools are no reach there
         self.shadows.append(own)
         self.params.append(params)
         self.method_self.append(positional[0].arg if method and positional else None)
@@ -676,6 +724,7 @@ class _Reader(ast.NodeVisitor):
         self.params.pop()
         self.method_self.pop()
         self.setattr_name.pop()
+        self.quiet -= id(node) in self.uncalled
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
