@@ -627,3 +627,12 @@ def test_grading_scores_the_reaching_part_zero_and_no_other(forged_count, tmp_pa
     part4 = [t for t in forged if t["part"] == 4]
     assert part4 and all(t["points"] == 0 and t["kind"] == "reaches into other code" for t in part4), \
         json.dumps(part4, indent=1)[:3000]
+
+
+def test_a_name_built_at_run_time_is_explained_with_what_is_read():
+    """The refusal of a getattr by a name not read says what the reading follows, and what to write instead."""
+    from grader.harness.faults import ReachesInFault
+
+    built = ReachesInFault(["dtypes.py:9 uses getattr of a name built at run time"]).describe()
+    assert "torch.float32, not 'float32'" in built and "made into text" in built
+    assert "torch.float32, not" not in ReachesInFault(["dtypes.py:9 uses sys.modules"]).describe()

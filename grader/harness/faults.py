@@ -154,7 +154,8 @@ class ReachesInFault(Fault):
     def __init__(self, places: list[str]) -> None:
         more = f" (and {len(places) - 1} more place{'s' if len(places) > 2 else ''}: {', '.join(places[1:4])}" \
                f"{', ...' if len(places) > 4 else ''})" if len(places) > 1 else ""
-        super().__init__(places[0] + more, REACHES_IN)
+        built = any("built at run time" in place for place in places)
+        super().__init__(places[0] + more, REACHES_IN + (" " + BUILT_NAMES if built else ""))
 
     def headline(self) -> str:
         return f"your submission reaches into code it did not write: {self.function}"
@@ -167,6 +168,14 @@ REACHES_IN = ("Your modules may use torch, numpy, einops, jaxtyping, the standar
               "module holds). The tests call your functions beside code of the harness that such lines could change, "
               "so no test of the part whose module has them (or imports that module) runs, even where they never "
               "run: those tests fail until the lines are gone.")
+
+
+BUILT_NAMES = ("A name given to getattr or setattr is read only where it can hold nothing but text written out in the "
+               "module: a literal; a loop over, or an item of, a tuple, list or dict written out, bound once and only "
+               "ever read (iterated, indexed, .get, in, len, made into text); a helper's parameter every call gives "
+               "such text. A table handed to a function (a logger, a helper of yours), changed or bound again, or "
+               "names kept in a dataclass, a NamedTuple or an Enum, are not read: put the objects themselves in the "
+               "table (torch.float32, not 'float32'), or keep the names in a table written out and only read.")
 
 
 class Unavailable(Exception):
