@@ -221,6 +221,8 @@ HONEST = {
     "a self-check's main, which only the __main__ block calls": "import doctest\nfrom pdb import set_trace\n"
                                                                 "def main():\n    doctest.testmod()\n"
                                                                 "    set_trace()\n",
+    "a module's fallback written with or": "import torch\namp = getattr(torch, 'amp', None) or torch.cuda.amp\n"
+                                           "def step(x):\n    with amp.autocast('cpu'):\n        return x\n",
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -457,6 +459,7 @@ REACHING = {
     "... called": "import doctest\ndef main():\n    doctest.testmod()\nmain()\n",
     "... decorated": "import doctest, atexit\n@atexit.register\ndef main():\n    doctest.testmod()\n",
     "... handed on by another": "import doctest\ndef main():\n    doctest.testmod()\ndef run():\n    return main\n",
+    "a module picked with or, changed": "import os\nm = getattr(os, 'path', None) or os\nm.join = print\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
                                   "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
     "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"

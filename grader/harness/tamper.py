@@ -621,6 +621,16 @@ class _Reader(ast.NodeVisitor):
             return self.dotted(node.value)
         if isinstance(node, ast.IfExp):  # ``torch.cuda if cuda else None``: one of them
             return _one_of([self.dotted(b) for b in (node.body, node.orelse) if not _no_value(b)])
+        if isinstance(node, ast.BoolOp):  # ``getattr(torch, "amp", None) or torch.cuda.amp``: likewise
+            return _one_of([self.dotted(v) for v in node.values if not _no_value(v)])
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
+                and node.func.id not in self.bound and not any("getattr" in shadow for shadow in self.shadows) \
+                and 2 <= len(node.args) <= 3 and not node.keywords and isinstance(node.args[1], ast.Constant) \
+                and isinstance(node.args[1].value, str) and self.dotted(node.args[0]):
+            # ``getattr(torch, "amp", default)``: that attribute, written out (or the default)
+            found = [f"{self.dotted(node.args[0])}.{node.args[1].value}"]
+            default = node.args[2] if len(node.args) == 3 else None
+            return _one_of(found + ([self.dotted(default)] if default is not None and not _no_value(default) else []))
         table = _table_read(node)
         if table is not None and not any(table.id in shadow for shadow in self.shadows):
             return self.bound.get(f"{table.id}[]")  # an item of a table of library objects (``DEVICES[d]``)
@@ -900,7 +910,9 @@ class _Reader(ast.NodeVisitor):
             values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
             if all(isinstance(t, ast.Name) for t in node.targets):  # one name: a table's items, a branch's
                 values = _display_items(node.value) or values
-                values = [b for v in values for b in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))]
+                values = [b for v in values for b in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else
+                                                      v.values if isinstance(v, ast.BoolOp) else (v,))]
+                values += [v.args[2] for v in values if isinstance(v, ast.Call) and self.dotted(v) and len(v.args) == 3]
             self.values.update(id(v) for v in values if isinstance(v, (ast.Name, ast.Attribute, ast.Subscript,
                                                                          ast.Call)))
         self.generic_visit(node)
