@@ -196,6 +196,14 @@ HONEST = {
                                   "        raise ValueError(f\"known: {', '.join(T)}; {R!r} {', '.join(sorted(R))}\" "
                                   "+ repr(T) + '%s' % (R,) + '{}'.format(T))\n    print('tables', T, R)\n"
                                   "    return getattr(torch, T[k]), getattr(torch, R[k]['p'])\n",
+    "a self-check's test case, parametrized and drawn": "import pytest, unittest\nfrom hypothesis import given, "
+                                                        "settings, strategies as st\n"
+                                                        "@pytest.mark.parametrize('x', [1])\n@settings(max_examples=5)\n"
+                                                        "@given(st.integers(min_value=0))\ndef test_x(x, y):\n"
+                                                        "    with pytest.raises(ValueError):\n        pass\n"
+                                                        "    assert x == pytest.approx(1.0)\n"
+                                                        "class T(unittest.TestCase):\n    @unittest.skip('later')\n"
+                                                        "    def test_y(self):\n        pass\n",
     "self-check tools imported at the top, used in the __main__ block": "import doctest, cProfile, pytest\n"
                                                                         "from pdb import set_trace\n"
                                                                         "from importlib import reload\n"
@@ -460,6 +468,17 @@ REACHING = {
     "... decorated": "import doctest, atexit\n@atexit.register\ndef main():\n    doctest.testmod()\n",
     "... handed on by another": "import doctest\ndef main():\n    doctest.testmod()\ndef run():\n    return main\n",
     "a module picked with or, changed": "import os\nm = getattr(os, 'path', None) or os\nm.join = print\n",
+    "a module imported by a dotted name, through unittest": "import unittest\n"
+                                                           "m = unittest.main(module='os', exit=False).module\n",
+    "... a test loader": "import unittest\nt = unittest.TestLoader().loadTestsFromName('os.mkdir')\n",
+    "... pytest": "import pytest\nm = pytest.importorskip('os')\n",
+    "... warnings": "import warnings\nc = warnings._getcategory('os.PathLike')\n",
+    "a library patched by a dotted name, through pytest": "import pytest\npytest.MonkeyPatch().setattr('os.mkdir', print)\n",
+    "a file run by pytest": "import pytest\npytest.main(['/tmp/x.py'])\n",
+    "text run by hypothesis's internals": "from hypothesis.internal.reflection import source_exec_as_module\n"
+                                          "m = source_exec_as_module('x = 1')\n",
+    "an import hook ahead of the worker's": "from jaxtyping import install_import_hook\n"
+                                            "install_import_hook('x', 'typeguard.typechecked')\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
                                   "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
     "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"

@@ -124,7 +124,22 @@ REACHING_FUNCTIONS = frozenset([
     "pickle._Unpickler", "torch.serialization._load", "torch.serialization._legacy_load",
     # what reads and writes memory by address: numpy's views with strides of its own choosing (an object's
     # address from id() and every object of the process is in reach)
-    "numpy.lib.stride_tricks", "numpy.lib._stride_tricks_impl"])
+    "numpy.lib.stride_tricks", "numpy.lib._stride_tricks_impl",
+    # what imports a module by a dotted name given as text, or installs a finder ahead of the worker's own
+    "warnings._getcategory", "warnings._setoption", "warnings._processoptions", "jaxtyping.install_import_hook",
+    "jaxtyping._import_hook", "typeguard.install_import_hook", "typeguard.importhook", "typeguard._importhook",
+    "beartype.claw"])
+# the test tools a self-check may use at the top of a module (a decorator, a strategy), by what of them it
+# may use: the rest runs files or text (``pytest.main``, hypothesis's internals), imports by a dotted name
+# (``pytest.importorskip``, ``unittest.main(module=...)``, a loader's ``loadTestsFromName``) or patches
+# a library by a name (``pytest.MonkeyPatch``), and is refused where it is used
+TEST_TOOLS = {
+    "pytest": frozenset(["mark", "fixture", "raises", "approx", "param", "skip", "fail", "xfail", "warns",
+                         "deprecated_call"]),
+    "hypothesis": frozenset(["given", "settings", "example", "assume", "reject", "strategies", "HealthCheck", "note",
+                             "target", "event", "seed", "Verbosity", "Phase"]),
+    "unittest": frozenset(["TestCase", "skip", "skipIf", "skipUnless", "expectedFailure", "SkipTest"]),
+}
 # the same, by their last name, whatever they are read on (``vars`` of a module hands its namespace)
 REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "settrace", "setprofile",
                       "get_objects", "get_referrers", "get_referents", "currentframe", "getouterframes",
@@ -199,6 +214,10 @@ def _reaching(dotted: str) -> bool:
     """Whether a resolved name is one of ``REACHING_FUNCTIONS`` or inside one, however reached: a dotted entry
     by any tail of the name (``logging.sys.modules``), a module's own name only from its start
     (``torch.profiler.profile`` is not the standard library's ``profile``)."""
+    root, _, rest = dotted.partition(".")
+    if root in TEST_TOOLS and rest and (rest.split(".")[0] not in TEST_TOOLS[root]
+                                        or any(part.startswith("_") for part in rest.split("."))):
+        return True
     return reached_as(dotted, REACHING_DOTTED) or any(
         dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
 
@@ -325,7 +344,7 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
 
 # what a self-check runs (a debugger, a profiler, doctest): no reach in a function nothing calls (``_uncalled``)
 SELF_CHECK_TOOLS = frozenset(["doctest", "pdb", "bdb", "cProfile", "profile", "pstats", "trace", "code", "timeit",
-                              "tracemalloc", "faulthandler", "pydoc", "unittest"])
+                              "tracemalloc", "faulthandler", "pydoc", "unittest", "pytest", "hypothesis"])
 
 
 def _uncalled(name: str, tree: ast.Module, others: list[ast.Module]) -> set[int]:
