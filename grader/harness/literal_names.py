@@ -26,11 +26,12 @@ x``, ``T["a"].update(...)``, ``f(T["a"])``, ``for v in T.values(): v["p"] = x`` 
 A table another holds or copies is read where that one is read: ``A = {"b": B}; A["b"]["p"] = x``, or
 ``A = {**B}; A["r"]["p"] = x`` where B holds a dict, make B no table either.
 A helper counts only if it is bound once and only ever called, with its arguments written out (no
-``*args``), never handed on or decorated (but by functools' ``cache`` or ``lru_cache``). A module's own names (a table, a loop's name, a helper) count
-only if no other module of the submission stores into or deletes an attribute of that name, passes that
-name to ``setattr``, imports it under another name, or calls ``vars`` (a built-in read, ``sorted``,
-likewise); a helper another module names is read as called with anything. A module's own ``setattr``
-given a name not written out may set only the strings that name can hold, none of them such a name.
+``*args``), never handed on or decorated (but by functools' ``cache`` or ``lru_cache``). A module's own
+names (a table, a loop's name, a helper) count only if no other module of the submission stores into or
+deletes an attribute of that name, passes that name to ``setattr``, imports it under another name, or
+calls ``vars`` (a built-in read, ``sorted``, likewise); a helper another module names is read as called
+with anything. A module's own ``setattr`` given a name not written out may set only the strings that name
+can hold, none of them such a name.
 """
 
 from __future__ import annotations
@@ -323,7 +324,8 @@ class LiteralStrings:
             return None if any(k is None for k in node.keys) else list(node.keys)
         if not isinstance(node, ast.Call):  # a table, an item of one, a name given one
             return _complete(_iterate(self._values(node), self._readable))
-        if node.keywords and not (_is_split(node) or self._wrapper(node, self.module) or self._zipped(node, self.module)):
+        if node.keywords and not (_is_split(node) or self._wrapper(node, self.module)
+                                  or self._zipped(node, self.module)):
             return None
         func = node.func
         if _is_split(node):
@@ -486,7 +488,8 @@ class LiteralStrings:
             return {}
         owner = self.module.enclosing[id(function)]
         defs = self.module.bindings.get((id(owner), function.name), [])
-        if len(defs) != 1 or defs[0].kind != "def" or defs[0].source is not function or isinstance(owner, ast.ClassDef) \
+        if len(defs) != 1 or defs[0].kind != "def" or defs[0].source is not function \
+                or isinstance(owner, ast.ClassDef) \
                 or not self.module.cached_only(function, self._replaceable):
             return {}
         if owner is self.module.tree and (self._replaceable(function.name) or self._named_elsewhere(function.name)):
@@ -717,7 +720,8 @@ class LiteralStrings:
             return False
         options = WRAPPER_OPTIONS.get(call.func.id, ())
         return 1 <= len(call.args) <= 1 + (call.func.id == "enumerate") \
-            and not any(isinstance(a, ast.Starred) for a in call.args) and all(k.arg in options for k in call.keywords) \
+            and not any(isinstance(a, ast.Starred) for a in call.args) \
+            and all(k.arg in options for k in call.keywords) \
             and not module.rebinds_builtin(call.func.id) and not self._replaceable(call.func.id)
 
     def _builtin(self, call: ast.AST, names, module: _Module) -> bool:

@@ -1031,7 +1031,8 @@ class _Reader(ast.NodeVisitor):
         "synchronize")``): whatever module of torch's it is, nothing of it is handed on."""
         module = self.strings.module if self.strings is not None else None
         target = module.parent.get(id(call)) if module else None
-        if not (isinstance(target, ast.Assign) and len(target.targets) == 1 and isinstance(target.targets[0], ast.Name)):
+        if not (isinstance(target, ast.Assign) and len(target.targets) == 1
+                and isinstance(target.targets[0], ast.Name)):
             return False
         name = target.targets[0]
         key = (id(module.stores.get(id(name))), name.id)
