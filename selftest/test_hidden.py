@@ -55,7 +55,9 @@ def graded(tmp_path_factory) -> dict[int, dict[str, dict]]:
         for bug in (b for b in BUGS if b.part in numbers):
             mutants.materialize(bug, subs / bug.name)
         out = root / f"out{numbers[0]}-{numbers[-1]}"
-        grade(str(subs), "--out", str(out), "--no-isolate", "--profile", "mutants", "--seed", "0",
+        # (the source reading is off: a hidden bug proves a hidden test's own power, and the reading refuses
+        # some of them at home already, a loader with weights_only=False among them)
+        grade(str(subs), "--out", str(out), "--no-isolate", "--profile", "mutants", "--seed", "0", "--no-reach-check",
               "-m", " or ".join(f"part{n}" for n in numbers), "-j", "1", timeout=600)
         return written(out)
 

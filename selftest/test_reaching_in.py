@@ -50,7 +50,8 @@ HONEST = {
                              "a = np.append([1], 2)\nclass L:\n    def add(self, x):\n        self.items.append(x)\n",
     "a dtype by a name built from its prefix": "import torch\ndef dtype(bits):\n"
                                                 "    return getattr(torch, f'float{bits}'), getattr(torch, 'int' + str(bits))\n",
-    "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), vars(self)\n",
+    "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), dict(vars(self)), "
+                          "[k for k in vars(self)], self.__dict__['x'], vars(self).items()\n",
     "a warning about its own line": "import warnings\ndef f():\n    warnings.warn('slow', stacklevel=1)\n",
     "a match on its own class's fields": "import dataclasses\n@dataclasses.dataclass\nclass P:\n    x: int\n"
                                          "def f(p):\n    match p:\n        case P(x=0):\n            return 1\n",
@@ -73,7 +74,7 @@ HONEST = {
     "a timer handed its module's names": "import timeit\ndef f(n):\n"
                                          "    return timeit.timeit('f()', number=n, globals=globals())\n",
     "another object's attributes": "import json\ndef dump(ledger):\n    return json.dumps(vars(ledger)), "
-                                   "ledger.__dict__\n",
+                                   "dict(ledger.__dict__)\n",
     "keys that are words": "def f(losses, times):\n    return losses['eval'], times['compile'], losses['tests']\n",
     "a parameter named like a built-in": "def train(model, compile=False):\n    return compile\n",
     "a module's own setattr through super": "from torch import nn\nclass M(nn.Module):\n"
@@ -227,10 +228,22 @@ HONEST = {
         "    if hasattr(torch, device.type):\n        getattr(torch, device.type).synchronize()\n"
         "    m = getattr(torch, device.type, torch.cpu)\n    m.synchronize()\n"),
     "a self-check's main, which only the __main__ block calls": "import doctest\nfrom pdb import set_trace\n"
-                                                                "def main():\n    doctest.testmod()\n"
-                                                                "    set_trace()\n",
+                                                                "def main():\n    _check()\n    set_trace()\n"
+                                                                "def _check():\n    doctest.testmod()\n",
     "a module's fallback written with or": "import torch\namp = getattr(torch, 'amp', None) or torch.cuda.amp\n"
                                            "def step(x):\n    with amp.autocast('cpu'):\n        return x\n",
+    "a real array's interface read, and its own attributes by names with a letter first": (
+        "import numpy as np\nclass K:\n    def f(self, i):\n        setattr(self, 'act_%d' % i, 1)\n"
+        "        setattr(self, 'w_{}'.format(i), 1)\n        return np.zeros(2).__array_interface__['data'][0]\n"),
+    "what a run may ask of torch.distributed and multiprocessing, and a device's module": (
+        "import multiprocessing, torch\nimport torch.distributed as dist\nN = multiprocessing.cpu_count()\n"
+        "def log(loss):\n    if not dist.is_available() or not dist.is_initialized() or dist.get_rank() == 0:\n"
+        "        print(loss)\ndef sync(device):\n    backend = getattr(torch, device.type)\n"
+        "    start = backend.Event(enable_timing=True)\n    fn = getattr(backend, 'synchronize', None)\n"
+        "    if fn is not None:\n        fn()\n    return backend.is_bf16_supported(), start\n"),
+    "loaders' options written out": "import numpy as np, torch\n_LOAD = {'weights_only': True}\n"
+                                    "def f(p):\n    return torch.load(p, **_LOAD), np.load(p, **{'mmap_mode': 'r'}), "
+                                    "np.load(p, 'r', False)\n",
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -458,6 +471,9 @@ REACHING = {
                                                 "A = _dt('float32')\n",
     "... imported from a sibling": "import torch\nfrom .helpers import cache\n@cache\ndef _dt(name):\n"
                                    "    return getattr(torch, name)\nA = _dt('float32')\n",
+    "a device's module kept by the module, for another to read": "import torch\n"
+                                                                 "backend = getattr(torch, 's' + 'ys', None)\n"
+                                                                 "def f():\n    backend.synchronize()\n",
     "a module of torch's by a name built at run time, kept": "import torch\ndef f(name):\n"
                                                              "    m = getattr(torch, name)\n    m.synchronize()\n"
                                                              "    return m.serialization\n",
@@ -466,7 +482,12 @@ REACHING = {
                                                        "__all__ = ['main']\n",
     "... called": "import doctest\ndef main():\n    doctest.testmod()\nmain()\n",
     "... decorated": "import doctest, atexit\n@atexit.register\ndef main():\n    doctest.testmod()\n",
-    "... handed on by another": "import doctest\ndef main():\n    doctest.testmod()\ndef run():\n    return main\n",
+    "... handed on by another": "import doctest\ndef main():\n    doctest.testmod()\ndef run():\n    return main\n"
+                                "CALLS = [run]\n",
+    "... imported by its own module": "import doctest\nfrom .mod import _where as _find\ndef _where():\n"
+                                      "    doctest.testmod()\n",
+    "... called by an annotation": "import doctest\ndef _ann() -> _other():\n    pass\ndef _other():\n"
+                                   "    doctest.testmod()\n",
     "a module picked with or, changed": "import os\nm = getattr(os, 'path', None) or os\nm.join = print\n",
     "a module imported by a dotted name, through unittest": "import unittest\n"
                                                            "m = unittest.main(module='os', exit=False).module\n",
@@ -479,6 +500,23 @@ REACHING = {
                                           "m = source_exec_as_module('x = 1')\n",
     "an import hook ahead of the worker's": "from jaxtyping import install_import_hook\n"
                                             "install_import_hook('x', 'typeguard.typechecked')\n",
+    "a class made at run time through another name for type": "def f(n, d):\n    return type(int)(n, (), d)\n",
+    "... a metaclass": "import abc\ndef f(n, d):\n    return abc.ABCMeta(n, (), d)\n",
+    "... enum's functional API": "import enum\ndef f(names):\n    return enum.Enum('E', names)\n",
+    "an object's namespace handed on": "import operator\nclass K:\n    def f(self, name, v):\n"
+                                       "        operator.setitem(vars(self), name, v)\n",
+    "... returned": "class K:\n    def state(self):\n        return self.__dict__\n",
+    "an array interface set": "def f(o, d):\n    o.__array_interface__ = d\n",
+    "a method's getattr of its own, by a name built at run time": "class K:\n    def get(self, name):\n"
+                                                                  "        return getattr(self, name)\n",
+    "a process started": "import subprocess\ndef f():\n    return subprocess.run(['lscpu'])\nf()\n",
+    "... by os": "import os\ndef f():\n    return os.system('lscpu')\nf()\n",
+    "torch's loader told weights_only=False": "import torch\ndef f(p):\n    return torch.load(p, weights_only=False)\n",
+    "... by options not written out": "import torch\ndef f(p, kw):\n    return torch.load(p, **kw)\n",
+    "... by the environment": "import os\nos.environ['TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD'] = '1'\n",
+    "numpy's loader through partial": "import functools, numpy as np\n"
+                                      "L = functools.partial(np.load, allow_pickle=True)\n",
+    "torch's bytes loader": "import torch\ns = torch.storage._load_from_bytes\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
                                   "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
     "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"

@@ -613,6 +613,8 @@ class LiteralStrings:
             return self._iterated(node, values, _iterate(values)[0], module, depth)
         if isinstance(parent, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in parent.ops):
             return True  # ``rows is None``: an identity, nothing of it called
+        if isinstance(parent, ast.keyword) and parent.arg is None:  # ``f(**OPTIONS)``: a new dict of its items
+            return isinstance(module.parent.get(id(parent)), ast.Call) and not any(map(_mutable, _contents(values)))
         if isinstance(parent, ast.Compare) and node in parent.comparators and all(
                 isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):  # a dict's keys, another's items compared
             return all(isinstance(v, ast.Dict) or not any(map(_mutable, _iterate([v])[0])) for v in values)

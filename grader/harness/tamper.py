@@ -124,11 +124,23 @@ REACHING_FUNCTIONS = frozenset([
     "pickle._Unpickler", "torch.serialization._load", "torch.serialization._legacy_load",
     # what reads and writes memory by address: numpy's views with strides of its own choosing (an object's
     # address from id() and every object of the process is in reach)
-    "numpy.lib.stride_tricks", "numpy.lib._stride_tricks_impl",
+    "numpy.lib.stride_tricks.as_strided", "numpy.lib._stride_tricks_impl.as_strided",
+    "numpy.lib.stride_tricks.DummyArray", "numpy.lib._stride_tricks_impl.DummyArray", "torch.storage._load_from_bytes",
     # what imports a module by a dotted name given as text, or installs a finder ahead of the worker's own
     "warnings._getcategory", "warnings._setoption", "warnings._processoptions", "jaxtyping.install_import_hook",
     "jaxtyping._import_hook", "typeguard.install_import_hook", "typeguard.importhook", "typeguard._importhook",
-    "beartype.claw"])
+    "beartype.claw",
+    # what starts a process: a worker may start none (its filter refuses them when graded; read here, a student
+    # sees it at home too, with the line)
+    "subprocess", "os.system", "os.popen", "os.fork", "os.forkpty", "os.posix_spawn", "os.posix_spawnp", "os.execl",
+    "os.execle", "os.execlp", "os.execlpe", "os.execv", "os.execve", "os.execvp", "os.execvpe", "os.spawnl",
+    "os.spawnle", "os.spawnlp", "os.spawnlpe", "os.spawnv", "os.spawnve", "os.spawnvp", "os.spawnvpe", "pty",
+    "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell", "concurrent.futures.ProcessPoolExecutor",
+    "concurrent.futures.process", "platform.popen"])
+# of the modules refused whole, what only tells about the machine or the run (how many cores, which rank)
+HARMLESS = frozenset(["multiprocessing.cpu_count", "torch.multiprocessing.cpu_count", "torch.distributed.is_available",
+                      "torch.distributed.is_initialized", "torch.distributed.get_rank",
+                      "torch.distributed.get_world_size"])
 # the test tools a self-check may use at the top of a module (a decorator, a strategy), by what of them it
 # may use: the rest runs files or text (``pytest.main``, hypothesis's internals), imports by a dotted name
 # (``pytest.importorskip``, ``unittest.main(module=...)``, a loader's ``loadTestsFromName``) or patches
@@ -161,7 +173,7 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "_eval_type", "load_inline",
                       # memory by address: an array that says where its data is (numpy believes it; an attribute
                       # hook can say it for any name), storages made from a pointer
-                      *ADDRESSED, "_construct_storage_from_data_pointer", "_new_with_weak_ptr", "_set_cdata",
+                      "__getattr__", "_construct_storage_from_data_pointer", "_new_with_weak_ptr", "_set_cdata",
                       "_free_weak_ref", "_swap_data_ptr_", "_new_using_fd_cpu", "_new_shared_fd_cpu",
                       "_new_using_filename_cpu", "_new_shared_filename_cpu", "_dlpack_exchange_api",
                       "DummyArray", "ForkingPickler"])
@@ -178,7 +190,7 @@ MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mod
                         "_pop_mode", "_pop_torch_dispatch_stack", "_pop_torch_function_stack",
                         "_unset_dispatch_mode"])
 # names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
-NAMED = REACHING | MODE_PEEKS | frozenset(["modules", "__dict__"])
+NAMED = REACHING | MODE_PEEKS | frozenset(["modules", "__dict__", *ADDRESSED])
 # the libraries a module may take every name of (``from math import *``), whatever they bind; torch's and numpy's
 # other modules too (``from torch.nn.init import *``), read as what they bind (``_star_names``), if none of those
 # names is one this reading refuses; others' (``sys``'s, ``gc``'s) may hand out what it refuses by name
@@ -187,7 +199,10 @@ STAR_SOURCES = frozenset(["math", "cmath", "einops", "jaxtyping", "typing", "typ
                           "time", "statistics", "fractions", "decimal", "enum", "abc"])
 # what a device's module is asked at once (``getattr(torch, device.type).synchronize()``)
 DEVICE_CALLS = frozenset(["synchronize", "is_available", "device_count", "current_device", "empty_cache",
-                          "get_device_name", "max_memory_allocated", "reset_peak_memory_stats", "memory_allocated"])
+                          "get_device_name", "max_memory_allocated", "reset_peak_memory_stats", "memory_allocated",
+                          "Event", "Stream", "current_stream", "default_stream", "stream", "is_bf16_supported",
+                          "get_device_properties", "get_device_capability", "mem_get_info", "memory_reserved",
+                          "max_memory_reserved", "manual_seed", "manual_seed_all", "set_device", "device"])
 # what of a library's may be set: flags and the environment, not code (each with what is inside it)
 SETTABLE = ("torch.backends", "os.environ", "sys.path", "torch._dynamo.config", "torch._inductor.config",
             "torch._functorch.config")
@@ -214,6 +229,8 @@ def _reaching(dotted: str) -> bool:
     """Whether a resolved name is one of ``REACHING_FUNCTIONS`` or inside one, however reached: a dotted entry
     by any tail of the name (``logging.sys.modules``), a module's own name only from its start
     (``torch.profiler.profile`` is not the standard library's ``profile``)."""
+    if dotted in HARMLESS:
+        return False
     root, _, rest = dotted.partition(".")
     if root in TEST_TOOLS and rest and (rest.split(".")[0] not in TEST_TOOLS[root]
                                         or any(part.startswith("_") for part in rest.split("."))):
@@ -225,10 +242,28 @@ def _reaching(dotted: str) -> bool:
 def _plain_prefix(name: ast.AST) -> bool:
     """A name built at run time that starts with a letter written out (``f"layer{i}"``, ``"w" + str(i)``):
     no dunder, no private name."""
-    while isinstance(name, ast.BinOp) and isinstance(name.op, ast.Add):
+    while isinstance(name, ast.BinOp) and isinstance(name.op, (ast.Add, ast.Mod)):  # "w" + str(i), "act_%d" % i
         name = name.left
+    if isinstance(name, ast.Call) and isinstance(name.func, ast.Attribute) and name.func.attr == "format":
+        name = name.func.value  # "act_{}".format(i)
     first = name.values[0] if isinstance(name, ast.JoinedStr) and name.values else name
     return isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value[:1].isalpha()
+
+
+def _written_out(node: ast.AST, keys_only: bool = False) -> bool:
+    """A dict whose keys are text written out (``keys_only``), or a string, tuple or list of names (or of
+    (name, value) pairs) written out: the names a class made at run time is given, read here as text."""
+    if isinstance(node, ast.Dict):
+        return all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
+    if keys_only:
+        return False
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(isinstance(e, ast.Constant) and isinstance(e.value, str) or isinstance(e, (ast.Tuple, ast.List))
+                   and e.elts and isinstance(e.elts[0], ast.Constant) and isinstance(e.elts[0].value, str)
+                   for e in node.elts)
+    return False
 
 
 def _namespace(node: ast.AST) -> bool:
@@ -363,23 +398,36 @@ def _uncalled(name: str, tree: ast.Module, others: list[ast.Module]) -> set[int]
     spec = {n.name for n in stub.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                  and not n.decorator_list and n.name not in spec]
+    names = [f.name for f in functions]
+    functions = [f for f in functions if names.count(f.name) == 1]
     if not functions:
         return set()
-    inside = {id(inner): f.name for f in functions for inner in walk(f)}
-    named: set[str] = set()
-    for node in walk(tree):
-        if isinstance(node, ast.Name) and inside.get(id(node)) != node.id:
-            named.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            named.add(node.attr)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            named.add(node.value)
+    elsewhere: set[str] = set()  # what the submission's other modules name
     for other in others:
-        named.update(n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else
-                     n.value if isinstance(n, ast.Constant) else n.name for n in walk(other)
-                     if isinstance(n, (ast.Name, ast.Attribute, ast.alias))
-                     or isinstance(n, ast.Constant) and isinstance(n.value, str))
-    return {id(f) for f in functions if f.name not in named and [g.name for g in functions].count(f.name) == 1}
+        elsewhere.update(_named(n) for n in walk(other) if _named(n))
+    # (their bodies only: decorators, defaults and annotations run where they are defined)
+    bodies = {f.name: {id(inner) for statement in f.body for inner in walk(statement)} for f in functions}
+    uncalled = {f.name for f in functions if f.name not in elsewhere}
+    while True:  # what only functions nothing calls name is called by nothing either (``main`` calls ``_check``)
+        inside = set().union(*(bodies[name] for name in uncalled))
+        named = {_named(n) for n in walk(tree) if id(n) not in inside and _named(n)}
+        kept = {name for name in uncalled if name not in named}
+        if kept == uncalled:
+            return {id(f) for f in functions if f.name in kept}
+        uncalled = kept
+
+
+def _named(node: ast.AST) -> str | None:
+    """The name ``node`` names, if any: a name, an attribute, an import's, or text (``__all__``)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.alias):  # ``from .strides import main as run``: imported by itself
+        return node.name.split(".")[-1]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
 
 
 # a tree nested deeper than the readings' MAX_DEPTH (a chain of 3,000 attributes): refused, not read
@@ -612,6 +660,7 @@ class _Reader(ast.NodeVisitor):
         self.table_reads: set[int] = set()  # names of tables of library objects read by an item (``T[key]``)
         self.uncalled: set[int] = set()  # the module's own functions nothing can call (``_uncalled``)
         self.quiet = 0  # inside one: a self-check tool's use (``SELF_CHECK_TOOLS``) is not charged
+        self.harmless_bases: set[int] = set()  # a refused module read only for what is ``HARMLESS`` of it
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -715,6 +764,8 @@ class _Reader(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         if node.value in ADDRESSED:
             self._add(node, f"names {node.value!r} as text")
+        elif node.value in ("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "TORCH_FORCE_WEIGHTS_ONLY_LOAD"):
+            self._add(node, f"names {node.value!r} (torch.load's default, which a pickle's code would run under)")
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self._function(node, method=False)
@@ -823,7 +874,8 @@ class _Reader(ast.NodeVisitor):
                       "hands locals on (the namespace it will give is not read)")
         elif node.id in MODE_PEEKS or node.id in ("__builtins__", "__loader__", "__spec__"):
             self._add(node, f"uses {node.id}")
-        elif self.bound.get(node.id) and _reaching(self.bound[node.id]) and isinstance(node.ctx, ast.Load):
+        elif self.bound.get(node.id) and _reaching(self.bound[node.id]) and isinstance(node.ctx, ast.Load) \
+                and id(node) not in self.harmless_bases:
             self._add(node, f"uses {self.bound[node.id]}")
         elif self.bound.get(node.id) and isinstance(node.ctx, ast.Load) and id(node) not in self.values \
                 and (self.bound[node.id] == LIBRARY or _is_module(self.bound[node.id])):
@@ -833,16 +885,22 @@ class _Reader(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         dotted = self.dotted(node)
+        if dotted in HARMLESS:  # ``multiprocessing.cpu_count()``: the module read for that alone
+            self.harmless_bases.add(id(node.value))
         self.values.add(id(node.value))  # a module as the base of one of its attributes
         if isinstance(node.value, ast.Call) and node.attr in DEVICE_CALLS:
             self.device_lookups.add(id(node.value))  # getattr(torch, device.type).synchronize()
         root = node.value
         while isinstance(root, ast.Attribute):
             root = root.value
-        if id(node) in self.allowed:
+        if node.attr == "__dict__" and isinstance(node.ctx, ast.Load) and id(node) not in self.allowed:
+            self._namespace_handed_on(node)
+        if id(node) in self.allowed or id(node) in self.harmless_bases:
             pass
         elif node.attr in REACHING or node.attr in MODE_PEEKS:
             self._add(node, f"uses .{node.attr}")
+        elif node.attr in ADDRESSED and not isinstance(node.ctx, ast.Load):  # (a real array's is read freely)
+            self._add(node, f"sets .{node.attr}")
         elif node.attr == "__dict__" and (self.dotted(node.value) or not (
                 isinstance(root, ast.Name) and (self._is_own(root) or any(root.id in p for p in self.params)))):
             self._add(node, "uses .__dict__ of a module or of what is neither its own object nor a parameter")
@@ -858,6 +916,25 @@ class _Reader(ast.NodeVisitor):
             # parameter's ``__dict__`` or a name resolver then reads the module by names built at run time
             self._add(node, f"hands the module {dotted} on as a value")
         self.generic_visit(node)
+
+    def _namespace_handed_on(self, node: ast.AST) -> None:
+        """``vars(x)`` or ``x.__dict__`` anywhere but where it is only read (an item, a loop, ``.items()``, a
+        copy, ``in``, text): handed to a function (``operator.setitem(vars(k), name, v)``), returned or kept,
+        its names can be bound by keys built at run time, out of any reading's sight."""
+        module = self.strings.module if self.strings is not None else None
+        parent = module.parent.get(id(node)) if module else None
+        if parent is None:
+            return
+        if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
+                or isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
+                or isinstance(parent, ast.Compare) or isinstance(parent, ast.FormattedValue) \
+                or isinstance(parent, ast.Attribute) and parent.attr in ("items", "keys", "values", "get", "copy") \
+                or isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in (
+                    "dict", "list", "tuple", "sorted", "len", "repr", "str", "print", "set", "frozenset") \
+                or isinstance(parent, ast.Call) and self.dotted(parent.func) in (
+                    "json.dumps", "json.dump", "pprint.pprint", "pprint.pformat", "copy.copy", "copy.deepcopy"):
+            return
+        self._add(node, "hands an object's namespace on (names bound in it are not read: copy it, dict(vars(x)))")
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         self._item_of_a_table(node)
@@ -966,10 +1043,10 @@ class _Reader(ast.NodeVisitor):
                 id(node) in self.device_lookups or func.id == "hasattr" or self._device_module(node))
             if device and len(node.args) > 2:
                 self.values.add(id(node.args[2]))  # a default module (``torch.cpu``), asked the same calls
-            if self._is_own(target) and (func.id in ("getattr", "hasattr") or _plain_prefix(name)) or device or (
+            if self._is_own(target) and _plain_prefix(name) or device or (
                     library and library.split(".")[0] in ("torch", "numpy") and _dtype_name(name)):
-                pass  # (its own attributes read by any name; set by a name read here or one that starts with
-                # a letter written out, ``f"layer{i}"``: never ``__array_interface__``)
+                pass  # (its own attributes by a name read here or one that starts with a letter written out,
+                # ``f"layer{i}"``: a method called through its class may be handed anything as ``self``)
             else:
                 self._text_name(node, name, f"uses {func.id} of")
             if func.id in ("setattr", "delattr") and library and not (
@@ -979,6 +1056,7 @@ class _Reader(ast.NodeVisitor):
             self.allowed.add(id(func))
         elif builtin and func.id == "vars" and len(node.args) == 1:
             self.allowed.add(id(func))
+            self._namespace_handed_on(node)
             if self.dotted(node.args[0]):
                 self._add(node, f"uses vars of {self.dotted(node.args[0])}")
         elif self.dotted(func) in TEXT_RUNNERS:
@@ -988,7 +1066,7 @@ class _Reader(ast.NodeVisitor):
                 for part in ([ast.Constant(p) for p in name.value.split(".")]
                              if isinstance(name, ast.Constant) and isinstance(name.value, str) else [name]):
                     self._text_name(node, part, f"uses {self.dotted(func)} of")
-        elif builtin and func.id == "type" and len(node.args) == 3 or self.dotted(func) == "types.new_class":
+        elif self._makes_a_class(node):
             self._add(node, "makes a class at run time (the names of its attributes are not read)")
         elif self.dotted(func) in ("types.SimpleNamespace", "argparse.Namespace") and any(
                 k.arg is None for k in node.keywords):
@@ -1011,19 +1089,66 @@ class _Reader(ast.NodeVisitor):
         self._unpickles(node)
         self.generic_visit(node)
 
+    def _makes_a_class(self, node: ast.Call) -> bool:
+        """A class made by calling a metaclass with a namespace not written out: ``type(name, bases, ns)``,
+        through any name for type (``type(int)(...)``, ``abc.ABCMeta``, ``X.__new__``), ``types.new_class``, or
+        enum's functional API given names not written out (``Enum("E", names)``)."""
+        func, dotted = node.func, self.dotted(node.func) or ""
+        if dotted in ("types.new_class", "types.prepare_class"):
+            return True
+        if dotted.split(".")[0] == "enum" and len(node.args) >= 2:
+            return not _written_out(node.args[1])
+        args = node.args[1:] if isinstance(func, ast.Attribute) and func.attr == "__new__" else node.args
+        metaclass = isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "type" \
+            or isinstance(func, ast.Name) and func.id == "type" or dotted.endswith(("Meta", "Type", ".type")) \
+            or isinstance(func, ast.Attribute) and func.attr in ("__new__", "__call__", "__prepare__", "__class__")
+        return metaclass and len(args) >= 3 and not _written_out(args[2], keys_only=True)
+
     def _unpickles(self, node: ast.Call) -> None:
-        """numpy's loaders told they may unpickle (``allow_pickle``, not False written out), torch's given a
-        pickle module of the caller's: either runs the pickle of whatever bytes it is handed."""
-        dotted = self.dotted(node.func) or ""
-        if dotted.startswith("numpy.") and dotted.split(".")[-1] in ("load", "read_array", "NpzFile"):
-            positional = {"load": 3, "read_array": 2, "NpzFile": 3}[dotted.split(".")[-1]]
-            allowed = [k.value for k in node.keywords if k.arg in ("allow_pickle", None)]
-            if len(node.args) >= positional or any(not (isinstance(v, ast.Constant) and v.value is False)
-                                                   for v in allowed):
+        """A loader that may unpickle what it is handed: numpy's told ``allow_pickle`` (not False written
+        out), torch's told ``weights_only=False`` or given a pickle module, called directly, through
+        ``functools.partial`` or ``__call__``, with options written out (``**`` of a table written out is
+        read)."""
+        args, dotted = list(node.args), self.dotted(node.func) or ""
+        if dotted == "functools.partial" and args:
+            dotted, args = self.dotted(args[0]) or "", args[1:]
+        dotted = dotted.removesuffix(".__call__")
+        last = dotted.split(".")[-1]
+        numpy = dotted.startswith("numpy.") and last in ("load", "read_array", "NpzFile")
+        torch = dotted.startswith("torch.") and last == "load" and not dotted.startswith("torch.jit")
+        if not (numpy or torch):
+            return
+        options = self._options(node.keywords)
+        if options is None:
+            self._add(node, f"calls {dotted} with **options not written out (they may let it run a pickle's code)")
+            return
+        if numpy:
+            at = {"load": 2, "read_array": 1, "NpzFile": 2}[last]  # allow_pickle's place
+            allow = options.get("allow_pickle", args[at] if len(args) > at else None)
+            if allow is not None and not (isinstance(allow, ast.Constant) and allow.value is False):
                 self._add(node, f"calls {dotted} with allow_pickle (a pickle's code would run)")
-        if dotted.startswith("torch.") and dotted.split(".")[-1] == "load" and any(
-                k.arg in ("pickle_module", None) for k in node.keywords):
+        elif "pickle_module" in options or len(args) >= 3:
             self._add(node, f"calls {dotted} with a pickle module of its own")
+        elif "weights_only" in options and not (isinstance(options["weights_only"], ast.Constant)
+                                                and options["weights_only"].value in (True, None)):
+            self._add(node, f"calls {dotted} with weights_only=False (a checkpoint's pickle would run its code, "
+                            "and so would any bytes it is handed: load with weights_only=True)")
+
+    def _options(self, keywords: list[ast.keyword]) -> dict[str, ast.AST] | None:
+        """A call's keywords by name, a ``**`` of a dict written out (in place, or a table only read) read as
+        its items; None where one is not written out."""
+        options: dict[str, ast.AST] = {}
+        for keyword in keywords:
+            if keyword.arg is not None:
+                options[keyword.arg] = keyword.value
+                continue
+            table = keyword.value if isinstance(keyword.value, ast.Dict) else \
+                self.strings._table(keyword.value) if self.strings is not None else None
+            if not isinstance(table, ast.Dict) or not all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                                          for k in table.keys):
+                return None
+            options.update({k.value: v for k, v in zip(table.keys, table.values)})
+        return options
 
     def _device_module(self, call: ast.Call) -> bool:
         """``backend = getattr(torch, device.type[, default])`` where ``backend`` is bound once and only asked a
@@ -1035,9 +1160,11 @@ class _Reader(ast.NodeVisitor):
                 and isinstance(target.targets[0], ast.Name)):
             return False
         name = target.targets[0]
-        key = (id(module.stores.get(id(name))), name.id)
-        if len(module.bindings.get(key, [])) != 1:
-            return False
+        owner = module.stores.get(id(name))
+        key = (id(owner), name.id)
+        if not isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) or len(module.bindings.get(key, [])) != 1 \
+                or name.id in module.declared.get(id(owner), {}):
+            return False  # (a module's name is another module's to read: ``vars(roofline.backend)``)
         loads = _loads(module, key)
         return bool(loads) and all(self._device_use(load, module) for load in loads)
 
@@ -1054,8 +1181,10 @@ class _Reader(ast.NodeVisitor):
             return True
         if isinstance(parent, ast.BoolOp):  # ``backend is not None and backend.synchronize()``: tested
             return isinstance(module.parent.get(id(parent)), (ast.If, ast.While, ast.IfExp, ast.Assert, ast.Expr))
-        return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "hasattr" \
-            and parent.args[:1] == [load] and len(parent.args) == 2 and isinstance(parent.args[1], ast.Constant)
+        # hasattr(backend, "synchronize"), getattr(backend, "synchronize", None): a device's call, by its name
+        return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in (
+            "hasattr", "getattr") and parent.args[:1] == [load] and 2 <= len(parent.args) <= 3 \
+            and isinstance(parent.args[1], ast.Constant) and parent.args[1].value in DEVICE_CALLS
 
     def _read_text(self, call: ast.Call) -> None:
         """A timer's statement and setup, given as text: read as code where written out, refused where built."""
