@@ -792,6 +792,17 @@ def test_a_self_check_s_imports_and_test_case_are_not_charged():
     assert any("timeit.timeit" in f.what for f in findings(timed, {}))
 
 
+def test_a_function_run_through_its_module_s_import_of_itself_is_read():
+    """``from .strides import _patch as _go; _go()`` in a module gradients.py imports: _patch is read, as a
+    sibling's function is (it put autograd in place of both gradients, unread, for full marks)."""
+    strides = {"strides": "def _patch():\n    import torch\n    from . import gradients\n"
+                          "    gradients.squared_error_grad = lambda x, w, t: torch.func.grad(lambda u: (x @ u) ** 2)(w)\n"
+                          "from .strides import _patch as _go\n_go()\n"}
+    found = findings_of("import torch\nfrom . import strides\n\ndef squared_error_grad(x, w, t):\n"
+                        "    return x * (x @ w - t)\n", strides)
+    assert any(f.autograd and f.where.startswith("strides.py") for f in found), found
+
+
 def test_data_read_back_as_code_in_a_helper_module_is_hiding():
     """A helper module's own imports are not charged; what it does with them, where a gradient runs it, is."""
     for body in ("pickle.loads(w)", "marshal.loads(w)", "torch.load(w, weights_only=False)", "types.FunctionType(w, {})",

@@ -2650,8 +2650,8 @@ def _sibling_uses(mod: Module, root: ast.AST, sources: dict[str, str],
                     yield sibling, (None if import_time and sibling != PACKAGE else used)
         elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
             for used in _own(mod.resolve(node) or "", sources, first_only=True):
-                if used[0] != mod.name:
-                    yield used
+                if used[0] != mod.name or used[1] is not None:  # (its own function, through an import of itself:
+                    yield used  # ``from .strides import _patch as _go``, read as the other modules' are)
             if isinstance(node, ast.Name) and node.id not in mod.bindings and node.id not in mod.imports:
                 # a name only a `from ._helpers import *` can bind: whichever of the implementation's own
                 # star-imported modules defines it is read, whatever Python would pick (hiding is the worry)
