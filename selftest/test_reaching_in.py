@@ -244,6 +244,16 @@ HONEST = {
     "loaders' options written out": "import numpy as np, torch\n_LOAD = {'weights_only': True}\n"
                                     "def f(p):\n    return torch.load(p, **_LOAD), np.load(p, **{'mmap_mode': 'r'}), "
                                     "np.load(p, 'r', False)\n",
+    "a table zipped into a dict, and named in a message through map": (
+        "import torch\nNAMES = ('float32', 'bfloat16')\nLAYOUTS = ((8, 23), (8, 7))\n"
+        "BY_NAME = dict(zip(NAMES, LAYOUTS))\nA = {getattr(torch, n): l for n, l in BY_NAME.items()}\n"
+        "def check(k):\n    if k not in BY_NAME:\n        raise ValueError(', '.join(map(str, LAYOUTS)) + "
+        "', '.join(map(repr, NAMES)))\n    return getattr(torch, NAMES[0])\n"),
+    "a dataclass's own fields, by its type": "from dataclasses import dataclass, fields\n@dataclass\nclass L:\n"
+                                            "    a: int = 0\n    def __iadd__(self, other):\n"
+                                            "        for f in fields(type(self)):\n"
+                                            "            setattr(self, f.name, getattr(self, f.name) + "
+                                            "getattr(other, f.name))\n        return self\n",
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -517,6 +527,8 @@ REACHING = {
     "numpy's loader through partial": "import functools, numpy as np\n"
                                       "L = functools.partial(np.load, allow_pickle=True)\n",
     "torch's bytes loader": "import torch\ns = torch.storage._load_from_bytes\n",
+    "a zipped table's list changed": "import torch\nNAMES = ['float32']\nBY = dict(zip(NAMES, (1,)))\n"
+                                     "def f(x):\n    NAMES.append(x)\n    return [getattr(torch, n) for n in BY]\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
                                   "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
     "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"
@@ -690,9 +702,13 @@ def test_grading_scores_the_reaching_part_zero_and_no_other(forged_count, tmp_pa
 
 
 def test_a_name_built_at_run_time_is_explained_with_what_is_read():
-    """The refusal of a getattr by a name not read says what the reading follows, and what to write instead."""
+    """The refusal of a getattr by a name not read says what the reading follows, and what to write instead; an
+    attribute set by a name given at run time, how to keep options instead."""
     from grader.harness.faults import ReachesInFault
 
     built = ReachesInFault(["dtypes.py:9 uses getattr of a name built at run time"]).describe()
     assert "torch.float32, not 'float32'" in built and "made into text" in built
     assert "torch.float32, not" not in ReachesInFault(["dtypes.py:9 uses sys.modules"]).describe()
+    options = ReachesInFault(["model.py:9 calls .update on an object's namespace (the names it binds are not read)",
+                              "model.py:12 uses setattr of a name built at run time"]).describe()
+    assert options.count("self.options = dict(kwargs)") == 1

@@ -154,8 +154,8 @@ class ReachesInFault(Fault):
     def __init__(self, places: list[str]) -> None:
         more = f" (and {len(places) - 1} more place{'s' if len(places) > 2 else ''}: {', '.join(places[1:4])}" \
                f"{', ...' if len(places) > 4 else ''})" if len(places) > 1 else ""
-        built = any("built at run time" in place for place in places)
-        super().__init__(places[0] + more, REACHES_IN + (" " + BUILT_NAMES if built else ""))
+        hints = [hint for trigger, hint in HINTS if any(trigger in place.lower() for place in places)]
+        super().__init__(places[0] + more, " ".join([REACHES_IN, *dict.fromkeys(hints)]))
 
     def headline(self) -> str:
         return f"your submission reaches into code it did not write: {self.function}"
@@ -176,6 +176,15 @@ BUILT_NAMES = ("A name given to getattr or setattr is read only where it can hol
                "such text. A table handed to a function (a logger, a helper of yours), changed or bound again, or "
                "names kept in a dataclass, a NamedTuple or an Enum, are not read: put the objects themselves in the "
                "table (torch.float32, not 'float32'), or keep the names in a table written out and only read.")
+
+ATTRIBUTES_BY_NAME = ("An attribute set by a name given at run time (setattr(self, key, value) over keyword arguments, "
+                      "self.__dict__.update(kwargs), SimpleNamespace(**options), a class made with type()) is refused: "
+                      "the reading cannot tell which names it sets, and one (__array_interface__) hands numpy memory "
+                      "by address. Name each attribute (self.lr = lr), or keep such options in a dict "
+                      "(self.options = dict(kwargs)).")
+# what a refusal's places say -> what to write instead, said once after the paragraph above
+HINTS = (("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME), ("namespace", ATTRIBUTES_BY_NAME),
+         ("makes a class at run time", ATTRIBUTES_BY_NAME))
 
 
 class Unavailable(Exception):

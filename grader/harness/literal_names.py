@@ -658,6 +658,14 @@ class LiteralStrings:
         parent = module.parent.get(id(node))
         if isinstance(parent, ast.Tuple) and isinstance(module.parent.get(id(parent)), ast.BinOp):
             node, parent = parent, module.parent.get(id(parent))  # ("%s: %s" % (name, T))
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "map" \
+                and len(parent.args) == 2 and parent.args[1] is node and isinstance(parent.args[0], ast.Name) \
+                and parent.args[0].id in ("str", "repr") and self._plain_builtin("map", module) \
+                and self._plain_builtin(parent.args[0].id, module):
+            node, parent = parent, module.parent.get(id(parent))  # ", ".join(map(str, T)): text of each item
+            if not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute)
+                    and parent.func.attr == "join"):
+                return False
         if isinstance(parent, ast.FormattedValue):
             return parent.value is node
         if isinstance(parent, ast.BinOp):
@@ -847,9 +855,17 @@ class _Composer:
             if isinstance(node.op, ast.Add) and kinds in ((ast.Tuple, ast.Tuple), (ast.List, ast.List)):
                 return kinds[0](elts=[*left.elts, *right.elts], ctx=ast.Load())
             return None
-        if self._dict_call(node):  # dict(BASE, k=v), dict(k=v)
+        if self._dict_call(node):  # dict(BASE, k=v), dict(k=v), dict(zip(NAMES, LAYOUTS))
             entries = _Entries()
-            if node.args:
+            if node.args and self._zip_call(node.args[0]):
+                keys, values = (self._table_named(a, holder, True) or self._literal(a, holder, depth)
+                                for a in node.args[0].args)
+                if not (isinstance(keys, (ast.Tuple, ast.List)) and isinstance(values, (ast.Tuple, ast.List))) \
+                        or any(isinstance(e, ast.Starred) for e in (*keys.elts, *values.elts)):
+                    return None
+                for key, value in zip(keys.elts, values.elts):  # (paired as zip pairs them, the longer cut)
+                    entries.add(key, value)
+            elif node.args:
                 inner = self._table_named(node.args[0], holder, True) or self._literal(node.args[0], holder, depth)
                 if not isinstance(inner, ast.Dict):
                     return None
@@ -871,6 +887,12 @@ class _Composer:
         if isinstance(node, DISPLAYS):
             return self._display(node, holder, depth + 1) or node
         return node
+
+    def _zip_call(self, node: ast.AST) -> bool:
+        """``zip(KEYS, VALUES)``, the built-in, of two tables or displays (``strict=`` changes nothing it gives)."""
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zip" \
+            and len(node.args) == 2 and all(k.arg == "strict" for k in node.keywords) \
+            and not self.module.rebinds_builtin("zip") and not self.reader._replaceable("zip")
 
     def _dict_call(self, node: ast.AST) -> bool:
         """The built-in ``dict`` called with at most one argument and keywords written out (no ``**``)."""
@@ -1131,6 +1153,10 @@ def _own_fields_set(tree: ast.Module) -> set[int]:
             and isinstance(iterable.func, ast.Name) and iterable.func.id == "zip"
         for name, call in [(target, iterable)] if isinstance(target, ast.Name) else \
                 zip(target.elts, iterable.args) if zipped else []:
+            if isinstance(call, ast.Call) and len(call.args) == 1 and isinstance(call.args[0], ast.Call) \
+                    and isinstance(call.args[0].func, ast.Name) and call.args[0].func.id == "type" \
+                    and len(call.args[0].args) == 1 and isinstance(call.args[0].args[0], ast.Name):
+                call = ast.Call(call.func, [call.args[0].args[0]], [])  # fields(type(o)): o's own fields
             if not (isinstance(name, ast.Name) and isinstance(call, ast.Call) and len(call.args) == 1
                     and isinstance(call.args[0], ast.Name) and not call.keywords and (
                         isinstance(call.func, ast.Name) and call.func.id == "fields"
