@@ -75,6 +75,7 @@ def test_cruncher_flops(impl, oracle, case):
 @example(scenario=([("addmm_column", (3, 4, 5), (False, False, False))], False, 0))
 # matrix-vector and vector-vector products are none of the four ops; each of the four into out= is still itself
 @example(scenario=([("mv", (3, 4), (False, False)), ("dot", (4,), (False, False)),
+                    ("addmv", (3, 4), (False, False, False)), ("addbmm", (2, 3, 4, 5), (False, False, False)),
                     ("mm_out", (3, 4, 5), (False, False))], False, 0))
 @example(scenario=([("addmm_out", (3, 4, 5), (False, False, False)), ("bmm_out", (2, 3, 4, 5), (False, False)),
                     ("baddbmm_out", (2, 3, 4, 5), (False, False, False))], False, 0))

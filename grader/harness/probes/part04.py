@@ -34,6 +34,9 @@ OPERANDS = {
     # matrix-vector and vector-vector products (aten.mv, aten.dot): none of the four ops either, 0
     "mv": lambda m, k: [(m, k), (k,)],
     "dot": lambda k: [(k,), (k,)],
+    # their fused forms with an added term (aten.addmv, aten.addbmm: a batch of products summed): 0 as well
+    "addmv": lambda m, k: [(m, k), (k,), (m,)],
+    "addbmm": lambda B, m, k, n: [(B, m, k), (B, k, n), (m, n)],
     # each of the four into a given tensor: the op's .out overload (no autograd: its operands never require grad)
     "mm_out": lambda m, k, n: [(m, k), (k, n)],
     "addmm_out": lambda m, k, n: [(m, k), (k, n), (n,)],
@@ -60,6 +63,10 @@ def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
         return F.conv1d(t[0], t[1])
     if kind in ("mv", "dot"):
         return t[0] @ t[1]
+    if kind == "addmv":
+        return torch.addmv(t[2], t[0], t[1])
+    if kind == "addbmm":
+        return torch.addbmm(t[2], t[0], t[1])
     if kind.endswith("_out"):
         out = torch.empty(*t[0].shape[:-1], t[1].shape[-1], device=t[0].device)
         if kind == "mm_out":
