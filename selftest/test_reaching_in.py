@@ -254,6 +254,10 @@ HONEST = {
                                             "        for f in fields(type(self)):\n"
                                             "            setattr(self, f.name, getattr(self, f.name) + "
                                             "getattr(other, f.name))\n        return self\n",
+    "a base class's method called on its own object, a static one through the class": (
+        "import torch\nclass A:\n    def f(self, x):\n        return x\n    @staticmethod\n    def s(x):\n"
+        "        return x\nclass B(A):\n    def f(self, x):\n        return A.f(self, x) + A.s(x)\n"
+        "class M(torch.nn.Module):\n    def __init__(self):\n        torch.nn.Module.__init__(self)\n"),
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -529,6 +533,15 @@ REACHING = {
     "torch's bytes loader": "import torch\ns = torch.storage._load_from_bytes\n",
     "a zipped table's list changed": "import torch\nNAMES = ['float32']\nBY = dict(zip(NAMES, (1,)))\n"
                                      "def f(x):\n    NAMES.append(x)\n    return [getattr(torch, n) for n in BY]\n",
+    "a method read through its class, handed another self": "import torch\nclass K:\n    def put(self, n, v):\n"
+                                                            "        setattr(self, 'm' + n, v)\n"
+                                                            "K.put(torch.Tensor, 'atmul', len)\n",
+    "... kept": "class K:\n    def get(self, n):\n        return self\nf = K.get\n",
+    "... by getattr": "class K:\n    def get(self, n):\n        return self\nf = getattr(K, 'get')\n",
+    "a function bound to another self": "class K:\n    def get(self):\n        return self\n"
+                                        "f = K().get.__func__\n",
+    "... from its class's namespace": "class K:\n    def get(self):\n        return self\nf = vars(K)['get']\n",
+    "... by types": "import types\ndef get(self):\n    return self\nf = types.MethodType(get, len)\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
                                   "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
     "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"

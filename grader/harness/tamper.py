@@ -98,7 +98,8 @@ REACHING_FUNCTIONS = frozenset([
     "pkgutil.walk_packages", "pydoc.locate", "pydoc.safeimport", "runpy", "code.interact", "codeop",
     "pickle.loads", "pickle.load", "pickle.Unpickler", "_pickle", "marshal.loads", "marshal.load", "copyreg",
     "shelve", "dill", "cloudpickle", "unittest.mock", "torch._utils._import_dotted_name", "logging.config",
-    "types.FunctionType", "types.CodeType", "types.LambdaType", "types.ModuleType", "string.Formatter",
+    "types.FunctionType", "types.CodeType", "types.LambdaType", "types.ModuleType", "types.MethodType",
+    "string.Formatter",
     "inspect.getattr_static", "inspect.get_annotations", "typing.get_type_hints", "typing.ForwardRef",
     "typing_extensions.get_type_hints", "pydoc", "cProfile", "profile", "pdb", "bdb", "doctest", "trace", "code",
     "timeit.main", "_string", "torch.library",
@@ -176,7 +177,8 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "__getattr__", "_construct_storage_from_data_pointer", "_new_with_weak_ptr", "_set_cdata",
                       "_free_weak_ref", "_swap_data_ptr_", "_new_using_fd_cpu", "_new_shared_fd_cpu",
                       "_new_using_filename_cpu", "_new_shared_filename_cpu", "_dlpack_exchange_api",
-                      "DummyArray", "ForkingPickler"])
+                      "DummyArray", "ForkingPickler",
+                      "__get__"])  # a function bound to any object as its ``self`` (with ``types.MethodType``)
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)
@@ -367,10 +369,12 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
             if grown == bound:
                 break
             bound = grown
+        methods = _class_methods(trees)
         for name, tree in trees.items():
             others = [other for other_name, other in trees.items() if other_name != name]
             reader = _Reader(f"{name}.py", bound[name], LiteralStrings(tree, others))
             reader.uncalled = _uncalled(name, tree, others)
+            reader.class_methods = methods
             found += reader.read(tree)
     except RecursionError:  # (a deep stack to start from: never read as nothing)
         found += [Reach(f"{name}.py:1", UNREAD) for name in trees]
@@ -415,6 +419,26 @@ def _uncalled(name: str, tree: ast.Module, others: list[ast.Module]) -> set[int]
         if kept == uncalled:
             return {id(f) for f in functions if f.name in kept}
         uncalled = kept
+
+
+def _class_methods(trees: dict[str, ast.Module]) -> dict[str, frozenset[str]]:
+    """Each class of the submission (by its name, and any name a module imports it under) -> its plain methods
+    (neither static nor class methods): what, read through the class, may be handed anything as ``self``."""
+    found: dict[str, set[str]] = {}
+    for tree in trees.values():
+        for node in walk(tree):
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, set()).update(
+                    f.name for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+                                for d in f.decorator_list))
+    for tree in trees.values():
+        for node in walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                for alias in node.names:
+                    if alias.asname and alias.name in found:
+                        found.setdefault(alias.asname, set()).update(found[alias.name])
+    return {name: frozenset(methods) for name, methods in found.items() if methods}
 
 
 def _named(node: ast.AST) -> str | None:
@@ -661,6 +685,7 @@ class _Reader(ast.NodeVisitor):
         self.uncalled: set[int] = set()  # the module's own functions nothing can call (``_uncalled``)
         self.quiet = 0  # inside one: a self-check tool's use (``SELF_CHECK_TOOLS``) is not charged
         self.harmless_bases: set[int] = set()  # a refused module read only for what is ``HARMLESS`` of it
+        self.class_methods: dict[str, frozenset[str]] = {}  # the submission's classes' methods (``_class_methods``)
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -895,6 +920,10 @@ class _Reader(ast.NodeVisitor):
             root = root.value
         if node.attr == "__dict__" and isinstance(node.ctx, ast.Load) and id(node) not in self.allowed:
             self._namespace_handed_on(node)
+        if isinstance(node.value, ast.Name) and node.attr in self.class_methods.get(node.value.id, ()) \
+                and not any(node.value.id in shadow for shadow in self.shadows) and not self._called_on_self(node):
+            self._add(node, f"reads the method {node.value.id}.{node.attr} through its class (called so, it may be "
+                            f"handed anything as self: call it on an object, obj.{node.attr}(...))")
         if id(node) in self.allowed or id(node) in self.harmless_bases:
             pass
         elif node.attr in REACHING or node.attr in MODE_PEEKS:
@@ -940,6 +969,11 @@ class _Reader(ast.NodeVisitor):
         self._item_of_a_table(node)
         if not isinstance(node.ctx, ast.Load) and _namespace(node.value):
             self._add(node, "binds a name in an object's namespace (set attributes by name)")
+        owner = node.value.args[0] if isinstance(node.value, ast.Call) and node.value.args else \
+            node.value.value if isinstance(node.value, ast.Attribute) else None
+        if _namespace(node.value) and isinstance(owner, ast.Name) and self.class_methods.get(owner.id):
+            self._add(node, f"reads the namespace of the class {owner.id} (a method taken from it may be handed "
+                            "anything as self)")
         key = node.slice
         if isinstance(key, ast.Constant) and isinstance(key.value, str) and (
                 key.value.startswith("__") and key.value in NAMED | frozenset(RUNNERS)
@@ -1049,6 +1083,10 @@ class _Reader(ast.NodeVisitor):
                 # ``f"layer{i}"``: a method called through its class may be handed anything as ``self``)
             else:
                 self._text_name(node, name, f"uses {func.id} of")
+            if isinstance(target, ast.Name) and isinstance(name, ast.Constant) \
+                    and name.value in self.class_methods.get(target.id, ()):
+                self._add(node, f"reads the method {target.id}.{name.value} through its class (called so, it may be "
+                                "handed anything as self)")
             if func.id in ("setattr", "delattr") and library and not (
                     isinstance(name, ast.Constant) and _settable(f"{library}.{name.value}")):
                 self._add(node, f"uses {func.id} on {library}, a library it imports")
@@ -1149,6 +1187,12 @@ class _Reader(ast.NodeVisitor):
                 return None
             options.update({k.value: v for k, v in zip(table.keys, table.values)})
         return options
+
+    def _called_on_self(self, node: ast.Attribute) -> bool:
+        """``Base.method(self, ...)`` in a method: a class's method called on the enclosing method's own object."""
+        module = self.strings.module if self.strings is not None else None
+        call = module.parent.get(id(node)) if module else None
+        return isinstance(call, ast.Call) and call.func is node and bool(call.args) and self._is_own(call.args[0])
 
     def _device_module(self, call: ast.Call) -> bool:
         """``backend = getattr(torch, device.type[, default])`` where ``backend`` is bound once and only asked a
