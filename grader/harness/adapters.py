@@ -21,6 +21,10 @@ PRIVATE: tuple[tuple[str, str], ...] = (
     ("torch._C", "_len_torch_function_stack"),
     ("torch._C", "_pop_torch_function_stack"),
 )
+# (where, attribute) for every private setting the harness sets (not called: only there to be set)
+SETTINGS: tuple[tuple[str, str], ...] = (
+    ("torch._dynamo.config", "suppress_errors"),
+)
 
 
 def missing() -> list[str]:
@@ -31,7 +35,19 @@ def missing() -> list[str]:
     for module, name in PRIVATE:
         if not callable(getattr(importlib.import_module(module), name, None)):
             gone.append(f"{module}.{name}")
+    for module, name in SETTINGS:
+        if not hasattr(importlib.import_module(module), name):
+            gone.append(f"{module}.{name}")
     return gone
+
+
+def compile_runs_as_written_where_it_cannot() -> None:
+    """torch.compile where it cannot compile (a worker: no C++ compiler, a noexec /tmp, no processes of its own)
+    runs the function as written, with the same answers, instead of failing where a student's machine compiles
+    it: dynamo's ``suppress_errors``."""
+    import torch._dynamo.config
+
+    torch._dynamo.config.suppress_errors = True
 
 
 def _private(name: str) -> Callable[[], object]:
