@@ -540,6 +540,10 @@ REACHING = {
     "... by getattr": "class K:\n    def get(self, n):\n        return self\nf = getattr(K, 'get')\n",
     "a function bound to another self": "class K:\n    def get(self):\n        return self\n"
                                         "f = K().get.__func__\n",
+    "... through type(self)": "import torch\nclass K:\n    def put(self, n, v):\n        setattr(self, 'm' + n, v)\n"
+                              "    def go(self):\n        type(self).put(torch.Tensor, 'atmul', len)\n",
+    "an object's namespace compared with another's": "class K:\n    def f(self, other):\n"
+                                                     "        return vars(self) == other\n",
     "... from its class's namespace": "class K:\n    def get(self):\n        return self\nf = vars(K)['get']\n",
     "... by types": "import types\ndef get(self):\n    return self\nf = types.MethodType(get, len)\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"

@@ -920,9 +920,15 @@ class _Reader(ast.NodeVisitor):
             root = root.value
         if node.attr == "__dict__" and isinstance(node.ctx, ast.Load) and id(node) not in self.allowed:
             self._namespace_handed_on(node)
-        if isinstance(node.value, ast.Name) and node.attr in self.class_methods.get(node.value.id, ()) \
-                and not any(node.value.id in shadow for shadow in self.shadows) and not self._called_on_self(node):
-            self._add(node, f"reads the method {node.value.id}.{node.attr} through its class (called so, it may be "
+        through_class = isinstance(node.value, ast.Name) and node.attr in self.class_methods.get(node.value.id, ()) \
+            and not any(node.value.id in shadow for shadow in self.shadows)
+        through_type = (isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                        and node.value.func.id == "type" or isinstance(node.value, ast.Attribute)
+                        and node.value.attr == "__class__") \
+            and any(node.attr in methods for methods in self.class_methods.values())  # type(self).put(...)
+        if (through_class or through_type) and not self._called_on_self(node):
+            owner = node.value.id if through_class else ast.unparse(node.value)
+            self._add(node, f"reads the method {owner}.{node.attr} through its class (called so, it may be "
                             f"handed anything as self: call it on an object, obj.{node.attr}(...))")
         if id(node) in self.allowed or id(node) in self.harmless_bases:
             pass
@@ -956,7 +962,9 @@ class _Reader(ast.NodeVisitor):
             return
         if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
                 or isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
-                or isinstance(parent, ast.Compare) or isinstance(parent, ast.FormattedValue) \
+                or isinstance(parent, ast.Compare) and node in parent.comparators and all(  # ``k in vars(x)``
+                    isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in parent.ops) \
+                or isinstance(parent, ast.FormattedValue) \
                 or isinstance(parent, ast.Attribute) and parent.attr in ("items", "keys", "values", "get", "copy") \
                 or isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in (
                     "dict", "list", "tuple", "sorted", "len", "repr", "str", "print", "set", "frozenset") \
