@@ -258,6 +258,12 @@ HONEST = {
         "import torch\nclass A:\n    def f(self, x):\n        return x\n    @staticmethod\n    def s(x):\n"
         "        return x\nclass B(A):\n    def f(self, x):\n        return A.f(self, x) + A.s(x)\n"
         "class M(torch.nn.Module):\n    def __init__(self):\n        torch.nn.Module.__init__(self)\n"),
+    "names in a NamedTuple's rows": "import torch\nfrom typing import NamedTuple\nclass Row(NamedTuple):\n"
+                                    "    line: str\n    dtype: str\n    copies: int = 1\n"
+                                    "RECIPES = {'fp32': (Row('parameters', 'float32'), Row('gradients', "
+                                    "dtype='float32', copies=1))}\ndef ledger(o, recipe, n):\n"
+                                    "    for row in RECIPES[recipe]:\n        setattr(o, row.line, n * row.copies * "
+                                    "getattr(torch, row.dtype).itemsize)\n",
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -546,6 +552,16 @@ REACHING = {
                                                      "        return vars(self) == other\n",
     "... from its class's namespace": "class K:\n    def get(self):\n        return self\nf = vars(K)['get']\n",
     "... by types": "import types\ndef get(self):\n    return self\nf = types.MethodType(get, len)\n",
+    "a NamedTuple's field replaced on its class": "from typing import NamedTuple\nclass Row(NamedTuple):\n"
+                                                 "    dtype: str\nR = (Row('real'),)\ndef f(o, x):\n"
+                                                 "    type(R[0]).dtype = property(lambda s: x)\n"
+                                                 "    return [getattr(o, r.dtype) for r in R]\n",
+    "... its class handed on": "from typing import NamedTuple\nclass Row(NamedTuple):\n    dtype: str\n"
+                               "R = (Row('real'),)\ndef g(cls, x):\n    setattr(cls, 'dtype', x)\n"
+                               "def f(o, x):\n    g(Row, x)\n    return [getattr(o, r.dtype) for r in R]\n",
+    "... a NamedTuple with a method": "from typing import NamedTuple\nclass Row(NamedTuple):\n    dtype: str\n"
+                                      "    @property\n    def name(self):\n        return '__globals__'\n"
+                                      "R = (Row('real'),)\ndef f(o):\n    return [getattr(o, r.name) for r in R]\n",
     "a table handed to a logger": "import logging\nT = {'a': ['real']}\ndef f(o):\n    logging.debug('%s', T)\n"
                                   "    return getattr(o, T['a'][0])\n",  # (a handler of its own is given the record)
     "a table formatted by a format of its own": "def format(t, s=''):\n    t['a'][0] = s\nT = {'a': ['real']}\n"

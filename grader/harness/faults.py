@@ -173,9 +173,10 @@ REACHES_IN = ("Your modules may use torch, numpy, einops, jaxtyping, the standar
 BUILT_NAMES = ("A name given to getattr or setattr is read only where it can hold nothing but text written out in the "
                "module: a literal; a loop over, or an item of, a tuple, list or dict written out, bound once and only "
                "ever read (iterated, indexed, .get, in, len, made into text); a helper's parameter every call gives "
-               "such text. A table handed to a function (a logger, a helper of yours), changed or bound again, or "
-               "names kept in a dataclass, a NamedTuple or an Enum, are not read: put the objects themselves in the "
-               "table (torch.float32, not 'float32'), or keep the names in a table written out and only read.")
+               "such text; a field of a plain NamedTuple's rows written out. A table handed to a function (a "
+               "logger, a helper of yours), changed or bound again, or names kept in a dataclass or an Enum, are "
+               "not read: put the objects themselves in the table (torch.float32, not 'float32'), or keep the names "
+               "in a table written out and only read.")
 
 ATTRIBUTES_BY_NAME = ("An attribute set by a name given at run time (setattr(self, key, value) over keyword arguments, "
                       "self.__dict__.update(kwargs), SimpleNamespace(**options), a class made with type()) is refused: "

@@ -15,6 +15,8 @@ source is read as those strings instead, each checked as a name written out woul
     RECIPES[r]["master"], RECIPES[r].get("master")                     ... of a table in it (None is no name)
     row = RECIPES[r]; row["params"]; p, q = ROWS[key]                  ... through a name given it, unpacked
     for line, (dtype, n) in RECIPES[r].items(): setattr(ledger, line, ...)   ... iterated
+    MIXED = {**BASE, "p": "bfloat16"}, dict(BASE, p=...), dict(zip(A, B))  tables made of tables (``_Composer``)
+    for row in ROWS: getattr(torch, row.dtype)                         a field of a plain NamedTuple's rows
 
 The reading is sound, not complete. A name counts only if every binding of it in its scope gives it
 such strings (a parameter, another assignment, an ``except ... as``, an import of the same name in
@@ -425,6 +427,10 @@ class LiteralStrings:
     def _values_now(self, node: ast.AST, depth: int) -> list[ast.AST] | None:
         if isinstance(node, (ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict)):
             return [node]  # read into only where it cannot change (``_readable``)
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):  # ``row.dtype`` of NamedTuple rows
+            rows = self._values(node.value, depth + 1)
+            found = [self._field(row, node.attr) for row in rows or ()]
+            return None if rows is None or not rows or None in found else found
         if isinstance(node, ast.Name):
             table = self._table(node)
             if table is not None:
@@ -457,6 +463,56 @@ class LiteralStrings:
                 found = None if default is None else found + default
             return found
         return None
+
+    def _field(self, row: ast.AST, name: str) -> ast.AST | None:
+        """What field ``name`` of ``row`` is, where ``row`` is a call of a NamedTuple of the module's own that
+        only declares its fields (``class Row(NamedTuple): dtype: str``; bound once, by its class statement,
+        replaced by no module), given written out: the argument at the field's place, by keyword, or the
+        default. A NamedTuple's fields cannot change; anything else is None (built at run time)."""
+        if not (isinstance(row, ast.Call) and isinstance(row.func, ast.Name)) \
+                or any(isinstance(a, ast.Starred) for a in row.args) or any(k.arg is None for k in row.keywords):
+            return None
+        fields = self._named_tuple(row.func)
+        if fields is None or name not in fields:
+            return None
+        at = list(fields).index(name)
+        given = [k.value for k in row.keywords if k.arg == name]
+        value = given[0] if given else row.args[at] if at < len(row.args) else fields[name]
+        return value if isinstance(value, ast.Constant) else None
+
+    def _named_tuple(self, func: ast.Name) -> dict[str, ast.AST | None] | None:
+        """The fields (and their defaults written out) of the plain NamedTuple ``func`` names, or None."""
+        owner = self.module.owner.get(id(func))
+        bindings = self.module.bindings.get((id(owner), func.id), []) if owner is not None else []
+        if owner is not self.module.tree or len(bindings) != 1 or self._replaceable(func.id) \
+                or self._named_elsewhere(func.id):
+            return None
+        for load in _loads(self.module, (id(owner), func.id)):  # only ever called: never handed on, where a
+            call = self.module.parent.get(id(load))  # ``setattr(cls, "dtype", ...)`` could replace a field
+            if not (isinstance(call, ast.Call) and call.func is load):
+                return None
+        classes = [n for n in self.module.tree.body if isinstance(n, ast.ClassDef) and n.name == func.id]
+        if len(classes) != 1 or classes[0].decorator_list or classes[0].keywords or len(classes[0].bases) != 1:
+            return None
+        cls, base = classes[0], classes[0].bases[0]
+        if not (isinstance(base, ast.Name) and base.id == "NamedTuple" and self.module.bindings.get(
+                (id(self.module.tree), "NamedTuple")) and all(b.kind == "import" and isinstance(
+                    self.module.parent.get(id(b.source)), ast.ImportFrom) and self.module.parent[id(b.source)].module
+                in ("typing", "typing_extensions") for b in self.module.bindings[(id(self.module.tree), "NamedTuple")])
+                or isinstance(base, ast.Attribute) and base.attr == "NamedTuple" and isinstance(base.value, ast.Name)
+                and base.value.id in ("typing", "typing_extensions") and self.module.bindings.get(
+                    (id(self.module.tree), base.value.id))):
+            return None
+        fields: dict[str, ast.AST | None] = {}
+        for statement in cls.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                fields[statement.target.id] = statement.value
+            elif not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)):
+                return None  # only fields (and a docstring): no method, no property, no field replaced
+        # (no code of the submission sets an attribute of a field's name anywhere, ``type(row).dtype = ...``, nor
+        # what makes or reads a row otherwise, ``row.__class__ = Other``)
+        touched = (*fields, "__new__", "__init__", "__class__", "__getattribute__", "__getattr__")
+        return None if any(self._replaceable(name) for name in touched) else fields
 
     def _row_values(self, node: ast.AST, depth: int) -> list[ast.AST] | None:
         """``rows``, a row that is a name given as what it can hold."""
