@@ -740,6 +740,8 @@ class LiteralStrings:
             and parent.args[0] is node and self._plain_builtin(name, module)
 
     def _plain_builtin(self, name: str, module: _Module) -> bool:
+        """The built-in ``name`` itself: no module binds that name, and no code of the submission puts a module
+        attribute of that name in its place."""
         return not module.rebinds_builtin(name) and not self._replaceable(name)
 
     def _bound(self, target: ast.AST, values: list[ast.AST], module: _Module, depth: int) -> bool:
@@ -777,7 +779,7 @@ class LiteralStrings:
         return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "zip" \
             and bool(call.args) and not any(isinstance(a, ast.Starred) for a in call.args) \
             and all(k.arg == "strict" for k in call.keywords) \
-            and not module.rebinds_builtin("zip") and not self._replaceable("zip")
+            and self._plain_builtin("zip", module)
 
     def _wrapper(self, call: ast.AST, module: _Module) -> bool:
         """A call of one of the built-ins ``WRAPPERS`` (where no module binds that name) given what it iterates,
@@ -788,13 +790,13 @@ class LiteralStrings:
         return 1 <= len(call.args) <= 1 + (call.func.id == "enumerate") \
             and not any(isinstance(a, ast.Starred) for a in call.args) \
             and all(k.arg in options for k in call.keywords) \
-            and not module.rebinds_builtin(call.func.id) and not self._replaceable(call.func.id)
+            and self._plain_builtin(call.func.id, module)
 
     def _builtin(self, call: ast.AST, names, module: _Module) -> bool:
         """A call of one of the built-ins ``names`` with one argument, where no module binds that name."""
         return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in names \
             and len(call.args) == 1 and not isinstance(call.args[0], ast.Starred) and not call.keywords \
-            and not module.rebinds_builtin(call.func.id) and not self._replaceable(call.func.id)
+            and self._plain_builtin(call.func.id, module)
 
     def _only_read_elsewhere(self, name: str, value: ast.AST) -> bool:
         """Another module that imports a table by its name only ever reads it (by that name), and so does this
@@ -946,16 +948,14 @@ class _Composer:
 
     def _zip_call(self, node: ast.AST) -> bool:
         """``zip(KEYS, VALUES)``, the built-in, of two tables or displays (``strict=`` changes nothing it gives)."""
-        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zip" \
-            and len(node.args) == 2 and all(k.arg == "strict" for k in node.keywords) \
-            and not self.module.rebinds_builtin("zip") and not self.reader._replaceable("zip")
+        return self.reader._zipped(node, self.module) and len(node.args) == 2
 
     def _dict_call(self, node: ast.AST) -> bool:
         """The built-in ``dict`` called with at most one argument and keywords written out (no ``**``)."""
         return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" \
             and len(node.args) <= 1 and not any(isinstance(a, ast.Starred) for a in node.args) \
             and all(k.arg is not None for k in node.keywords) and (node.args or node.keywords) \
-            and not self.module.rebinds_builtin("dict") and not self.reader._replaceable("dict")
+            and self.reader._plain_builtin("dict", self.module)
 
 
 class _Entries:

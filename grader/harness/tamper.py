@@ -242,14 +242,9 @@ def _reaching(dotted: str) -> bool:
 
 
 def _plain_prefix(name: ast.AST) -> bool:
-    """A name built at run time that starts with a letter written out (``f"layer{i}"``, ``"w" + str(i)``):
-    no dunder, no private name."""
-    while isinstance(name, ast.BinOp) and isinstance(name.op, (ast.Add, ast.Mod)):  # "w" + str(i), "act_%d" % i
-        name = name.left
-    if isinstance(name, ast.Call) and isinstance(name.func, ast.Attribute) and name.func.attr == "format":
-        name = name.func.value  # "act_{}".format(i)
-    first = name.values[0] if isinstance(name, ast.JoinedStr) and name.values else name
-    return isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value[:1].isalpha()
+    """A name built at run time that starts with a letter written out (``f"layer{i}"``, ``"w" + str(i)``,
+    ``"act_%d" % i``): no dunder, no private name."""
+    return _written_prefix(name)[:1].isalpha()
 
 
 def _written_out(node: ast.AST, keys_only: bool = False) -> bool:
@@ -370,10 +365,11 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
                 break
             bound = grown
         methods = _class_methods(trees)
+        names = {name: {_named(n) for n in walk(tree)} - {None} for name, tree in trees.items()}  # (read once)
         for name, tree in trees.items():
             others = [other for other_name, other in trees.items() if other_name != name]
             reader = _Reader(f"{name}.py", bound[name], LiteralStrings(tree, others))
-            reader.uncalled = _uncalled(name, tree, others)
+            reader.uncalled = _uncalled(name, tree, set().union(*(n for other, n in names.items() if other != name)))
             reader.class_methods = methods
             found += reader.read(tree)
     except RecursionError:  # (a deep stack to start from: never read as nothing)
@@ -386,29 +382,26 @@ SELF_CHECK_TOOLS = frozenset(["doctest", "pdb", "bdb", "cProfile", "profile", "p
                               "tracemalloc", "faulthandler", "pydoc", "unittest", "pytest", "hypothesis"])
 
 
-def _uncalled(name: str, tree: ast.Module, others: list[ast.Module]) -> set[int]:
+def _uncalled(name: str, tree: ast.Module, elsewhere: set[str]) -> set[int]:
     """The module's own functions nothing can call: a self-check's ``def main()``, which only the ``__main__``
     block (never read, never run when imported) calls. Undecorated, defined at the top, named by no code of
     the submission but their own bodies (no other module imports or reads the name, no text names it) and
     not a function of the spec (the tests call those by name). A name looked up at run time is refused
     elsewhere, so nothing else reaches them. Everything in them is read as anywhere (code that never runs is
-    refused too), but the self-check tools they use (``SELF_CHECK_TOOLS``, ``breakpoint()``)."""
-    from grader.harness.spec import stub_sources
+    refused too), but the self-check tools they use (``SELF_CHECK_TOOLS``, ``breakpoint()``). ``elsewhere``:
+    what the submission's other modules name."""
+    from grader.harness.spec import _Stub
 
     try:
-        stub = ast.parse(stub_sources().get(name, ""))
-    except SyntaxError:
-        return set()
-    spec = {n.name for n in stub.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        spec = set(_Stub.of(name).defs)  # (its functions and classes, and the constants it declares)
+    except KeyError:  # no stub of that name: a helper module of the submission's own
+        spec = set()
     functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                  and not n.decorator_list and n.name not in spec]
     names = [f.name for f in functions]
     functions = [f for f in functions if names.count(f.name) == 1]
     if not functions:
         return set()
-    elsewhere: set[str] = set()  # what the submission's other modules name
-    for other in others:
-        elsewhere.update(_named(n) for n in walk(other) if _named(n))
     # (their bodies only: decorators, defaults and annotations run where they are defined)
     bodies = {f.name: {id(inner) for statement in f.body for inner in walk(statement)} for f in functions}
     uncalled = {f.name for f in functions if f.name not in elsewhere}
@@ -509,16 +502,21 @@ def imported_with(sources: dict[str, str], module: str) -> set[str]:
     return seen
 
 
-def _dtype_name(name: ast.AST) -> bool:
-    """Whether a name built at run time starts with a dtype's prefix written out (``f"float{bits}"``,
-    ``"int" + str(bits)``, ``"float%d" % bits``, ``"float{}".format(bits)``)."""
+def _written_prefix(name: ast.AST) -> str:
+    """The text written out at the start of a name built at run time (``f"float{bits}"``, ``"int" + str(bits)``,
+    ``"float%d" % bits``, ``"float{}".format(bits)``: "float", "int"); "" where none is."""
     while isinstance(name, ast.BinOp) and isinstance(name.op, (ast.Add, ast.Mod)):
         name = name.left
     if isinstance(name, ast.Call) and isinstance(name.func, ast.Attribute) and name.func.attr == "format":
         name = name.func.value
     if isinstance(name, ast.JoinedStr) and name.values:
         name = name.values[0]
-    return isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.startswith(DTYPE_PREFIXES)
+    return name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else ""
+
+
+def _dtype_name(name: ast.AST) -> bool:
+    """Whether a name built at run time starts with a dtype's prefix written out (``f"float{bits}"``)."""
+    return _written_prefix(name).startswith(DTYPE_PREFIXES)
 
 
 def _annotations(node: ast.AST) -> list[ast.AST]:
@@ -956,8 +954,7 @@ class _Reader(ast.NodeVisitor):
         """``vars(x)`` or ``x.__dict__`` anywhere but where it is only read (an item, a loop, ``.items()``, a
         copy, ``in``, text): handed to a function (``operator.setitem(vars(k), name, v)``), returned or kept,
         its names can be bound by keys built at run time, out of any reading's sight."""
-        module = self.strings.module if self.strings is not None else None
-        parent = module.parent.get(id(node)) if module else None
+        parent = self._parent(node)
         if parent is None:
             return
         if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
@@ -1196,10 +1193,13 @@ class _Reader(ast.NodeVisitor):
             options.update({k.value: v for k, v in zip(table.keys, table.values)})
         return options
 
+    def _parent(self, node: ast.AST) -> ast.AST | None:
+        """The node that holds ``node`` (None for a text read as code: no scopes were read for it)."""
+        return self.strings.module.parent.get(id(node)) if self.strings is not None else None
+
     def _called_on_self(self, node: ast.Attribute) -> bool:
         """``Base.method(self, ...)`` in a method: a class's method called on the enclosing method's own object."""
-        module = self.strings.module if self.strings is not None else None
-        call = module.parent.get(id(node)) if module else None
+        call = self._parent(node)
         return isinstance(call, ast.Call) and call.func is node and bool(call.args) and self._is_own(call.args[0])
 
     def _device_module(self, call: ast.Call) -> bool:
@@ -1207,7 +1207,7 @@ class _Reader(ast.NodeVisitor):
         device's calls (``backend.synchronize()``), tested (``is None``, ``if backend``, ``hasattr(backend,
         "synchronize")``): whatever module of torch's it is, nothing of it is handed on."""
         module = self.strings.module if self.strings is not None else None
-        target = module.parent.get(id(call)) if module else None
+        target = self._parent(call)
         if not (isinstance(target, ast.Assign) and len(target.targets) == 1
                 and isinstance(target.targets[0], ast.Name)):
             return False
