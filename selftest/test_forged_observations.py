@@ -46,6 +46,8 @@ ATTACKED = {
     # a last layer set to zeros after it is built, its state_dict showing the draw instead
     "part08_state_dict_shows_other_weights": {"test_cruncher_init"},
     "part09_type_name_faked": {"test_open_dataset"},  # an in-memory array that calls itself numpy.memmap
+    # a batch left on the CPU as a tensor subclass whose `device` property names the device asked for
+    "part09_device_claimed": {"test_get_batch", "test_train_trajectory"},
     "part09_file_streamed": {"test_get_batch"},  # the whole file read in chunks, the rows kept: no memory rise
     "part09_side_map_kept": {"test_open_dataset"},  # an in-memory copy returned, a map of the file kept aside
     "part09_copy_mapped": {"test_open_dataset"},  # a map of a copy saved under the same name elsewhere
@@ -88,6 +90,20 @@ _named.attention_scores = _named.split_heads = _named.merge_heads = _wrong
 """
 
 
+# Honest code the observations must not take for a forgery: each is the reference with one change, graded
+# in the same batch, and must pass every test of its part.
+HONEST_VARIANTS = {
+    # pinned memory for any device but the CPU (nanoGPT's batches for a GPU): on a machine without one, torch
+    # raises inside the call for the meta device the device checks ask for, which says nothing either way
+    "part09_honest_pinned_batches": mutants.Mutant(
+        "part09_honest_pinned_batches", 9, "training", "pinned batches for a device other than the CPU", "",
+        (("    return x.to(device), y.to(device)",
+          "    if torch.device(device).type != \"cpu\":\n"
+          "        x, y = x.pin_memory(), y.pin_memory()\n"
+          "    return x.to(device, non_blocking=True), y.to(device, non_blocking=True)"),)),
+}
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     subs = tmp_path_factory.mktemp("forged")
@@ -95,6 +111,8 @@ def graded(tmp_path_factory):
         source = FORGED / f"{name}.py" if (FORGED / f"{name}.py").exists() else HIDDEN_BUGS / f"{name}.py"
         mutants.materialize(mutants.load(source), subs / name)
     mutants.materialize_reference(subs / "honest")
+    for name, variant in HONEST_VARIANTS.items():
+        mutants.materialize(variant, subs / name)
     strides = mutants.materialize_reference(subs / "replaced_from_elsewhere") / "assignment" / "strides.py"
     strides.write_text(strides.read_text() + REPLACED_FROM_ELSEWHERE)
     out = tmp_path_factory.mktemp("out")
@@ -113,6 +131,11 @@ def failed(result: dict, part: int) -> set[str]:
 def test_the_honest_submission_passes_every_test(graded):
     for part in (5, 6, 7, 8, 9, 10):
         assert failed(graded["honest"], part) == set(), part
+
+
+@pytest.mark.parametrize("name", sorted(HONEST_VARIANTS))
+def test_an_honest_variant_passes_every_test_of_its_part(graded, name):
+    assert failed(graded[name], HONEST_VARIANTS[name].part) == set(), name
 
 
 def test_functions_read_by_their_source_run_as_their_module_defines_them(graded):

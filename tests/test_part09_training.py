@@ -34,6 +34,7 @@ from grader.harness.probes.part09 import (
 )
 from grader.harness.schema import FLOAT, INT, ListOf, Tensor, Tuple
 from grader.harness.show import show
+from grader.harness.source import raised_by_a_raise
 from grader.harness.transport import Observe
 from tests.strategies import part09 as S
 
@@ -132,11 +133,14 @@ def test_get_batch(impl, oracle, case):
         check_batch_device(impl, case)
 
 
-def device_refused(raised: StudentRaised, function: str, inputs: str) -> None:
-    """What a call asked for device='meta' raised: torch's own error (a RuntimeError or NotImplementedError:
-    pinned memory, or a step, that needs a GPU) says nothing either way; an error of the submission's own
-    (``ValueError("only the CPU")``) refuses a device torch has, which the spec asks to serve."""
-    if raised.exc_type in ("RuntimeError", "NotImplementedError"):
+def device_refused(impl, raised: StudentRaised, function: str, inputs: str) -> None:
+    """What a call asked for device='meta' raised: torch's own error (pinned memory, or a step, that needs a
+    GPU: a RuntimeError or NotImplementedError raised inside torch) says nothing either way; an error the
+    submission raised itself (``raise NotImplementedError("only the CPU")``, whatever its type) refuses a
+    device torch has, which the spec asks to serve. Told apart by the statement the error left the
+    submission's code at, read from its source here: a ``raise`` is its own."""
+    if raised.exc_type in ("RuntimeError", "NotImplementedError") \
+            and not raised_by_a_raise(impl.sources(), raised.where):
         return
     fail(function, f"asked for device='meta', it raised {raised.exc_type}: {raised.message}: serve whatever device "
          "it is given (torch.from_numpy(...).to(device)); refuse none", inputs=inputs)
@@ -149,7 +153,7 @@ def check_batch_device(impl, case) -> None:
     try:
         on = ask(impl, None, get_batch, *case, "meta").got.batch
     except StudentRaised as raised:
-        device_refused(raised, "training.get_batch", raised.inputs)
+        device_refused(impl, raised, "training.get_batch", raised.inputs)
         return
     if on != ("meta", "meta"):
         fail("training.get_batch", f"asked for device='meta', it returned tensors on {on}: move both to the "
@@ -200,7 +204,7 @@ def test_train_trajectory(impl, oracle, case):
     try:
         fed = impl.run(train_device, dim, num_layers, rows, batch_size, seed, "meta").device
     except StudentRaised as raised:  # what it does for another device may need one (pin_memory() asks for a GPU)
-        device_refused(raised, "training.train", f"dim={dim}, num_layers={num_layers}, rows={rows}, "
+        device_refused(impl, raised, "training.train", f"dim={dim}, num_layers={num_layers}, rows={rows}, "
                        f"batch_size={batch_size}, seed={seed}, device='meta'")
         return
     require(fed == "meta", "training.train", f"asked for device='meta', it fed the model a batch on {fed or 'nothing'}: "

@@ -568,6 +568,23 @@ def strip_main_blocks(text: str) -> str:
     return "".join(pieces)
 
 
+def raised_by_a_raise(sources: dict[str, str], where: str) -> bool:
+    """Whether ``where`` (a raised outcome's innermost frame of the submission's files, ``path:line in
+    name``) is a ``raise`` statement of that module: the submission's own error, not one torch raised
+    inside a call made on that line (``x.pin_memory()`` on a machine with no GPU)."""
+    match = re.fullmatch(r"(.+):(\d+) in .*", where, flags=re.S)
+    text = sources.get(match.group(1).rsplit("/", 1)[-1].removesuffix(".py")) if match else None
+    if text is None:
+        return False
+    try:
+        tree = _readable(text, "exec")
+    except SyntaxError:
+        return False
+    line = int(match.group(2))
+    return any(isinstance(node, ast.Raise) and node.lineno <= line <= (node.end_lineno or node.lineno)
+               for node in ast.walk(tree))
+
+
 def is_clock(name: str) -> bool:
     return name in CLOCKS or name.startswith(CLOCK_MODULES)
 

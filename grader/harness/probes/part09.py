@@ -223,10 +223,15 @@ def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: 
     batch = function(data, batch_size, rng) if device is None else function(data, batch_size, rng, device)
     Scratch.clear()
     if device is not None:
-        where = tuple(t.device.type if isinstance(t, torch.Tensor) else type(t).__name__ for t in batch) \
-            if type(batch) in (tuple, list) else type(batch).__name__
+        where = tuple(_placed(t) for t in batch) if type(batch) in (tuple, list) else type(batch).__name__
         return Batch(where, int(rng.integers(0, 2**62)))
     return Batch(dense(batch), int(rng.integers(0, 2**62)))
+
+
+def _placed(t: Any) -> str:
+    """The device type of a plain tensor, as torch holds it; any other object (a tensor subclass too, whose
+    ``device`` may be a property of its own) by its type's name, which is no device."""
+    return t.device.type if type(t) in (torch.Tensor, torch.nn.Parameter) else type(t).__name__
 
 
 @probe(subject="training.get_batch", batch=False)
@@ -280,7 +285,7 @@ def train_device(impl: Implementation, dim: int, num_layers: int, rows: int, bat
     seen: list[str] = []
 
     def first_forward(module, args):
-        seen.append(args[0].device.type if args and isinstance(args[0], torch.Tensor) else type(args[0]).__name__)
+        seen.append(_placed(args[0]) if args else "nothing")
         raise _FirstForward
 
     model.register_forward_pre_hook(first_forward)
