@@ -121,6 +121,16 @@ def test_a_stuck_function_is_named_with_its_inputs_and_line_and_costs_its_limit_
     assert took < 30, f"a stuck function cost {took:.0f} s: its limit is 1 s here"
 
 
+def test_what_a_module_holds_from_its_import_is_not_charged_to_its_first_watched_call(tmp_path):
+    """At home every module is imported in the pytest process, on the first call into it: a training.py
+    holding 96 MiB from its import (a table, torch._dynamo behind a @torch.compile) is not told that its
+    open_dataset read the file into memory."""
+    sub = submission(tmp_path / "heavy-import", "training",
+                     "\n_SCRATCH = np.ones(96 * 2**20 // 8)  # touched: resident from the import on\n")
+    run = pytest("tests/test_part09_training.py", "--submission", str(sub), "-k", "open_dataset or get_batch")
+    assert run.returncode == 0, run.stdout[-3000:]
+
+
 def test_a_function_stuck_on_one_input_fails_only_the_callers_that_reach_that_input(tmp_path):
     """contiguous_strides hangs on an empty shape; is_contiguous calls it on the others only (and passes alone):
     is_contiguous's test passes after contiguous_strides's timed out, and view_strides's, which reaches an empty

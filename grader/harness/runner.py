@@ -144,6 +144,19 @@ class Runner:
             return {"status": "left_state", "function": subject, "changed": changed}
         return {"status": "ok", "value": value}
 
+    def import_ahead(self, subject: str, timeout: float | None) -> None:
+        """Import the subject's module now, under the call's time limit, ahead of a call whose memory is
+        watched from outside this process: what the module's import holds (a table, ``torch._dynamo`` behind
+        a ``@torch.compile``) is not the call's. A worker imports every module at hello; in process the
+        first call into a module would carry it. Whatever goes wrong is left for the call to meet."""
+        if self.impl is None:
+            return
+        try:
+            with _alarm(timeout, self):
+                self._import_first(subject)
+        except Expired:
+            pass
+
     def _import_first(self, subject: str) -> None:
         """Import the subject's module before its call, in a pristine() of its own: what the module's import
         changes of torch's settings is put back, and not charged to the call (that module's tests are not

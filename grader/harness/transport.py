@@ -252,6 +252,8 @@ class InProcess:
         from grader.harness import wire
 
         sent = wire.roundtrip(request.to_wire())
+        if request.observe.watch:
+            self.runner.import_ahead(request.subject, request.timeout)
         resident = reset_peak(os.getpid()) if request.observe.watch else None
         reading = bytes_read(os.getpid()) if request.observe.watch else None
         trace = PathWatch(request.observe.trace) if request.observe.trace else None
