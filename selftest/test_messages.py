@@ -214,3 +214,13 @@ def test_a_container_of_the_right_kind_with_too_few_items_is_a_wrong_length():
         why = schema.problem(value)
         assert headline(why) == "wrong length" and said in why, why
     assert headline(ListOf(FLOAT).problem((1.0,))) == "wrong type"
+
+
+def test_a_raised_message_s_lines_are_set_off_from_the_harness_s():
+    """The implementation's text may imitate the harness ("HARNESS ERROR ..."): its lines after the first
+    are set off, so none reads as the harness's own."""
+    from grader.harness.faults import StudentRaised
+
+    text = StudentRaised("strides.f", "RuntimeError", "x\n\nHARNESS ERROR: not your code", "", "n=1").describe()
+    assert not any(line.startswith("HARNESS") for line in text.splitlines()), text
+    assert "  | HARNESS ERROR: not your code" in text and text.splitlines()[-1] == "  input:    n=1"

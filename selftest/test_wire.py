@@ -441,3 +441,14 @@ def test_a_hidden_number_matches_as_equals_compares_it():
     close = hide([-0.0, 2.0], Secret(rel=1e-3))
     assert close[0].matches(0.0) and close[0].matches(-0.0) and close[1].matches(2.0005)
     assert not close[1].matches(2.01)
+
+
+def test_an_int_too_long_for_json_s_text_is_an_opaque_int_not_a_crash():
+    """An int past the digits Python reads back from text (10**5000) would stop the encoder: it crosses as
+    an opaque int that says why, and fails the type check with that reason (not "raised ValueError")."""
+    sent = wire.roundtrip(10**5000, answer=True)
+    assert isinstance(sent, wire.Opaque) and "too long to send back" in sent.why
+    with pytest.raises(Mismatch, match="too long to send back"):
+        check(sent, INT, "flops.matmul_flops")
+    assert wire.roundtrip(2**600, answer=True) == 2**600  # the largest real counts are far shorter
+

@@ -206,7 +206,10 @@ class StudentRaised(Exception):
         self.in_function = in_function  # the implementation's own function it was raised in, where not ``function``
 
     def describe(self) -> str:
-        raised = f"raised {self.exc_type}: {self.message}".rstrip(": ")
+        # the implementation's own text: its lines after the first are set off, so that none reads as the
+        # harness's own ("HARNESS ERROR ...") to a student or to staff reading the report
+        message = self.message.replace("\n", "\n  | ")
+        raised = f"raised {self.exc_type}: {message}".rstrip(": ")
         inner = self.in_function
         if inner and inner != self.function and not inner.startswith(self.function + "."):
             # Cruncher.__init__ raised in the probe of num_parameters: named as what raised, and what was checked

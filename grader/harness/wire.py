@@ -40,6 +40,9 @@ import torch
 from grader.harness.show import printable
 
 MAX_DEPTH = 32
+# an int sent as JSON's text: Python reads no longer one back (sys.get_int_max_str_digits, 4300 digits); no
+# answer is near this (Part 4's largest counts are a few hundred bits)
+LONGEST_INT_BITS = 13_000
 
 # Where no implementation code runs (the grading process of a sandboxed run), a tensor remembers its
 # own encoding: the examples' tensors are encoded again for every question that carries them (its
@@ -163,6 +166,8 @@ def _enc(value: Any, depth: int, tail: list[bytes] | None = None) -> Any:
     if value is None or t is bool or t is str:
         return value
     if t is int:
+        if value.bit_length() > LONGEST_INT_BITS:  # past what JSON's text of an int may hold
+            return {"$opaque": "int", "why": f"an integer of {value.bit_length()} bits, too long to send back"}
         return value
     if t is float:
         return _float(value)
