@@ -266,6 +266,11 @@ HONEST = {
                                     "getattr(torch, row.dtype).itemsize)\n",
     "a table holding a list that changes": "import torch\nSEEN = []\nT = {'float32': SEEN, 'bfloat16': SEEN}\n"
                                            "def f(x):\n    SEEN.append(x)\n    return [getattr(torch, n) for n in T]\n",
+    "loaders' options kept in names bound once": "import numpy as np, torch\nWEIGHTS_ONLY = True\n"
+                                                  "ALLOW_PICKLE = False\ndef f(p):\n    safe = True\n"
+                                                  "    return torch.load(p, weights_only=WEIGHTS_ONLY), "
+                                                  "torch.load(p, weights_only=safe), "
+                                                  "np.load(p, mmap_mode='r', allow_pickle=ALLOW_PICKLE)\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
                                         "    mine = dict(BASE)\n    mine['p'] = x\n"
                                         "    return getattr(torch, BASE['p'])\n",
@@ -533,6 +538,11 @@ REACHING = {
     "... by os": "import os\ndef f():\n    return os.system('lscpu')\nf()\n",
     "torch's loader told weights_only=False": "import torch\ndef f(p):\n    return torch.load(p, weights_only=False)\n",
     "... by options not written out": "import torch\ndef f(p, kw):\n    return torch.load(p, **kw)\n",
+    "... by a parameter": "import torch\ndef f(p, weights_only=True):\n    return torch.load(p, weights_only=weights_only)\n",
+    "... by a name bound again": "import torch\nW = True\ndef f(p):\n    return torch.load(p, weights_only=W)\n"
+                                "def g():\n    global W\n    W = False\n",
+    "numpy's loader by a name bound twice": "import numpy as np\nA = False\nA = not A\ndef f(p):\n"
+                                            "    return np.load(p, allow_pickle=A)\n",
     "... by the environment": "import os\nos.environ['TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD'] = '1'\n",
     "numpy's loader through partial": "import functools, numpy as np\n"
                                       "L = functools.partial(np.load, allow_pickle=True)\n",
@@ -639,6 +649,15 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
           "B = {'p': 'real'}\nA = {'b': B}\ndef k(o):\n    return getattr(o, B['p'])\n"
     found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
     assert "uses getattr of a name built at run time" in found, found
+
+
+@pytest.mark.parametrize("other", ["from . import mod\nmod.WEIGHTS_ONLY = False\n",
+                                   "from . import mod\nsetattr(mod, 'WEIGHTS_ONLY', False)\n"])
+def test_a_loader_s_option_in_a_name_another_module_can_rebind_is_refused(other):
+    mod = "import torch\nWEIGHTS_ONLY = True\ndef f(p):\n    return torch.load(p, weights_only=WEIGHTS_ONLY)\n"
+    assert reaches({"mod": mod}) == []
+    found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
+    assert any("weights_only=WEIGHTS_ONLY, which may be False" in what for what in found), found
 
 
 def test_a_function_of_the_spec_is_read_though_nothing_of_the_submission_calls_it():

@@ -1168,14 +1168,29 @@ class _Reader(ast.NodeVisitor):
         if numpy:
             at = {"load": 2, "read_array": 1, "NpzFile": 2}[last]  # allow_pickle's place
             allow = options.get("allow_pickle", args[at] if len(args) > at else None)
-            if allow is not None and not (isinstance(allow, ast.Constant) and allow.value is False):
-                self._add(node, f"calls {dotted} with allow_pickle (a pickle's code would run)")
+            if allow is not None and not self._always(allow, (False,)):
+                self._add(node, f"calls {dotted} with allow_pickle{self._not_written(allow, False)} (a pickle's "
+                                "code would run)")
         elif "pickle_module" in options or len(args) >= 3:
             self._add(node, f"calls {dotted} with a pickle module of its own")
-        elif "weights_only" in options and not (isinstance(options["weights_only"], ast.Constant)
-                                                and options["weights_only"].value in (True, None)):
-            self._add(node, f"calls {dotted} with weights_only=False (a checkpoint's pickle would run its code, "
+        elif "weights_only" in options and not self._always(options["weights_only"], (True, None)):
+            said = self._not_written(options["weights_only"], True) or "=False"
+            self._add(node, f"calls {dotted} with weights_only{said} (a checkpoint's pickle would run its code, "
                             "and so would any bytes it is handed: load with weights_only=True)")
+
+    def _always(self, value: ast.AST, allowed: tuple) -> bool:
+        """Whether ``value`` is one of the constants ``allowed``, written out there or in a name bound only to
+        such constants (``WEIGHTS_ONLY = True``, which no code of the submission can rebind)."""
+        found = [value] if isinstance(value, ast.Constant) else \
+            self.strings._values(value) if self.strings is not None else None
+        return bool(found) and all(isinstance(v, ast.Constant) and any(v.value is a for a in allowed) for v in found)
+
+    @staticmethod
+    def _not_written(value: ast.AST, wanted: bool) -> str:
+        """How a refusal says an option that is not a constant: what it was given, which may be anything."""
+        if isinstance(value, ast.Constant):
+            return ""
+        return f"={ast.unparse(value)[:60]}, which may be {not wanted} when it runs"
 
     def _options(self, keywords: list[ast.keyword]) -> dict[str, ast.AST] | None:
         """A call's keywords by name, a ``**`` of a dict written out (in place, or a table only read) read as
