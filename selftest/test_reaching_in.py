@@ -660,6 +660,26 @@ def test_a_loader_s_option_in_a_name_another_module_can_rebind_is_refused(other)
     assert any("weights_only=WEIGHTS_ONLY, which may be False" in what for what in found), found
 
 
+MATCHED = "from .dtypes import FloatFormat\ndef f(x):\n    match x:\n        case FloatFormat(exponent_bits=5):\n" \
+          "            return 1\n"
+SIBLING = "class FloatFormat:\n    __match_args__ = ('exponent_bits',)\n    exponent_bits: int = 0\n"
+
+
+def test_a_match_pattern_on_a_plain_class_imported_from_a_sibling_is_its_own():
+    assert reaches({"mod": MATCHED, "dtypes": SIBLING}) == []
+
+
+@pytest.mark.parametrize("sources", [
+    {"dtypes": SIBLING, "other": "from . import dtypes\nimport os\ndtypes.FloatFormat = os\n"},  # replaced there
+    {"dtypes": SIBLING + "import os\nFloatFormat = os\n"},  # bound again where it is defined
+    {"dtypes": "import abc\nclass FloatFormat(metaclass=abc.ABCMeta):\n    pass\n"},  # a metaclass may say anything
+    {"dtypes": "import os as FloatFormat\n"},  # no class at all
+])
+def test_a_match_pattern_on_what_a_sibling_may_bind_to_a_library_s_object_is_refused(sources):
+    found = [r.what for r in reaches({"mod": MATCHED, **sources}) if r.module == "mod"]
+    assert any(what.startswith("reads attributes through a match pattern") for what in found), found
+
+
 def test_a_function_of_the_spec_is_read_though_nothing_of_the_submission_calls_it():
     """The tests call the spec's functions by name: never read as a self-check nothing calls."""
     found = reaches({"strides": "import doctest\ndef view_strides(shape, strides, new_shape):\n    doctest.testmod()\n"})

@@ -366,11 +366,15 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
             bound = grown
         methods = _class_methods(trees)
         names = {name: {_named(n) for n in walk(tree)} - {None} for name, tree in trees.items()}  # (read once)
+        readers = {name: _Reader(f"{name}.py", bound[name],
+                                 LiteralStrings(tree, [other for o, other in trees.items() if o != name]))
+                   for name, tree in trees.items()}
+        plain = {name: _plain_classes(tree, readers[name].dotted) for name, tree in trees.items()}
         for name, tree in trees.items():
-            others = [other for other_name, other in trees.items() if other_name != name]
-            reader = _Reader(f"{name}.py", bound[name], LiteralStrings(tree, others))
+            reader = readers[name]
             reader.uncalled = _uncalled(name, tree, set().union(*(n for other, n in names.items() if other != name)))
             reader.class_methods = methods
+            reader.classes = plain[name] | _sibling_classes(tree, reader, plain, readers)
             found += reader.read(tree)
     except RecursionError:  # (a deep stack to start from: never read as nothing)
         found += [Reach(f"{name}.py:1", UNREAD) for name in trees]
@@ -449,6 +453,27 @@ def _named(node: ast.AST) -> str | None:
 
 # a tree nested deeper than the readings' MAX_DEPTH (a chain of 3,000 attributes): refused, not read
 UNREAD = f"could not be read: something in it is nested more than {MAX_DEPTH} deep (write it flatter)"
+
+
+def _sibling_classes(tree: ast.Module, own: "_Reader", plain: dict[str, set[str]],
+                     readers: dict[str, "_Reader"]) -> set[str]:
+    """The names a module binds, once, by importing a plain class of a sibling at its top (``from .dtypes
+    import FloatFormat``), where no code of the submission can put anything else in either name."""
+    counts = _bound_counts(tree)
+    found = set()
+    for node in tree.body:
+        if not (isinstance(node, ast.ImportFrom) and node.module is not None
+                and (node.level > 0 or node.module.split(".")[0] == "assignment")):
+            continue
+        sibling = node.module.split(".")[-1]
+        if sibling not in readers:
+            continue
+        for alias in node.names:
+            local = alias.asname or alias.name
+            if alias.name in plain[sibling] and counts[local] == 1 and not own.strings._replaceable(local) \
+                    and not readers[sibling].strings._replaceable(alias.name):
+                found.add(local)
+    return found
 
 
 def _siblings(tree: ast.AST, bound: dict[str, dict[str, str]]) -> dict[str, str]:
@@ -684,10 +709,12 @@ class _Reader(ast.NodeVisitor):
         self.quiet = 0  # inside one: a self-check tool's use (``SELF_CHECK_TOOLS``) is not charged
         self.harmless_bases: set[int] = set()  # a refused module read only for what is ``HARMLESS`` of it
         self.class_methods: dict[str, frozenset[str]] = {}  # the submission's classes' methods (``_class_methods``)
+        self.classes: set[str] | None = None  # names of plain classes of its own (``_plain_classes``)
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        self.classes = _plain_classes(tree, self.dotted)
+        if self.classes is None:  # (a module of a submission: given, with those it imports, by ``reaches``)
+            self.classes = _plain_classes(tree, self.dotted)
         self.visit(tree)
         return self.found
 
