@@ -192,11 +192,14 @@ def check_std(weight: torch.Tensor, answers: Answers, input_dim: int, whose: str
     fewer only widen them)."""
     n, root = weight.numel(), math.sqrt(input_dim)
     mean = weight.sum().item() / n * root  # in units of 1/sqrt(input_dim)
-    mean_tol = bernstein(n, CUT_VAR, CUT)
+    square = weight.square().sum().item() / n * input_dim  # mean of w^2 in units of 1/input_dim
+    # the mean's bound holds for weights of the right spread; weights spread wider (a scale forgotten) have
+    # a mean as much wider by chance alone, which is no shift: the bound grows with their spread, so that
+    # such weights are told their std, not their mean
+    mean_tol = bernstein(n, CUT_VAR, CUT) * max(1.0, math.sqrt(square / CUT_VAR))
     if abs(mean) > mean_tol:
         answers.fail(f"{whose} mean is {mean:.4f}/sqrt(input_dim); expected 0 "
                      f"(within ±{mean_tol:.4f}/sqrt(input_dim))")
-    square = weight.square().sum().item() / n * input_dim  # mean of w^2 in units of 1/input_dim
     square_tol = bernstein(n, CUT_FOURTH - CUT_VAR**2, CUT**2 - CUT_VAR)
     low, high = math.sqrt(CUT_VAR - square_tol), math.sqrt(CUT_VAR + square_tol)
     if not low <= math.sqrt(square) <= high:

@@ -118,8 +118,9 @@ def stepped_once_and_cleared(step: Answers) -> None:
     params = step.where("params")
     params.within(**PARAMS, problem="parameters after the step differ from one optimizer step on the autocast "
                   "gradients")
-    step.where("grads_left").same("parameters still holding a nonzero gradient after the step: call "
-                                  "optimizer.zero_grad()")
+    step.where("grads_left").same("parameters still holding a nonzero gradient after the step: this step's "
+                                  "gradients were left on the model. Call optimizer.zero_grad() after the "
+                                  "optimizer's step (a zero_grad before the forward clears only the last step's)")
     batch = step.where("batch_after")
     batch.map(dtypes).same("the dtypes of the caller's x and y after the step (x, then y): the step changed the "
                            "batch it was given. Autocast casts copies inside each op; cast nothing in place "
@@ -136,6 +137,11 @@ def scaler_used(step: Answers) -> None:
                             "backward must start from scaler.scale(loss), and the scaler unscales them in step")
     step.where("scale").same("the scaler's scale after the step: scaler.update() halves it after an overflow and "
                              "(growth_interval=1 here) doubles it after a clean step")
+    # the docstring's step 2 holds with a scaler too: a step that scales inside the block is wrong in that branch
+    step.where("autocast_in_backward").same("whether an autocast was on as each gradient reached a parameter: "
+                                            "the scaled backward ran inside the autocast block. Only the forward "
+                                            "and the loss go under torch.autocast; call scaler.scale(loss)"
+                                            ".backward() after the with block")
 
 
 # --------------------------------------------------------------------------- tests
