@@ -105,10 +105,18 @@ def test_linear_backward_grad_w(impl, oracle, case):
     check_grad_w(impl, oracle, *case)
 
 
+COMPILERS = ("compile", "jit", "export", "fx")  # torch's, read as autograd's (they trace it): said as what they are
+
+
 def no_autograd(impl, function, returned: list) -> None:
     """Nothing autograd in the code ``function`` runs (read from the source), nor in what it returned."""
     findings = audit_no_autograd(impl.sources(), "gradients", (function.name.split(".")[1],))
     uses = [f"{f.what} at {f.where}" for f in findings if f.autograd]
+    compilers = [use for use in uses if use.split(" ")[1].split(".")[-1] in COMPILERS]
+    if compilers and len(compilers) == len(uses):
+        fail(function.name, f"compiles or traces code ({'; '.join(compilers[:3])}), and torch's compilers run "
+             "autograd's machinery unread by this check: the gradient functions, and what gradients.py runs when "
+             "imported, must run as written. Leave them uncompiled (time a compiled copy in a __main__ block)")
     if uses:
         fail(function.name, f"used autograd ({'; '.join(uses[:3])}): compute the gradient with the formula, "
              "using plain tensor ops")

@@ -1207,8 +1207,9 @@ def _may_rebind(finding: Finding) -> bool:
     what it may put in place of a function is not read. (A ``getattr`` of a name built at run time is not
     charged here: a table of ``getattr(torch, name)`` for each dtype's name is honest import-time code.)"""
     verb, _, what = finding.what.partition(" ")
-    return verb in ("uses", "imports") and (what.split(" ")[0].split(".")[-1] in SETTERS
-                                            or what.startswith("getattr of "))
+    # (``torch.compile``, read as autograd's, is no builtin ``compile``: it wraps a function, and binds nothing)
+    return verb in ("uses", "imports") and not finding.autograd and (
+        what.split(" ")[0].split(".")[-1] in SETTERS or what.startswith("getattr of "))
 
 
 def unwritten_lookups(sources: dict[str, str], module: str, function: str) -> list[Finding]:
