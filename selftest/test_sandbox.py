@@ -462,6 +462,7 @@ def test_the_cuda_environment_reaches_the_worker(monkeypatch, package):
         worker.close()
     assert env["CUDA_VISIBLE_DEVICES"] == "1" and env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
     assert "GRADER_SECRET" not in env and env["TMPDIR"] == "/tmp"
+    assert env["USER"] == env["LOGNAME"] == "student"  # getpass.getuser() has a name to give
 
 
 @pytest.mark.skipif("root" not in MODES, reason="workers keep the host's PID namespace only when graded as root")

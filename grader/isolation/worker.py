@@ -157,13 +157,19 @@ def _enter_view(spec: dict[str, Any], limits: sandbox.Limits, mode: str, box: _B
     return host_home, host_home / "scratch"
 
 
+WORKER_USER = "student"
+
+
 def _clean_environment(scratch: Path) -> None:
     """Nothing of the grader's environment but what CUDA needs to pick the same device."""
     keep = {k: os.environ[k] for k in KEEP_ENVIRONMENT if k in os.environ}
     os.environ.clear()
     os.environ.update({
         "HOME": str(scratch), "TMPDIR": str(scratch), "PATH": "/usr/bin:/bin",
-        "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8", **keep,
+        "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
+        # a user name of its own (its user id has no entry in /etc/passwd): getpass.getuser() in a checkpoint's
+        # metadata works as at home, and tells nothing of the grader's
+        "USER": WORKER_USER, "LOGNAME": WORKER_USER, **keep,
     })
     import tempfile
 
