@@ -355,14 +355,17 @@ def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
                    "getattr(_me, '__dict__')['time_matmul'] = _cpu", "vars(_me)['time_matmul'] = _cpu",
                    "time_matmul.__code__ = _cpu.__code__", "globals().update(time_matmul=_cpu)",
                    "_g = globals()\n_g['time_matmul'] = _cpu", "for _k in list(globals()):\n    globals()[_k] = _cpu",
-                   "exec(compile('time_matmul = _cpu', 'x', 'exec'))"):
+                   "exec(compile('time_matmul = _cpu', 'x', 'exec'))",
+                   # a compiler backend of its own runs in place of the code compiled
+                   "import torch\ntime_matmul = torch.compile(time_matmul, backend=lambda gm, ex: _cpu)",
+                   "import torch\ntime_matmul = torch._dynamo.optimize(lambda gm, ex: _cpu)(time_matmul)"):
         assert replaced_at_import({"__init__": "", "roofline": honest + setter + "\n"}, "roofline"), setter
     tables = ("CLOCKS = {n: getattr(time, n) for n in ('perf_counter', 'monotonic')}\nF8 = getattr(time, 'time', None)\n"
               # a namespace only read where it is made sets nothing
               "__all__ = [n for n in globals() if not n.startswith('_')]\nHAS = 'F8' in vars()\n"
               "NAMES = sorted(globals().keys())\n"
               # torch's compiler wraps a function (a compiled copy, a compiled helper): it binds no other name
-              "import torch\ntime_matmul_compiled = torch.compile(time_matmul)\n"
+              "import torch\ntime_matmul_compiled = torch.compile(time_matmul, backend='eager', dynamic=True)\n"
               "@torch.compile\ndef _fused(a, b):\n    return a @ b\n")
     assert replaced_at_import({"__init__": "", "roofline": honest + tables}, "roofline") == []
 

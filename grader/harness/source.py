@@ -1192,6 +1192,19 @@ REPLACING = ("replaces ", "defines a module __getattr__", "imports * from the pa
              "evaluates ")  # a jaxtyping dimension jaxtyping runs as code when the function is called
 
 
+def _own_compiler_backend(imported: str, node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """``torch.compile(fn, backend=my_backend)``, ``torch._dynamo.optimize(my_backend)``, a backend registered by
+    name: dynamo hands the traced code to a function of the submission's, which runs whatever it returns in
+    place of the code compiled. (A backend named by a string of torch's, ``backend="eager"``, runs the code.)"""
+    if imported in ("torch._dynamo.optimize", "torch._dynamo.optimize_assert") or imported.endswith(".register_backend"):
+        return True
+    call = parents.get(id(node))
+    if imported != "torch.compile" or not (isinstance(call, ast.Call) and call.func is node):
+        return False
+    backend = next((k.value for k in call.keywords if k.arg in ("backend", None)), None)
+    return backend is not None and not (isinstance(backend, ast.Constant) and isinstance(backend.value, str))
+
+
 def replaced_at_import(sources: dict[str, str], module: str) -> list[Finding]:
     """Where importing ``module`` (with the package's ``__init__`` and what they import) may put other code
     in place of the submission's functions or of a library the readings read (``named.split_heads = ...``,
@@ -1304,6 +1317,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported) \
                 and (imports or _called(node, parents) or not reached_as(imported, TEXT_RUNNERS)):
             found.append(Finding(where, f"uses {imported}", False))
+        if imported and isinstance(node.ctx, ast.Load) and _own_compiler_backend(imported, node, parents):
+            found.append(Finding(where, f"replaces what {imported} compiles with a compiler backend of its own (the "
+                                        "function given it runs in place of the code as written)", False))
         patched = _patched(mod, node.value, scopes) if isinstance(node, ast.Attribute) \
             and not isinstance(node.ctx, ast.Load) else None
         if patched and not (f"{patched}.".startswith(FLAGS) and id(node) in set_to_constants):
