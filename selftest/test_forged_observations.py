@@ -101,6 +101,13 @@ HONEST_VARIANTS = {
           "    if torch.device(device).type != \"cpu\":\n"
           "        x, y = x.pin_memory(), y.pin_memory()\n"
           "    return x.to(device, non_blocking=True), y.to(device, non_blocking=True)"),)),
+    # a train that refuses a model placed elsewhere than the device it is given: the harness places it there
+    "part09_honest_train_checks_its_model": mutants.Mutant(
+        "part09_honest_train_checks_its_model", 9, "training", "train refuses a model on another device", "",
+        (("        x, y = get_batch(data, batch_size, rng, device)",
+          "        if next(model.parameters()).device != torch.device(device):\n"
+          "            raise RuntimeError(\"the model is not on the device its batches go to\")\n"
+          "        x, y = get_batch(data, batch_size, rng, device)"),)),
 }
 
 

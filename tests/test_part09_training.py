@@ -170,7 +170,8 @@ def check_trajectory(impl, oracle, case):
                      "(a kept loss tensor also keeps its whole autograd graph alive)")
     losses.check(ListOf(FLOAT, length=num_steps))
     losses.within(**TRAINED, problem="the losses differ from the reference's: per step get_batch, forward, "
-                  "F.mse_loss(pred, y), backward, optimizer.step(), optimizer.zero_grad()")
+                  "F.mse_loss(pred, y), backward, optimizer.step(), optimizer.zero_grad() (train draws its batches "
+                  "with your get_batch: where test_get_batch fails too, mend get_batch first)")
     answers.where("params").within(**TRAINED, problem="the parameters after training differ")
     answers.where("optimizer").within(**TRAINED, problem="the optimizer train was given holds other state after "
                                       "training: step the optimizer you are given (optimizer.step()), not one of "

@@ -279,9 +279,13 @@ class _FirstForward(BaseException):
 @probe(subject="training.train", timeout=TRAIN_TIMEOUT)
 def train_device(impl: Implementation, dim: int, num_layers: int, rows: int, batch_size: int, seed: int,
                  device: str) -> FedOn:
-    """``train(..., device=device)`` on the harness's model, stopped at the model's first forward: where
-    the batch it was fed lies (the meta device holds no values, so nothing past it could run anyway)."""
-    model, optimizer, data, rng = make_run(dim, num_layers, rows, seed)
+    """``train(..., device=device)`` on the harness's model, placed on that device as a caller would place it
+    (a train that checks its model's device against the one it is given finds them alike), stopped at the
+    model's first forward: where the batch it was fed lies (the meta device holds no values, so nothing
+    past it could run anyway)."""
+    model, _, data, rng = make_run(dim, num_layers, rows, seed)
+    model.to(device)
+    optimizer = OPTIMIZERS["adamw"](model.parameters())
     seen: list[str] = []
 
     def first_forward(module, args):
