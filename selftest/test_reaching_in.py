@@ -271,6 +271,8 @@ HONEST = {
                                                   "    return torch.load(p, weights_only=WEIGHTS_ONLY), "
                                                   "torch.load(p, weights_only=safe), "
                                                   "np.load(p, mmap_mode='r', allow_pickle=ALLOW_PICKLE)\n",
+    "a class body's own name read after it binds it": "import torch\nclass Cfg:\n    NAME = 'float32'\n"
+                                                      "    DTYPE = getattr(torch, NAME)\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
                                         "    mine = dict(BASE)\n    mine['p'] = x\n"
                                         "    return getattr(torch, BASE['p'])\n",
@@ -538,6 +540,14 @@ REACHING = {
     "... by os": "import os\ndef f():\n    return os.system('lscpu')\nf()\n",
     "torch's loader told weights_only=False": "import torch\ndef f(p):\n    return torch.load(p, weights_only=False)\n",
     "... by options not written out": "import torch\ndef f(p, kw):\n    return torch.load(p, **kw)\n",
+    "... by a name a class body reads before binding it (the module's, then)": (
+        "import io, torch\nSAFE = 0\nclass _C:\n    m = torch.load(io.BytesIO(b''), weights_only=SAFE)\n"
+        "    SAFE = True\n"),
+    "getattr of a name a class body reads before binding it": "_N = '__globals__'\ndef f():\n    pass\n"
+                                                               "class _K:\n    g = getattr(f, _N)\n"
+                                                               "    _N = '__name__'\n",
+    "getattr of the module's docstring, bound again later": '"""__globals__"""\ndef f():\n    pass\n'
+                                                            'g = getattr(f, __doc__)\n__doc__ = "f"\n',
     "... by a parameter": "import torch\ndef f(p, weights_only=True):\n    return torch.load(p, weights_only=weights_only)\n",
     "... by a name bound again": "import torch\nW = True\ndef f(p):\n    return torch.load(p, weights_only=W)\n"
                                 "def g():\n    global W\n    W = False\n",

@@ -39,6 +39,7 @@ can hold, none of them such a name.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 from dataclasses import dataclass, field
 
@@ -56,6 +57,11 @@ WRAPPERS = frozenset(["enumerate", "sorted", "reversed", "list", "tuple", "set",
 WRAPPER_OPTIONS = {"enumerate": ("start",), "sorted": ("key", "reverse")}
 CACHES = frozenset(["cache", "lru_cache"])  # functools' decorators that call a helper only as it is called
 ROUNDS = 8  # a name given by a name given by ...: deeper chains are read as built at run time
+# the owner of a read that may see either of two scopes' bindings (``_Module.ambiguous``): none of them
+AMBIGUOUS = ast.Module(body=[], type_ignores=[])
+# what a module's read of a name finds before the module binds it: a built-in, or what the import system sets
+FALLBACKS = frozenset(dir(builtins)) | frozenset(["__doc__", "__name__", "__file__", "__spec__", "__loader__",
+                                                  "__package__", "__cached__", "__path__", "__annotations__"])
 
 
 @dataclass
@@ -83,6 +89,8 @@ class _Module:
     owner: dict[int, ast.AST | None] = field(default_factory=dict)  # a loaded Name -> the scope binding it
     loads: dict[str, list[ast.Name]] = field(default_factory=dict)  # name -> where it is read
     stores: dict[int, ast.AST | None] = field(default_factory=dict)  # a stored Name -> the scope it binds in
+    # a loaded Name that may read one of two scopes' bindings, as the code runs (``AMBIGUOUS``, its owner)
+    ambiguous: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     def scan(self) -> None:
         todo: list[tuple[ast.AST, ast.AST]] = [(self.tree, self.tree)]
@@ -127,8 +135,35 @@ class _Module:
         for node, scope in stored:
             self.stores[id(node)] = self._owner_of_binding(node.id, scope)
         for node, scope in loads:
-            self.owner[id(node)] = self.resolve(node.id, scope)
+            owner = self.resolve(node.id, scope)
+            if isinstance(owner, ast.ClassDef) and owner is scope and not self._bound_before(node, owner):
+                # a class body reads the module's binding (or a built-in) until its own has run: either
+                self.ambiguous[id(node)], owner = (id(owner), id(self.tree)), AMBIGUOUS
+            elif owner is self.tree and node.id in FALLBACKS:
+                # read before the module binds it, a built-in's or the import system's (``__doc__``) is read
+                self.ambiguous[id(node)], owner = (id(self.tree),), AMBIGUOUS
+            self.owner[id(node)] = owner
             self.loads.setdefault(node.id, []).append(node)
+
+    def _bound_before(self, node: ast.Name, cls: ast.ClassDef) -> bool:
+        """Whether a statement of the class body ahead of the one reading ``node`` binds its name, always (an
+        assignment, a def, a class or an import at the body's top, not under an ``if`` or a loop)."""
+        statement: ast.AST | None = node
+        while statement is not None and self.parent.get(id(statement)) is not cls:
+            statement = self.parent.get(id(statement))
+        if statement is None or statement not in cls.body:
+            return False
+        for earlier in cls.body[:cls.body.index(statement)]:
+            if isinstance(earlier, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and earlier.name == node.id:
+                return True
+            if isinstance(earlier, (ast.Import, ast.ImportFrom)) and any(
+                    (a.asname or a.name.split(".")[0]) == node.id for a in earlier.names):
+                return True
+            targets = earlier.targets if isinstance(earlier, ast.Assign) else \
+                [earlier.target] if isinstance(earlier, ast.AnnAssign) and earlier.value is not None else []
+            if any(isinstance(t, ast.Name) and t.id == node.id for target in targets for t in walk(target)):
+                return True
+        return False
 
     def _open(self, node: ast.AST, scope: ast.AST, todo: list, names: list) -> None:
         """A scope inside ``scope``: what of it is evaluated outside (a def's decorators, defaults and
@@ -551,14 +586,13 @@ class LiteralStrings:
         if owner is self.module.tree and (self._replaceable(function.name) or self._named_elsewhere(function.name)):
             return {}  # another module could call it with anything
         calls = []
-        for node in self.module.loads.get(function.name, []):
-            if self.module.owner.get(id(node)) is owner:
-                call = self.module.parent.get(id(node))
-                if not (isinstance(call, ast.Call) and call.func is node):
-                    return {}  # handed on: what it is called with is not read
-                if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-                    return {}
-                calls.append(call)
+        for node in _loads(self.module, (id(owner), function.name)):
+            call = self.module.parent.get(id(node))
+            if not (isinstance(call, ast.Call) and call.func is node):
+                return {}  # handed on: what it is called with is not read
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return {}
+            calls.append(call)
         if not calls:
             return {}
         args = function.args
@@ -999,7 +1033,8 @@ def _loads(module: _Module, key: tuple[int, str]) -> list[ast.Name]:
     """Where a scope's name is read: a module's also where no scope binds it (bound by ``global`` in a
     function, it is bound in no scope's names)."""
     return [node for node in module.loads.get(key[1], []) if id(module.owner.get(id(node))) == key[0]
-            or key[0] == id(module.tree) and module.owner.get(id(node)) is None]
+            or key[0] == id(module.tree) and module.owner.get(id(node)) is None
+            or key[0] in module.ambiguous.get(id(node), ())]
 
 
 def _text(node: ast.AST) -> bool:
