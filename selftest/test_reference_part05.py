@@ -358,7 +358,10 @@ def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
                    "exec(compile('time_matmul = _cpu', 'x', 'exec'))",
                    # a compiler backend of its own runs in place of the code compiled
                    "import torch\ntime_matmul = torch.compile(time_matmul, backend=lambda gm, ex: _cpu)",
-                   "import torch\ntime_matmul = torch._dynamo.optimize(lambda gm, ex: _cpu)(time_matmul)"):
+                   "import torch\ntime_matmul = torch._dynamo.optimize(lambda gm, ex: _cpu)(time_matmul)",
+                   "import torch\n_B = 'eager'\n_B = _cpu\ntime_matmul = torch.compile(time_matmul, backend=_B)",
+                   "import torch\ntime_matmul = torch.compile(time_matmul, **{'backend': _cpu})",
+                   "import functools, torch\ntime_matmul = functools.partial(torch.compile, backend=_cpu)(time_matmul)"):
         assert replaced_at_import({"__init__": "", "roofline": honest + setter + "\n"}, "roofline"), setter
     tables = ("CLOCKS = {n: getattr(time, n) for n in ('perf_counter', 'monotonic')}\nF8 = getattr(time, 'time', None)\n"
               # a namespace only read where it is made sets nothing
@@ -366,7 +369,10 @@ def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
               "NAMES = sorted(globals().keys())\n"
               # torch's compiler wraps a function (a compiled copy, a compiled helper): it binds no other name
               "import torch\ntime_matmul_compiled = torch.compile(time_matmul, backend='eager', dynamic=True)\n"
-              "@torch.compile\ndef _fused(a, b):\n    return a @ b\n")
+              "@torch.compile\ndef _fused(a, b):\n    return a @ b\n"
+              # a backend torch names, kept in a name or a table of options, or chosen between two
+              "_BACKEND = 'eager' if time.time() < 0 else 'inductor'\n_OPTIONS = {'dynamic': True}\n"
+              "time_matmul_fast = torch.compile(time_matmul, backend=_BACKEND, **_OPTIONS)\n")
     assert replaced_at_import({"__init__": "", "roofline": honest + tables}, "roofline") == []
 
 

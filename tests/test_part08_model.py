@@ -208,8 +208,9 @@ def check_std(weight: torch.Tensor, answers: Answers, input_dim: int, whose: str
         answers.fail(f"{whose} std is {math.sqrt(square):.4f}/sqrt(input_dim); expected "
                      f"{CUT_STD:.4f}/sqrt(input_dim) (between {low:.4f} and {high:.4f}), the std of "
                      "N(0, 1/input_dim) cut at ±3 std" +
-                     (": about the std of N(0, 1/input_dim) itself, as if nothing was cut (nn.init.trunc_normal_'s "
-                      "a and b are absolute values, not multiples of std: a=-3 * std, b=3 * std)" if uncut else ""))
+                     (": about the std of N(0, 1/input_dim) itself, as if nothing was cut (with "
+                      "nn.init.trunc_normal_: its a and b are absolute values, not multiples of std: a=-3 * std, "
+                      "b=3 * std)" if uncut else ""))
 
 
 @settings(max_examples=4)  # 2**19 weights each: a wrong initialisation shows in any of them

@@ -1192,17 +1192,47 @@ REPLACING = ("replaces ", "defines a module __getattr__", "imports * from the pa
              "evaluates ")  # a jaxtyping dimension jaxtyping runs as code when the function is called
 
 
-def _own_compiler_backend(imported: str, node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+def _own_compiler_backend(mod: Module, imported: str, node: ast.AST, parents: dict[int, ast.AST]) -> bool:
     """``torch.compile(fn, backend=my_backend)``, ``torch._dynamo.optimize(my_backend)``, a backend registered by
     name: dynamo hands the traced code to a function of the submission's, which runs whatever it returns in
-    place of the code compiled. (A backend named by a string of torch's, ``backend="eager"``, runs the code.)"""
-    if imported in ("torch._dynamo.optimize", "torch._dynamo.optimize_assert") or imported.endswith(".register_backend"):
+    place of the code compiled. A backend torch names by a string (``backend="eager"``; a module's constant
+    bound only to such strings; a table of options written out that names one, or none) runs the code."""
+    if imported.startswith("torch._dynamo.") and imported.rsplit(".", 1)[-1] in ("optimize", "optimize_assert") \
+            or imported.endswith(".register_backend"):
         return True
     call = parents.get(id(node))
-    if imported != "torch.compile" or not (isinstance(call, ast.Call) and call.func is node):
+    # called, or handed with its options to what calls it later (``functools.partial(torch.compile, backend=b)``)
+    if imported != "torch.compile" or not isinstance(call, ast.Call) or call.func is not node and node not in call.args:
         return False
-    backend = next((k.value for k in call.keywords if k.arg in ("backend", None)), None)
-    return backend is not None and not (isinstance(backend, ast.Constant) and isinstance(backend.value, str))
+    for keyword in call.keywords:
+        if keyword.arg == "backend" and not _names_a_backend(mod, keyword.value):
+            return True
+        if keyword.arg is None and not all(isinstance(table, ast.Dict) and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in table.keys) and all(
+                _names_a_backend(mod, v) for k, v in zip(table.keys, table.values) if k.value == "backend")
+                for table in _written(mod, keyword.value)):
+            return True
+    return False
+
+
+def _names_a_backend(mod: Module, value: ast.expr, depth: int = 0) -> bool:
+    """Whether ``value`` is only ever a string: written out, either branch of an ``if`` expression, or a name
+    the module binds only to such values."""
+    return bool(_written(mod, value, depth)) and all(
+        isinstance(v, ast.Constant) and isinstance(v.value, str) if not isinstance(v, ast.IfExp)
+        else _names_a_backend(mod, v.body, depth + 1) and _names_a_backend(mod, v.orelse, depth + 1)
+        for v in _written(mod, value, depth))
+
+
+def _written(mod: Module, value: ast.expr, depth: int = 0) -> list[ast.expr]:
+    """What ``value`` is, written out: itself, or each value a module-level name is bound to (empty where one
+    is not written out there, or the chain is long)."""
+    if not isinstance(value, ast.Name):
+        return [value]
+    rebound = any(isinstance(n, ast.Global) and value.id in n.names for n in walk(mod.tree))
+    values = _bound_values(mod.tree.body, value.id) if depth < 4 and not rebound else [None]
+    found = [w for v in values if v is not None for w in _written(mod, v, depth + 1)]
+    return found if values and None not in values and len(found) >= len(values) else []
 
 
 def replaced_at_import(sources: dict[str, str], module: str) -> list[Finding]:
@@ -1317,7 +1347,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported) \
                 and (imports or _called(node, parents) or not reached_as(imported, TEXT_RUNNERS)):
             found.append(Finding(where, f"uses {imported}", False))
-        if imported and isinstance(node.ctx, ast.Load) and _own_compiler_backend(imported, node, parents):
+        if imported and isinstance(node.ctx, ast.Load) and _own_compiler_backend(mod, imported, node, parents):
             found.append(Finding(where, f"replaces what {imported} compiles with a compiler backend of its own (the "
                                         "function given it runs in place of the code as written)", False))
         patched = _patched(mod, node.value, scopes) if isinstance(node, ast.Attribute) \
