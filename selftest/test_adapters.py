@@ -54,3 +54,38 @@ def test_the_list_names_every_private_torch_use_in_the_harness():
                    for name in used):
                 offenders.append(f"{path.relative_to(root.parent)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
     assert not offenders, "private torch names outside grader/harness/adapters.py:\n" + "\n".join(offenders)
+
+
+COMPILED_AS_WRITTEN = """
+import torch
+from grader.harness.adapters import compile_runs_as_written
+
+seen = []
+
+
+def mine(gm, example_inputs):  # a backend of the submission's own: it would run in place of f
+    seen.append("mine")
+    return lambda *args: (torch.zeros(3),)
+
+
+def f(x):
+    return x * 2
+
+
+compile_runs_as_written()
+g = torch.compile(f, backend=mine)
+print(g(torch.ones(3)).tolist(), seen)
+"""
+
+
+def test_a_worker_runs_compiled_code_as_written_and_no_backend_of_a_submission_s_own():
+    """The fork server's setting (every worker's): torch.compile with a backend of the submission's own runs the
+    function as written, and never calls the backend (which could run anything in its place)."""
+    import subprocess
+    import sys
+
+    from selftest.grading import ROOT
+
+    run = subprocess.run([sys.executable, "-c", COMPILED_AS_WRITTEN], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert run.stdout.strip() == "[2.0, 2.0, 2.0] []", run.stdout + run.stderr[-2000:]

@@ -271,6 +271,11 @@ HONEST = {
                                                   "    return torch.load(p, weights_only=WEIGHTS_ONLY), "
                                                   "torch.load(p, weights_only=safe), "
                                                   "np.load(p, mmap_mode='r', allow_pickle=ALLOW_PICKLE)\n",
+    "torch's compiler flags and switches": "import torch, torch._dynamo\ntorch._dynamo.config.suppress_errors = True\n"
+                                            "torch._dynamo.config.cache_size_limit = 64\ntorch._dynamo.reset()\n"
+                                            "@torch._dynamo.disable\ndef f(x):\n    return x\n"
+                                            "@torch.compiler.disable\ndef g(x):\n    return x\n"
+                                            "h = torch.compile(g, mode='reduce-overhead')\n",
     "a class body's own name read after it binds it": "import torch\nclass Cfg:\n    NAME = 'float32'\n"
                                                       "    DTYPE = getattr(torch, NAME)\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
@@ -548,6 +553,13 @@ REACHING = {
                                                                "    _N = '__name__'\n",
     "getattr of the module's docstring, bound again later": '"""__globals__"""\ndef f():\n    pass\n'
                                                             'g = getattr(f, __doc__)\n__doc__ = "f"\n',
+    "torch's compiler switched back on in a worker": "import torch\ntorch._dynamo.config.disable = False\n",
+    "... through setattr": "import torch\nsetattr(torch._dynamo.config, 'disable', False)\n",
+    "... through a patch of its config": "import torch\n@torch._dynamo.config.patch(disable=False)\ndef f():\n"
+                                         "    pass\n",
+    "a frame callback of its own": "import torch\ntorch._C._dynamo.eval_frame.set_eval_frame(lambda *a: None)\n",
+    "a compiler backend registered": "import torch._dynamo\n@torch._dynamo.register_backend\ndef mine(gm, ex):\n"
+                                     "    return gm\n",
     "... by a parameter": "import torch\ndef f(p, weights_only=True):\n    return torch.load(p, weights_only=weights_only)\n",
     "... by a name bound again": "import torch\nW = True\ndef f(p):\n    return torch.load(p, weights_only=W)\n"
                                 "def g():\n    global W\n    W = False\n",

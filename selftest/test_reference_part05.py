@@ -361,7 +361,8 @@ def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
                    "import torch\ntime_matmul = torch._dynamo.optimize(lambda gm, ex: _cpu)(time_matmul)",
                    "import torch\n_B = 'eager'\n_B = _cpu\ntime_matmul = torch.compile(time_matmul, backend=_B)",
                    "import torch\ntime_matmul = torch.compile(time_matmul, **{'backend': _cpu})",
-                   "import functools, torch\ntime_matmul = functools.partial(torch.compile, backend=_cpu)(time_matmul)"):
+                   "import functools, torch\ntime_matmul = functools.partial(torch.compile, backend=_cpu)(time_matmul)",
+                   "import torch\ntime_matmul = torch.compiler.compile(time_matmul, backend=_cpu)"):
         assert replaced_at_import({"__init__": "", "roofline": honest + setter + "\n"}, "roofline"), setter
     tables = ("CLOCKS = {n: getattr(time, n) for n in ('perf_counter', 'monotonic')}\nF8 = getattr(time, 'time', None)\n"
               # a namespace only read where it is made sets nothing

@@ -41,13 +41,17 @@ def missing() -> list[str]:
     return gone
 
 
-def compile_runs_as_written_where_it_cannot() -> None:
-    """torch.compile where it cannot compile (a worker: no C++ compiler, a noexec /tmp, no processes of its own)
-    runs the function as written, with the same answers, instead of failing where a student's machine compiles
-    it: dynamo's ``suppress_errors``."""
+def compile_runs_as_written() -> None:
+    """torch.compile in a worker runs the function as written: dynamo is off (its ``disable``), so the code the
+    readings read is the code that runs, and no compiler backend of a submission's own is handed the traced
+    code to run something else in its place (``torch.compiler.compile(f, backend=mine)``). It gives the same
+    answers as compiled code, without compiling where a worker cannot (no C++ compiler, a noexec /tmp, no
+    processes of its own), and without the time compiling takes. (The readings refuse what would switch it
+    back on: ``grader/harness/tamper.py``.)"""
     import torch._dynamo.config
 
     torch._dynamo.config.suppress_errors = True
+    torch._dynamo.config.disable = True
 
 
 def _private(name: str) -> Callable[[], object]:

@@ -1202,7 +1202,8 @@ def _own_compiler_backend(mod: Module, imported: str, node: ast.AST, parents: di
         return True
     call = parents.get(id(node))
     # called, or handed with its options to what calls it later (``functools.partial(torch.compile, backend=b)``)
-    if imported != "torch.compile" or not isinstance(call, ast.Call) or call.func is not node and node not in call.args:
+    if imported not in ("torch.compile", "torch.compiler.compile") or not isinstance(call, ast.Call) \
+            or call.func is not node and node not in call.args:
         return False
     for keyword in call.keywords:
         if keyword.arg == "backend" and not _names_a_backend(mod, keyword.value):

@@ -137,7 +137,14 @@ REACHING_FUNCTIONS = frozenset([
     "os.execle", "os.execlp", "os.execlpe", "os.execv", "os.execve", "os.execvp", "os.execvpe", "os.spawnl",
     "os.spawnle", "os.spawnlp", "os.spawnlpe", "os.spawnv", "os.spawnve", "os.spawnvp", "os.spawnvpe", "pty",
     "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell", "concurrent.futures.ProcessPoolExecutor",
-    "concurrent.futures.process", "platform.popen"])
+    "concurrent.futures.process", "platform.popen",
+    # what hands every frame, or the code torch's compiler traces, to a function of the submission's, or switches
+    # the compiler back on in a worker (which runs compiled code as written: ``adapters.compile_runs_as_written``)
+    "torch._C._dynamo", "torch._dynamo.eval_frame", "torch._dynamo.convert_frame", "torch._dynamo.optimize",
+    "torch._dynamo.optimize_assert", "torch._dynamo.register_backend", "torch._dynamo.backends",
+    "torch._dynamo.callback", "torch._dynamo.callback_handler", "torch._dynamo.guards", "torch._dynamo.decorators",
+    "torch._dynamo.config.disable", "torch._dynamo.config.patch", "torch._dynamo.config.load_config",
+    "torch._dynamo.config._config", "torch._dynamo.config.__dict__"])
 # of the modules refused whole, what only tells about the machine or the run (how many cores, which rank)
 HARMLESS = frozenset(["multiprocessing.cpu_count", "torch.multiprocessing.cpu_count", "torch.distributed.is_available",
                       "torch.distributed.is_initialized", "torch.distributed.get_rank",
@@ -221,7 +228,8 @@ SEVERAL = "one of several library objects"  # ... none of them a module (torch.f
 
 
 def _settable(dotted: str) -> bool:
-    return any(dotted == place or dotted.startswith(place + ".") for place in SETTABLE)
+    """A flag of ``SETTABLE``'s, but one that reaches (``torch._dynamo.config.disable``)."""
+    return any(dotted == place or dotted.startswith(place + ".") for place in SETTABLE) and not _reaching(dotted)
 
 
 REACHING_DOTTED = frozenset(name for name in REACHING_FUNCTIONS if "." in name)

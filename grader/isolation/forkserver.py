@@ -77,9 +77,9 @@ def prewarm() -> list[str]:
 
     torch.set_num_threads(1)  # a forking process must not own a thread pool
     _exercise(torch)
-    from grader.harness.adapters import compile_runs_as_written_where_it_cannot
+    from grader.harness.adapters import compile_runs_as_written
 
-    compile_runs_as_written_where_it_cannot()
+    compile_runs_as_written()
     from grader.harness.probe import load_all
 
     load_all()
