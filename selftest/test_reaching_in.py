@@ -278,6 +278,8 @@ HONEST = {
                                             "h = torch.compile(g, mode='reduce-overhead')\n",
     "a class body's own name read after it binds it": "import torch\nclass Cfg:\n    NAME = 'float32'\n"
                                                       "    DTYPE = getattr(torch, NAME)\n",
+    "a plain class's body reads the module's name": "import torch\nNAME = 'float32'\nclass Base:\n    pass\n"
+                                                   "class Cfg(Base, object):\n    DTYPE = getattr(torch, NAME)\n",
     "a table copied, the copy changed": "import torch\nBASE = {'p': 'float32'}\ndef f(o, x):\n"
                                         "    mine = dict(BASE)\n    mine['p'] = x\n"
                                         "    return getattr(torch, BASE['p'])\n",
@@ -551,6 +553,10 @@ REACHING = {
     "getattr of a name a class body reads before binding it": "_N = '__globals__'\ndef f():\n    pass\n"
                                                                "class _K:\n    g = getattr(f, _N)\n"
                                                                "    _N = '__name__'\n",
+    "getattr of a name a class body reads through its metaclass's namespace": (
+        "class _M(type):\n    @classmethod\n    def __prepare__(m, name, bases):\n"
+        "        return {'_N': '__globals__'}\n_N = '__name__'\ndef f():\n    pass\n"
+        "class _B(metaclass=_M):\n    pass\nclass _K(_B):\n    g = getattr(f, _N)\n"),
     "getattr of the module's docstring, bound again later": '"""__globals__"""\ndef f():\n    pass\n'
                                                             'g = getattr(f, __doc__)\n__doc__ = "f"\n',
     "torch's compiler switched back on in a worker": "import torch\ntorch._dynamo.config.disable = False\n",

@@ -136,7 +136,11 @@ class _Module:
             self.stores[id(node)] = self._owner_of_binding(node.id, scope)
         for node, scope in loads:
             owner = self.resolve(node.id, scope)
-            if isinstance(owner, ast.ClassDef) and owner is scope and not self._bound_before(node, owner):
+            if isinstance(scope, ast.ClassDef) and not self._plain_class(scope):
+                # a metaclass's __prepare__ (its own, or a base's) hands the body a namespace of its making,
+                # which may give any name any value: no read in the body is the reading's
+                self.ambiguous[id(node)], owner = (id(scope), id(self.tree)), AMBIGUOUS
+            elif isinstance(owner, ast.ClassDef) and owner is scope and not self._bound_before(node, owner):
                 # a class body reads the module's binding (or a built-in) until its own has run: either
                 self.ambiguous[id(node)], owner = (id(owner), id(self.tree)), AMBIGUOUS
             elif owner is self.tree and node.id in FALLBACKS:
@@ -144,6 +148,25 @@ class _Module:
                 self.ambiguous[id(node)], owner = (id(self.tree),), AMBIGUOUS
             self.owner[id(node)] = owner
             self.loads.setdefault(node.id, []).append(node)
+
+    def _plain_class(self, cls: ast.ClassDef, depth: int = 0) -> bool:
+        """A class whose body runs in a plain dict: no keywords (no metaclass), and no base but ``object`` or a
+        plain class of the module's own, bound once by its class statement."""
+        if cls.keywords or depth > ROUNDS:
+            return False
+        for base in cls.bases:
+            if not isinstance(base, ast.Name):
+                return False
+            if base.id == "object" and not self.rebinds_builtin("object"):
+                continue
+            owner = self.resolve(base.id, self.enclosing.get(id(cls)) or self.tree)
+            bindings = self.bindings.get((id(owner), base.id), []) if owner is not None else []
+            defined = [n for n in walk(owner) if isinstance(n, ast.ClassDef) and n.name == base.id
+                       and self.enclosing.get(id(n)) is owner] \
+                if len(bindings) == 1 and bindings[0].kind == "other" else []
+            if len(defined) != 1 or not self._plain_class(defined[0], depth + 1):
+                return False
+        return True
 
     def _bound_before(self, node: ast.Name, cls: ast.ClassDef) -> bool:
         """Whether a statement of the class body ahead of the one reading ``node`` binds its name, always (an

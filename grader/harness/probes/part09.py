@@ -13,6 +13,7 @@ another that never saw what was saved (``restore_checkpoint``, ``process=
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import os
@@ -220,12 +221,30 @@ def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: 
         np.save(path, data)
         data = np.load(path, mmap_mode="r")
     function = impl.function("training.get_batch")
-    batch = function(data, batch_size, rng) if device is None else function(data, batch_size, rng, device)
+    if device is None:
+        batch = function(data, batch_size, rng)
+    else:
+        with _pinning_stands_aside():
+            batch = function(data, batch_size, rng, device)
     Scratch.clear()
     if device is not None:
         where = tuple(_placed(t) for t in batch) if type(batch) in (tuple, list) else type(batch).__name__
         return Batch(where, int(rng.integers(0, 2**62)))
     return Batch(dense(batch), int(rng.integers(0, 2**62)))
+
+
+@contextlib.contextmanager
+def _pinning_stands_aside():
+    """``Tensor.pin_memory()`` hands the tensor back as it is, for one call: pinning asks for a GPU, which a
+    machine that grades may not have, and the device checks ask where a batch goes, not how it got there. So
+    a batch pinned for any device but the CPU, then moved, is seen moved, and one pinned and left behind is
+    seen left behind."""
+    pin = torch.Tensor.pin_memory
+    torch.Tensor.pin_memory = lambda self, *args, **kwargs: self
+    try:
+        yield
+    finally:
+        torch.Tensor.pin_memory = pin
 
 
 def _placed(t: Any) -> str:
@@ -294,7 +313,8 @@ def train_device(impl: Implementation, dim: int, num_layers: int, rows: int, bat
 
     model.register_forward_pre_hook(first_forward)
     try:
-        impl.function("training.train")(model, optimizer, data, 1, batch_size, rng, device)
+        with _pinning_stands_aside():
+            impl.function("training.train")(model, optimizer, data, 1, batch_size, rng, device)
     except _FirstForward:
         pass
     return FedOn(seen[0] if seen else "")
