@@ -378,3 +378,15 @@ def test_torchs_formula_read_off_an_unnamed_object_is_torchs():
     unnamed = reference.replace("    return counter.flops",
                                 "    tools = fn.__self__\n    return counter.flops + tools.mm_flop(1, 2)")
     assert _reads_of(unnamed) != []
+
+
+def test_torch_s_counter_taken_from_a_sibling_is_read_as_torch_s():
+    """flops.py taking FlopCounterMode from model.py, which imported it under a name of its own, counts with
+    torch's counter as surely as an import of its own would."""
+    from tests.test_part04_flops import _flop_counter_reads
+
+    flops = ("def count_matmul_flops(fn):\n    from .model import _Tally\n    with _Tally(display=False) as c:\n"
+             "        fn()\n    return c.get_total_flops()\n")
+    model = "from torch.utils.flop_counter import FlopCounterMode as _Tally\n"
+    used, _ = _flop_counter_reads(tuple(sorted({"flops": flops, "model": model, "__init__": ""}.items())))
+    assert used, used

@@ -406,3 +406,14 @@ def test_the_product_watch_counts_products_not_the_copies_beside_them(tmp_path, 
     roofline.write_text(roofline.read_text() + OUT_UNDER_INFERENCE_MODE)
     seen = time_matmul_products.fn(Implementation("assignment", tmp_path), *sizes, 2, 5, False)
     assert len(seen.products) == 2 + 5 and not seen.shapes
+
+
+def test_a_clock_taken_from_a_sibling_is_read_as_the_clock():
+    """roofline.py timing with the perf_counter model.py imported (``from .model import perf_counter``) reads
+    a wall clock, as an import of its own would."""
+    from grader.harness.source import is_clock, package_names
+
+    roofline = ("from .model import perf_counter\n\ndef time_matmul(m, k, n, dtype, device, warmup=3, trials=10):\n"
+                "    start = perf_counter()\n    return perf_counter() - start\n")
+    package = {"roofline": roofline, "model": "from time import perf_counter\n", "__init__": ""}
+    assert package_names(package, "roofline", "time_matmul", is_clock)

@@ -917,3 +917,17 @@ def test_a_module_that_may_set_its_name_keeps_its_main_block_live(name):
 @pytest.mark.parametrize("name", sorted(CANNOT_SET_NAME))
 def test_reading_or_copying_names_keeps_the_main_block_dead(name):
     assert not Module.parse(CANNOT_SET_NAME[name], "gradients").rebinds_name
+
+
+@pytest.mark.parametrize("model", ["from torch.autograd import grad as _derive\n",
+                                   "import torch\n_derive = torch.autograd.grad\n",
+                                   "from torch._functorch.aot_autograd import aot_export_joint_simple as _derive\n"])
+def test_a_library_object_a_sibling_took_is_read_as_that_object(model):
+    """gradients.py taking autograd from model.py, which imported it (``from .model import _derive``), uses
+    autograd as surely as an import of its own would; a function model.py defines is read where it is."""
+    text = "from .model import _derive\n\ndef squared_error_grad(x, w, t):\n    return _derive(x, w)\n"
+    package = {"gradients": text, "model": model, "__init__": ""}
+    assert any(f.autograd for f in audit_no_autograd(package, "gradients", ("squared_error_grad",))), model
+    honest = {"gradients": text, "model": "import numpy as np\n\ndef _derive(x, w):\n    return x * np.float32(1)\n",
+              "__init__": ""}
+    assert audit_no_autograd(honest, "gradients", ("squared_error_grad",)) == []

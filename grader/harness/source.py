@@ -47,6 +47,7 @@ import functools
 import importlib
 import re
 import types
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -94,6 +95,9 @@ class Module:
     # entry means that only a star import can bind it
     bindings: dict[str, int] = field(default_factory=dict)
     declared_global: set[str] = field(default_factory=set)  # names some function rebinds with ``global``
+    # a sibling's name it takes (``.model._derive``) -> the library object that sibling bound it to
+    # (``torch.autograd.grad``): read in a package, as ``_read_package`` sets it (``_through_siblings``)
+    through: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def parse(cls, text: str, name: str) -> "Module":
@@ -170,7 +174,7 @@ class Module:
         if depth > 8:
             return None
         if isinstance(node, ast.Name) and scope and node.id in scope:
-            return scope[node.id] or None  # "": a local the reading cannot name
+            return self._library(scope[node.id]) or None  # "": a local the reading cannot name
         if isinstance(node, ast.Name):
             if node.id in self.declared_global:  # a function rebinds it as it runs: what it is cannot be read
                 return None
@@ -180,7 +184,7 @@ class Module:
             if isinstance(final, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return node.id
             if node.id in self.imports:
-                return self.imports[node.id]
+                return self._library(self.imports[node.id])
             if node.id in self.aliases:
                 return self.resolve(self.aliases[node.id], depth + 1, sources=sources)
             if node.id not in self.bindings:  # `from time import *`, `from ._bench import *`
@@ -188,12 +192,20 @@ class Module:
             return node.id
         if isinstance(node, ast.Attribute):
             base = self.resolve(node.value, depth + 1, scope, sources)
-            return f"{base}.{node.attr}" if base else None
+            return self._library(f"{base}.{node.attr}") if base else None
         name = _literal_getattr(node)
         if name is not None and self.resolve(node.func, depth + 1, scope, sources) == "getattr":
             base = self.resolve(node.args[0], depth + 1, scope, sources)  # `getattr(torch, "utils")` is torch.utils
             return f"{base}.{name}" if base else None
         return None
+
+    def _library(self, dotted: str) -> str:
+        """``dotted``, or the library object a sibling bound it to where it names a sibling's name
+        (``.model._derive`` -> ``torch.autograd.grad``, and what follows: ``.model.ag.grad``)."""
+        for taken, library in self.through.items():
+            if dotted == taken or dotted.startswith(taken + "."):
+                return library + dotted[len(taken):]
+        return dotted
 
     def starred(self, name: str, sources: dict[str, str] | None = None, depth: int = 0) -> str | None:
         """What ``name``, which none of the module's own statements binds, stands for when its star
@@ -605,7 +617,7 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
             continue
         seen.add((name, fn))
         try:
-            mod = Module.parse(sources[name], name)
+            mod = _in_package(sources, name)
         except SyntaxError:
             if unreadable is not None:
                 unreadable.append(name)
@@ -643,7 +655,7 @@ def import_time_names(sources: dict[str, str], wanted, module: str | None = None
         if module is not None and name not in imported_with(sources, module):
             continue
         try:
-            mod = Module.parse(text, name)
+            mod = _in_package(sources, name)
         except SyntaxError:
             continue  # unreadable: the readings that need it say so
         found += [f"{name}.py:{node.lineno}" for node, resolved in mod.read_names(mod.import_time(), sources)
@@ -1305,7 +1317,83 @@ def _read_package(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, Module]
             parsed[name] = Module.parse(text, name)
         except SyntaxError:
             continue  # left out here; the audit charges one in its reach (``_audit``)
+    parsed = _through_siblings(parsed)
     return parsed, _ownership(parsed, sources)
+
+
+def _in_package(sources: dict[str, str], name: str) -> Module:
+    """Module ``name`` of the package ``sources``, read with its siblings (``Module.through``); raises
+    ``SyntaxError`` where it does not parse."""
+    parsed, _ = _read_package(tuple(sorted(sources.items())))
+    if name not in parsed:
+        return Module.parse(sources[name], name)  # (raises, as the package's reading left it out)
+    return parsed[name]
+
+
+def _through_siblings(parsed: dict[str, Module]) -> dict[str, Module]:
+    """Each module with ``through`` set: the names it takes from its siblings (``from .model import _derive``,
+    ``from . import model`` then ``model.ag``) that those siblings bound, once, to a library's object
+    (``from torch.autograd import grad as _derive``, ``ag = torch.autograd``), read as that object. (Copies:
+    a parsed module is shared by every package that holds its text.)"""
+    found: dict[str, dict[str, str]] = {name: {} for name in parsed}
+    for _ in range(4):  # a sibling's name taken from a sibling of its own, in turn
+        grown = False
+        for name, mod in parsed.items():
+            for dotted in _every_import(mod):
+                for taken, library in _sibling_libraries(dotted, parsed, found).items():
+                    if found[name].get(taken) != library:
+                        found[name][taken] = library
+                        grown = True
+        if not grown:
+            break
+    return {name: dataclasses.replace(mod, through=found[name]) if found[name] else mod
+            for name, mod in parsed.items()}
+
+
+def _every_import(mod: Module) -> list[str]:
+    """The dotted name of everything the module imports, at its top or in a function (``.model._derive``)."""
+    found = []
+    for node in walk(mod.tree):
+        if isinstance(node, ast.ImportFrom):
+            found += [_from_name(node, alias) for alias in node.names if alias.name != "*"]
+        elif isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+    return found
+
+
+def _sibling_libraries(dotted: str, parsed: dict[str, Module], found: dict[str, dict[str, str]]) -> dict[str, str]:
+    """What an import of the module's (``dotted``) takes from a sibling that the sibling bound once to a
+    library's object: by the dotted names the module's code reads it under."""
+    level = len(dotted) - len(dotted.lstrip("."))
+    parts = dotted.lstrip(".").split(".")
+    if level == 0 and parts[0] == "assignment":
+        parts = parts[1:]
+    elif level > 1 or level == 0 and parts[0] not in parsed:
+        return {}
+    if len(parts) == 1 and parts[0] in parsed:  # ``from . import model``: each of model's names, ``model.x``
+        other, prefix = parsed[parts[0]], dotted
+        names = list(other.bindings)
+    elif len(parts) == 2 and parts[0] in parsed:  # ``from .model import x``
+        other, prefix = parsed[parts[0]], dotted.rsplit(".", 1)[0]
+        names = [parts[1]]
+    else:
+        return {}
+    out = {}
+    for name in names:
+        bound = other.final.get(name)
+        if other.bindings.get(name) != 1 or bound is None or name in other.declared_global:
+            continue
+        if isinstance(bound, (ast.Import, ast.ImportFrom)):
+            library = other.imports.get(name, "")
+        elif isinstance(bound, ast.expr):
+            library = other.resolve(bound) or ""
+        else:
+            continue
+        library = found[other.name].get(library, library) if library.startswith(".") else library
+        libraries = {v.split(".")[0] for v in other.imports.values() if not v.startswith(".")}
+        if library and library.split(".")[0] in libraries - {"assignment", *parsed}:
+            out[f"{prefix}.{name}"] = library
+    return out
 
 
 PACKAGE = "__init__"  # the package's own module: what ``from . import name`` reads a name from
@@ -1425,7 +1513,18 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         elif isinstance(node, ast.ImportFrom):
             source = node.module or ""
             if node.level or source.split(".")[0] in {"assignment", *siblings}:
-                continue  # the implementation's own modules: followed where they are used
+                # the implementation's own modules: followed where they are used; but a library's object a
+                # sibling took (``from torch.autograd import grad as _derive``, then ``from .model import
+                # _derive``) is charged here as that import would be
+                for alias in node.names:
+                    full = mod._library(_from_name(node, alias))
+                    library, _, name = full.rpartition(".")
+                    plain = full in PLAIN_IMPORTS if not library else library in PLAIN_IMPORTS and not (
+                        name in AUTOGRAD or name in ESCAPES or name.startswith("_"))
+                    if full != _from_name(node, alias) and not plain:
+                        found.append(Finding(where, f"imports {full} (through a module of its own)",
+                                             _autograd_name(full)))
+                continue
             for alias in node.names:
                 full = f"{source}.{alias.name}"
                 if full in TURNING_OFF or full in PLAIN_FROM_AUTOGRAD:  # `from torch.autograd import no_grad`
