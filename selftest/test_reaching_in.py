@@ -564,8 +564,13 @@ REACHING = {
     "... through a patch of its config": "import torch\n@torch._dynamo.config.patch(disable=False)\ndef f():\n"
                                          "    pass\n",
     "a frame callback of its own": "import torch\ntorch._C._dynamo.eval_frame.set_eval_frame(lambda *a: None)\n",
+    "a compiler of its own handed AOTAutograd's graphs": "from torch._functorch.aot_autograd import aot_function\n"
+                                                          "f = aot_function(abs, fw_compiler=lambda gm, ex: gm)\n",
     "a compiler backend registered": "import torch._dynamo\n@torch._dynamo.register_backend\ndef mine(gm, ex):\n"
                                      "    return gm\n",
+    "... by a partial's options changed later": "import functools, torch\n"
+                                                 "L = functools.partial(torch.load, weights_only=True)\n"
+                                                 "L.keywords['weights_only'] = False\n",
     "... by a parameter": "import torch\ndef f(p, weights_only=True):\n    return torch.load(p, weights_only=weights_only)\n",
     "... by a name bound again": "import torch\nW = True\ndef f(p):\n    return torch.load(p, weights_only=W)\n"
                                 "def g():\n    global W\n    W = False\n",

@@ -183,9 +183,12 @@ ATTRIBUTES_BY_NAME = ("An attribute set by a name given at run time (setattr(sel
                       "the reading cannot tell which names it sets, and one (__array_interface__) hands numpy memory "
                       "by address. Name each attribute (self.lr = lr), or keep such options in a dict "
                       "(self.options = dict(kwargs)).")
+PARTIAL_OPTIONS = ("A functools.partial's options (.keywords) can be changed after they are read, so a loader's "
+                   "weights_only or allow_pickle kept there is not what runs: call torch.load or np.load itself, with "
+                   "its options written out.")
 # what a refusal's places say -> what to write instead, said once after the paragraph above
 HINTS = (("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME), ("namespace", ATTRIBUTES_BY_NAME),
-         ("makes a class at run time", ATTRIBUTES_BY_NAME))
+         ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS))
 
 
 class Unavailable(Exception):

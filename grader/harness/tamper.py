@@ -144,7 +144,9 @@ REACHING_FUNCTIONS = frozenset([
     "torch._dynamo.optimize_assert", "torch._dynamo.register_backend", "torch._dynamo.backends",
     "torch._dynamo.callback", "torch._dynamo.callback_handler", "torch._dynamo.guards", "torch._dynamo.decorators",
     "torch._dynamo.config.disable", "torch._dynamo.config.patch", "torch._dynamo.config.load_config",
-    "torch._dynamo.config._config", "torch._dynamo.config.__dict__"])
+    "torch._dynamo.config._config", "torch._dynamo.config.__dict__",
+    # AOTAutograd's entry points, which hand the traced graphs to compilers of the caller's own
+    "torch._functorch.aot_autograd", "torch._functorch.compile", "functorch.compile"])
 # of the modules refused whole, what only tells about the machine or the run (how many cores, which rank)
 HARMLESS = frozenset(["multiprocessing.cpu_count", "torch.multiprocessing.cpu_count", "torch.distributed.is_available",
                       "torch.distributed.is_initialized", "torch.distributed.get_rank",
@@ -185,6 +187,9 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "_free_weak_ref", "_swap_data_ptr_", "_new_using_fd_cpu", "_new_shared_fd_cpu",
                       "_new_using_filename_cpu", "_new_shared_filename_cpu", "_dlpack_exchange_api",
                       "DummyArray", "ForkingPickler",
+                      # a partial's options, changed after the reading read them (``functools.partial(torch.load,
+                      # weights_only=True)``, then ``.keywords["weights_only"] = False``)
+                      "keywords", "__setstate__",
                       "__get__"])  # a function bound to any object as its ``self`` (with ``types.MethodType``)
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
