@@ -91,6 +91,7 @@ class _Module:
     stores: dict[int, ast.AST | None] = field(default_factory=dict)  # a stored Name -> the scope it binds in
     # a loaded Name that may read one of two scopes' bindings, as the code runs (``AMBIGUOUS``, its owner)
     ambiguous: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    plain: dict[int, bool] = field(default_factory=dict)  # a class -> whether its body runs in a plain dict
 
     def scan(self) -> None:
         todo: list[tuple[ast.AST, ast.AST]] = [(self.tree, self.tree)]
@@ -151,7 +152,15 @@ class _Module:
 
     def _plain_class(self, cls: ast.ClassDef, depth: int = 0) -> bool:
         """A class whose body runs in a plain dict: no keywords (no metaclass), and no base but ``object`` or a
-        plain class of the module's own, bound once by its class statement."""
+        plain class of the module's own, bound once by its class statement. (Read once a class: each read in its
+        body asks.)"""
+        if depth:  # (a base, on the way: its answer may be cut short by depth, and is not kept)
+            return self._plain_now(cls, depth)
+        if id(cls) not in self.plain:
+            self.plain[id(cls)] = self._plain_now(cls, 0)
+        return self.plain[id(cls)]
+
+    def _plain_now(self, cls: ast.ClassDef, depth: int) -> bool:
         if cls.keywords or depth > ROUNDS:
             return False
         for base in cls.bases:

@@ -47,8 +47,7 @@ import functools
 import importlib
 import re
 import types
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 
@@ -1204,6 +1203,13 @@ REPLACING = ("replaces ", "defines a module __getattr__", "imports * from the pa
              "evaluates ")  # a jaxtyping dimension jaxtyping runs as code when the function is called
 
 
+def _charged_from(source: str, name: str) -> bool:
+    """Whether ``from source import name`` is charged to the audit: a module outside ``PLAIN_IMPORTS``, or one of
+    autograd's names, an escape or a private name taken from one inside it."""
+    return source not in PLAIN_IMPORTS or name in AUTOGRAD or name in ESCAPES \
+        or (name.startswith("_") and source != "__future__")
+
+
 def _own_compiler_backend(mod: Module, imported: str, node: ast.AST, parents: dict[int, ast.AST]) -> bool:
     """``torch.compile(fn, backend=my_backend)``, ``torch._dynamo.optimize(my_backend)``, a backend registered by
     name: dynamo hands the traced code to a function of the submission's, which runs whatever it returns in
@@ -1231,10 +1237,11 @@ def _own_compiler_backend(mod: Module, imported: str, node: ast.AST, parents: di
 def _names_a_backend(mod: Module, value: ast.expr, depth: int = 0) -> bool:
     """Whether ``value`` is only ever a string: written out, either branch of an ``if`` expression, or a name
     the module binds only to such values."""
-    return bool(_written(mod, value, depth)) and all(
+    values = _written(mod, value, depth)
+    return bool(values) and all(
         isinstance(v, ast.Constant) and isinstance(v.value, str) if not isinstance(v, ast.IfExp)
         else _names_a_backend(mod, v.body, depth + 1) and _names_a_backend(mod, v.orelse, depth + 1)
-        for v in _written(mod, value, depth))
+        for v in values)
 
 
 def _written(mod: Module, value: ast.expr, depth: int = 0) -> list[ast.expr]:
@@ -1346,7 +1353,7 @@ def _through_siblings(parsed: dict[str, Module]) -> dict[str, Module]:
                         grown = True
         if not grown:
             break
-    return {name: dataclasses.replace(mod, through=found[name]) if found[name] else mod
+    return {name: replace(mod, through=found[name]) if found[name] else mod
             for name, mod in parsed.items()}
 
 
@@ -1378,6 +1385,7 @@ def _sibling_libraries(dotted: str, parsed: dict[str, Module], found: dict[str, 
         names = [parts[1]]
     else:
         return {}
+    libraries = {v.split(".")[0] for v in other.imports.values() if not v.startswith(".")} - {"assignment", *parsed}
     out = {}
     for name in names:
         bound = other.final.get(name)
@@ -1390,8 +1398,7 @@ def _sibling_libraries(dotted: str, parsed: dict[str, Module], found: dict[str, 
         else:
             continue
         library = found[other.name].get(library, library) if library.startswith(".") else library
-        libraries = {v.split(".")[0] for v in other.imports.values() if not v.startswith(".")}
-        if library and library.split(".")[0] in libraries - {"assignment", *parsed}:
+        if library and library.split(".")[0] in libraries:
             out[f"{prefix}.{name}"] = library
     return out
 
@@ -1519,9 +1526,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 for alias in node.names:
                     full = mod._library(_from_name(node, alias))
                     library, _, name = full.rpartition(".")
-                    plain = full in PLAIN_IMPORTS if not library else library in PLAIN_IMPORTS and not (
-                        name in AUTOGRAD or name in ESCAPES or name.startswith("_"))
-                    if full != _from_name(node, alias) and not plain:
+                    charged = full not in PLAIN_IMPORTS if not library else _charged_from(library, name)
+                    if full != _from_name(node, alias) and charged:
                         found.append(Finding(where, f"imports {full} (through a module of its own)",
                                              _autograd_name(full)))
                 continue
@@ -1530,8 +1536,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 if full in TURNING_OFF or full in PLAIN_FROM_AUTOGRAD:  # `from torch.autograd import no_grad`
                     continue
                 # (what of a plain module runs unseen, `from doctest import testmod`, is charged where used)
-                if (source not in PLAIN_IMPORTS or alias.name in AUTOGRAD or alias.name in ESCAPES
-                        or (alias.name.startswith("_") and source != "__future__")) \
+                if _charged_from(source, alias.name) \
                         and not (_autograd_name(full) and not _mentioned(mod, alias.asname or alias.name)):
                     found.append(Finding(where, f"imports {full}", _autograd_name(full)))
         elif isinstance(node, ast.Attribute) and imported in PLAIN_NAMES:
