@@ -82,6 +82,15 @@ def identity():
     return [os.getuid(), os.getcwd(), sorted(int(p) for p in os.listdir("/proc") if p.isdigit())]
 
 
+def account():
+    """What a checkpoint's metadata might ask: its user's entry, and every name the accounts files hold."""
+    import grp
+    import pwd
+
+    me = pwd.getpwuid(os.getuid())
+    return [me.pw_name, me.pw_dir, grp.getgrgid(os.getgid()).gr_name, sorted(p.pw_name for p in pwd.getpwall())]
+
+
 def write_own_proc(names):
     """Write each of this process's /proc files named (``{tid}``: this thread's id), what each did."""
     done = []
@@ -426,6 +435,13 @@ def test_a_worker_s_threads_name_themselves_but_it_cannot_reset_its_own_peak_mem
     assert "written" not in peak, peak
     if box.uid is not None:
         assert call(box, "write_own_proc", ["task/{tid}/comm"]) == ["written"]
+
+
+def test_a_worker_s_user_has_an_account_and_the_host_s_accounts_are_not_shown(box):
+    """``pwd.getpwuid(os.getuid())`` in a correct checkpoint raised ``KeyError`` in a worker whose user id the
+    host never named; its own /etc/passwd names it (and root), and no account of the host's."""
+    name = "student" if box.uid is not None else "root"
+    assert call(box, "account") == [name, "/tmp", name, sorted({"root", name})]
 
 
 def test_no_worker_can_change_the_host_s_device_nodes(box):

@@ -15,6 +15,7 @@ own copy of the public harness. Each worker then builds a fresh root on a small 
                              it keeps the host's, for CUDA, a /proc that hides other users' processes); read-only,
                              but for a worker with a user id of its own, whose threads may name themselves (CUDA)
     /sys                     read-only, on a GPU machine only (the CUDA driver reads it)
+    /etc/passwd, /etc/group  written for it: root and its own user (``WORKER_USER``), nothing of the host's
 
 and moves into it with ``pivot_root``, detaching the old root: every other path (the
 staff repository, a second checkout of it, other workers' folders, the grader's
@@ -48,6 +49,7 @@ SCRATCH = "/tmp"
 DEVICES = ("null", "zero", "full", "random", "urandom")
 SYSTEM_LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib64", "/lib32", "/usr/local/lib")
 SYSTEM_FILES = ("/etc/ld.so.cache",)  # how the dynamic loader finds a library by name (libcuda.so.1)
+WORKER_USER = "student"  # the name a worker's user id has in its own /etc/passwd (and in $USER)
 
 # statvfs f_flag bits -> mount flags a read-only remount must keep (the kernel refuses to clear
 # flags it locked on a mount inherited from a more privileged namespace)
@@ -127,7 +129,7 @@ class ViewError(OSError):
 
 
 def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int, shm_mb: int, *,
-          own_pids: bool = True, writable_proc: bool = False) -> list[str]:
+          own_pids: bool = True, writable_proc: bool = False, uid: int = 0) -> list[str]:
     """Build the allow-listed root at ``new_root`` (an empty folder) and move into it.
 
     ``home``: the folder holding this worker's ``assignment/`` copy (None: a clean worker).
@@ -140,7 +142,9 @@ def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int
     (``sandbox.drop_privileges``). Its /proc is then not read-only: its threads may name themselves
     (task/<tid>/comm), without which CUDA's driver (570 and later) fails to start ("Error 304"), while
     its own per-process files, clear_refs among them, belong to root. Any other worker's /proc is
-    read-only (it could otherwise reset the peak resident memory the door reads)."""
+    read-only (it could otherwise reset the peak resident memory the door reads).
+
+    ``uid``: the user id the worker will run as (0: root of its user namespace), named in its /etc/passwd."""
     _mount(None, "/", None, sandbox.MS_REC | sandbox.MS_PRIVATE)  # nothing we do here leaks out
     _mount("tmpfs", new_root, "tmpfs", sandbox.MS_NOSUID | sandbox.MS_NODEV, "size=4m,mode=0755")
     # the scratch tmpfs first: an allowed path under /tmp (the harness copy, a CI checkout's venv)
@@ -152,6 +156,7 @@ def enter(new_root: str, read_only: list[str], home: str | None, scratch_mb: int
     if home is not None:
         _bind_at(new_root, os.path.join(home, "assignment"), HOME + "/assignment", read_only=True)
     _devices(new_root, shm_mb)
+    _accounts(new_root, uid)
     missing = []
     os.makedirs(new_root + "/proc", exist_ok=True)
     # a user namespace may not mount /proc where the real one has parts hidden (a container): none then.
@@ -266,6 +271,18 @@ def _tmpfs(new_root: str, inside: str, size_mb: int) -> None:
     # noexec: nothing written while the submission runs is run (a program) or mapped as code (a library)
     _mount("tmpfs", target, "tmpfs", sandbox.MS_NOSUID | sandbox.MS_NODEV | sandbox.MS_NOEXEC,
            f"size={max(1, size_mb)}m,mode=1777")
+
+
+def _accounts(new_root: str, uid: int) -> None:
+    """An /etc/passwd and /etc/group naming root and the worker's own user, written on the new root (read-only
+    once moved into): ``pwd.getpwuid(os.getuid())`` in a checkpoint's metadata answers as at home, instead of
+    raising ``KeyError`` for a user id the host never named, and nothing of the host's accounts shows."""
+    os.makedirs(new_root + "/etc", exist_ok=True)
+    users = {0: "root", uid: WORKER_USER} if uid else {0: "root"}
+    with open(new_root + "/etc/passwd", "w") as passwd:
+        passwd.writelines(f"{name}:x:{id_}:{id_}:{name}:{SCRATCH}:/usr/sbin/nologin\n" for id_, name in users.items())
+    with open(new_root + "/etc/group", "w") as group:
+        group.writelines(f"{name}:x:{id_}:\n" for id_, name in users.items())
 
 
 def _devices(new_root: str, shm_mb: int) -> None:

@@ -147,7 +147,9 @@ def _enter_view(spec: dict[str, Any], limits: sandbox.Limits, mode: str, box: _B
         try:
             box.missing += view.enter(str(host_home / "view"), shown, None if clean else str(host_home),
                                       limits.scratch_mb, limits.shm_mb, own_pids=own_pids,
-                                      writable_proc=mode == sandbox.ROOT)  # it drops to a user id of its own
+                                      writable_proc=mode == sandbox.ROOT,  # it drops to a user id of its own
+                                      uid=int(spec["uid"]) if mode == sandbox.ROOT and spec.get("uid") is not None
+                                      else 0)
             box.protections.append(f"only an allow-list of paths visible, read-only; its own /tmp "
                                    f"({limits.scratch_mb} MB)")
             return Path(view.HOME), Path(view.SCRATCH)
@@ -157,9 +159,6 @@ def _enter_view(spec: dict[str, Any], limits: sandbox.Limits, mode: str, box: _B
     return host_home, host_home / "scratch"
 
 
-WORKER_USER = "student"
-
-
 def _clean_environment(scratch: Path) -> None:
     """Nothing of the grader's environment but what CUDA needs to pick the same device."""
     keep = {k: os.environ[k] for k in KEEP_ENVIRONMENT if k in os.environ}
@@ -167,9 +166,9 @@ def _clean_environment(scratch: Path) -> None:
     os.environ.update({
         "HOME": str(scratch), "TMPDIR": str(scratch), "PATH": "/usr/bin:/bin",
         "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
-        # a user name of its own (its user id has no entry in /etc/passwd): getpass.getuser() in a checkpoint's
-        # metadata works as at home, and tells nothing of the grader's
-        "USER": WORKER_USER, "LOGNAME": WORKER_USER, **keep,
+        # a user name of its own (its /etc/passwd names it too): getpass.getuser() in a checkpoint's metadata
+        # works as at home, and tells nothing of the grader's
+        "USER": view.WORKER_USER, "LOGNAME": view.WORKER_USER, **keep,
     })
     import tempfile
 
