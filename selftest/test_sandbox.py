@@ -384,12 +384,12 @@ def test_a_worker_sees_an_allow_list_and_nothing_else(box, server, staff_copies)
     assert top <= {"dev", "etc", "proc", "submission", "sys", "tmp"} | _top_levels(server.view)
     copies = [str(place / "reference" / "flops.py") for place in staff_copies]
     hidden = [str(ROOT / "reference"), str(ROOT / "tests"), str(ROOT / "grader"), *copies, str(server.private),
-              str(server.trusted), str(server.workers), "/etc/passwd", "/home", "/var", "/run", "/srv"]
+              str(server.trusted), str(server.workers), "/etc/shadow", "/etc/hosts", "/home", "/var", "/run", "/srv"]
     seen = call(box, "existing", hidden)
     assert seen == [], seen
     assert {call(box, "can_open", copy) for copy in copies} == {"FileNotFoundError"}
     assert call(box, "listing", "/submission/assignment") == ["__init__.py", "strides.py"]
-    assert call(box, "listing", "/etc") == ["ld.so.cache"]
+    assert call(box, "listing", "/etc") == ["group", "ld.so.cache", "passwd"]  # its own accounts, written for it
     assert set(call(box, "listing", "/dev")) >= {"null", "zero", "urandom", "shm"}
     assert call(box, "write", "/submission/assignment/strides.py", 1)[1] == "OSError"  # read-only
     assert call(box, "write", "/usr/lib/planted.so", 1)[1] == "OSError"
