@@ -390,3 +390,17 @@ def test_torch_s_counter_taken_from_a_sibling_is_read_as_torch_s():
     model = "from torch.utils.flop_counter import FlopCounterMode as _Tally\n"
     used, _ = _flop_counter_reads(tuple(sorted({"flops": flops, "model": model, "__init__": ""}.items())))
     assert used, used
+
+
+@pytest.mark.parametrize("package", [{"__init__": "from torch.utils.flop_counter import *\n"},
+                                     {"__init__": "from ._util import *\n",
+                                      "_util": "from torch.utils.flop_counter import *\n"}])
+def test_torch_s_counter_only_a_star_import_binds_is_read_as_torch_s(package):
+    """``from torch.utils.flop_counter import *`` in the package's ``__init__``, then ``from . import
+    FlopCounterMode`` in flops.py, scored Part 4 10/10 counting with torch's counter."""
+    from tests.test_part04_flops import _flop_counter_reads
+
+    flops = ("from . import FlopCounterMode as Tally\n\ndef count_matmul_flops(fn):\n"
+             "    with Tally(display=False) as c:\n        fn()\n    return c.get_total_flops()\n")
+    used, unreadable = _flop_counter_reads(tuple(sorted({**package, "flops": flops}.items())))
+    assert used, used

@@ -931,3 +931,49 @@ def test_a_library_object_a_sibling_took_is_read_as_that_object(model):
     honest = {"gradients": text, "model": "import numpy as np\n\ndef _derive(x, w):\n    return x * np.float32(1)\n",
               "__init__": ""}
     assert audit_no_autograd(honest, "gradients", ("squared_error_grad",)) == []
+
+
+# (where the star import is, what gradients.py writes to take the name)
+STAR_TAKEN = {
+    "the package's": ({"__init__": "from torch.autograd import *\n"}, "from . import grad as _derive"),
+    "the package's, by its full name": ({"__init__": "from torch.autograd import *\n"},
+                                        "from assignment import grad as _derive"),
+    "a sibling's": ({"__init__": "", "_util": "from torch.autograd import *\n"}, "from ._util import grad as _derive"),
+    "a star of a star": ({"__init__": "from ._util import *\n", "_util": "from torch.autograd import *\n"},
+                         "from . import grad as _derive"),
+    "a module torch's readings do not list": ({"__init__": "from torch.autograd.functional import *\n"},
+                                              "from . import vjp as _derive"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STAR_TAKEN))
+def test_a_library_object_only_a_sibling_s_star_import_binds_is_read_as_that_object(name):
+    """``from torch.autograd import *`` in the package's ``__init__`` (or a sibling), then ``from . import grad``
+    in gradients.py, scored Part 7 10/10 with autograd: the name bound by no statement of the sibling's was
+    read as nothing there. It is read as what the star import binds, as installed."""
+    package, taking = STAR_TAKEN[name]
+    text = f"{taking}\n\ndef squared_error_grad(x, w, t):\n    return _derive(x, w)\n"
+    found = audit_no_autograd({**package, "gradients": text}, "gradients", ("squared_error_grad",))
+    assert any(f.autograd for f in found), found
+
+
+def test_a_name_a_star_import_may_bind_where_it_cannot_be_read_is_no_proof():
+    """A sibling's star import of a module of the submission's own that binds the name twice: which object the
+    name is cannot be told, and what cannot be read is charged (autograd, the test's to refuse, may be it)."""
+    package = {"__init__": "from ._util import *\n",
+               "_util": "from torch.autograd import grad\nfrom torch.autograd import grad\n",
+               "gradients": "from . import grad as _g\n\ndef squared_error_grad(x, w, t):\n    return _g(x, w)\n"}
+    found = audit_no_autograd(package, "gradients", ("squared_error_grad",))
+    assert [(f.where, f.autograd) for f in found] == [("__init__.py", False)], found
+    assert "star import" in found[0].what
+
+
+@pytest.mark.parametrize("spelled", ['torch.zeros_like(w, **{"requires_grad": True})',
+                                     "torch.zeros_like(w, **dict(requires_grad=True))",
+                                     'torch.zeros_like(w, **OPTIONS)'])
+def test_requires_grad_handed_on_in_a_dict_is_a_keyword_all_the_same(spelled):
+    text = (f'import torch\nOPTIONS = {{"requires_grad": True}}\n\ndef squared_error_grad(x, w, t):\n'
+            f"    leaf = {spelled}\n    return x * leaf\n")
+    assert any(f.autograd and "requires_grad" in f.what for f in findings(text)), spelled
+    plain = text.replace("True", "False").replace("requires_grad=False", "dtype=None")
+    assert not any(f.autograd for f in findings(plain)), plain

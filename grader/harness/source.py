@@ -628,6 +628,8 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
         roots = mod.reachable(fn)
         if not roots:
             todo += [used for star in mod.stars for used in _own(f"{star}.{fn}", sources, first_only=True)]
+            if _star_unknown(mod, fn, sources) and unreadable is not None:
+                unreadable.append(name)
         # a helper only a `from ._bench import *` binds reads as `._bench.helper`: followed below
         for node, resolved in mod.read_names(roots, sources):
             attribute = node.attr if isinstance(node, ast.Attribute) else _literal_getattr(node)
@@ -641,6 +643,13 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
             if isinstance(node, ast.ImportFrom):
                 todo += [used for used in _sibling_uses(mod, node, sources) if used[1]]
     return sorted(set(found))
+
+
+def _star_unknown(mod: Module, name: str, sources: dict[str, str]) -> bool:
+    """Whether ``name``, which none of the module's own statements binds, may be bound by a star import of its
+    that no reading can follow (a library's whose names are not read, a module of the implementation that binds
+    it twice): what a sibling taking it (``from . import grad``) runs is then not read."""
+    return name not in mod.bindings and mod._star_candidates(name, sources, 0, {mod.name}) == ""
 
 
 def import_time_names(sources: dict[str, str], wanted, module: str | None = None) -> list[str]:
@@ -798,8 +807,10 @@ def _star_module(star: str, sources: dict[str, str]) -> str | None:
 
 @functools.lru_cache(maxsize=None)
 def _library_exports(module: str) -> frozenset[str] | None:
-    """What ``from module import *`` binds, for a library in STAR_LIBRARIES, as installed here."""
-    if module not in STAR_LIBRARIES:
+    """What ``from module import *`` binds, for a library in STAR_LIBRARIES or a public module of torch's or
+    numpy's (the star imports the reaching-in check lets through), as installed here."""
+    if module not in STAR_LIBRARIES and not (module.startswith(("torch.", "numpy."))
+                                             and not any(part.startswith("_") for part in module.split("."))):
         return None
     try:
         library = importlib.import_module(module)
@@ -1160,6 +1171,9 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
         if function is not None and not nodes:  # `from ._impl import *` brings it
             todo += [(sibling, function) for star in mod.stars
                      for sibling, _ in _own(f"{star}.{function}", sources, first_only=True)]
+            if _star_unknown(mod, function, sources):
+                findings.append(Finding(f"{name}.py", f"binds {function} by a star import whose names are not read "
+                                                      "(which object it is cannot be told)", False))
         # another module's own imports (model.py's `from torch.nn import Parameter`, run because an __init__
         # imports every module) are not the gradients' business; what that module runs and hands them is
         others = function is None and name != module
@@ -1324,7 +1338,7 @@ def _read_package(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, Module]
             parsed[name] = Module.parse(text, name)
         except SyntaxError:
             continue  # left out here; the audit charges one in its reach (``_audit``)
-    parsed = _through_siblings(parsed)
+    parsed = _through_siblings(parsed, sources)
     return parsed, _ownership(parsed, sources)
 
 
@@ -1337,17 +1351,18 @@ def _in_package(sources: dict[str, str], name: str) -> Module:
     return parsed[name]
 
 
-def _through_siblings(parsed: dict[str, Module]) -> dict[str, Module]:
+def _through_siblings(parsed: dict[str, Module], sources: dict[str, str]) -> dict[str, Module]:
     """Each module with ``through`` set: the names it takes from its siblings (``from .model import _derive``,
-    ``from . import model`` then ``model.ag``) that those siblings bound, once, to a library's object
-    (``from torch.autograd import grad as _derive``, ``ag = torch.autograd``), read as that object. (Copies:
-    a parsed module is shared by every package that holds its text.)"""
+    ``from . import model`` then ``model.ag``, ``from . import grad`` from the package) that those siblings
+    bound, once, to a library's object (``from torch.autograd import grad as _derive``, ``ag = torch.autograd``)
+    or that only their star imports bind (``from torch.autograd import *``), read as that object. (Copies: a
+    parsed module is shared by every package that holds its text.)"""
     found: dict[str, dict[str, str]] = {name: {} for name in parsed}
     for _ in range(4):  # a sibling's name taken from a sibling of its own, in turn
         grown = False
         for name, mod in parsed.items():
             for dotted in _every_import(mod):
-                for taken, library in _sibling_libraries(dotted, parsed, found).items():
+                for taken, library in _sibling_libraries(dotted, parsed, found, sources).items():
                     if found[name].get(taken) != library:
                         found[name][taken] = library
                         grown = True
@@ -1368,9 +1383,11 @@ def _every_import(mod: Module) -> list[str]:
     return found
 
 
-def _sibling_libraries(dotted: str, parsed: dict[str, Module], found: dict[str, dict[str, str]]) -> dict[str, str]:
-    """What an import of the module's (``dotted``) takes from a sibling that the sibling bound once to a
-    library's object: by the dotted names the module's code reads it under."""
+def _sibling_libraries(dotted: str, parsed: dict[str, Module], found: dict[str, dict[str, str]],
+                       sources: dict[str, str]) -> dict[str, str]:
+    """What an import of the module's (``dotted``) takes from a sibling (or the package) that the sibling bound
+    once to a library's object, or that only its star imports bind: by the dotted names the module's code
+    reads it under."""
     level = len(dotted) - len(dotted.lstrip("."))
     parts = dotted.lstrip(".").split(".")
     if level == 0 and parts[0] == "assignment":
@@ -1383,11 +1400,19 @@ def _sibling_libraries(dotted: str, parsed: dict[str, Module], found: dict[str, 
     elif len(parts) == 2 and parts[0] in parsed:  # ``from .model import x``
         other, prefix = parsed[parts[0]], dotted.rsplit(".", 1)[0]
         names = [parts[1]]
+    elif len(parts) == 1 and PACKAGE in parsed and dotted != "assignment":  # ``from . import x``: the package's x
+        other, prefix = parsed[PACKAGE], dotted.rsplit(".", 1)[0]
+        names = [parts[0]]
     else:
         return {}
     libraries = {v.split(".")[0] for v in other.imports.values() if not v.startswith(".")} - {"assignment", *parsed}
     out = {}
     for name in names:
+        if name not in other.bindings and f"{prefix}.{name}" == dotted:  # only a star import of its may bind it
+            library = other._star_candidates(name, sources, 0, {other.name}) or ""
+            if library and not library.startswith(".") and library.split(".")[0] not in ("assignment", *parsed):
+                out[dotted] = library
+            continue
         bound = other.final.get(name)
         if other.bindings.get(name) != 1 or bound is None or name in other.declared_global:
             continue
@@ -1437,7 +1462,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                         for t in n.targets}
     for node in mod.walk(root):
         if isinstance(node, ast.Call) and (id(node.func) in own.classes or _own_function(mod, node.func, scopes)):
-            own_keywords.update(id(k) for k in node.keywords)  # `_chain(x, grad=g)`: a name of its own
+            own_keywords.update(id(k) for k in node.keywords  # `_chain(x, grad=g)`: a name of its own
+                                if not (k.arg in AUTOGRAD_KEYWORDS and isinstance(node.func, ast.Name)
+                                        and node.func.id == "dict"))  # (`**dict(requires_grad=True)`: torch's)
         where = f"{file}:{getattr(node, 'lineno', '?')}"
         imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) else None
         if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported) \
@@ -1592,6 +1619,11 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         elif isinstance(node, ast.keyword) and node.arg in AUTOGRAD and id(node) not in own_keywords and not (
                 isinstance(node.value, ast.Constant) and node.value.value is False):  # requires_grad=False
             found.append(Finding(where, f"passes {node.arg}=", True))
+        elif isinstance(node, ast.Dict) and any(
+                isinstance(key, ast.Constant) and key.value in AUTOGRAD_KEYWORDS
+                and not (isinstance(value, ast.Constant) and value.value is False)
+                for key, value in zip(node.keys, node.values)):  # `**{"requires_grad": True}`: a keyword all the same
+            found.append(Finding(where, "passes requires_grad= (a dict's key, handed on as a keyword)", True))
         elif isinstance(node, ast.keyword) and node.arg == "eval_str" and not (
                 isinstance(node.value, ast.Constant) and node.value.value is False):
             found.append(Finding(where, "passes eval_str= (annotations evaluated as code)", False))
@@ -2799,6 +2831,10 @@ def _forward_references(mod: Module, node: ast.Subscript, scopes: dict[int, dict
                 continue  # not an expression: no forward reference either (typing refuses it)
             ast.increment_lineno(parsed, item.lineno - 1)
             yield parsed
+
+
+# the keywords that switch autograd on, looked for as a dict's keys too (``torch.zeros(n, **{"requires_grad": True})``)
+AUTOGRAD_KEYWORDS = frozenset(["requires_grad"])
 
 
 def _autograd_name(dotted: str) -> bool:
