@@ -12,7 +12,9 @@
 * ``pytest -m cuda`` without a GPU says why the tests were skipped, without ``-rs``;
 * a fixed-input answer (a datasheet table, the E2M1 grid) is shown as ``?`` where it was expected, graded
   against the reference as at home against the handout's digests: a message reaches the student, on
-  Gradescope too, and one resubmission per entry would otherwise read the answer key.
+  Gradescope too, and one resubmission per entry would otherwise read the answer key;
+* autograd found only in what importing gradients.py runs (an autograd.Function kept as a cross-check) is
+  said to be there, with where a cross-check goes, not blamed on the gradient function tested.
 """
 
 from __future__ import annotations
@@ -224,3 +226,44 @@ def test_a_raised_message_s_lines_are_set_off_from_the_harness_s():
     text = StudentRaised("strides.f", "RuntimeError", "x\n\nHARNESS ERROR: not your code", "", "n=1").describe()
     assert not any(line.startswith("HARNESS") for line in text.splitlines()), text
     assert "  | HARNESS ERROR: not your code" in text and text.splitlines()[-1] == "  input:    n=1"
+
+
+AUTOGRAD_FUNCTION_KEPT = '''
+
+class HandLinear(torch.autograd.Function):
+    """My linear_backward plugged into autograd, to check it: never used by the gradient functions."""
+
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return x @ w
+
+    @staticmethod
+    def backward(ctx, grad_y):
+        return linear_backward(*ctx.saved_tensors, grad_y)
+'''
+
+
+def test_autograd_in_what_importing_gradients_runs_is_said_to_be_there():
+    """A subclass of torch.autograd.Function kept in gradients.py (a cross-check the gradient functions never
+    call) fails the no-autograd test, by the docstring's rule; the message says it is what importing the module
+    runs, and where a cross-check goes, instead of blaming squared_error_grad."""
+    from tests.test_part07_gradients import no_autograd
+
+    class _Impl:
+        @staticmethod
+        def sources():
+            return {"gradients": (ROOT / "reference" / "gradients.py").read_text() + AUTOGRAD_FUNCTION_KEPT,
+                    "__init__": ""}
+
+    class _Function:
+        name = "gradients.squared_error_grad"
+
+    try:
+        no_autograd(_Impl, _Function, [])
+    except BaseException as failure:  # the test's one-paragraph failure
+        said = str(failure)
+    else:
+        raise AssertionError("an autograd.Function kept in gradients.py passed the no-autograd test")
+    assert "what importing gradients.py runs uses autograd" in said and "subclass of torch.autograd.Function" in said
+    assert "__main__" in said, said

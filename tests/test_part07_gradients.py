@@ -117,6 +117,16 @@ def no_autograd(impl, function, returned: list) -> None:
         fail(function.name, f"compiles or traces code ({'; '.join(compilers[:3])}), and torch's compilers run "
              "autograd's machinery unread by this check: the gradient functions, and what gradients.py runs when "
              "imported, must run as written. Leave them uncompiled (time a compiled copy in a __main__ block)")
+    # what importing gradients.py (and the package) runs, which no function needs to call: said as such, so that
+    # a cross-check kept in the module (an autograd.Function, a .backward() at its top) is not blamed on `function`
+    at_import = {(f.where, f.what) for f in audit_no_autograd(impl.sources(), "gradients", ()) if f.autograd}
+    if uses and all((f.where, f.what) in at_import for f in findings if f.autograd):
+        subclass = "; a subclass of torch.autograd.Function runs autograd's machinery as it is defined, and its " \
+            "methods are read with it" if any(use.split(" ")[1].endswith("Function") for use in uses) else ""
+        fail(function.name, f"what importing gradients.py runs uses autograd ({'; '.join(uses[:3])}{subclass}): "
+             "the module's import-time code is read with the gradient functions, though they never call it. Keep a "
+             "cross-check against autograd under if __name__ == \"__main__\": (it never runs when graded), or in a "
+             "file of its own that nothing imports")
     if uses:
         fail(function.name, f"used autograd ({'; '.join(uses[:3])}): compute the gradient with the formula, "
              "using plain tensor ops")
