@@ -817,3 +817,18 @@ def test_a_name_built_at_run_time_is_explained_with_what_is_read():
     options = ReachesInFault(["model.py:9 calls .update on an object's namespace (the names it binds are not read)",
                               "model.py:12 uses setattr of a name built at run time"]).describe()
     assert options.count("self.options = dict(kwargs)") == 1
+
+
+def test_a_loader_that_may_run_a_pickle_s_code_is_said_as_what_it_is():
+    """A torch.load whose weights_only the reading cannot see is True (a config object's field) is refused like
+    exec; the refusal says it may run the file's code, and how to write the option so that it is read."""
+    from grader.harness.faults import ReachesInFault
+
+    said = ReachesInFault(["training.py:9 calls torch.load with weights_only=CONFIG.weights_only, which may be "
+                           "False when it runs (a checkpoint's pickle would run its code, and so would any bytes it "
+                           "is handed: load with weights_only=True)"]).describe()
+    assert said.startswith("your submission may load a file in a way that runs code the file names: training.py:9")
+    assert "WEIGHTS_ONLY = True" in said and "must not import the grader" not in said, said
+    mixed = ReachesInFault(["training.py:9 calls torch.load with a pickle module of its own",
+                            "training.py:12 uses sys.modules"]).describe()
+    assert mixed.startswith("your submission reaches into code it did not write") and "WEIGHTS_ONLY" in mixed

@@ -155,9 +155,14 @@ class ReachesInFault(Fault):
         more = f" (and {len(places) - 1} more place{'s' if len(places) > 2 else ''}: {', '.join(places[1:4])}" \
                f"{', ...' if len(places) > 4 else ''})" if len(places) > 1 else ""
         hints = [hint for trigger, hint in HINTS if any(trigger in place.lower() for place in places)]
-        super().__init__(places[0] + more, " ".join([REACHES_IN, *dict.fromkeys(hints)]))
+        # a loader that may run a pickle's code runs code no reading sees, as exec would: said as what it is
+        self.loads_code = all("pickle" in place for place in places)
+        super().__init__(places[0] + more, " ".join([LOADS_CODE if self.loads_code else REACHES_IN,
+                                                     *dict.fromkeys(hints)]))
 
     def headline(self) -> str:
+        if self.loads_code:
+            return f"your submission may load a file in a way that runs code the file names: {self.function}"
         return f"your submission reaches into code it did not write: {self.function}"
 
 
@@ -168,6 +173,11 @@ REACHES_IN = ("Your modules may use torch, numpy, einops, jaxtyping, the standar
               "module holds). The tests call your functions beside code of the harness that such lines could change, "
               "so no test of the part whose module has them (or imports that module) runs, even where they never "
               "run: those tests fail until the lines are gone.")
+
+
+LOADS_CODE = ("A file loaded so can run any code, which no reading of your source sees (as exec would), beside code of "
+              "the harness that such code could change: no test of the part whose module has the call (or imports "
+              "that module) runs, even where it never runs; those tests fail until the call is changed.")
 
 
 BUILT_NAMES = ("A name given to getattr or setattr is read only where it can hold nothing but text written out in the "
@@ -186,8 +196,13 @@ ATTRIBUTES_BY_NAME = ("An attribute set by a name given at run time (setattr(sel
 PARTIAL_OPTIONS = ("A functools.partial's options (.keywords) can be changed after they are read, so a loader's "
                    "weights_only or allow_pickle kept there is not what runs: call torch.load or np.load itself, with "
                    "its options written out.")
+LOADER_OPTIONS = ("torch.load (and np.load) run the code a pickle names unless told not to: weights_only=True "
+                  "(allow_pickle=False). The reading must see that value at the call: write it out, or keep it in a "
+                  "name bound once to the constant (WEIGHTS_ONLY = True) or in a dict of options written out and only "
+                  "read (torch.load(path, **LOAD_OPTIONS)); a config object's attribute, a dataclass's field or a value "
+                  "a caller passes in may be anything when it runs.")
 # what a refusal's places say -> what to write instead, said once after the paragraph above
-HINTS = (("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME), ("namespace", ATTRIBUTES_BY_NAME),
+HINTS = (("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME), ("namespace", ATTRIBUTES_BY_NAME),
          ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS))
 
 
