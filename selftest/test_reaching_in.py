@@ -271,6 +271,12 @@ HONEST = {
                                                   "    return torch.load(p, weights_only=WEIGHTS_ONLY), "
                                                   "torch.load(p, weights_only=safe), "
                                                   "np.load(p, mmap_mode='r', allow_pickle=ALLOW_PICKLE)\n",
+    "a loader's option a plain dataclass's one instance holds": (
+        "import dataclasses, torch\nfrom dataclasses import dataclass\n@dataclass(frozen=True)\nclass Load:\n"
+        "    \"\"\"How checkpoints are read.\"\"\"\n    weights_only: bool = True\n    map_location: str = 'cpu'\n"
+        "LOAD = Load()\n@dataclasses.dataclass\nclass Given:\n    weights_only: bool\nGIVEN = Given(True)\n"
+        "def f(p):\n    return torch.load(p, weights_only=LOAD.weights_only, map_location=LOAD.map_location), "
+        "torch.load(p, weights_only=GIVEN.weights_only)\n"),
     "torch's compiler flags and switches": "import torch, torch._dynamo\ntorch._dynamo.config.suppress_errors = True\n"
                                             "torch._dynamo.config.cache_size_limit = 64\ntorch._dynamo.reset()\n"
                                             "@torch._dynamo.disable\ndef f(x):\n    return x\n"
@@ -284,6 +290,10 @@ HONEST = {
                                         "    mine = dict(BASE)\n    mine['p'] = x\n"
                                         "    return getattr(torch, BASE['p'])\n",
 }
+
+DATACLASS_LOAD = ("import torch\nfrom dataclasses import dataclass\n@dataclass(frozen=True)\nclass Load:\n"
+                  "    weights_only: bool = True\nLOAD = Load()\ndef f(p):\n"
+                  "    return torch.load(p, weights_only=LOAD.weights_only)\n")
 
 N = "T = {'a': {'p': 'real'}}\ndef f(x):\n"  # a nested table, and a function that changes it
 REACHING = {
@@ -574,6 +584,18 @@ REACHING = {
     "... by a parameter": "import torch\ndef f(p, weights_only=True):\n    return torch.load(p, weights_only=weights_only)\n",
     "... by a name bound again": "import torch\nW = True\ndef f(p):\n    return torch.load(p, weights_only=W)\n"
                                 "def g():\n    global W\n    W = False\n",
+    **{f"... by a dataclass's instance {how}": DATACLASS_LOAD.replace("LOAD = Load()", bound) + more
+       for how, bound, more in [
+           ("set through object.__setattr__", "LOAD = Load()", "object.__setattr__(LOAD, 'weights_only', False)\n"),
+           ("made again", "LOAD = Load()", "LOAD.__init__(False)\n"),
+           ("handed on", "LOAD = Load()", "KEPT = [LOAD]\n"),
+           ("bound again", "LOAD = Load()", "LOAD = Load(weights_only=False)\n"),
+           ("told False", "LOAD = Load(False)", ""),
+           ("whose class is handed on", "LOAD = Load()\nC = Load", ""),
+           ("whose field's default is set", "LOAD = Load()", "Load.weights_only = False\n")]},
+    "... by a dataclass's instance whose class has a method": DATACLASS_LOAD.replace(
+        "    weights_only: bool = True\n", "    weights_only: bool = True\n    def __post_init__(self):\n"
+        "        object.__setattr__(self, 'weights_only', False)\n"),
     "numpy's loader by a name bound twice": "import numpy as np\nA = False\nA = not A\ndef f(p):\n"
                                             "    return np.load(p, allow_pickle=A)\n",
     "... by the environment": "import os\nos.environ['TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD'] = '1'\n",
@@ -682,6 +704,15 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
           "B = {'p': 'real'}\nA = {'b': B}\ndef k(o):\n    return getattr(o, B['p'])\n"
     found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
     assert "uses getattr of a name built at run time" in found, found
+
+
+@pytest.mark.parametrize("other", ["from .mod import LOAD\nobject.__setattr__(LOAD, 'weights_only', False)\n",
+                                   "from . import mod\nmod.LOAD.__init__(False)\n",
+                                   "from . import mod\nmod.Load.__init__(mod.LOAD, False)\n"])
+def test_a_loader_s_option_in_a_dataclass_instance_another_module_can_reach_is_refused(other):
+    assert reaches({"mod": DATACLASS_LOAD}) == []
+    found = [r.what for r in reaches({"mod": DATACLASS_LOAD, "other": other}) if r.module == "mod"]
+    assert any("weights_only=LOAD.weights_only, which may be False" in what for what in found), found
 
 
 @pytest.mark.parametrize("other", ["from . import mod\nmod.WEIGHTS_ONLY = False\n",

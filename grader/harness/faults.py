@@ -198,9 +198,10 @@ PARTIAL_OPTIONS = ("A functools.partial's options (.keywords) can be changed aft
                    "its options written out.")
 LOADER_OPTIONS = ("torch.load (and np.load) run the code a pickle names unless told not to: weights_only=True "
                   "(allow_pickle=False). The reading must see that value at the call: write it out, or keep it in a "
-                  "name bound once to the constant (WEIGHTS_ONLY = True) or in a dict of options written out and only "
-                  "read (torch.load(path, **LOAD_OPTIONS)); a config object's attribute, a dataclass's field or a value "
-                  "a caller passes in may be anything when it runs.")
+                  "name bound once to the constant (WEIGHTS_ONLY = True), a dict of options written out and only read "
+                  "(torch.load(path, **LOAD_OPTIONS)), or a field of a plain dataclass's one instance made at the "
+                  "module's top and only read for its fields (OPTIONS.weights_only); a value a caller passes in, or an "
+                  "object that is handed on or changed, may be anything when it runs.")
 # what a refusal's places say -> what to write instead, said once after the paragraph above
 HINTS = (("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME), ("namespace", ATTRIBUTES_BY_NAME),
          ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS))

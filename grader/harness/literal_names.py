@@ -495,6 +495,9 @@ class LiteralStrings:
         if isinstance(node, (ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict)):
             return [node]  # read into only where it cannot change (``_readable``)
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):  # ``row.dtype`` of NamedTuple rows
+            option = self._instance_field(node)  # ``OPTIONS.weights_only`` of a plain dataclass's one instance
+            if option is not None:
+                return [option]
             rows = self._values(node.value, depth + 1)
             found = [self._field(row, node.attr) for row in rows or ()]
             return None if rows is None or not rows or None in found else found
@@ -546,6 +549,96 @@ class LiteralStrings:
         given = [k.value for k in row.keywords if k.arg == name]
         value = given[0] if given else row.args[at] if at < len(row.args) else fields[name]
         return value if isinstance(value, ast.Constant) else None
+
+    def _instance_field(self, node: ast.Attribute) -> ast.AST | None:
+        """What ``OPTIONS.field`` is, where ``OPTIONS`` is bound once, at the module's top, to a call of a plain
+        dataclass of the module's own (``_dataclass``) with the field given written out or left at its default
+        written out, and the instance is only ever read for its fields here (never handed on, so nothing can
+        call its ``__init__`` again or set a field through ``object.__setattr__``), named by no other module
+        and replaced by none. Anything else is None."""
+        name = node.value
+        if not isinstance(name, ast.Name) or id(name) in self.module.ambiguous:
+            return None
+        owner = self.module.owner.get(id(name))
+        key = (id(owner), name.id)
+        bindings = self.module.bindings.get(key, []) if owner is self.module.tree else []
+        if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path:
+            return None
+        call = bindings[0].source
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)) \
+                or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        fields = self._dataclass(call.func)
+        if fields is None or node.attr not in fields or self._replaceable(name.id) or self._named_elsewhere(name.id):
+            return None
+        for load in _loads(self.module, key):
+            read = self.module.parent.get(id(load))
+            if not (isinstance(read, ast.Attribute) and read.value is load and read.attr in fields
+                    and isinstance(read.ctx, ast.Load)):
+                return None
+        at = list(fields).index(node.attr)
+        given = [k.value for k in call.keywords if k.arg == node.attr]
+        value = given[0] if given else call.args[at] if at < len(call.args) else fields[node.attr]
+        return value if isinstance(value, ast.Constant) else None
+
+    def _dataclass(self, func: ast.Name) -> dict[str, ast.AST | None] | None:
+        """The fields (and their defaults written out) of the plain dataclass ``func`` names: a class of the
+        module's top, bound once by its class statement, only ever called, named by no other module, with no
+        base and one decorator, ``dataclasses.dataclass`` (its options constants), a body of fields with
+        constant defaults (and a docstring) only: no method, no ``__post_init__``, no keyword-only marker; no
+        code of the submission sets an attribute of a field's name. Else None."""
+        owner = self.module.owner.get(id(func))
+        key = (id(owner), func.id)
+        bindings = self.module.bindings.get(key, []) if owner is self.module.tree else []
+        if len(bindings) != 1 or self._replaceable(func.id) or self._named_elsewhere(func.id):
+            return None
+        for load in _loads(self.module, key):
+            call = self.module.parent.get(id(load))
+            if not (isinstance(call, ast.Call) and call.func is load):
+                return None
+        classes = [n for n in self.module.tree.body if isinstance(n, ast.ClassDef) and n.name == func.id]
+        if len(classes) != 1 or classes[0].bases or classes[0].keywords or len(classes[0].decorator_list) != 1 \
+                or not self._dataclass_decorator(classes[0].decorator_list[0]):
+            return None
+        fields: dict[str, ast.AST | None] = {}
+        for statement in classes[0].body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) \
+                    and (statement.value is None or isinstance(statement.value, ast.Constant)) \
+                    and not any(isinstance(n, (ast.Name, ast.Attribute)) and (getattr(n, "id", None) or n.attr)
+                                in ("ClassVar", "InitVar", "KW_ONLY") for n in walk(statement.annotation)):
+                fields[statement.target.id] = statement.value
+            elif not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)):
+                return None
+        touched = (*fields, "__new__", "__init__", "__class__", "__getattribute__", "__getattr__", "__setattr__")
+        return None if any(self._replaceable(name) for name in touched) else fields
+
+    def _dataclass_decorator(self, decorator: ast.expr) -> bool:
+        """``@dataclass``, ``@dataclass(frozen=True)``, ``@dataclasses.dataclass(...)``, the names bound once, by
+        the import of the library's (options given as constants, none that makes its fields keyword-only)."""
+        options: list[ast.keyword] = []
+        if isinstance(decorator, ast.Call):
+            if decorator.args or any(k.arg in (None, "kw_only") or not isinstance(k.value, ast.Constant)
+                                     for k in decorator.keywords):
+                return False
+            options, decorator = decorator.keywords, decorator.func
+        del options
+        top = self.module.tree
+        if isinstance(decorator, ast.Name):
+            imported, name = decorator.id, "dataclass"
+        elif isinstance(decorator, ast.Attribute) and isinstance(decorator.value, ast.Name) \
+                and decorator.attr == "dataclass":
+            imported, name = decorator.value.id, "dataclasses"
+        else:
+            return False
+        bindings = self.module.bindings.get((id(top), imported), [])
+        if len(bindings) != 1 or bindings[0].kind != "import" or self._replaceable(imported):
+            return False
+        statement = self.module.parent.get(id(bindings[0].source))
+        if name == "dataclass":
+            return isinstance(statement, ast.ImportFrom) and statement.module == "dataclasses" and statement.level == 0 \
+                and any(a.name == "dataclass" and (a.asname or a.name) == imported for a in statement.names)
+        return isinstance(statement, ast.Import) and any(a.name == "dataclasses" and (a.asname or a.name) == imported
+                                                         for a in statement.names)
 
     def _named_tuple(self, func: ast.Name) -> dict[str, ast.AST | None] | None:
         """The fields (and their defaults written out) of the plain NamedTuple ``func`` names, or None."""
