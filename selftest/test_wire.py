@@ -84,6 +84,38 @@ def test_look_alikes_become_plain_values():
     assert type(wire.roundtrip(p)) is torch.Tensor and wire.roundtrip(p).wire_requires_grad
 
 
+def test_a_str_or_int_enum_member_is_its_own_text_or_number_whatever_it_says():
+    """``special=Special.IEEE`` of a StrEnum (a str, == "ieee") cost two points as "an object of type Special":
+    it crosses as its text, read through str's own slot, never its class's __str__, __eq__ or value."""
+    import enum
+
+    class Special(enum.StrEnum):
+        IEEE = "ieee"
+
+        def __str__(self):
+            return "none"
+
+        def __eq__(self, other):
+            return True
+
+        __hash__ = str.__hash__
+
+    class Bits(enum.IntEnum):
+        E5M2 = 5
+
+        def __int__(self):
+            return 7
+
+    assert type(wire.roundtrip(Special.IEEE)) is str and wire.roundtrip(Special.IEEE) == "ieee"
+    assert type(wire.roundtrip(Bits.E5M2)) is int and wire.roundtrip(Bits.E5M2) == 5
+    assert wire.roundtrip({"special": (Special.IEEE,)}) == {"special": ("ieee",)}
+
+    class Plain(str):  # any other str subclass stays what it was: an object
+        pass
+
+    assert type(wire.roundtrip(Plain("ieee"))) is not str
+
+
 def test_dataclasses_and_named_tuples_become_records():
     @dataclasses.dataclass
     class Ledger:

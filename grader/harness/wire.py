@@ -19,13 +19,14 @@ than the call that made them). Keys and recordings stay JSON text.
 So a value that arrives can never run code: no ``__eq__`` that lies, no tensor
 subclass with a ``__torch_function__``, no pickle. The encoder runs on the
 implementation's side and is lenient about harmless look-alikes (``torch.Size``
-becomes a tuple, numpy scalars become Python scalars, an ``nn.Parameter`` its
-data); the decoder runs on the trusted side and is strict about structure.
+becomes a tuple, numpy scalars become Python scalars, a StrEnum's or IntEnum's member its
+text or number, an ``nn.Parameter`` its data); the decoder runs on the trusted side and is strict about structure.
 """
 
 from __future__ import annotations
 
 import base64
+import enum
 import binascii
 import dataclasses
 import json
@@ -172,6 +173,10 @@ def _enc(value: Any, depth: int, tail: list[bytes] | None = None) -> Any:
     if t is float:
         return _float(value)
     # harmless look-alikes, converted by exact type
+    if isinstance(value, enum.Enum) and isinstance(value, (str, int)) and not isinstance(value, bool):
+        # a StrEnum's or an IntEnum's member: its own text or number, read through the base type's slot (never
+        # the member's __str__, __eq__ or value, which its class may define as it likes)
+        return str.__str__(value) if isinstance(value, str) else _enc(int.__int__(value), depth + 1, tail)
     if isinstance(value, np.generic) and t.__module__ == "numpy":
         if isinstance(value, np.bool_):
             return bool(value)
