@@ -110,6 +110,16 @@ def loss_is_float32(step: Answers) -> None:
     step.where("loss").within(**LOSS, problem="wrong loss returned")
 
 
+def the_step_was_taken(step: Answers, what: str) -> None:
+    """What the step must do at all: the parameters after it are one optimizer step's on this step's gradients.
+    A property of the step (its matmuls' dtypes, its float32 parameters and loss) counts only for a step that
+    updates the model: one that never steps holds each of them trivially."""
+    if step.got.refused is None and step.expected.refused is None:
+        step.where("params").within(**PARAMS, problem=f"parameters after the step differ from one optimizer step on "
+                                    f"the autocast gradients ({what} count only for a step that updates the model: "
+                                    "call optimizer.step(), or scaler.step(optimizer) with a scaler, once)")
+
+
 def stepped_once_and_cleared(step: Answers) -> None:
     # the optimizer given is the one that steps, even where the parameters come out right (a copy of it
     # stepped instead leaves the caller's without its moments and step count)
@@ -179,6 +189,7 @@ def test_autocast_matmuls_in_bf16(impl, oracle, case):
     step = ask(impl, oracle, train_step, *case)
     if step.got.refused is None:  # (refusing tensors placed apart from device_type is a step's right)
         matmuls_ran_in_autocast(step)
+    the_step_was_taken(step, "the matmuls' dtypes")
 
 
 @STEPS
@@ -195,6 +206,7 @@ def test_params_and_grads_stay_fp32(impl, oracle, case):
             "only while the forward runs under torch.autocast(device_type, dtype=dtype)")
         forward_under_autocast(step)
     params_and_grads_stay_fp32(step)
+    the_step_was_taken(step, "float32 parameters and gradients")
 
 
 @STEPS
@@ -204,6 +216,7 @@ def test_loss_is_float32(impl, oracle, case):
     loss_is_float32(step)
     if step.got.refused is None:  # a float32 loss counts where the forward ran in the low dtype
         forward_under_autocast(step)
+    the_step_was_taken(step, "a float32 loss")
 
 
 @STEPS
