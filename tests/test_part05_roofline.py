@@ -432,8 +432,12 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
 # inside torch: at least this. Both are the least of many (a busy machine stretches, never shrinks): an honest
 # time_matmul came to 0.97-1.07 (once 1.48), two busy processes beside it; one that spots the watch (its
 # dispatch mode makes every op tens of microseconds slower) and times [m, k/2] @ [k/2, n] when it is off,
-# to 0.48-0.58. A figure under the bound is measured against the watched products once more before it counts
+# to 0.48-0.58. A figure under the bound is measured against the watched products again (up to
+# WATCHED_RETRIES times, the fastest kept) before it counts: an honest call came to 0.72 once, at home, beside
+# four busy processes, where one more watched run was as slow as the first; a call that times other products
+# when unwatched stays under it however often its watched products are run
 WATCHED_SHARE = 0.75
+WATCHED_RETRIES = 3
 
 
 def _figures_of_watched_products(impl, fn: str, case: tuple, seen: _Timings) -> None:
@@ -441,7 +445,9 @@ def _figures_of_watched_products(impl, fn: str, case: tuple, seen: _Timings) -> 
     ops are not watched (smaller ones, fewer) returns less than the watched products take."""
     figure = min(seen.figures)
     fastest = _products_run(impl, fn, case, bounded=True)  # the products the figures above are of, as asked
-    if figure < WATCHED_SHARE * fastest:
+    for _ in range(WATCHED_RETRIES):
+        if figure >= WATCHED_SHARE * fastest:
+            break
         fastest = min(fastest, _products_run(impl, fn, case, bounded=True))
     require(figure >= WATCHED_SHARE * fastest, fn, f"returned {figure:.3g} s for one product (the least of its "
             f"{len(seen.figures)} float32 figures), {figure / fastest:.2g} of the fastest product the same call ran "
