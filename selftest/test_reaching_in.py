@@ -592,7 +592,11 @@ REACHING = {
            ("bound again", "LOAD = Load()", "LOAD = Load(weights_only=False)\n"),
            ("told False", "LOAD = Load(False)", ""),
            ("whose class is handed on", "LOAD = Load()\nC = Load", ""),
-           ("whose field's default is set", "LOAD = Load()", "Load.weights_only = False\n")]},
+           ("whose field's default is set", "LOAD = Load()", "Load.weights_only = False\n"),
+           ("made again through an import of its own module", "LOAD = Load()",
+            "from . import mod as _me\n_me.LOAD.__init__(False)\n"),
+           ("reached by its name as text", "LOAD = Load()",
+            "import assignment.mod as _me\ngetattr(_me, 'LOAD').__init__(False)\n")]},
     "... by a dataclass's instance whose class has a method": DATACLASS_LOAD.replace(
         "    weights_only: bool = True\n", "    weights_only: bool = True\n    def __post_init__(self):\n"
         "        object.__setattr__(self, 'weights_only', False)\n"),
@@ -708,7 +712,10 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
 
 @pytest.mark.parametrize("other", ["from .mod import LOAD\nobject.__setattr__(LOAD, 'weights_only', False)\n",
                                    "from . import mod\nmod.LOAD.__init__(False)\n",
-                                   "from . import mod\nmod.Load.__init__(mod.LOAD, False)\n"])
+                                   "from . import mod\nmod.Load.__init__(mod.LOAD, False)\n",
+                                   "from . import mod\ngetattr(mod, 'LOAD').__init__(False)\n",
+                                   "from . import mod\nNAME = 'LOAD'\ngetattr(mod, NAME).__init__(False)\n",
+                                   "import operator\nfrom . import mod\noperator.attrgetter('mod.LOAD')(mod)\n"])
 def test_a_loader_s_option_in_a_dataclass_instance_another_module_can_reach_is_refused(other):
     assert reaches({"mod": DATACLASS_LOAD}) == []
     found = [r.what for r in reaches({"mod": DATACLASS_LOAD, "other": other}) if r.module == "mod"]

@@ -569,7 +569,7 @@ class LiteralStrings:
                 or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             return None
         fields = self._dataclass(call.func)
-        if fields is None or node.attr not in fields or self._replaceable(name.id) or self._named_elsewhere(name.id):
+        if fields is None or node.attr not in fields or self._replaceable(name.id) or self._reached_by_name(name.id):
             return None
         for load in _loads(self.module, key):
             read = self.module.parent.get(id(load))
@@ -590,7 +590,7 @@ class LiteralStrings:
         owner = self.module.owner.get(id(func))
         key = (id(owner), func.id)
         bindings = self.module.bindings.get(key, []) if owner is self.module.tree else []
-        if len(bindings) != 1 or self._replaceable(func.id) or self._named_elsewhere(func.id):
+        if len(bindings) != 1 or self._replaceable(func.id) or self._reached_by_name(func.id):
             return None
         for load in _loads(self.module, key):
             call = self.module.parent.get(id(load))
@@ -639,6 +639,21 @@ class LiteralStrings:
                 and any(a.name == "dataclass" and (a.asname or a.name) == imported for a in statement.names)
         return isinstance(statement, ast.Import) and any(a.name == "dataclasses" and (a.asname or a.name) == imported
                                                          for a in statement.names)
+
+    def _reached_by_name(self, name: str) -> bool:
+        """Whether a module-level ``name`` may be reached other than by this module's own reads of it: another
+        module names it, or any module (this one too, through an import of itself) reads it as an attribute,
+        imports it, or holds it as text (``getattr(mod, "OPTIONS")``, ``attrgetter("OPTIONS")``)."""
+        if self._named_elsewhere(name):
+            return True
+        for tree in (self.module.tree, *self.others):
+            own = tree is self.module.tree
+            for node in _index(tree).get(name, ()):
+                if not (own and isinstance(node, ast.Name)):
+                    return True
+            if name in _texts(tree):
+                return True
+        return False
 
     def _named_tuple(self, func: ast.Name) -> dict[str, ast.AST | None] | None:
         """The fields (and their defaults written out) of the plain NamedTuple ``func`` names, or None."""
@@ -1429,6 +1444,16 @@ def _index(tree: ast.Module) -> dict[str, list[ast.AST]]:
                 index.setdefault(node.name, []).append(node)
         tree._names = index
     return index
+
+
+def _texts(tree: ast.Module) -> frozenset[str]:
+    """Every string a module writes out, and each dotted part of one (``attrgetter("a.b")`` reads ``b``)."""
+    found = tree.__dict__.get("_texts")
+    if found is None:
+        strings = [n.value for n in walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        found = frozenset(part.strip() for text in strings for part in (text, *text.split(".")))
+        tree._texts = found
+    return found
 
 
 class _Every(frozenset):
