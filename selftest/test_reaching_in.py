@@ -276,7 +276,7 @@ HONEST = {
         "    \"\"\"How checkpoints are read.\"\"\"\n    weights_only: bool = True\n    map_location: str = 'cpu'\n"
         "LOAD = Load()\n@dataclasses.dataclass\nclass Given:\n    weights_only: bool\nGIVEN = Given(True)\n"
         "def f(p):\n    return torch.load(p, weights_only=LOAD.weights_only, map_location=LOAD.map_location), "
-        "torch.load(p, weights_only=GIVEN.weights_only)\n"),
+        "torch.load(p, weights_only=GIVEN.weights_only), torch.load(p, **dataclasses.asdict(LOAD))\n"),
     "torch's compiler flags and switches": "import torch, torch._dynamo\ntorch._dynamo.config.suppress_errors = True\n"
                                             "torch._dynamo.config.cache_size_limit = 64\ntorch._dynamo.reset()\n"
                                             "@torch._dynamo.disable\ndef f(x):\n    return x\n"
@@ -321,7 +321,7 @@ REACHING = {
     "a nested table changed": N + "    T['a']['p'] = '__glo' + 'bals__'\n    return getattr(f, T['a']['p'])\n",
     "... through an alias": N + "    row = T['a']\n    row['p'] = x\n    return getattr(f, T['a']['p'])\n",
     "... += through an alias": N + "    row = T['a']\n    row |= {'p': x}\n    return getattr(f, T['a']['p'])\n",
-    "... updated": N + "    T['a'].update(p=x)\n    return getattr(f, T['a']['p'])\n",
+    "... updated in place": N + "    T['a'].update(p=x)\n    return getattr(f, T['a']['p'])\n",
     "... by setdefault": N + "    T['a'].setdefault('q', x)\n    return getattr(f, T['a']['q'])\n",
     "... by pop": N + "    T['a'].pop('p')\n    return getattr(f, T['a']['p'])\n",
     "... cleared": N + "    T['a'].clear()\n    return getattr(f, T['a'].get('p', x))\n",
@@ -339,7 +339,7 @@ REACHING = {
                             "    return getattr(o, T['a']['p'])\n",
     "... through a class's name": "T = {'a': {'p': 'real'}}\nclass C:\n    row = T['a']\n"
                                   "def f(o, x):\n    C.row['p'] = x\n    return getattr(o, T['a']['p'])\n",
-    "... returned": "T = {'a': {'p': 'real'}}\ndef row(k):\n    return T[k]\n"
+    "... returned by a helper": "T = {'a': {'p': 'real'}}\ndef row(k):\n    return T[k]\n"
                     "def f(o, x):\n    row('a')['p'] = x\n    return getattr(o, T['a']['p'])\n",
     "... as a view handed on": N + "    x(T.keys())\n    return getattr(f, T['a']['p'])\n",  # its .mapping
     "... by a built-in bound again": "T = {'a': {'p': 'real'}}\ndef len(d):\n    d['a']['p'] = '__globals__'\n"
@@ -597,6 +597,12 @@ REACHING = {
             "from . import mod as _me\n_me.LOAD.__init__(False)\n"),
            ("reached by its name as text", "LOAD = Load()",
             "import assignment.mod as _me\ngetattr(_me, 'LOAD').__init__(False)\n")]},
+    "... by asdict of a dataclass's instance told False": DATACLASS_LOAD.replace(
+        "LOAD = Load()", "LOAD = Load(False)").replace("weights_only=LOAD.weights_only", "**dataclasses.asdict(LOAD)")
+    .replace("import torch", "import dataclasses, torch"),
+    "... by asdict with a factory of its own": DATACLASS_LOAD.replace(
+        "weights_only=LOAD.weights_only", "**dataclasses.asdict(LOAD, dict_factory=lambda p: {})")
+    .replace("import torch", "import dataclasses, torch"),
     "... by a dataclass's instance whose class has a method": DATACLASS_LOAD.replace(
         "    weights_only: bool = True\n", "    weights_only: bool = True\n    def __post_init__(self):\n"
         "        object.__setattr__(self, 'weights_only', False)\n"),

@@ -200,10 +200,12 @@ LOADER_OPTIONS = ("torch.load (and np.load) run the code a pickle names unless t
                   "(allow_pickle=False). The reading must see that value at the call: write it out, or keep it in a "
                   "name bound once to the constant (WEIGHTS_ONLY = True), a dict of options written out and only read "
                   "(torch.load(path, **LOAD_OPTIONS)), or a field of a plain dataclass's one instance made at the "
-                  "module's top and only read for its fields (OPTIONS.weights_only); a value a caller passes in, or an "
-                  "object that is handed on or changed, may be anything when it runs.")
+                  "module's top and only read for its fields (OPTIONS.weights_only, **dataclasses.asdict(OPTIONS)); "
+                  "a value a caller passes in, or an object that is handed on or changed, may be anything when it "
+                  "runs.")
 # what a refusal's places say -> what to write instead, said once after the paragraph above
-HINTS = (("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME), ("namespace", ATTRIBUTES_BY_NAME),
+HINTS = (("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME),
+         ("namespace", ATTRIBUTES_BY_NAME),
          ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS))
 
 

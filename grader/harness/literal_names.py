@@ -553,9 +553,9 @@ class LiteralStrings:
     def _instance_field(self, node: ast.Attribute) -> ast.AST | None:
         """What ``OPTIONS.field`` is, where ``OPTIONS`` is bound once, at the module's top, to a call of a plain
         dataclass of the module's own (``_dataclass``) with the field given written out or left at its default
-        written out, and the instance is only ever read for its fields here (never handed on, so nothing can
-        call its ``__init__`` again or set a field through ``object.__setattr__``), named by no other module
-        and replaced by none. Anything else is None."""
+        written out, and the instance is only ever read for its fields here (or handed to ``dataclasses.asdict``
+        alone, which copies them; never handed on otherwise, so nothing can call its ``__init__`` again or set a
+        field through ``object.__setattr__``), reached by no other name and replaced by none. Else None."""
         name = node.value
         if not isinstance(name, ast.Name) or id(name) in self.module.ambiguous:
             return None
@@ -574,7 +574,9 @@ class LiteralStrings:
         for load in _loads(self.module, key):
             read = self.module.parent.get(id(load))
             if not (isinstance(read, ast.Attribute) and read.value is load and read.attr in fields
-                    and isinstance(read.ctx, ast.Load)):
+                    and isinstance(read.ctx, ast.Load)
+                    or isinstance(read, ast.Call) and read.args == [load] and not read.keywords
+                    and self._from_dataclasses(read.func, "asdict")):  # (a dict of its fields, copied)
                 return None
         at = list(fields).index(node.attr)
         given = [k.value for k in call.keywords if k.arg == node.attr]
@@ -613,32 +615,50 @@ class LiteralStrings:
         return None if any(self._replaceable(name) for name in touched) else fields
 
     def _dataclass_decorator(self, decorator: ast.expr) -> bool:
-        """``@dataclass``, ``@dataclass(frozen=True)``, ``@dataclasses.dataclass(...)``, the names bound once, by
-        the import of the library's (options given as constants, none that makes its fields keyword-only)."""
-        options: list[ast.keyword] = []
+        """``@dataclass``, ``@dataclass(frozen=True)``, ``@dataclasses.dataclass(...)``: the library's (options
+        given as constants, none that makes its fields keyword-only)."""
         if isinstance(decorator, ast.Call):
             if decorator.args or any(k.arg in (None, "kw_only") or not isinstance(k.value, ast.Constant)
                                      for k in decorator.keywords):
                 return False
-            options, decorator = decorator.keywords, decorator.func
-        del options
-        top = self.module.tree
-        if isinstance(decorator, ast.Name):
-            imported, name = decorator.id, "dataclass"
-        elif isinstance(decorator, ast.Attribute) and isinstance(decorator.value, ast.Name) \
-                and decorator.attr == "dataclass":
-            imported, name = decorator.value.id, "dataclasses"
+            decorator = decorator.func
+        return self._from_dataclasses(decorator, "dataclass")
+
+    def _from_dataclasses(self, node: ast.expr, function: str) -> bool:
+        """Whether ``node`` is the dataclasses library's ``function``: a name bound once at the module's top, by
+        ``from dataclasses import function``, or ``dataclasses.function`` with ``dataclasses`` bound once so."""
+        if isinstance(node, ast.Name):
+            imported, library = node.id, False
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr == function:
+            imported, library = node.value.id, True
         else:
             return False
-        bindings = self.module.bindings.get((id(top), imported), [])
+        bindings = self.module.bindings.get((id(self.module.tree), imported), [])
         if len(bindings) != 1 or bindings[0].kind != "import" or self._replaceable(imported):
             return False
         statement = self.module.parent.get(id(bindings[0].source))
-        if name == "dataclass":
-            return isinstance(statement, ast.ImportFrom) and statement.module == "dataclasses" and statement.level == 0 \
-                and any(a.name == "dataclass" and (a.asname or a.name) == imported for a in statement.names)
-        return isinstance(statement, ast.Import) and any(a.name == "dataclasses" and (a.asname or a.name) == imported
-                                                         for a in statement.names)
+        if library:
+            return isinstance(statement, ast.Import) and any(
+                a.name == "dataclasses" and (a.asname or a.name) == imported for a in statement.names)
+        return isinstance(statement, ast.ImportFrom) and statement.module == "dataclasses" and statement.level == 0 \
+            and any(a.name == function and (a.asname or a.name) == imported for a in statement.names)
+
+    def as_dict(self, node: ast.AST) -> ast.Dict | None:
+        """``dataclasses.asdict(OPTIONS)`` of a plain dataclass's one instance (``_instance_field``), each field
+        written out: a dict display of its fields and their values (``torch.load(path, **asdict(OPTIONS))``)."""
+        if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.Name) and self._from_dataclasses(node.func, "asdict")):
+            return None
+        instance = node.args[0]
+        bindings = self.module.bindings.get((id(self.module.tree), instance.id), [])
+        call = bindings[0].source if len(bindings) == 1 and bindings[0].kind == "assign" else None
+        fields = self._dataclass(call.func) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) else None
+        if fields is None:
+            return None
+        values = [self._instance_field(ast.Attribute(value=instance, attr=name, ctx=ast.Load())) for name in fields]
+        if any(value is None for value in values):
+            return None
+        return ast.Dict(keys=[ast.Constant(name) for name in fields], values=values)
 
     def _reached_by_name(self, name: str) -> bool:
         """Whether a module-level ``name`` may be reached other than by this module's own reads of it: another
