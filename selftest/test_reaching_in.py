@@ -597,6 +597,20 @@ REACHING = {
             "from . import mod as _me\n_me.LOAD.__init__(False)\n"),
            ("reached by its name as text", "LOAD = Load()",
             "import assignment.mod as _me\ngetattr(_me, 'LOAD').__init__(False)\n")]},
+    # the fields Python makes, not the ones written: a ClassVar under another name, a parenthesised target (no
+    # field) and a store in an annotation each shift or change them (the instance told False, positionally)
+    "... by a dataclass whose ClassVar is named otherwise": DATACLASS_LOAD.replace(
+        "    weights_only: bool = True\n", "    strict: Shared[bool] = True\n    weights_only: bool = True\n").replace(
+        "LOAD = Load()", "LOAD = Load(False)").replace("import torch\n", "import torch\nfrom typing import ClassVar as Shared\n"),
+    "... by a dataclass with a parenthesised target": DATACLASS_LOAD.replace(
+        "    weights_only: bool = True\n", "    (strict): bool = True\n    weights_only: bool = True\n").replace(
+        "LOAD = Load()", "LOAD = Load(False)"),
+    "... by a dataclass whose annotation stores": DATACLASS_LOAD.replace(
+        "    weights_only: bool = True\n", "    weights_only: bool = True\n    where: (weights_only := False) = 'cpu'\n"),
+    "... by a NamedTuple row with a parenthesised target": (
+        "import torch\nfrom typing import NamedTuple\nclass Row(NamedTuple):\n    (pad): str = 'x'\n"
+        "    name: str = 'real'\nROWS = (Row('__globals__'),)\ndef f(o):\n"
+        "    return [getattr(o, row.name) for row in ROWS]\n"),
     "... by asdict of a dataclass's instance told False": DATACLASS_LOAD.replace(
         "LOAD = Load()", "LOAD = Load(False)").replace("weights_only=LOAD.weights_only", "**dataclasses.asdict(LOAD)")
     .replace("import torch", "import dataclasses, torch"),

@@ -604,10 +604,15 @@ class LiteralStrings:
             return None
         fields: dict[str, ast.AST | None] = {}
         for statement in classes[0].body:
-            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) \
-                    and (statement.value is None or isinstance(statement.value, ast.Constant)) \
-                    and not any(isinstance(n, (ast.Name, ast.Attribute)) and (getattr(n, "id", None) or n.attr)
-                                in ("ClassVar", "InitVar", "KW_ONLY") for n in walk(statement.annotation)):
+            # a field's type one of the built-ins' own, named so (a ClassVar under any name, or a store in an
+            # annotation, would make the fields other than the ones read here; dataclasses looks a type given as
+            # text up in the module, where the name must be the built-in's)
+            if _field_statement(statement) and (statement.value is None or isinstance(statement.value, ast.Constant)) \
+                    and all(isinstance(n, ast.Name) and n.id in FIELD_TYPES and not self.module.rebinds_builtin(n.id)
+                            or isinstance(n, ast.Constant) and n.value is None
+                            or isinstance(n, (ast.BinOp, ast.BitOr, ast.Load))
+                            and (not isinstance(n, ast.BinOp) or isinstance(n.op, ast.BitOr))
+                            for n in walk(statement.annotation)):
                 fields[statement.target.id] = statement.value
             elif not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)):
                 return None
@@ -700,7 +705,9 @@ class LiteralStrings:
             return None
         fields: dict[str, ast.AST | None] = {}
         for statement in cls.body:
-            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            if _field_statement(statement) and not any(isinstance(n, (ast.NamedExpr, ast.Call, ast.Lambda, ast.Await,
+                                                                        ast.Yield, ast.YieldFrom))
+                                                        for n in walk(statement.annotation)):
                 fields[statement.target.id] = statement.value
             elif not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)):
                 return None  # only fields (and a docstring): no method, no property, no field replaced
@@ -1464,6 +1471,16 @@ def _index(tree: ast.Module) -> dict[str, list[ast.AST]]:
                 index.setdefault(node.name, []).append(node)
         tree._names = index
     return index
+
+
+# the types a dataclass's field read by the readings may have (``weights_only: bool = True``), ``X | None`` too
+FIELD_TYPES = frozenset(["bool", "int", "float", "str", "bytes"])
+
+
+def _field_statement(statement: ast.stmt) -> bool:
+    """``name: type [= value]`` in a class body: an annotation Python records as the class's (a parenthesised
+    target, ``(name): type``, records none, and is no field)."""
+    return isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.simple == 1
 
 
 def _texts(tree: ast.Module) -> frozenset[str]:
