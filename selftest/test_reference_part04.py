@@ -394,7 +394,9 @@ def test_torch_s_counter_taken_from_a_sibling_is_read_as_torch_s():
 
 @pytest.mark.parametrize("package", [{"__init__": "from torch.utils.flop_counter import *\n"},
                                      {"__init__": "from ._util import *\n",
-                                      "_util": "from torch.utils.flop_counter import *\n"}])
+                                      "_util": "from torch.utils.flop_counter import *\n"},
+                                     {"__init__": "from torch.utils.flop_counter import *\n",  # (a module of that
+                                      "FlopCounterMode": "NOTES = ()\n"}])  # name: the package's attribute wins
 def test_torch_s_counter_only_a_star_import_binds_is_read_as_torch_s(package):
     """``from torch.utils.flop_counter import *`` in the package's ``__init__``, then ``from . import
     FlopCounterMode`` in flops.py, scored Part 4 10/10 counting with torch's counter."""

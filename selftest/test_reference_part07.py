@@ -943,6 +943,12 @@ STAR_TAKEN = {
                          "from . import grad as _derive"),
     "a module torch's readings do not list": ({"__init__": "from torch.autograd.functional import *\n"},
                                               "from . import vjp as _derive"),
+    # `from . import vjp` hands out the package's attribute where it has one, a vjp.py beside it notwithstanding
+    "the package's, over a module of the same name": ({"__init__": "from torch.func import *\n",
+                                                       "vjp": "EXAMPLES = ()\n"}, "from . import vjp as _derive"),
+    "the package's own import, over a module of the same name": ({"__init__": "from torch.func import vjp\n",
+                                                                  "vjp": "EXAMPLES = ()\n"},
+                                                                 "from assignment import vjp as _derive"),
 }
 
 

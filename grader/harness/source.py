@@ -1407,6 +1407,12 @@ def _sibling_libraries(dotted: str, parsed: dict[str, Module], found: dict[str, 
         return {}
     libraries = {v.split(".")[0] for v in other.imports.values() if not v.startswith(".")} - {"assignment", *parsed}
     out = {}
+    if other.name != PACKAGE and f"{prefix}" == dotted and PACKAGE in parsed and (level == 1 or parts == [other.name]):
+        # ``from . import vjp`` beside a vjp.py: the package's attribute, where ``__init__`` binds one, is what it takes
+        taken = _sibling_libraries(f"{dotted.rsplit('.', 1)[0]}.{other.name}", {PACKAGE: parsed[PACKAGE]},
+                                   found, sources)
+        if dotted in taken:
+            return {dotted: taken[dotted]}
     for name in names:
         if name not in other.bindings and f"{prefix}.{name}" == dotted:  # only a star import of its may bind it
             library = other._star_candidates(name, sources, 0, {other.name}) or ""
@@ -2867,12 +2873,31 @@ def _sibling_uses(mod: Module, root: ast.AST, sources: dict[str, str],
 
 
 def _own(dotted: str, sources: dict[str, str], first_only: bool) -> Iterator[tuple[str, str | None]]:
-    """The implementation's module (and the name used from it) that a dotted name stands for."""
+    """The implementation's module (and the name used from it) that a dotted name stands for. A name the
+    package's ``__init__`` may bind too (``from . import vjp`` beside a ``vjp.py``, where ``__init__`` star-imports
+    ``torch.func``) is that as well: ``from . import`` hands out the package's attribute where it has one."""
     packaged = dotted.startswith(".") or dotted.split(".")[0] == "assignment"
     parts = [p for p in dotted.lstrip(".").split(".") if p and p != "assignment"]
     for i, part in enumerate(parts[:1] if first_only else parts):
         if part in sources:
             yield part, (parts[i + 1] if i + 1 < len(parts) else None)
+            if i == 0 and packaged and part != PACKAGE and PACKAGE in sources \
+                    and _package_may_bind(sources[PACKAGE], part):
+                yield PACKAGE, part
             return
     if packaged and parts and PACKAGE in sources:
         yield PACKAGE, parts[0]
+
+
+@functools.lru_cache(maxsize=256)
+def _package_may_bind(text: str, name: str) -> bool:
+    """Whether the package's ``__init__`` (``text``) may bind ``name`` other than to its own submodule: a statement
+    of its own binds it (an import of the submodule aside), or a star import may bring it (one of the
+    implementation's own modules' is read as though it may)."""
+    try:
+        package = Module.parse(text, PACKAGE)
+    except SyntaxError:
+        return True
+    if name in package.bindings:
+        return package.imports.get(name) not in (f".{name}", f"assignment.{name}")
+    return package._star_candidates(name, None, 0, {PACKAGE}) is not None
