@@ -271,6 +271,15 @@ HONEST = {
                                                   "    return torch.load(p, weights_only=WEIGHTS_ONLY), "
                                                   "torch.load(p, weights_only=safe), "
                                                   "np.load(p, mmap_mode='r', allow_pickle=ALLOW_PICKLE)\n",
+    # a row picked from a table written out by a comprehension, or text given to a lambda helper: as a loop's
+    "rows picked from a table written out": (
+        "import torch\nT = (('a', 'float32'), ('b', 'bfloat16'))\ndef f(k):\n    rows = [r for r in T if r[0] == k]\n"
+        "    if not rows:\n        raise ValueError(k)\n    _, d = rows[0]\n    return getattr(torch, d)\n"
+        "def g(k):\n    r = next((r for r in T if r[0] == k), None)\n    return getattr(torch, r[1])\n"
+        "def h(k):\n    by = {r[0]: r for r in T}\n    if k not in by:\n        raise ValueError(k)\n"
+        "    return getattr(torch, by[k][1])\n"),
+    "a lambda helper given text written out": "import torch\n_dt = lambda name: getattr(torch, name)\n"
+                                               "X = _dt('float32'), _dt(name='bfloat16')\n",
     "a loader's option a plain dataclass's one instance holds": (
         "import dataclasses, torch\nfrom dataclasses import dataclass\n@dataclass(frozen=True)\nclass Load:\n"
         "    \"\"\"How checkpoints are read.\"\"\"\n    weights_only: bool = True\n    map_location: str = 'cpu'\n"
@@ -341,6 +350,18 @@ REACHING = {
                                   "def f(o, x):\n    C.row['p'] = x\n    return getattr(o, T['a']['p'])\n",
     "... returned by a helper": "T = {'a': {'p': 'real'}}\ndef row(k):\n    return T[k]\n"
                     "def f(o, x):\n    row('a')['p'] = x\n    return getattr(o, T['a']['p'])\n",
+    "rows picked by a comprehension, then one put in": (
+        "T = (('a', 'real'),)\ndef f(o, x):\n    rows = [r for r in T]\n    rows.insert(0, ('b', x))\n"
+        "    return getattr(o, rows[0][1])\n"),
+    "... a dict of them stored into": ("T = (('a', 'real'),)\ndef f(o, x):\n    by = {r[0]: r for r in T}\n"
+                                       "    by['a'] = ('a', x)\n    return getattr(o, by['a'][1])\n"),
+    "... made of other rows": "T = (('a', 'real'),)\ndef f(o, x):\n    rows = [(r[0], x) for r in T]\n"
+                              "    return getattr(o, rows[0][1])\n",
+    "... next given a row of its own": "T = (('a', 'real'),)\ndef f(o, x):\n"
+                                       "    r = next((r for r in T if r[0] == 'b'), ('b', x))\n    return getattr(o, r[1])\n",
+    "a lambda helper given text built": "_get = lambda o, name: getattr(o, name)\ndef f(o, x):\n"
+                                        "    return _get(o, '__glo' + x)\n",
+    "... handed on": "_get = lambda o, name: getattr(o, name)\nK = [_get]\nX = _get(1, 'real')\n",
     "... as a view handed on": N + "    x(T.keys())\n    return getattr(f, T['a']['p'])\n",  # its .mapping
     "... by a built-in bound again": "T = {'a': {'p': 'real'}}\ndef len(d):\n    d['a']['p'] = '__globals__'\n"
                                       "def f(o):\n    len(T)\n    return getattr(o, T['a']['p'])\n",

@@ -519,7 +519,18 @@ class LiteralStrings:
                 found += values
             return found
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            picked = self._picked_rows(node.value, depth)  # ``[row for row in TABLE if ...][0]``: any of its rows
+            if picked is not None:
+                return picked
             return _complete(_items(self._values(node.value, depth + 1), node.slice, self._readable))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next" \
+                and not self.module.rebinds_builtin("next") and 1 <= len(node.args) <= 2 and not node.keywords \
+                and isinstance(node.args[0], ast.GeneratorExp):  # ``next((row for row in TABLE if ...), None)``
+            found = self._comprehension_rows(node.args[0], depth)
+            default = node.args[1:]
+            if found is None or default and not (isinstance(default[0], ast.Constant) and default[0].value is None):
+                return None  # (None, where no row is found, is no name: getattr of it fails, and so does unpacking)
+            return found
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
                 and 1 <= len(node.args) <= 2 and not node.keywords:  # a dict's .get(key, default=None)
             dicts = self._values(node.func.value, depth + 1)
@@ -533,6 +544,49 @@ class LiteralStrings:
                 found = None if default is None else found + default
             return found
         return None
+
+    def _picked_rows(self, node: ast.AST, depth: int) -> list[ast.AST] | None:
+        """The rows an item of ``node`` can be, where ``node`` is a comprehension that picks rows of a table written
+        out (``_comprehension_rows``), in place or bound once to a name only ever indexed, measured or tested
+        (nothing can put another row in the list it holds)."""
+        if isinstance(node, ast.Name):
+            bindings = self._bindings_of(node)
+            if not bindings or len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path:
+                return None
+            owner = self.module.owner.get(id(node))
+            for load in _loads(self.module, (id(owner), node.id)):
+                use = self.module.parent.get(id(load))
+                if not (isinstance(use, ast.Subscript) and use.value is load and isinstance(use.ctx, ast.Load)
+                        or isinstance(use, ast.Call) and isinstance(use.func, ast.Name) and use.func.id == "len"
+                        and use.args == [load] and not self.module.rebinds_builtin("len")
+                        or isinstance(use, (ast.If, ast.IfExp, ast.While)) and use.test is load
+                        or isinstance(use, ast.UnaryOp) and isinstance(use.op, ast.Not)
+                        or isinstance(use, ast.Compare) and load in use.comparators  # ``key in picked``
+                        and all(isinstance(op, (ast.In, ast.NotIn)) for op in use.ops)):
+                    return None
+            node = bindings[0].source
+        if not isinstance(node, (ast.ListComp, ast.DictComp)):
+            return None
+        return self._comprehension_rows(node, depth)
+
+    def _comprehension_rows(self, node: ast.AST, depth: int) -> list[ast.AST] | None:
+        """What a comprehension over a table written out gives, where it gives each row it keeps as it is (``[row
+        for row in TABLE if row[0] == key]``, ``{row[0]: row for row in TABLE}``): those rows' values."""
+        item = node.value if isinstance(node, ast.DictComp) else getattr(node, "elt", None)
+        if not isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)) or len(node.generators) != 1:
+            return None
+        loop = node.generators[0]
+        if loop.is_async or not (isinstance(loop.target, ast.Name) and isinstance(item, ast.Name)
+                                 and item.id == loop.target.id):
+            return None
+        rows = self.rows(loop.iter)
+        found: list[ast.AST] = []
+        for row in rows or ():
+            values = self._values(row, depth + 1) if isinstance(row, ast.Name) else [row]
+            if values is None:
+                return None
+            found += values
+        return None if rows is None else found
 
     def _field(self, row: ast.AST, name: str) -> ast.AST | None:
         """What field ``name`` of ``row`` is, where ``row`` is a call of a NamedTuple of the module's own that
@@ -741,19 +795,30 @@ class LiteralStrings:
         return self._given_now[id(function)].get(binding.name)
 
     def _helper_params(self, function: ast.AST) -> dict[str, list[str] | None]:
-        """Each parameter of a helper: the strings its calls give it (None where one may give anything)."""
-        if isinstance(function, ast.Lambda):
-            return {}
+        """Each parameter of a helper: the strings its calls give it (None where one may give anything). A helper is
+        a def, or a lambda bound by itself to a name (``_dt = lambda name: getattr(torch, name)``), bound once."""
         owner = self.module.enclosing[id(function)]
-        defs = self.module.bindings.get((id(owner), function.name), [])
-        if len(defs) != 1 or defs[0].kind != "def" or defs[0].source is not function \
-                or isinstance(owner, ast.ClassDef) \
-                or not self.module.cached_only(function, self._replaceable):
-            return {}
-        if owner is self.module.tree and (self._replaceable(function.name) or self._named_elsewhere(function.name)):
+        if isinstance(function, ast.Lambda):
+            bound = self.module.parent.get(id(function))
+            if not (isinstance(bound, ast.Assign) and len(bound.targets) == 1 and isinstance(bound.targets[0], ast.Name)
+                    and bound.value is function):
+                return {}
+            name = bound.targets[0].id
+            defs = self.module.bindings.get((id(owner), name), [])
+            if len(defs) != 1 or defs[0].kind != "assign" or defs[0].source is not function or defs[0].path \
+                    or isinstance(owner, ast.ClassDef):
+                return {}
+        else:
+            name = function.name
+            defs = self.module.bindings.get((id(owner), name), [])
+            if len(defs) != 1 or defs[0].kind != "def" or defs[0].source is not function \
+                    or isinstance(owner, ast.ClassDef) \
+                    or not self.module.cached_only(function, self._replaceable):
+                return {}
+        if owner is self.module.tree and (self._replaceable(name) or self._named_elsewhere(name)):
             return {}  # another module could call it with anything
         calls = []
-        for node in _loads(self.module, (id(owner), function.name)):
+        for node in _loads(self.module, (id(owner), name)):
             call = self.module.parent.get(id(node))
             if not (isinstance(call, ast.Call) and call.func is node):
                 return {}  # handed on: what it is called with is not read
