@@ -1394,44 +1394,44 @@ def _sibling_libraries(dotted: str, parsed: dict[str, Module], found: dict[str, 
         parts = parts[1:]
     elif level > 1 or level == 0 and parts[0] not in parsed:
         return {}
-    if len(parts) == 1 and parts[0] in parsed:  # ``from . import model``: each of model's names, ``model.x``
-        other, prefix = parsed[parts[0]], dotted
-        names = list(other.bindings)
+    if len(parts) == 1 and parts[0] in parsed and parts[0] != PACKAGE:  # ``from . import model``
+        # (``from . import vjp`` beside a vjp.py: the package's attribute, where ``__init__`` binds one, is what
+        # it takes; else the module, each of its names read as ``model.x``)
+        if PACKAGE in parsed and (level == 1 or dotted.startswith("assignment.")):
+            library = _library_bound(parsed[PACKAGE], parts[0], parsed, found, sources)
+            if library:
+                return {dotted: library}
+        other = parsed[parts[0]]
+        taken = {f"{dotted}.{name}": _library_bound(other, name, parsed, found, sources) for name in other.bindings}
     elif len(parts) == 2 and parts[0] in parsed:  # ``from .model import x``
-        other, prefix = parsed[parts[0]], dotted.rsplit(".", 1)[0]
-        names = [parts[1]]
+        taken = {dotted: _library_bound(parsed[parts[0]], parts[1], parsed, found, sources)}
     elif len(parts) == 1 and PACKAGE in parsed and dotted != "assignment":  # ``from . import x``: the package's x
-        other, prefix = parsed[PACKAGE], dotted.rsplit(".", 1)[0]
-        names = [parts[0]]
+        taken = {dotted: _library_bound(parsed[PACKAGE], parts[0], parsed, found, sources)}
     else:
         return {}
+    return {name: library for name, library in taken.items() if library}
+
+
+def _library_bound(other: Module, name: str, parsed: dict[str, Module], found: dict[str, dict[str, str]],
+                   sources: dict[str, str]) -> str:
+    """The library object module ``other`` binds ``name`` to, once (an import, an alias), or that only a star
+    import of its may bind it to; "" where it is none, or cannot be told."""
+    if name not in other.bindings:  # only a star import of its may bind it
+        library = other._star_candidates(name, sources, 0, {other.name}) or ""
+        return library if library and not library.startswith(".") \
+            and library.split(".")[0] not in ("assignment", *parsed) else ""
+    bound = other.final.get(name)
+    if other.bindings.get(name) != 1 or bound is None or name in other.declared_global:
+        return ""
+    if isinstance(bound, (ast.Import, ast.ImportFrom)):
+        library = other.imports.get(name, "")
+    elif isinstance(bound, ast.expr):
+        library = other.resolve(bound) or ""
+    else:
+        return ""
+    library = found[other.name].get(library, library) if library.startswith(".") else library
     libraries = {v.split(".")[0] for v in other.imports.values() if not v.startswith(".")} - {"assignment", *parsed}
-    out = {}
-    if other.name != PACKAGE and f"{prefix}" == dotted and PACKAGE in parsed and (level == 1 or parts == [other.name]):
-        # ``from . import vjp`` beside a vjp.py: the package's attribute, where ``__init__`` binds one, is what it takes
-        taken = _sibling_libraries(f"{dotted.rsplit('.', 1)[0]}.{other.name}", {PACKAGE: parsed[PACKAGE]},
-                                   found, sources)
-        if dotted in taken:
-            return {dotted: taken[dotted]}
-    for name in names:
-        if name not in other.bindings and f"{prefix}.{name}" == dotted:  # only a star import of its may bind it
-            library = other._star_candidates(name, sources, 0, {other.name}) or ""
-            if library and not library.startswith(".") and library.split(".")[0] not in ("assignment", *parsed):
-                out[dotted] = library
-            continue
-        bound = other.final.get(name)
-        if other.bindings.get(name) != 1 or bound is None or name in other.declared_global:
-            continue
-        if isinstance(bound, (ast.Import, ast.ImportFrom)):
-            library = other.imports.get(name, "")
-        elif isinstance(bound, ast.expr):
-            library = other.resolve(bound) or ""
-        else:
-            continue
-        library = found[other.name].get(library, library) if library.startswith(".") else library
-        if library and library.split(".")[0] in libraries:
-            out[f"{prefix}.{name}"] = library
-    return out
+    return library if library and library.split(".")[0] in libraries else ""
 
 
 PACKAGE = "__init__"  # the package's own module: what ``from . import name`` reads a name from
