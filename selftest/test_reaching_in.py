@@ -751,6 +751,16 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
     assert "uses getattr of a name built at run time" in found, found
 
 
+@pytest.mark.parametrize("other", ["from .mod import PICK\nPICK['g'] = ('g', '__globals__')\n",
+                                   "from .mod import *\nPICK['g'] = ('g', '__globals__')\n",
+                                   "from . import mod\nmod.PICK['g'] = ('g', '__globals__')\n"])
+def test_rows_a_module_picks_that_another_module_can_change_are_refused(other):
+    mod = "T = (('g', 'real'),)\nPICK = {row[0]: row for row in T}\ndef f(o):\n    return getattr(o, PICK['g'][1])\n"
+    assert reaches({"mod": mod}) == []
+    found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
+    assert "uses getattr of a name built at run time" in found, found
+
+
 @pytest.mark.parametrize("other", ["from .mod import LOAD\nobject.__setattr__(LOAD, 'weights_only', False)\n",
                                    "from . import mod\nmod.LOAD.__init__(False)\n",
                                    "from . import mod\nmod.Load.__init__(mod.LOAD, False)\n",

@@ -963,6 +963,30 @@ def test_a_library_object_only_a_sibling_s_star_import_binds_is_read_as_that_obj
     assert any(f.autograd for f in found), found
 
 
+# `from . import vjp` beside a data-only vjp.py takes whatever the package's __init__ bound last under that name
+PACKAGE_REBINDS = {
+    "the module, then torch's": "from . import vjp\nfrom torch.func import vjp\n",
+    "torch's, then the module (never loaded)": "from torch.func import vjp\nfrom . import vjp\n",
+    "the module, then a star import": "from . import vjp\nfrom torch.func import *\n",
+    "by its full name": "from assignment import vjp\nfrom torch.func import vjp\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGE_REBINDS))
+def test_a_module_s_name_the_package_binds_again_is_no_proof(name):
+    """gradients.py's ``from . import vjp`` was read as the data-only vjp.py, while the package's ``__init__``
+    had bound the name to torch.func.vjp (Part 7 10/10 with autograd): which object it takes is not read, and
+    so it is charged."""
+    for taking in ("from . import vjp as _derive", "from assignment import vjp as _derive"):
+        package = {"__init__": PACKAGE_REBINDS[name], "vjp": "EXAMPLES = ()\n",
+                   "gradients": f"{taking}\n\ndef squared_error_grad(x, w, t):\n    return _derive(x, w)\n"}
+        found = audit_no_autograd(package, "gradients", ("squared_error_grad",))
+        assert found, (name, taking)
+    honest = {"__init__": "from . import vjp\n", "vjp": "EXAMPLES = ()\n",
+              "gradients": "from . import vjp\n\ndef squared_error_grad(x, w, t):\n    return x * len(vjp.EXAMPLES)\n"}
+    assert audit_no_autograd(honest, "gradients", ("squared_error_grad",)) == []
+
+
 def test_a_name_a_star_import_may_bind_where_it_cannot_be_read_is_no_proof():
     """A sibling's star import of a module of the submission's own that binds the name twice: which object the
     name is cannot be told, and what cannot be read is charged (autograd, the test's to refuse, may be it)."""

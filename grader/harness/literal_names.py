@@ -554,6 +554,8 @@ class LiteralStrings:
             if not bindings or len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path:
                 return None
             owner = self.module.owner.get(id(node))
+            if owner is self.module.tree and (self._replaceable(node.id) or self._reached_by_name(node.id)):
+                return None  # (a module's name: another module, or this one through an import of itself, may change it)
             for load in _loads(self.module, (id(owner), node.id)):
                 use = self.module.parent.get(id(load))
                 if not (isinstance(use, ast.Subscript) and use.value is load and isinstance(use.ctx, ast.Load)

@@ -626,6 +626,9 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
                 unreadable.append(name)
             continue
         roots = mod.reachable(fn)
+        if name == PACKAGE and fn in sources and fn != PACKAGE and _package_binding_unread(mod, fn, sources) \
+                and unreadable is not None:
+            unreadable.append(name)
         if not roots:
             todo += [used for star in mod.stars for used in _own(f"{star}.{fn}", sources, first_only=True)]
             if _star_unknown(mod, fn, sources) and unreadable is not None:
@@ -1168,6 +1171,10 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
                                                   "with: which function runs under the name is not read)", False))
             continue
         nodes = mod.import_time() if function is None else mod.reachable(function)
+        if name == PACKAGE and function in sources and function != PACKAGE \
+                and _package_binding_unread(mod, function, sources):
+            findings.append(Finding(f"{name}.py", f"binds {function}, the name of a module of its own, where which "
+                                                  "object `from . import` then takes cannot be told", False))
         if function is not None and not nodes:  # `from ._impl import *` brings it
             todo += [(sibling, function) for star in mod.stars
                      for sibling, _ in _own(f"{star}.{function}", sources, first_only=True)]
@@ -2892,12 +2899,25 @@ def _own(dotted: str, sources: dict[str, str], first_only: bool) -> Iterator[tup
 @functools.lru_cache(maxsize=256)
 def _package_may_bind(text: str, name: str) -> bool:
     """Whether the package's ``__init__`` (``text``) may bind ``name`` other than to its own submodule: a statement
-    of its own binds it (an import of the submodule aside), or a star import may bring it (one of the
+    of its own binds it (one import of the submodule aside, alone), or a star import may bring it (one of the
     implementation's own modules' is read as though it may)."""
     try:
         package = Module.parse(text, PACKAGE)
     except SyntaxError:
         return True
+    starred = package._star_candidates(name, None, 0, {PACKAGE}) is not None
     if name in package.bindings:
-        return package.imports.get(name) not in (f".{name}", f"assignment.{name}")
-    return package._star_candidates(name, None, 0, {PACKAGE}) is not None
+        return starred or package.bindings[name] != 1 or name in package.declared_global \
+            or package.imports.get(name) not in (f".{name}", f"assignment.{name}")
+    return starred
+
+
+def _package_binding_unread(package: Module, name: str, sources: dict[str, str]) -> bool:
+    """Whether what the package's ``__init__`` binds ``name`` to, where a module of that name is also the
+    submission's, cannot be told: bound more than once (``from . import vjp``, then ``from torch.func import
+    vjp``), or once and also by a star import that may bring it, or only by a star import that cannot be read.
+    (``from . import vjp`` then takes whichever binding ran last, or the module.)"""
+    starred = package._star_candidates(name, sources, 0, {PACKAGE})
+    if name in package.bindings:
+        return package.bindings[name] != 1 or name in package.declared_global or starred is not None
+    return starred == ""
