@@ -751,6 +751,21 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
     assert "uses getattr of a name built at run time" in found, found
 
 
+@pytest.mark.parametrize("helper", ["def _get(o, name):\n    return getattr(o, name)\n",
+                                    "_get = lambda o, name: getattr(o, name)\n"])
+@pytest.mark.parametrize("other", ["from . import mod\nY = getattr(mod, '_get')(1, '__globals__')\n",
+                                   "import operator\nfrom . import mod\nY = operator.attrgetter('_get')(mod)\n",
+                                   "from .mod import *\nY = _get(1, '__globals__')\n"])
+def test_a_helper_another_module_can_call_is_no_helper_given_text_written_out(helper, other):
+    """A helper's getattr reads the text its calls give it; another module that takes the helper, by its name or
+    as text (getattr of a module, attrgetter), may give it anything (``'__globals__'``). Its ``__all__`` listing
+    the helper is no such taking: a star import's use of the name is read where it is."""
+    mod = "__all__ = ['_get', 'X']\n" + helper + "X = _get(1, 'real')\n"
+    assert reaches({"mod": mod}) == []
+    found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
+    assert "uses getattr of a name built at run time" in found, found
+
+
 @pytest.mark.parametrize("other", ["from .mod import PICK\nPICK['g'] = ('g', '__globals__')\n",
                                    "from .mod import *\nPICK['g'] = ('g', '__globals__')\n",
                                    "from . import mod\nmod.PICK['g'] = ('g', '__globals__')\n"])

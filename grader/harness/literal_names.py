@@ -817,8 +817,8 @@ class LiteralStrings:
                     or isinstance(owner, ast.ClassDef) \
                     or not self.module.cached_only(function, self._replaceable):
                 return {}
-        if owner is self.module.tree and (self._replaceable(name) or self._named_elsewhere(name)):
-            return {}  # another module could call it with anything
+        if owner is self.module.tree and (self._replaceable(name) or self._reached_by_name(name)):
+            return {}  # another module (or this one, through an import of itself) could call it with anything
         calls = []
         for node in _loads(self.module, (id(owner), name)):
             call = self.module.parent.get(id(node))
@@ -1551,13 +1551,23 @@ def _field_statement(statement: ast.stmt) -> bool:
 
 
 def _texts(tree: ast.Module) -> frozenset[str]:
-    """Every string a module writes out, and each dotted part of one (``attrgetter("a.b")`` reads ``b``)."""
+    """Every string a module writes out, and each dotted part of one (``attrgetter("a.b")`` reads ``b``), but
+    the names its ``__all__`` lists (what a star import of it brings is read where it is used)."""
     found = tree.__dict__.get("_texts")
     if found is None:
-        strings = [n.value for n in walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        listed = {id(n) for statement in tree.body if _names_all(statement) for n in walk(statement)}
+        strings = [n.value for n in walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                   and id(n) not in listed]
         found = frozenset(part.strip() for text in strings for part in (text, *text.split(".")))
         tree._texts = found
     return found
+
+
+def _names_all(statement: ast.stmt) -> bool:
+    """``__all__ = [...]``, ``__all__ += [...]``, ``__all__: list[str] = [...]`` at a module's top."""
+    targets = statement.targets if isinstance(statement, ast.Assign) else \
+        [statement.target] if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) else []
+    return bool(targets) and all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
 
 
 class _Every(frozenset):
