@@ -116,8 +116,9 @@ def the_step_was_taken(step: Answers, what: str) -> None:
     updates the model: one that never steps holds each of them trivially."""
     if step.got.refused is None and step.expected.refused is None:
         step.where("params").within(**PARAMS, problem=f"parameters after the step differ from one optimizer step on "
-                                    f"the autocast gradients ({what} count only for a step that updates the model: "
-                                    "call optimizer.step(), or scaler.step(optimizer) with a scaler, once)")
+                                    f"the autocast gradients ({what}: a property of a step counts only for a step "
+                                    "that updates the model; call optimizer.step(), or scaler.step(optimizer) with a "
+                                    "scaler, once)")
 
 
 def stepped_once_and_cleared(step: Answers) -> None:
