@@ -182,8 +182,10 @@ LOADS_CODE = ("A file loaded so can run any code, which no reading of your sourc
 
 BUILT_NAMES = ("A name given to getattr or setattr is read only where it can hold nothing but text written out in the "
                "module: a literal; a loop over, or an item of, a tuple, list or dict written out, bound once and only "
-               "ever read (iterated, indexed, .get, in, len, made into text); a helper's parameter every call gives "
-               "such text; a field of a plain NamedTuple's rows written out. A table handed to a function (a "
+               "ever read (iterated, indexed, .get, in, len, made into text); a row of a tuple of tuples picked by a "
+               "comprehension ([r for r in TABLE if ...][0], {r[0]: r for r in TABLE}[key]) or next(..., None); a "
+               "helper's parameter every call gives such text (a def, or a lambda bound to a name, that no other "
+               "module takes); a field of a plain NamedTuple's rows written out. A table handed to a function (a "
                "logger, a helper of yours), changed or bound again, or names kept in a dataclass or an Enum, are "
                "not read: put the objects themselves in the table (torch.float32, not 'float32'), or keep the names "
                "in a table written out and only read.")
