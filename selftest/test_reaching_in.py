@@ -755,7 +755,8 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
                                     "_get = lambda o, name: getattr(o, name)\n"])
 @pytest.mark.parametrize("other", ["from . import mod\nY = getattr(mod, '_get')(1, '__globals__')\n",
                                    "import operator\nfrom . import mod\nY = operator.attrgetter('_get')(mod)\n",
-                                   "from .mod import *\nY = _get(1, '__globals__')\n"])
+                                   "from .mod import *\nY = _get(1, '__globals__')\n",
+                                   "from . import mod\nfor n in 'real _get'.split():\n    Y = getattr(mod, n, None)\n"])
 def test_a_helper_another_module_can_call_is_no_helper_given_text_written_out(helper, other):
     """A helper's getattr reads the text its calls give it; another module that takes the helper, by its name or
     as text (getattr of a module, attrgetter), may give it anything (``'__globals__'``). Its ``__all__`` listing
@@ -768,7 +769,9 @@ def test_a_helper_another_module_can_call_is_no_helper_given_text_written_out(he
 
 @pytest.mark.parametrize("other", ["from .mod import PICK\nPICK['g'] = ('g', '__globals__')\n",
                                    "from .mod import *\nPICK['g'] = ('g', '__globals__')\n",
-                                   "from . import mod\nmod.PICK['g'] = ('g', '__globals__')\n"])
+                                   "from . import mod\nmod.PICK['g'] = ('g', '__globals__')\n",
+                                   "from . import mod\nfor n in 'x,PICK'.split(','):\n"
+                                   "    getattr(mod, n, {})['g'] = ('g', '__globals__')\n"])
 def test_rows_a_module_picks_that_another_module_can_change_are_refused(other):
     mod = "T = (('g', 'real'),)\nPICK = {row[0]: row for row in T}\ndef f(o):\n    return getattr(o, PICK['g'][1])\n"
     assert reaches({"mod": mod}) == []

@@ -1551,14 +1551,17 @@ def _field_statement(statement: ast.stmt) -> bool:
 
 
 def _texts(tree: ast.Module) -> frozenset[str]:
-    """Every string a module writes out, and each dotted part of one (``attrgetter("a.b")`` reads ``b``), but
-    the names its ``__all__`` lists (what a star import of it brings is read where it is used)."""
+    """Every string a module writes out, each dotted part of one (``attrgetter("a.b")`` reads ``b``), and each
+    piece of one it splits (``"real _get".split()``: the names a reading reads it as, ``_is_split``), but the
+    names its ``__all__`` lists (what a star import of it brings is read where it is used)."""
     found = tree.__dict__.get("_texts")
     if found is None:
         listed = {id(n) for statement in tree.body if _names_all(statement) for n in walk(statement)}
         strings = [n.value for n in walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
                    and id(n) not in listed]
-        found = frozenset(part.strip() for text in strings for part in (text, *text.split(".")))
+        split = [piece for n in walk(tree) if isinstance(n, ast.Call) and _is_split(n)
+                 for piece in n.func.value.value.split(n.args[0].value if n.args else None)]
+        found = frozenset(part.strip() for text in [*strings, *split] for part in (text, *text.split(".")))
         tree._texts = found
     return found
 
