@@ -921,6 +921,10 @@ def test_reading_or_copying_names_keeps_the_main_block_dead(name):
 
 @pytest.mark.parametrize("model", ["from torch.autograd import grad as _derive\n",
                                    "import torch\n_derive = torch.autograd.grad\n",
+                                   # bound where it may not run: once, under an `if` (read all the same)
+                                   "import sys\nif sys.version_info >= (3, 8):\n"
+                                   "    from torch.autograd import grad as _derive\n",
+                                   "import sys, torch\nif sys.version_info >= (3, 8):\n    _derive = torch.autograd.grad\n",
                                    "from torch._functorch.aot_autograd import aot_export_joint_simple as _derive\n"])
 def test_a_library_object_a_sibling_took_is_read_as_that_object(model):
     """gradients.py taking autograd from model.py, which imported it (``from .model import _derive``), uses
@@ -946,6 +950,9 @@ STAR_TAKEN = {
     # `from . import vjp` hands out the package's attribute where it has one, a vjp.py beside it notwithstanding
     "the package's, over a module of the same name": ({"__init__": "from torch.func import *\n",
                                                        "vjp": "EXAMPLES = ()\n"}, "from . import vjp as _derive"),
+    "the package's import under an if, over a module of the same name": (
+        {"__init__": "import sys\nif sys.version_info >= (3, 8):\n    from torch.func import vjp\n",
+         "vjp": "EXAMPLES = ()\n"}, "from . import vjp as _derive"),
     "the package's own import, over a module of the same name": ({"__init__": "from torch.func import vjp\n",
                                                                   "vjp": "EXAMPLES = ()\n"},
                                                                  "from assignment import vjp as _derive"),

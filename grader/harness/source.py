@@ -273,8 +273,8 @@ class Module:
         """What calling ``function`` runs: the module's final binding of the name (a later
         ``function = other`` rebinds it) and every module-level function or class it names, transitively."""
         start = self.final.get(function) or self.functions.get(function)
-        if start is None:
-            return []
+        if start is None:  # bound only where it may not run (under an `if`): every statement that binds it
+            return self.closure(_binding_statements(self.tree, function)) if function in self.bindings else []
         if isinstance(start, (ast.Import, ast.ImportFrom)):  # imported over its own def: the import
             return [start]
         return self.closure([start])
@@ -845,6 +845,21 @@ def _module_bindings(tree: ast.Module, declared_global: set[str]) -> dict[str, i
     for name in declared_global:
         bind(name, 2)
     return counts
+
+
+def _binding_statements(tree: ast.Module, name: str) -> list[ast.AST]:
+    """The statements of a module's top-level code (outside any function's or class's body, under an ``if``, a
+    ``try`` or a ``with`` too) that bind ``name``."""
+    found: list[ast.AST] = []
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.stmt) and any(name in _binds(inner) for inner in _same_scope(node)
+                                              if not isinstance(inner, ast.stmt) or inner is node):
+            found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+    return found
 
 
 def _defaults(node: ast.AST) -> list[ast.expr]:
@@ -1428,10 +1443,17 @@ def _library_bound(other: Module, name: str, parsed: dict[str, Module], found: d
         return library if library and not library.startswith(".") \
             and library.split(".")[0] not in ("assignment", *parsed) else ""
     bound = other.final.get(name)
+    if bound is None and other.bindings.get(name) == 1:  # bound once, where it may not run (under an `if`)
+        statements = _binding_statements(other.tree, name)
+        bound = statements[0] if len(statements) == 1 and isinstance(statements[0], (ast.Import, ast.ImportFrom)) \
+            else statements[0].value if len(statements) == 1 and isinstance(statements[0], ast.Assign) \
+            and len(statements[0].targets) == 1 and isinstance(statements[0].targets[0], ast.Name) else None
     if other.bindings.get(name) != 1 or bound is None or name in other.declared_global:
         return ""
     if isinstance(bound, (ast.Import, ast.ImportFrom)):
-        library = other.imports.get(name, "")
+        library = other.imports.get(name, "") or next(
+            (f"{_from_name(bound, a)}" if isinstance(bound, ast.ImportFrom) else a.name
+             for a in bound.names if (a.asname or a.name.split(".")[0]) == name), "")
     elif isinstance(bound, ast.expr):
         library = other.resolve(bound) or ""
     else:
