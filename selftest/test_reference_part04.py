@@ -406,3 +406,17 @@ def test_torch_s_counter_only_a_star_import_binds_is_read_as_torch_s(package):
              "    with Tally(display=False) as c:\n        fn()\n    return c.get_total_flops()\n")
     used, unreadable = _flop_counter_reads(tuple(sorted({**package, "flops": flops}.items())))
     assert used, used
+
+
+
+def test_torch_s_counter_in_a_module_taken_under_another_name_is_read():
+    """``from . import model as helper`` in the package's ``__init__``, then ``helper.count_with(fn)`` in flops.py,
+    with torch's FlopCounterMode in model.py's ``count_with``: Part 4 10/10 before, model.py's function unread."""
+    from tests.test_part04_flops import _flop_counter_reads
+
+    flops = "from . import helper\n\ndef count_matmul_flops(fn):\n    return helper.count_with(fn)\n"
+    model = ("from torch.utils.flop_counter import FlopCounterMode\n\ndef count_with(fn):\n"
+             "    with FlopCounterMode(display=False) as c:\n        fn()\n    return c.get_total_flops()\n")
+    package = {"__init__": "from . import model as helper\n", "flops": flops, "model": model}
+    used, _ = _flop_counter_reads(tuple(sorted(package.items())))
+    assert used, used

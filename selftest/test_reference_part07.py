@@ -994,6 +994,31 @@ def test_a_module_s_name_the_package_binds_again_is_no_proof(name):
     assert audit_no_autograd(honest, "gradients", ("squared_error_grad",)) == []
 
 
+# a module of the submission's own, under another name the package (or a sibling) gives it
+MODULE_ALIASES = {
+    "from . import m as helper": ({"__init__": "from . import m as helper\n"}, "from . import helper"),
+    "import assignment.m as helper": ({"__init__": "import assignment.m as helper\n"}, "from . import helper"),
+    "from assignment import m as helper": ({"__init__": "from assignment import m as helper\n"},
+                                           "from assignment import helper"),
+    "helper = m": ({"__init__": "from . import m\nhelper = m\n"}, "from . import helper"),
+    "a sibling's alias": ({"__init__": "", "model": "from . import m as helper\n"}, "from .model import helper"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULE_ALIASES))
+def test_a_module_of_its_own_under_another_name_is_read_as_that_module(name):
+    """``from . import model as helper`` in the package's ``__init__``, then ``helper.f(...)`` in gradients.py,
+    with ``f`` calling autograd in model.py: ``helper.f`` was followed to the package, which read model.py's
+    import-time code but never ``f`` (Part 7 10/10; Part 4 alike with torch's counter). It is model's ``f``."""
+    package, taking = MODULE_ALIASES[name]
+    text = f"{taking}\n\ndef squared_error_grad(x, w, t):\n    return helper.f(x, w)\n"
+    autograd = "import torch\n\ndef f(x, w):\n    return torch.autograd.grad(x, w)\n"
+    found = audit_no_autograd({**package, "m": autograd, "gradients": text}, "gradients", ("squared_error_grad",))
+    assert any(f.autograd and f.where.startswith("m.py") for f in found), found
+    plain = {**package, "m": "def f(x, w):\n    return x * w\n", "gradients": text}
+    assert audit_no_autograd(plain, "gradients", ("squared_error_grad",)) == []
+
+
 def test_a_name_a_star_import_may_bind_where_it_cannot_be_read_is_no_proof():
     """A sibling's star import of a module of the submission's own that binds the name twice: which object the
     name is cannot be told, and what cannot be read is charged (autograd, the test's to refuse, may be it)."""

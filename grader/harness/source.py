@@ -2907,15 +2907,46 @@ def _own(dotted: str, sources: dict[str, str], first_only: bool) -> Iterator[tup
     ``torch.func``) is that as well: ``from . import`` hands out the package's attribute where it has one."""
     packaged = dotted.startswith(".") or dotted.split(".")[0] == "assignment"
     parts = [p for p in dotted.lstrip(".").split(".") if p and p != "assignment"]
+    modules = tuple(sorted(sources))
     for i, part in enumerate(parts[:1] if first_only else parts):
         if part in sources:
             yield part, (parts[i + 1] if i + 1 < len(parts) else None)
             if i == 0 and packaged and part != PACKAGE and PACKAGE in sources \
                     and _package_may_bind(sources[PACKAGE], part):
                 yield PACKAGE, part
+            if i + 1 < len(parts):  # `model.helper.f` where model binds helper to a module of its own
+                for aliased in _module_aliases(sources[part], parts[i + 1], modules):
+                    yield aliased, (parts[i + 2] if i + 2 < len(parts) else None)
             return
     if packaged and parts and PACKAGE in sources:
         yield PACKAGE, parts[0]
+        for aliased in _module_aliases(sources[PACKAGE], parts[0], modules):  # `from . import model as helper`
+            yield aliased, (parts[1] if len(parts) > 1 else None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _module_aliases(text: str, name: str, modules: tuple[str, ...], depth: int = 0) -> tuple[str, ...]:
+    """The implementation's modules that a module (``text``) may bind ``name`` to, under another name: ``from .
+    import model as helper``, ``from assignment import model as helper``, ``import assignment.model as helper``,
+    ``helper = model`` (any binding of it, anywhere in the module's top-level code). Its attributes are read there
+    (``helper.f`` is model's ``f``)."""
+    try:
+        tree = _readable(text, "exec")
+    except SyntaxError:
+        return ()
+    found: list[str] = []
+    for statement in _binding_statements(tree, name):
+        for node in _same_scope(statement):
+            if isinstance(node, ast.ImportFrom) and (node.level == 1 and not node.module
+                                                     or node.level == 0 and node.module == "assignment"):
+                found += [a.name for a in node.names if (a.asname or a.name) == name]
+            elif isinstance(node, ast.Import):
+                found += [a.name.split(".")[-1] for a in node.names if a.asname == name
+                          and (a.name.startswith("assignment.") or a.name in modules)]
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and isinstance(node.value, ast.Name) \
+                    and depth < 4:
+                found += _module_aliases(text, node.value.id, modules, depth + 1)
+    return tuple(dict.fromkeys(m for m in found if m in modules and (depth or m != name)))
 
 
 @functools.lru_cache(maxsize=256)
