@@ -1002,6 +1002,10 @@ MODULE_ALIASES = {
                                            "from assignment import helper"),
     "helper = m": ({"__init__": "from . import m\nhelper = m\n"}, "from . import helper"),
     "a sibling's alias": ({"__init__": "", "model": "from . import m as helper\n"}, "from .model import helper"),
+    "helper, n = m, 1": ({"__init__": "from . import m\nhelper, n = m, 1\n"}, "from . import helper"),
+    "helper = pkg.m": ({"__init__": "import assignment as pkg\nfrom . import m\nhelper = pkg.m\n"},
+                       "from . import helper"),
+    "a class holding it": ({"__init__": "from . import m\nclass helper:\n    f = m.f\n"}, "from . import helper"),
 }
 
 

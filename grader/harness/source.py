@@ -2943,9 +2943,14 @@ def _module_aliases(text: str, name: str, modules: tuple[str, ...], depth: int =
             elif isinstance(node, ast.Import):
                 found += [a.name.split(".")[-1] for a in node.names if a.asname == name
                           and (a.name.startswith("assignment.") or a.name in modules)]
-            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and isinstance(node.value, ast.Name) \
-                    and depth < 4:
-                found += _module_aliases(text, node.value.id, modules, depth + 1)
+            # any other binding (``helper = model``, ``helper, n = model, 1``, ``helper = pkg.model``, ``helper =
+            # getattr(pkg, "model")``, a loop over modules): every module it may hold, read as held
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id != name and depth < 4:
+                found += [node.id, *_module_aliases(text, node.id, modules, depth + 1)]
+            elif isinstance(node, ast.Attribute):
+                found.append(node.attr)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.append(node.value)
     return tuple(dict.fromkeys(m for m in found if m in modules and (depth or m != name)))
 
 
