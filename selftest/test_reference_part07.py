@@ -921,6 +921,10 @@ def test_reading_or_copying_names_keeps_the_main_block_dead(name):
 
 @pytest.mark.parametrize("model", ["from torch.autograd import grad as _derive\n",
                                    "import torch\n_derive = torch.autograd.grad\n",
+                                   # bound in an except handler, a match case: statements inside what is none
+                                   "try:\n    raise ImportError\nexcept ImportError:\n"
+                                   "    from torch.autograd import grad as _derive\n",
+                                   "match 1:\n    case 1:\n        from torch.autograd import grad as _derive\n",
                                    # bound where it may not run: once, under an `if` (read all the same)
                                    "import sys\nif sys.version_info >= (3, 8):\n"
                                    "    from torch.autograd import grad as _derive\n",
@@ -1006,6 +1010,11 @@ MODULE_ALIASES = {
     "helper = pkg.m": ({"__init__": "import assignment as pkg\nfrom . import m\nhelper = pkg.m\n"},
                        "from . import helper"),
     "a class holding it": ({"__init__": "from . import m\nclass helper:\n    f = m.f\n"}, "from . import helper"),
+    "a chain through two siblings": ({"__init__": "", "strides": "from . import m as helper\n",
+                                      "named": "from .strides import helper\n"}, "from .named import helper"),
+    "a dict holding it": ({"__init__": "from . import m\nhelper = {'m': m}['m']\n"}, "from . import helper"),
+    "five names deep": ({"__init__": "from . import m\na = m\nb = a\nc = b\nd = c\nhelper = d\n"},
+                        "from . import helper"),
 }
 
 
@@ -1015,7 +1024,7 @@ def test_a_module_of_its_own_under_another_name_is_read_as_that_module(name):
     with ``f`` calling autograd in model.py: ``helper.f`` was followed to the package, which read model.py's
     import-time code but never ``f`` (Part 7 10/10; Part 4 alike with torch's counter). It is model's ``f``."""
     package, taking = MODULE_ALIASES[name]
-    text = f"{taking}\n\ndef squared_error_grad(x, w, t):\n    return helper.f(x, w)\n"
+    text = f"{taking}\n\ndef squared_error_grad(x, w, t):\n    return helper.f(x, w) + getattr(helper, 'f')(x, w)\n"
     autograd = "import torch\n\ndef f(x, w):\n    return torch.autograd.grad(x, w)\n"
     found = audit_no_autograd({**package, "m": autograd, "gradients": text}, "gradients", ("squared_error_grad",))
     assert any(f.autograd and f.where.startswith("m.py") for f in found), found

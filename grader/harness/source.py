@@ -625,7 +625,10 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
             if unreadable is not None:
                 unreadable.append(name)
             continue
-        roots = mod.reachable(fn)
+        roots = mod.import_time() + mod.closure([*mod.functions.values(), *mod.classes.values()]) \
+            if fn == EVERYTHING else mod.reachable(fn)
+        if unreadable is not None:  # (where a name must NOT be found: a module held under another name, all of it)
+            todo += _held_modules(mod, fn, sources)
         if name == PACKAGE and fn in sources and fn != PACKAGE and _package_binding_unread(mod, fn, sources) \
                 and unreadable is not None:
             unreadable.append(name)
@@ -858,7 +861,9 @@ def _binding_statements(tree: ast.Module, name: str) -> list[ast.AST]:
                                               if not isinstance(inner, ast.stmt) or inner is node):
             found.append(node)
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            todo.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+            # (into an `except` handler's and a `match` case's statements too: neither is a statement itself)
+            todo.extend(child for child in ast.iter_child_nodes(node)
+                        if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)))
     return found
 
 
@@ -1185,7 +1190,10 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
             findings.append(Finding(f"{name}.py", f"binds {function} again (in a loop, a walrus, a match or a "
                                                   "with: which function runs under the name is not read)", False))
             continue
-        nodes = mod.import_time() if function is None else mod.reachable(function)
+        nodes = mod.import_time() if function is None else \
+            mod.import_time() + mod.closure([*mod.functions.values(), *mod.classes.values()]) \
+            if function == EVERYTHING else mod.reachable(function)
+        todo += _held_modules(mod, function, sources)
         if name == PACKAGE and function in sources and function != PACKAGE \
                 and _package_binding_unread(mod, function, sources):
             findings.append(Finding(f"{name}.py", f"binds {function}, the name of a module of its own, where which "
@@ -1460,6 +1468,8 @@ def _library_bound(other: Module, name: str, parsed: dict[str, Module], found: d
         return ""
     library = found[other.name].get(library, library) if library.startswith(".") else library
     libraries = {v.split(".")[0] for v in other.imports.values() if not v.startswith(".")} - {"assignment", *parsed}
+    if isinstance(bound, (ast.Import, ast.ImportFrom)) and not library.startswith("."):  # (imported where it may
+        libraries |= {library.split(".")[0]} - {"assignment", *parsed}  # not run: no import the module records)
     return library if library and library.split(".")[0] in libraries else ""
 
 
@@ -2925,7 +2935,8 @@ def _own(dotted: str, sources: dict[str, str], first_only: bool) -> Iterator[tup
 
 
 @functools.lru_cache(maxsize=1024)
-def _module_aliases(text: str, name: str, modules: tuple[str, ...], depth: int = 0) -> tuple[str, ...]:
+def _module_aliases(text: str, name: str, modules: tuple[str, ...], depth: int = 0,
+                    same: bool = False) -> tuple[str, ...]:
     """The implementation's modules that a module (``text``) may bind ``name`` to, under another name: ``from .
     import model as helper``, ``from assignment import model as helper``, ``import assignment.model as helper``,
     ``helper = model`` (any binding of it, anywhere in the module's top-level code). Its attributes are read there
@@ -2945,13 +2956,29 @@ def _module_aliases(text: str, name: str, modules: tuple[str, ...], depth: int =
                           and (a.name.startswith("assignment.") or a.name in modules)]
             # any other binding (``helper = model``, ``helper, n = model, 1``, ``helper = pkg.model``, ``helper =
             # getattr(pkg, "model")``, a loop over modules): every module it may hold, read as held
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id != name and depth < 4:
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id != name and depth < 16:
                 found += [node.id, *_module_aliases(text, node.id, modules, depth + 1)]
             elif isinstance(node, ast.Attribute):
                 found.append(node.attr)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                 found.append(node.value)
-    return tuple(dict.fromkeys(m for m in found if m in modules and (depth or m != name)))
+    return tuple(dict.fromkeys(m for m in found if m in modules and (depth or same or m != name)))
+
+
+EVERYTHING = "*"  # (module, EVERYTHING): a module held as an object under some name: all it defines may be called
+
+
+def _held_modules(mod: Module, function: str | None, sources: dict[str, str]) -> list[tuple[str, str]]:
+    """Where ``mod``'s name ``function`` (every name of it, for ``EVERYTHING``) may hold a module of the
+    submission's own (``from . import model as helper``, ``NS = {"m": model}``, a chain of such through siblings):
+    that module, with everything in it read (``getattr(helper, "f")``, ``NS["m"].f``, ``helper.f`` two siblings
+    away: which of its functions runs is not followed name by name)."""
+    if function is None or mod.name not in sources:
+        return []
+    modules = tuple(sorted(sources))
+    names = list(mod.bindings) if function == EVERYTHING else [function]
+    return [(held, EVERYTHING) for each in names
+            for held in _module_aliases(sources[mod.name], each, modules, same=True) if held != mod.name]
 
 
 @functools.lru_cache(maxsize=256)
