@@ -998,6 +998,15 @@ def test_a_module_s_name_the_package_binds_again_is_no_proof(name):
     assert audit_no_autograd(honest, "gradients", ("squared_error_grad",)) == []
 
 
+def test_a_package_that_re_exports_its_modules_by_star_imports_is_read_as_before():
+    """An honest ``__init__`` star-importing every module (``from .flops import *``...) is no package binding a
+    sibling's name: the reference's gradients, so packaged, use no autograd."""
+    sources = {path.stem: path.read_text() for path in (ROOT / "reference").glob("*.py")}
+    sources["__init__"] = "".join(f"from .{name} import *\n" for name in sorted(sources) if name != "__init__")
+    for function in ("squared_error_grad", "linear_backward"):
+        assert audit_no_autograd(sources, "gradients", (function,)) == []
+
+
 # a module of the submission's own, under another name the package (or a sibling) gives it
 MODULE_ALIASES = {
     "from . import m as helper": ({"__init__": "from . import m as helper\n"}, "from . import helper"),

@@ -2990,7 +2990,10 @@ def _package_may_bind(text: str, name: str) -> bool:
         package = Module.parse(text, PACKAGE)
     except SyntaxError:
         return True
-    starred = package._star_candidates(name, None, 0, {PACKAGE}) is not None
+    # (a library's star import only: one of the submission's own modules binding a sibling's name is followed
+    # where that module is read, and a package re-exporting its modules by star imports is the common case)
+    starred = any(_star_brings(star, name, None, 0, set()) is not None for star, _ in package.star_imports
+                  if not star.startswith(".") and star.split(".")[0] != "assignment")
     if name in package.bindings:
         return starred or package.bindings[name] != 1 or name in package.declared_global \
             or package.imports.get(name) not in (f".{name}", f"assignment.{name}")
