@@ -852,19 +852,40 @@ def _module_bindings(tree: ast.Module, declared_global: set[str]) -> dict[str, i
 
 def _binding_statements(tree: ast.Module, name: str) -> list[ast.AST]:
     """The statements of a module's top-level code (outside any function's or class's body, under an ``if``, a
-    ``try`` or a ``with`` too) that bind ``name``."""
-    found: list[ast.AST] = []
+    ``try`` or a ``with`` too; an ``except`` handler or a ``match`` case itself) that bind ``name``."""
+    index = tree.__dict__.get("_binding_index")
+    if index is None:
+        index = tree._binding_index = _index_bindings(tree)
+    return list(index.get(name, ()))
+
+
+def _index_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
+    """Each name the module's top-level code binds -> the statements (handlers, cases) binding it: one walk."""
+    holders = (ast.stmt, ast.excepthandler, ast.match_case)
+    index: dict[str, list[ast.AST]] = {}
     todo: list[ast.AST] = list(tree.body)
     while todo:
         node = todo.pop()
-        if isinstance(node, ast.stmt) and any(name in _binds(inner) for inner in _same_scope(node)
-                                              if not isinstance(inner, ast.stmt) or inner is node):
-            found.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            # (into an `except` handler's and a `match` case's statements too: neither is a statement itself)
-            todo.extend(child for child in ast.iter_child_nodes(node)
-                        if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)))
-    return found
+        names = list(_binds(node))
+        parts = [c for c in ast.iter_child_nodes(node) if not isinstance(c, holders)]
+        while parts:  # the node's own expressions, targets and patterns (not a lambda's parameters)
+            inner = parts.pop()
+            names += _binds(inner) if not isinstance(inner, ast.arg) else []
+            if not isinstance(inner, ast.Lambda):
+                parts.extend(ast.iter_child_nodes(inner))
+        for bound in dict.fromkeys(names):
+            index.setdefault(bound, []).append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            todo.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, holders))
+    return index
+
+
+@functools.lru_cache(maxsize=64)
+def _text_bindings(text: str) -> ast.Module | None:
+    try:
+        return _readable(text, "exec")
+    except SyntaxError:
+        return None
 
 
 def _defaults(node: ast.AST) -> list[ast.expr]:
@@ -2935,34 +2956,37 @@ def _own(dotted: str, sources: dict[str, str], first_only: bool) -> Iterator[tup
 
 
 @functools.lru_cache(maxsize=1024)
-def _module_aliases(text: str, name: str, modules: tuple[str, ...], depth: int = 0,
-                    same: bool = False) -> tuple[str, ...]:
+def _module_aliases(text: str, name: str, modules: tuple[str, ...], same: bool = False) -> tuple[str, ...]:
     """The implementation's modules that a module (``text``) may bind ``name`` to, under another name: ``from .
     import model as helper``, ``from assignment import model as helper``, ``import assignment.model as helper``,
-    ``helper = model`` (any binding of it, anywhere in the module's top-level code). Its attributes are read there
-    (``helper.f`` is model's ``f``)."""
-    try:
-        tree = _readable(text, "exec")
-    except SyntaxError:
+    ``helper = model`` (any binding of it, anywhere in the module's top-level code, followed through the names it
+    reads). Its attributes are read there (``helper.f`` is model's ``f``). ``same``: ``from . import model`` too."""
+    tree = _text_bindings(text)
+    if tree is None:
         return ()
     found: list[str] = []
-    for statement in _binding_statements(tree, name):
-        for node in _same_scope(statement):
-            if isinstance(node, ast.ImportFrom) and (node.level == 1 and not node.module
-                                                     or node.level == 0 and node.module == "assignment"):
-                found += [a.name for a in node.names if (a.asname or a.name) == name]
-            elif isinstance(node, ast.Import):
-                found += [a.name.split(".")[-1] for a in node.names if a.asname == name
-                          and (a.name.startswith("assignment.") or a.name in modules)]
-            # any other binding (``helper = model``, ``helper, n = model, 1``, ``helper = pkg.model``, ``helper =
-            # getattr(pkg, "model")``, a loop over modules): every module it may hold, read as held
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id != name and depth < 16:
-                found += [node.id, *_module_aliases(text, node.id, modules, depth + 1)]
-            elif isinstance(node, ast.Attribute):
-                found.append(node.attr)
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-                found.append(node.value)
-    return tuple(dict.fromkeys(m for m in found if m in modules and (depth or same or m != name)))
+    seen, todo = {name}, [name]
+    while todo:
+        current = todo.pop()
+        for statement in _binding_statements(tree, current):
+            for node in _same_scope(statement):
+                if isinstance(node, ast.ImportFrom) and (node.level == 1 and not node.module
+                                                         or node.level == 0 and node.module == "assignment"):
+                    found += [a.name for a in node.names if (a.asname or a.name) == current]
+                elif isinstance(node, ast.Import):
+                    found += [a.name.split(".")[-1] for a in node.names if a.asname == current
+                              and (a.name.startswith("assignment.") or a.name in modules)]
+                # any other binding (``helper = model``, ``helper, n = model, 1``, ``helper = pkg.model``, ``helper =
+                # getattr(pkg, "model")``, a loop over modules): every module it may hold, read as held
+                elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in seen:
+                    seen.add(node.id)
+                    found.append(node.id)
+                    todo.append(node.id)
+                elif isinstance(node, ast.Attribute):
+                    found.append(node.attr)
+                elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    found.append(node.value)
+    return tuple(dict.fromkeys(m for m in found if m in modules and (same or m != name)))
 
 
 EVERYTHING = "*"  # (module, EVERYTHING): a module held as an object under some name: all it defines may be called
