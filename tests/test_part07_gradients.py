@@ -119,7 +119,9 @@ def no_autograd(impl, function, returned: list) -> None:
              "imported, must run as written. Leave them uncompiled (time a compiled copy in a __main__ block)")
     # what importing gradients.py (and the package) runs, which no function needs to call: said as such, so that
     # a cross-check kept in the module (an autograd.Function, a .backward() at its top) is not blamed on `function`
-    at_import = {(f.where, f.what) for f in audit_no_autograd(impl.sources(), "gradients", ()) if f.autograd}
+    # (read only where there is something to say: this runs for every example)
+    at_import = {(f.where, f.what) for f in audit_no_autograd(impl.sources(), "gradients", ()) if f.autograd} \
+        if uses else set()
     if uses and all((f.where, f.what) in at_import for f in findings if f.autograd):
         subclass = "; a subclass of torch.autograd.Function runs autograd's machinery as it is defined, and its " \
             "methods are read with it" if any(use.split(" ")[1].endswith("Function") for use in uses) else ""
