@@ -725,9 +725,7 @@ class LiteralStrings:
         """Whether a module-level ``name`` may be reached other than by this module's own reads of it: another
         module names it, or any module (this one too, through an import of itself) reads it as an attribute,
         imports it, or holds it as text (``getattr(mod, "OPTIONS")``, ``attrgetter("OPTIONS")``)."""
-        if self._named_elsewhere(name):
-            return True
-        for tree in (self.module.tree, *self.others):
+        for tree in (self.module.tree, *self.others):  # (another module's index holding it: named elsewhere)
             own = tree is self.module.tree
             for node in _index(tree).get(name, ()):
                 if not (own and isinstance(node, ast.Name)):

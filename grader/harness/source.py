@@ -881,7 +881,8 @@ def _index_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
 
 
 @functools.lru_cache(maxsize=64)
-def _text_bindings(text: str) -> ast.Module | None:
+def _tree_of(text: str) -> ast.Module | None:
+    """A module's text parsed (None where it does not parse), once a text."""
     try:
         return _readable(text, "exec")
     except SyntaxError:
@@ -1474,9 +1475,11 @@ def _library_bound(other: Module, name: str, parsed: dict[str, Module], found: d
     bound = other.final.get(name)
     if bound is None and other.bindings.get(name) == 1:  # bound once, where it may not run (under an `if`)
         statements = _binding_statements(other.tree, name)
-        bound = statements[0] if len(statements) == 1 and isinstance(statements[0], (ast.Import, ast.ImportFrom)) \
-            else statements[0].value if len(statements) == 1 and isinstance(statements[0], ast.Assign) \
-            and len(statements[0].targets) == 1 and isinstance(statements[0].targets[0], ast.Name) else None
+        statement = statements[0] if len(statements) == 1 else None
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            bound = statement
+        elif isinstance(statement, ast.Assign) and [type(t) for t in statement.targets] == [ast.Name]:
+            bound = statement.value
     if other.bindings.get(name) != 1 or bound is None or name in other.declared_global:
         return ""
     if isinstance(bound, (ast.Import, ast.ImportFrom)):
@@ -2938,7 +2941,6 @@ def _own(dotted: str, sources: dict[str, str], first_only: bool) -> Iterator[tup
     ``torch.func``) is that as well: ``from . import`` hands out the package's attribute where it has one."""
     packaged = dotted.startswith(".") or dotted.split(".")[0] == "assignment"
     parts = [p for p in dotted.lstrip(".").split(".") if p and p != "assignment"]
-    modules = tuple(sorted(sources))
     for i, part in enumerate(parts[:1] if first_only else parts):
         if part in sources:
             yield part, (parts[i + 1] if i + 1 < len(parts) else None)
@@ -2946,22 +2948,25 @@ def _own(dotted: str, sources: dict[str, str], first_only: bool) -> Iterator[tup
                     and _package_may_bind(sources[PACKAGE], part):
                 yield PACKAGE, part
             if i + 1 < len(parts):  # `model.helper.f` where model binds helper to a module of its own
-                for aliased in _module_aliases(sources[part], parts[i + 1], modules):
-                    yield aliased, (parts[i + 2] if i + 2 < len(parts) else None)
+                for aliased in _module_aliases(sources[part], parts[i + 1]):
+                    if aliased in sources:
+                        yield aliased, (parts[i + 2] if i + 2 < len(parts) else None)
             return
     if packaged and parts and PACKAGE in sources:
         yield PACKAGE, parts[0]
-        for aliased in _module_aliases(sources[PACKAGE], parts[0], modules):  # `from . import model as helper`
-            yield aliased, (parts[1] if len(parts) > 1 else None)
+        for aliased in _module_aliases(sources[PACKAGE], parts[0]):  # `from . import model as helper`
+            if aliased in sources:
+                yield aliased, (parts[1] if len(parts) > 1 else None)
 
 
 @functools.lru_cache(maxsize=1024)
-def _module_aliases(text: str, name: str, modules: tuple[str, ...], same: bool = False) -> tuple[str, ...]:
+def _module_aliases(text: str, name: str, same: bool = False) -> tuple[str, ...]:
     """The implementation's modules that a module (``text``) may bind ``name`` to, under another name: ``from .
     import model as helper``, ``from assignment import model as helper``, ``import assignment.model as helper``,
     ``helper = model`` (any binding of it, anywhere in the module's top-level code, followed through the names it
-    reads). Its attributes are read there (``helper.f`` is model's ``f``). ``same``: ``from . import model`` too."""
-    tree = _text_bindings(text)
+    reads). Its attributes are read there (``helper.f`` is model's ``f``). ``same``: ``from . import model`` too.
+    The names it gives are what may be modules: the caller keeps those that are the submission's."""
+    tree = _tree_of(text)
     if tree is None:
         return ()
     found: list[str] = []
@@ -2975,7 +2980,7 @@ def _module_aliases(text: str, name: str, modules: tuple[str, ...], same: bool =
                     found += [a.name for a in node.names if (a.asname or a.name) == current]
                 elif isinstance(node, ast.Import):
                     found += [a.name.split(".")[-1] for a in node.names if a.asname == current
-                              and (a.name.startswith("assignment.") or a.name in modules)]
+                              and (a.name.startswith("assignment.") or "." not in a.name)]
                 # any other binding (``helper = model``, ``helper, n = model, 1``, ``helper = pkg.model``, ``helper =
                 # getattr(pkg, "model")``, a loop over modules): every module it may hold, read as held
                 elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in seen:
@@ -2986,7 +2991,7 @@ def _module_aliases(text: str, name: str, modules: tuple[str, ...], same: bool =
                     found.append(node.attr)
                 elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                     found.append(node.value)
-    return tuple(dict.fromkeys(m for m in found if m in modules and (same or m != name)))
+    return tuple(dict.fromkeys(m for m in found if same or m != name))
 
 
 EVERYTHING = "*"  # (module, EVERYTHING): a module held as an object under some name: all it defines may be called
@@ -2999,10 +3004,9 @@ def _held_modules(mod: Module, function: str | None, sources: dict[str, str]) ->
     away: which of its functions runs is not followed name by name)."""
     if function is None or mod.name not in sources:
         return []
-    modules = tuple(sorted(sources))
     names = list(mod.bindings) if function == EVERYTHING else [function]
     return [(held, EVERYTHING) for each in names
-            for held in _module_aliases(sources[mod.name], each, modules, same=True) if held != mod.name]
+            for held in _module_aliases(sources[mod.name], each, same=True) if held in sources and held != mod.name]
 
 
 @functools.lru_cache(maxsize=256)
