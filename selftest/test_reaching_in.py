@@ -751,6 +751,12 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
     assert "uses getattr of a name built at run time" in found, found
 
 
+def refusals_beside(mod: str, other: str) -> list[str]:
+    """What is refused of ``mod``, accepted alone, when read beside ``other`` (a module that can reach into it)."""
+    assert reaches({"mod": mod}) == []
+    return [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
+
+
 @pytest.mark.parametrize("helper", ["def _get(o, name):\n    return getattr(o, name)\n",
                                     "_get = lambda o, name: getattr(o, name)\n"])
 @pytest.mark.parametrize("other", ["from . import mod\nY = getattr(mod, '_get')(1, '__globals__')\n",
@@ -762,8 +768,7 @@ def test_a_helper_another_module_can_call_is_no_helper_given_text_written_out(he
     as text (getattr of a module, attrgetter), may give it anything (``'__globals__'``). Its ``__all__`` listing
     the helper is no such taking: a star import's use of the name is read where it is."""
     mod = "__all__ = ['_get', 'X']\n" + helper + "X = _get(1, 'real')\n"
-    assert reaches({"mod": mod}) == []
-    found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
+    found = refusals_beside(mod, other)
     assert "uses getattr of a name built at run time" in found, found
 
 
@@ -774,8 +779,7 @@ def test_a_helper_another_module_can_call_is_no_helper_given_text_written_out(he
                                    "    getattr(mod, n, {})['g'] = ('g', '__globals__')\n"])
 def test_rows_a_module_picks_that_another_module_can_change_are_refused(other):
     mod = "T = (('g', 'real'),)\nPICK = {row[0]: row for row in T}\ndef f(o):\n    return getattr(o, PICK['g'][1])\n"
-    assert reaches({"mod": mod}) == []
-    found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
+    found = refusals_beside(mod, other)
     assert "uses getattr of a name built at run time" in found, found
 
 
@@ -786,8 +790,7 @@ def test_rows_a_module_picks_that_another_module_can_change_are_refused(other):
                                    "from . import mod\nNAME = 'LOAD'\ngetattr(mod, NAME).__init__(False)\n",
                                    "import operator\nfrom . import mod\noperator.attrgetter('mod.LOAD')(mod)\n"])
 def test_a_loader_s_option_in_a_dataclass_instance_another_module_can_reach_is_refused(other):
-    assert reaches({"mod": DATACLASS_LOAD}) == []
-    found = [r.what for r in reaches({"mod": DATACLASS_LOAD, "other": other}) if r.module == "mod"]
+    found = refusals_beside(DATACLASS_LOAD, other)
     assert any("weights_only=LOAD.weights_only, which may be False" in what for what in found), found
 
 
@@ -795,8 +798,7 @@ def test_a_loader_s_option_in_a_dataclass_instance_another_module_can_reach_is_r
                                    "from . import mod\nsetattr(mod, 'WEIGHTS_ONLY', False)\n"])
 def test_a_loader_s_option_in_a_name_another_module_can_rebind_is_refused(other):
     mod = "import torch\nWEIGHTS_ONLY = True\ndef f(p):\n    return torch.load(p, weights_only=WEIGHTS_ONLY)\n"
-    assert reaches({"mod": mod}) == []
-    found = [r.what for r in reaches({"mod": mod, "other": other}) if r.module == "mod"]
+    found = refusals_beside(mod, other)
     assert any("weights_only=WEIGHTS_ONLY, which may be False" in what for what in found), found
 
 
