@@ -57,6 +57,12 @@ HONEST = {
                                          "def f(p):\n    match p:\n        case P(x=0):\n            return 1\n",
     "a match on values and classes": "import torch\ndef f(d):\n    match d:\n        case torch.float32:\n"
                                      "            return 4\n        case int(x) if x > 0:\n            return x\n",
+    "a match by position on its own dataclass and NamedTuple": (
+        "from dataclasses import dataclass\nfrom typing import NamedTuple\n__all__ = ['Dims', 'Row']\n"
+        "@dataclass(frozen=True)\nclass Dims:\n    n: int\n    d: int\n"
+        "class Row(NamedTuple):\n    name: str\n    bits: int\n"
+        "def f(x, r):\n    match x:\n        case Dims(n, d):\n            return n * d\n"
+        "    match r:\n        case Row(name, bits) if bits > 8:\n            return name\n"),
     "one name for two dtypes, handed on": "import torch\ndef f(bf16):\n    if bf16:\n        dt = torch.bfloat16\n"
                                           "    else:\n        dt = torch.float32\n    return torch.empty(0, dtype=dt)\n",
     "... looped over": "import torch\ndef known(d):\n    for dt in (torch.float32, torch.float16):\n"
@@ -361,7 +367,7 @@ REACHING = {
                                        "    r = next((r for r in T if r[0] == 'b'), ('b', x))\n    return getattr(o, r[1])\n",
     "a lambda helper given text built": "_get = lambda o, name: getattr(o, name)\ndef f(o, x):\n"
                                         "    return _get(o, '__glo' + x)\n",
-    "... handed on": "_get = lambda o, name: getattr(o, name)\nK = [_get]\nX = _get(1, 'real')\n",
+    "... the lambda handed on": "_get = lambda o, name: getattr(o, name)\nK = [_get]\nX = _get(1, 'real')\n",
     "... as a view handed on": N + "    x(T.keys())\n    return getattr(f, T['a']['p'])\n",  # its .mapping
     "... by a built-in bound again": "T = {'a': {'p': 'real'}}\ndef len(d):\n    d['a']['p'] = '__globals__'\n"
                                       "def f(o):\n    len(T)\n    return getattr(o, T['a']['p'])\n",
@@ -438,6 +444,20 @@ REACHING = {
     "ctypes through numpy": "import numpy as np\nc = np.ctypeslib.ctypes\n",
     "the built-ins": "import builtins\nbuiltins.print = len\n",
     "another object's setattr": "def f(o):\n    object.__setattr__(o, 'x', 1)\n",
+    # ``case C(v)`` reads what C.__match_args__ names: text built at run time, on an ABC that passes anything
+    "a class pattern by position on match names built at run time": (
+        "import abc\nimport torch\nclass A(abc.ABC):\n    @classmethod\n    def __subclasshook__(cls, o):\n"
+        "        return True\nclass G(A):\n    __match_args__ = ('__glo' + 'bals__',)\n"
+        "match torch.nn.functional.relu:\n    case G(g):\n        pass\n"),
+    "a builtin's name bound to a class made at run time": (
+        "def f(x):\n    bytes = type('F', (), {'__match_args__': ('mod' + 'ules',)})\n    match x:\n"
+        "        case bytes(v):\n            return v\n"),
+    "a dataclass's match names set by hand": (
+        "from dataclasses import dataclass\n@dataclass\nclass D:\n    x: int\n"
+        "D.__match_args__ = ('__glo' + 'bals__',)\ndef f(o):\n    match o:\n        case D(g):\n            return g\n"),
+    "a dataclass field named as what the reading refuses": (
+        "from dataclasses import dataclass\n@dataclass\nclass D:\n    __globals__: dict\n"
+        "def f(o):\n    match o:\n        case D(g):\n            return g\n"),
     "a closure read by a match pattern": "def count(fn):\n    match fn:\n        case object(__closure__=cells):\n"
                                          "            return cells\n",
     "a library's function replaced through a local name": "import os, time\ndef f(q):\n    o, t = os, time\n"
@@ -542,7 +562,7 @@ REACHING = {
     "a module of torch's by a name built at run time, kept": "import torch\ndef f(name):\n"
                                                              "    m = getattr(torch, name)\n    m.synchronize()\n"
                                                              "    return m.serialization\n",
-    "... handed on": "import torch\ndef f(name, g):\n    m = getattr(torch, name)\n    g(m)\n",
+    "... the module handed on": "import torch\ndef f(name, g):\n    m = getattr(torch, name)\n    g(m)\n",
     "a function nothing seems to call, named as text": "import doctest\ndef main():\n    doctest.testmod()\n"
                                                        "__all__ = ['main']\n",
     "... called": "import doctest\ndef main():\n    doctest.testmod()\nmain()\n",
@@ -820,6 +840,19 @@ def test_a_match_pattern_on_a_plain_class_imported_from_a_sibling_is_its_own():
 def test_a_match_pattern_on_what_a_sibling_may_bind_to_a_library_s_object_is_refused(sources):
     found = [r.what for r in reaches({"mod": MATCHED, **sources}) if r.module == "mod"]
     assert any(what.startswith("reads attributes through a match pattern") for what in found), found
+
+
+@pytest.mark.parametrize("other", ["from . import mod\nmod.bytes = type('F', (), {})\n",
+                                   "from . import mod\nsetattr(mod, 'bytes', type('F', (), {}))\n",
+                                   "from . import mod\nmod.Dims.__match_args__ = ('__globals__',)\n"])
+def test_a_class_matched_by_position_that_another_module_can_change_is_refused(other):
+    """``case bytes(v)`` matches the subject itself only where ``bytes`` is the builtin, and ``case Dims(n)``
+    reads the fields Dims declares only where nothing sets its ``__match_args__``."""
+    mod = "from dataclasses import dataclass\n@dataclass\nclass Dims:\n    n: int\n" \
+          "def f(x):\n    match x:\n        case bytes(v):\n            return v\n        case Dims(n):\n" \
+          "            return n\n"
+    found = refusals_beside(mod, other)
+    assert any(what.startswith("matches ") and "by position" in what for what in found), found
 
 
 def test_a_function_of_the_spec_is_read_though_nothing_of_the_submission_calls_it():

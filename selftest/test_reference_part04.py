@@ -228,6 +228,12 @@ UNWRITTEN = {
                            "    def format_field(self, value, spec):\n        self.got = value\n        return ''\n\n"
                            "def count_matmul_flops(fn):\n    g = _Grab()\n"
                            "    g.format('{0.utils.flop_counter.FlopCounterMode}', torch)\n    return g.got\n",
+    # `case C(v)` reads the attribute C.__match_args__ names: text, on an ABC that passes any object
+    "a class pattern by position": "import abc\n\nclass _Any(abc.ABC):\n    @classmethod\n"
+                                   "    def __subclasshook__(cls, other):\n        return True\n\n"
+                                   "class _Part(_Any):\n    __match_args__ = ('_'.join(['flop', 'counter']),)\n\n"
+                                   "def count_matmul_flops(fn):\n    match torch.utils:\n        case _Part(c):\n"
+                                   "            return c\n",
     # torch.ops is no operator namespace: a built name there reaches importlib (`torch.ops.import_module`)
     "getattr of a built name on torch.ops": "def count_matmul_flops(fn):\n    ops = torch.ops\n"
                                             "    return getattr(ops, 'import_' + 'module')('assignment.' + 'scratch')\n",
@@ -256,6 +262,10 @@ WRITTEN = {
     "a named tuple made with its field types as text": "from typing import NamedTuple\n\n"
                                                        "LinearFlops = NamedTuple('LinearFlops', [('forward', 'int'), "
                                                        "('backward', 'list[int]')])\n\n" + WRITTEN_OUT,
+    "a match by position on its own dataclass": "from dataclasses import dataclass\n\n@dataclass\nclass _Op:\n"
+                                                "    name: str\n    flops: int\n\n"
+                                                "def _flops(op):\n    match op:\n        case _Op(_, n):\n"
+                                                "            return n\n\n" + WRITTEN_OUT,
     "a doctest self-check": "from doctest import testmod\n\n" + WRITTEN_OUT
                             + "\nif __name__ == '__main__':\n    testmod()\n",
 }

@@ -193,6 +193,9 @@ AUTOGRAD = {
                                     "        case object(grad=g):\n            return g\n",
     "autograd read by a match pattern": "def squared_error_grad(x, w, t):\n    match torch:\n"
                                         "        case object(autograd=engine):\n            return engine.grad(x, w)\n",
+    "grad read by position through its own dataclass's field": (
+        "from dataclasses import dataclass\n\n@dataclass\nclass Seen:\n    grad: object\n\n"
+        "def squared_error_grad(x, w, t):\n    match w:\n        case Seen(g):\n            return g\n    return x\n"),
     "aten backward op": "def squared_error_grad(x, w, t):\n"
                         "    return torch.ops.aten.mse_loss_backward(x, w, t, 1)\n",
     "a class's method": "class Tape:\n    @staticmethod\n    def compute(x, w, t):\n"
@@ -359,6 +362,9 @@ HIDDEN = {
     "a class pattern by position": "class P:\n    __match_args__ = ('da' + 'ta',)\n\n"
                                    "def squared_error_grad(x, w, t):\n    match w:\n"
                                    "        case P(d):\n            return d\n    return x\n",
+    "a builtin's name bound to a class with match names built at run time": (
+        "def squared_error_grad(x, w, t):\n    set = type('F', (), {'__match_args__': ('gr' + 'ad',)})\n"
+        "    match w:\n        case set(g):\n            return g\n    return x\n"),
     "a flag's namespace given a function": "def _f(x):\n    return x\n\ntorch.backends.by_hand = _f\n\n"
                                           "def squared_error_grad(x, w, t):\n    return torch.backends.by_hand(x)\n",
     "getattr of a literal that runs unseen": "def squared_error_grad(x, w, t):\n    return getattr(torch, 'load')(x)\n",
@@ -523,6 +529,10 @@ PLAIN = {
     "match on plain values": "def squared_error_grad(x, w, t):\n    match x.dim(), w.shape:\n"
                              "        case (1, (int(n),)) if n > 0:\n            return x * (x @ w - t)\n"
                              "        case _:\n            raise ValueError('1-D x and w')\n",
+    "match by position on its own dataclass": (
+        "from dataclasses import dataclass\n\n@dataclass(frozen=True)\nclass Dims:\n    n: int\n    d: int\n\n"
+        "def squared_error_grad(x, w, t):\n    match Dims(*x.shape, *w.shape):\n        case Dims(n, d) if n == d:\n"
+        "            return x * (x @ w - t)\n    raise ValueError('1-D x and w of one length')\n"),
     # getattr that can only name one of a few plain attributes
     "getattr of literal names": "FLOAT8 = tuple(getattr(torch, n) for n in ('float8_e4m3fn', 'float8_e5m2') if hasattr(torch, n))\n"
                                 "EPS = getattr(torch, 'finfo')\n\n"

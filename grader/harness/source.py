@@ -1046,6 +1046,84 @@ ESCAPES = frozenset(["getattr", "setattr", "delattr", "eval", "exec", "compile",
 # classes whose one positional pattern matches the subject itself (`case int(n)`), reading no attribute
 SELF_MATCHING = frozenset(["bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str",
                            "tuple"])
+
+
+def match_positions(trees: Iterable[ast.Module], tree: ast.Module, node: ast.MatchClass) -> tuple[str, ...] | None:
+    """The attributes ``case C(a, b)`` (in ``tree``, one of the package's ``trees``) may read of its subject by
+    position: those C's ``__match_args__`` names. None where the source cannot tell them: ``__match_args__``
+    is data any class may set (text built at run time), and ``isinstance`` answers what an ABC's
+    ``__subclasshook__`` says, so ``case C(v)`` may be ``v = getattr(subject, <any name>)``. Told: nothing,
+    for one pattern of a builtin that matches the subject itself (``case int(n)``, ``int`` bound by no code of
+    the submission, nor set on a module by any); the fields a plain class of the module's own declares, a
+    dataclass's or a NamedTuple's (``case Dims(n, d)``: bound once, by its class statement, nothing set on
+    it, no ``__match_args__`` anywhere), or nothing for a plain class without fields (Python refuses it)."""
+    if not node.patterns:
+        return ()
+    if not isinstance(node.cls, ast.Name):
+        return None
+    name, trees = node.cls.id, list(trees) or [tree]
+    if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in walk(tree)) \
+            or any(_set_from_anywhere(n, name) for each in trees for n in walk(each)):
+        return None
+    binders = [n for n in walk(tree) if name in _binds(n)]
+    if not binders:
+        return () if name in SELF_MATCHING and len(node.patterns) == 1 else None
+    cls = binders[0]
+    if len(binders) > 1 or not isinstance(cls, ast.ClassDef) or cls not in tree.body or cls.keywords \
+            or any(_mentions_match_args(n) for each in trees for n in walk(each)) \
+            or any(isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
+                   and n.value.id == name for each in trees for n in walk(each)):
+        return None
+    bases = [_imported_as(tree, base, "typing", "NamedTuple") for base in cls.bases]
+    makers = [_imported_as(tree, d.func if isinstance(d, ast.Call) else d, "dataclasses", "dataclass")
+              for d in cls.decorator_list]
+    if not all(bases) or not all(makers) or len(bases) + len(makers) > 1:
+        return None
+    return tuple(s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name))
+
+
+def _set_from_anywhere(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` may set a module's global ``name`` from outside its own code: an attribute stored or
+    deleted by that name (``gradients.bytes = C``), ``setattr``/``delattr`` by that name or one not written
+    out, a namespace's item of that name stored (``globals()["bytes"] = C``)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == name and not isinstance(node.ctx, ast.Load)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr"):
+        given = node.args[1] if len(node.args) > 1 else None
+        return not (isinstance(given, ast.Constant) and given.value != name)
+    if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):  # a namespace's item
+        space = node.value
+        return isinstance(node.slice, ast.Constant) and node.slice.value == name and (
+            isinstance(space, ast.Attribute) and space.attr == "__dict__" or isinstance(space, ast.Call)
+            and isinstance(space.func, ast.Name) and space.func.id in ("globals", "vars", "locals"))
+    return False
+
+
+def _mentions_match_args(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Constant) and node.value == "__match_args__"
+            or isinstance(node, ast.Name) and node.id == "__match_args__"
+            or isinstance(node, ast.Attribute) and node.attr == "__match_args__"
+            or isinstance(node, ast.keyword) and node.arg == "match_args")
+
+
+def _imported_as(tree: ast.Module, node: ast.expr, module: str, name: str) -> bool:
+    """Whether ``node`` is ``module.name``, by a name the module's top level binds only by importing it
+    (``from dataclasses import dataclass``, ``import dataclasses`` then ``dataclasses.dataclass``)."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr == name:
+        local, wanted = node.value.id, ast.alias(name=module)
+    elif isinstance(node, ast.Name):
+        local, wanted = node.id, None
+    else:
+        return False
+    binders = [n for n in walk(tree) if local in _binds(n)]
+    if len(binders) != 1 or binders[0] not in tree.body:
+        return False
+    imported = binders[0]
+    if wanted is not None:
+        return isinstance(imported, ast.Import) and any(a.name == module and (a.asname or a.name) == local
+                                                        for a in imported.names)
+    return isinstance(imported, ast.ImportFrom) and imported.module == module and imported.level == 0 and any(
+        a.name == name and (a.asname or a.name) == local for a in imported.names)
 # module dunders a gradient may read; any other (``__builtins__``, ``__loader__``, ...) reaches around
 PLAIN_DUNDERS = frozenset(["__name__", "__file__", "__all__", "__debug__"])
 # dunder attributes of plain use (``fn.__name__``, ``super().__init__``); any other (``__dict__``,
@@ -1373,6 +1451,9 @@ def _reaches_unwritten(finding: Finding) -> bool:
         return False
     if verb == "reads":  # a namespace read by name (`globals().get(name)`): a lookup no reading follows
         return True
+    if verb == "matches":  # `case C(v)` by position where C's __match_args__ cannot be told, a dunder by keyword
+        return what.endswith("does not tell)") or name in ESCAPES or name in FRAME_ATTRIBUTES \
+            or name in REACHING_DUNDERS
     if verb == "uses":
         return name in ESCAPES or name in FRAME_ATTRIBUTES or runs_unseen(name) or name in REACHING_DUNDERS
     if verb == "imports":
@@ -1557,14 +1638,15 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and node.attr in CODE_ATTRIBUTES:
             found.append(Finding(where, f"replaces {ast.unparse(node)} (the code under a name)", False))
         if isinstance(node, ast.MatchClass):  # `case object(grad=g)` reads w.grad; `case C(a)` what C names
-            for attr in node.kwd_attrs:
+            by_position = match_positions([mod.tree, *(m.tree for m in (modules or {}).values())], mod.tree, node)
+            for attr in [*node.kwd_attrs, *(by_position or ())[:len(node.patterns)]]:
                 if _autograd_attribute(attr):
                     found.append(Finding(where, f"matches .{attr}", True))
                 elif attr.startswith("_") or attr in ESCAPES or attr in FRAME_ATTRIBUTES:
                     found.append(Finding(where, f"matches .{attr}", False))
-            if node.patterns and ast.unparse(node.cls) not in SELF_MATCHING:
+            if by_position is None:
                 found.append(Finding(where, f"matches {ast.unparse(node.cls)}(...) by position (the attributes "
-                                            f"its __match_args__ names)", False))
+                                            f"its __match_args__ names, which the source does not tell)", False))
         if id(node) in annotation_roots:  # an annotation, reached from its function or as import-time code
             computed = computed_annotation(mod, node, modules or {}, scope=scopes.get(id(node)))
             if computed:

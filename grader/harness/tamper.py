@@ -69,7 +69,8 @@ import types
 from dataclasses import dataclass
 
 from grader.harness.literal_names import LiteralStrings, _loads, _no_value
-from grader.harness.source import CLASS_DECORATORS, MAX_DEPTH, _bound_counts, nesting_depth, reached_as, walk
+from grader.harness.source import (CLASS_DECORATORS, MAX_DEPTH, _bound_counts, match_positions, nesting_depth,
+                                   reached_as, walk)
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
 # (and what reaches memory by address, or swaps the built-ins)
@@ -388,6 +389,7 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
             reader.uncalled = _uncalled(name, tree, set().union(*(n for other, n in names.items() if other != name)))
             reader.class_methods = methods
             reader.classes = plain[name] | _sibling_classes(tree, reader, plain, readers)
+            reader.trees = list(trees.values())
             found += reader.read(tree)
     except RecursionError:  # (a deep stack to start from: never read as nothing)
         found += [Reach(f"{name}.py:1", UNREAD) for name in trees]
@@ -723,8 +725,10 @@ class _Reader(ast.NodeVisitor):
         self.harmless_bases: set[int] = set()  # a refused module read only for what is ``HARMLESS`` of it
         self.class_methods: dict[str, frozenset[str]] = {}  # the submission's classes' methods (``_class_methods``)
         self.classes: set[str] | None = None  # names of plain classes of its own (``_plain_classes``)
+        self.trees: list[ast.Module] = []  # the package's modules (a module of a submission: given by ``reaches``)
 
     def read(self, tree: ast.AST) -> list[Reach]:
+        self.tree = tree
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if self.classes is None:  # (a module of a submission: given, with those it imports, by ``reaches``)
             self.classes = _plain_classes(tree, self.dotted)
@@ -1070,6 +1074,18 @@ class _Reader(ast.NodeVisitor):
         if node.kwd_attrs and not own:
             self._add(node, f"reads attributes through a match pattern ({', '.join(node.kwd_attrs)}=) on what is "
                       "no class of its own: read them as attributes")
+        # ``case C(v)`` reads the attribute C.__match_args__ names, data any class may set (text built at run
+        # time) on a class an ABC's __subclasshook__ may pass anything for: told only for a builtin's own
+        # pattern and a plain dataclass's or NamedTuple's fields (``match_positions``)
+        by_position = match_positions(self.trees or [self.tree], self.tree, node) \
+            if isinstance(self.tree, ast.Module) else None if node.patterns else ()
+        if by_position is None:
+            self._add(node, f"matches {ast.unparse(node.cls)}(...) by position, reading the attributes its "
+                      "__match_args__ names, which the source does not tell: match a builtin (`case int(n)`) or "
+                      "a plain dataclass of the module's own by position, or read the attributes by name")
+        for name in (by_position or ())[:len(node.patterns)]:
+            if name in NAMED:
+                self._add(node, f"matches an attribute {name!r}")
         self.generic_visit(node)
 
     # stores into a library's objects
