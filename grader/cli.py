@@ -73,6 +73,20 @@ def _recording(args: argparse.Namespace, seed: int | None) -> tuple[Path | None,
     return folder, made.get("seed"), None
 
 
+def _marker(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty marker expression")
+    return text.strip()
+
+
+def _either(expressions: list[str] | None) -> str | None:
+    """``-m part4 -m part7``: the tests either selects (pytest's own -m keeps the last alone, which graded
+    one part of two without a word)."""
+    if not expressions:
+        return None
+    return expressions[0] if len(expressions) == 1 else " or ".join(f"({e})" for e in expressions)
+
+
 def _grade(args: argparse.Namespace) -> int:
     server = None
     if not args.no_isolate:  # launched first: the fork server imports torch while this process does
@@ -128,7 +142,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     else:
         notes.append("isolation OFF: submissions ran inside the grading processes (trusted code only)")
     options = Options(
-        seed=seed, profile=args.profile, isolate=isolate, select=args.select,
+        seed=seed, profile=args.profile, isolate=isolate, select=_either(args.select),
         limits=Limits(memory_mb=args.memory_mb, watch_memory=args.watch_memory or gpu),
         timeout_scale=args.timeout_scale, drop_privileges=not args.same_user, recording=recording,
         reach_check=not args.no_reach_check,
@@ -181,7 +195,7 @@ def _record(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists():
         shutil.rmtree(out)
-    options = Options(seed=seed, profile=args.profile, select=args.select, isolate=False)
+    options = Options(seed=seed, profile=args.profile, select=_either(args.select), isolate=False)
     started = time.monotonic()
     caches = tempfile.TemporaryDirectory(prefix="grader-record-")  # torch's compiler caches, removed after
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", caches.name)
@@ -311,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--seed-file", default=None, help="file whose first word is the grading seed")
     g.add_argument("--shard", default=None, help="grade only shard K of N (K/N, 1-based), by student id")
     g.add_argument("--profile", default="grading", help="hypothesis profile (default: grading)")
-    g.add_argument("-m", dest="select", default=None, help="only tests matching this marker expression")
+    g.add_argument("-m", dest="select", action="append", type=_marker, default=None,
+                   help="only tests matching this marker expression (given again: tests matching either)")
     g.add_argument("--no-isolate", action="store_true", help="run submissions in the grading processes (trusted code only)")
     g.add_argument("--memory-mb", type=int, default=3072, help="memory a worker may add to its start")
     g.add_argument("--watch-memory", action="store_true",
@@ -341,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seed", type=int, default=None)
     r.add_argument("--seed-file", default=None)
     r.add_argument("--profile", default="grading")
-    r.add_argument("-m", dest="select", default=None, help="only tests matching this marker expression")
+    r.add_argument("-m", dest="select", action="append", type=_marker, default=None,
+                   help="only tests matching this marker expression (given again: tests matching either)")
     r.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                    help="record the parts in this many processes at once (default: one per core)")
     r.set_defaults(func=_record)

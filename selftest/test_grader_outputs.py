@@ -593,3 +593,14 @@ def test_progress_in_a_log_is_lines_not_a_redrawn_bar():
     lines = log.getvalue().splitlines()
     assert "\r" not in log.getvalue() and len(lines) == 11, lines
     assert lines[-1].startswith("[" + "#" * 28 + "] 250/250 graded")
+
+
+def test_markers_given_twice_select_the_tests_either_selects():
+    """``grade -m part4 -m part7`` grades both parts (pytest's own -m keeps the last alone)."""
+    from grader.cli import _either, main
+
+    assert _either(["part4", "part7"]) == "(part4) or (part7)"
+    assert _either(["part1 or part2"]) == "part1 or part2"
+    assert _either(None) is None
+    with pytest.raises(SystemExit):
+        main(["grade", "somewhere", "-m", " "])
