@@ -339,6 +339,35 @@ def test_annotations_that_may_be_something_else_are_not_read(name):
     assert not isinstance(found, Annotation), name
 
 
+IMPL = f"import torch\nfrom jaxtyping import Float\n\ndef attention_scores(q: {Q}, k): ...\n"
+# named.py's attention_scores defined in another module of the submission's own: (named.py, the other modules)
+IMPORTED = {
+    "imported by name": ("from ._impl import attention_scores\n", {"_impl": IMPL}),
+    "imported under another name": ("from ._impl import scores as attention_scores\n",
+                                    {"_impl": IMPL.replace("def attention_scores", "def scores")}),
+    "a star import": ("from ._impl import *\n", {"_impl": IMPL}),
+    "through a module that imports it in turn": ("from ._api import attention_scores\n",
+                                                 {"_api": "from ._impl import *\n", "_impl": IMPL}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IMPORTED))
+def test_annotations_of_a_function_another_module_of_its_own_defines_are_read(name):
+    """The library-author's layout (every public module re-exporting from a private one) is read as written."""
+    named, others = IMPORTED[name]
+    assert Module.parse(named, "named").annotations("attention_scores", {"named": named, **others})["q"] == READ, name
+
+
+@pytest.mark.parametrize("named, impl", [
+    ("import os\nif os.environ.get('X'):\n    from ._impl import attention_scores\n", IMPL),  # in a branch
+    ("from ._impl import attention_scores\nattention_scores = len\n", IMPL),  # bound again
+    ("from ._missing import attention_scores\n", IMPL),  # a module the reading does not have
+    ("from ._impl import attention_scores\n", IMPL.replace("def attention_scores", "def other")),  # no such def
+])
+def test_a_function_imported_where_what_it_is_cannot_be_told_has_no_annotations(named, impl):
+    assert Module.parse(named, "named").annotations("attention_scores", {"named": named, "_impl": impl}) is None
+
+
 def test_an_annotated_jaxtyping_type_is_read_as_the_type():
     """``Annotated[Float[...], "a note"]``: jaxtyping and typeguard check the type inside; so does the reading."""
     from grader.harness.source import Annotation

@@ -56,10 +56,13 @@ def source_of(impl) -> Module:
 
 
 def annotations(impl, function):
-    """Your annotations of ``function``, read from named.py (and the modules of yours it takes aliases from)."""
+    """Your annotations of ``function``, read from named.py (and the modules of yours it takes the function or
+    aliases from)."""
     found = source_of(impl).annotations(function.name.split(".")[1], impl.sources())
     if found is None:
-        fail(function.name, f"named.py defines no function {function.name.split('.')[1]}")
+        fail(function.name, f"named.py defines no function {function.name.split('.')[1]}, nor imports one from a "
+             "module of yours that defines it (`from ._impl import ...`, bound once, at import time), so its "
+             "annotations cannot be read")
     return found
 
 

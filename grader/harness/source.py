@@ -458,8 +458,9 @@ class Module:
         ``sources`` (module name -> text, the implementation's): an alias may come from another of its
         modules (``from ._types import Queries``, see ``annotation``), and names from its star imports."""
         node = self.function_def(function)
-        if node is None:
-            return None
+        if node is None:  # `from ._impl import attention_scores`: the def of the module it comes from
+            other = self._def_elsewhere(function, sources) if sources is not None else None
+            return other[0].annotations(other[1], sources) if other is not None else None
         args = node.args
         out: dict[str, Annotation | Plain] = {}
         for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
@@ -500,6 +501,28 @@ class Module:
                 if dims is not None:
                     return Annotation(head.removeprefix("jaxtyping."), array, dims)
         return Plain(ast.unparse(node))
+
+    def _def_elsewhere(self, function: str, sources: dict[str, str], depth: int = 0) -> tuple[Module, str] | None:
+        """The module of the implementation's own whose ``def`` the name ``function`` is, taken from it by an
+        import (``from ._impl import f``, ``from ._impl import *``; through several modules) bound once, by a
+        statement that always runs, and that name there; None where the name is no such import."""
+        count = self.bindings.get(function, 0)
+        if depth > 8 or count > 1 or (count == 1 and not isinstance(self.final.get(function), ast.ImportFrom)):
+            return None
+        if count == 0 and self.starred(function, sources) is None:
+            return None
+        dotted = self.resolve(ast.Name(id=function, ctx=ast.Load()), sources=sources) or ""
+        for module, name in _own(dotted, sources, first_only=True) if not dotted.startswith("..") else ():
+            if module == self.name or not name:
+                return None
+            try:
+                other = Module.parse(sources[module], module)
+            except SyntaxError:
+                return None
+            if other.function_def(name) is not None:
+                return other, name
+            return other._def_elsewhere(name, sources, depth + 1)
+        return None
 
     def _alias_elsewhere(self, node: ast.Name | ast.Attribute, sources: dict[str, str], depth: int) -> Annotation | None:
         """The annotation a name from another of the implementation's modules stands for (see
