@@ -267,3 +267,38 @@ def test_autograd_in_what_importing_gradients_runs_is_said_to_be_there():
         raise AssertionError("an autograd.Function kept in gradients.py passed the no-autograd test")
     assert "what importing gradients.py runs uses autograd" in said and "subclass of torch.autograd.Function" in said
     assert "__main__" in said, said
+
+
+COMPILED_COPY = '''
+
+def squared_error_loss(x, w, target):
+    return 0.5 * (torch.dot(x, w) - target) ** 2
+
+
+fast_squared_error_loss = torch.compile(squared_error_loss, backend="eager")
+'''
+
+
+def test_a_compiled_copy_kept_beside_the_gradients_is_charged_only_where_they_run_it():
+    """The handout welcomes torch.compile but on Part 7's gradient functions: a compiled copy of a loss kept in
+    gradients.py, never run by them, passes; the gradient function compiled fails, said as such."""
+    from tests.test_part07_gradients import no_autograd
+
+    compiled_gradient = "_grad = squared_error_grad\nsquared_error_grad = torch.compile(_grad, backend='eager')\n"
+    called = COMPILED_COPY.replace("def squared_error_loss", "def squared_error_grad(x, w, target):\n"
+                                   "    return fast_squared_error_loss(x, w, target) * x\n\n\ndef squared_error_loss")
+    for kept, passes in ((COMPILED_COPY, True), (COMPILED_COPY + compiled_gradient, False), (called, False)):
+        class _Impl:
+            @staticmethod
+            def sources(kept=kept):
+                return {"gradients": (ROOT / "reference" / "gradients.py").read_text() + kept, "__init__": ""}
+
+        class _Function:
+            name = "gradients.squared_error_grad"
+
+        try:
+            no_autograd(_Impl, _Function, [])
+        except BaseException as failure:  # the test's one-paragraph failure
+            assert not passes and "compiles or traces code" in str(failure), failure
+        else:
+            assert passes, "a gradient function compiled passed the no-autograd test"

@@ -1276,14 +1276,16 @@ class Finding:
     autograd: bool  # True: autograd itself; False: a way around reading the source
 
 
-def audit_no_autograd(sources: dict[str, str], module: str, functions: tuple[str, ...]) -> list[Finding]:
-    """See ``_audit``; the same sources are read once."""
-    return list(_audit(tuple(sorted(sources.items())), module, functions))
+def audit_no_autograd(sources: dict[str, str], module: str, functions: tuple[str, ...],
+                      import_time: bool = True) -> list[Finding]:
+    """See ``_audit``; the same sources are read once. ``import_time`` False: what ``functions`` draw on alone
+    (not what importing the package and ``module`` runs, unless they draw on it)."""
+    return list(_audit(tuple(sorted(sources.items())), module, functions, package=import_time, import_time=import_time))
 
 
 @functools.lru_cache(maxsize=64)
 def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str, ...],
-           package: bool = True) -> tuple[Finding, ...]:
+           package: bool = True, import_time: bool = True) -> tuple[Finding, ...]:
     """Every use of autograd, or of a way to hide one, in code that ``functions`` of ``module`` run.
 
     Read: what importing the module runs (``Module.import_time``), each function and the
@@ -1292,14 +1294,15 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
     ``__init__``, what importing those runs and the functions used, transitively. Code
     that cannot run is left out (``Module.walk``). ``sources`` maps each of the
     implementation's module names (``__init__`` too) to its text. ``package``: start from the
-    package's ``__init__`` too (else only from what ``module`` and ``functions`` draw on).
+    package's ``__init__`` too (else only from what ``module`` and ``functions`` draw on). ``import_time``: start
+    from what importing ``module`` runs too (else from ``functions`` alone).
     """
     sources = dict(items)
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     parsed, owns = _read_package(items)
     defined = frozenset(n for m in parsed.values() for n in (*m.functions, *m.classes))  # what a store may replace
-    todo = [(PACKAGE, None)] * package + [(module, None)] + [(module, f) for f in functions]
+    todo = [(PACKAGE, None)] * package + [(module, None)] * import_time + [(module, f) for f in functions]
     while todo:
         name, function = todo.pop()
         if (name, str(function)) in seen or name not in sources:
