@@ -259,6 +259,15 @@ def test_links_to_the_staff_code_are_never_followed(graded, student):
         assert "symbolic link" in error, error
 
 
+def test_threads_that_keep_spinning_stop_their_worker_not_the_batch(graded):
+    """Threads spinning since the import slow every call, each under its limit: the worker is stopped once they
+    have used BESIDE_CPU_LIMIT, and its later calls fail at once, saying why (not slowly, to the submission's
+    time limit)."""
+    lost = set(PART1) - passed(graded, "spinning_threads")
+    said = {outcome(graded, "spinning_threads", t)["message"] for t in lost}
+    assert lost and any("threads its code started used" in message for message in said), said
+
+
 def test_an_answer_that_grows_when_read_is_refused_unread(graded):
     """Answers are read in the grading process, outside the worker's limits: a forged one whose tensors
     share their bytes, that holds a hundred thousand lists, or whose dict keys all hash alike, is refused

@@ -458,6 +458,20 @@ def read_since(pid: int, before: int | None) -> int | None:
     return None if after is None else max(after - before, 0)
 
 
+def cpu_beside_main_thread(pid: int) -> float | None:
+    """CPU time a process's threads but its main one have used, alive or ended (Linux: read from /proc, in clock
+    ticks); None where it cannot be read."""
+    try:
+        seconds = []
+        for path in (f"/proc/{pid}/stat", f"/proc/{pid}/task/{pid}/stat"):  # the process's, its main thread's
+            with open(path) as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            seconds.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return None
+    return max(seconds[0] - seconds[1], 0.0)
+
+
 def process_cpu_seconds(pid: int) -> float:
     """CPU time a process has used, read from outside it (Linux: its CPU-time clock)."""
     try:

@@ -34,8 +34,8 @@ from pathlib import Path
 from grader.harness import faults, wire
 from grader.harness.show import printable
 from grader.harness.transport import (ALONE, OnReply, PathWatch, Protections, Reply, Request, Session,
-                                      answer_in_order, bytes_read, mappings, peak_growth, process_cpu_seconds,
-                                      read_since, reset_peak)
+                                      answer_in_order, bytes_read, cpu_beside_main_thread, mappings, peak_growth,
+                                      process_cpu_seconds, read_since, reset_peak)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
@@ -235,6 +235,10 @@ class _Ahead:
     sent: float  # when (monotonic)
 
 
+# CPU seconds a worker's threads but the one answering may use in all: an honest worker has one thread (torch
+# with no thread pool, and a timer may not use more, Part 5), while threads its code starts that keep running
+# (spinning since its import) slow every call it answers, each under its limit, for the submission's whole time
+BESIDE_CPU_LIMIT = 5.0
 AHEAD_COUNT = 16  # requests in flight to a worker beyond the one it is answering
 AHEAD_BYTES = 32 * 1024  # and at most this many bytes of them: far below a socket's buffer
 
@@ -318,8 +322,22 @@ class Sandboxed:
         grew = peak_growth(worker.pid, resident)
         read = read_since(worker.pid, reading)
         traced = trace.made() if trace is not None else None
+        self._beside_check(worker, role, request.subject)
         return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew, stalled,
                      traced, read)
+
+    def _beside_check(self, worker: _Worker, role: str, subject: str) -> None:
+        """Stop a worker whose threads beside the answering one have used more than ``BESIDE_CPU_LIMIT``: its
+        later questions fail at once, saying why, instead of each running slowly to the submission's limit
+        (the answer just read stands: it was computed and checked as any other)."""
+        beside = cpu_beside_main_thread(worker.pid)
+        if beside is None or beside <= BESIDE_CPU_LIMIT:
+            return
+        self._kill(worker)
+        self.dead[role] = faults.CrashFault(subject, (
+            f"it was stopped: threads its code started used {beside:.1f} s of CPU beside the one answering, "
+            "slowing every call it answered. Start no thread when a module is imported, end any thread a call "
+            "starts before the call returns, and leave torch to one thread"))
 
     def _top_up(self, worker: _Worker, role: str, requests: list[Request], upcoming: int) -> None:
         """Send small requests ahead, in order, up to ``AHEAD_COUNT`` and ``AHEAD_BYTES`` in flight."""
