@@ -419,7 +419,10 @@ def test_torch_s_counter_only_a_star_import_binds_is_read_as_torch_s(package):
 
 
 
-def test_torch_s_counter_in_a_module_taken_under_another_name_is_read():
+@pytest.mark.parametrize("init", ["from . import model as helper\n",
+                                  # a decorator may bind the def's name to anything, a module among them
+                                  "from . import model\n\n@lambda f: model\ndef helper():\n    pass\n"])
+def test_torch_s_counter_in_a_module_taken_under_another_name_is_read(init):
     """``from . import model as helper`` in the package's ``__init__``, then ``helper.count_with(fn)`` in flops.py,
     with torch's FlopCounterMode in model.py's ``count_with``: Part 4 10/10 before, model.py's function unread."""
     from tests.test_part04_flops import _flop_counter_reads
@@ -427,6 +430,19 @@ def test_torch_s_counter_in_a_module_taken_under_another_name_is_read():
     flops = "from . import helper\n\ndef count_matmul_flops(fn):\n    return helper.count_with(fn)\n"
     model = ("from torch.utils.flop_counter import FlopCounterMode\n\ndef count_with(fn):\n"
              "    with FlopCounterMode(display=False) as c:\n        fn()\n    return c.get_total_flops()\n")
-    package = {"__init__": "from . import model as helper\n", "flops": flops, "model": model}
+    package = {"__init__": init, "flops": flops, "model": model}
     used, _ = _flop_counter_reads(tuple(sorted(package.items())))
     assert used, used
+
+
+def test_a_function_whose_body_names_a_module_is_no_module_held():
+    """flops.py star-importing its helper, whose count_matmul_flops returns ``counter.flops``: the def binds a
+    function, not the module flops (read whole, with the helper's unused np.load, it cost Part 4 6/10)."""
+    from tests.test_part04_flops import _flop_counter_reads
+
+    impl = ("import numpy as np\n\nclass _Counter:\n    flops = 0\n\ndef count_matmul_flops(fn):\n"
+            "    counter = _Counter()\n    fn()\n    return counter.flops\n\n"
+            "def _saved_counts(path):\n    return np.load(path, allow_pickle=False)\n")
+    package = {"__init__": "", "flops": "from ._impl import *\n", "_impl": impl}
+    assert unwritten_lookups(package, "flops", "count_matmul_flops") == []
+    assert _flop_counter_reads(tuple(sorted(package.items()))) == ([], [])

@@ -744,6 +744,39 @@ def test_a_helper_module_that_uses_autograd_is_followed():
     assert findings(text, clean) == []
 
 
+# a module of the submission's own handed on as a value, then a function of it called through that value: the
+# helper module ``_ns`` (gradients.py imports ``get``, ``NS`` or ``L`` from it), and what gradients.py calls
+HANDED_ON = {
+    "a function returning it": ("from . import _util\n\ndef get():\n    return _util\n", "get", "get()"),
+    "a method returning it": ("from . import _util\n\nclass NS:\n    @staticmethod\n    def get():\n"
+                              "        return _util\n", "NS", "NS.get()"),
+    "a property returning it": ("from . import _util\n\nclass NS:\n    @property\n    def m(self):\n"
+                                "        return _util\n", "NS", "NS().m"),
+    "a class attribute": ("from . import _util\n\nclass NS:\n    m = _util\n", "NS", "NS.m"),
+    "a parameter's default": ("from . import _util\n\ndef get(m=_util):\n    return m\n", "get", "get()"),
+    "an item of a list": ("from . import _util\n\nL = []\nL.append(_util)\n", "L", "L[0]"),
+    "a function's attribute": ("from . import _util\n\ndef get():\n    pass\n\nget.m = _util\n", "get", "get.m"),
+    "a package's attribute": ("import assignment\n\ndef get():\n    return assignment._util\n", "get", "get()"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HANDED_ON))
+def test_a_module_of_its_own_handed_on_as_a_value_is_read_whole(name):
+    helper, taken, value = HANDED_ON[name]
+    util = "import torch\n\ndef grad_of(w):\n    return w.grad\n"
+    text = f"from ._ns import {taken}\n\ndef squared_error_grad(x, w, t):\n    return {value}.grad_of(w)\n"
+    assert any(f.autograd and "_util.py" in f.where for f in findings(text, {"_ns": helper, "_util": util})), name
+
+
+def test_a_function_whose_body_reads_an_attribute_named_as_a_module_holds_no_module():
+    """``return counter.flops`` in a helper module's function: ``counter`` is no module, and flops.py (a module's
+    name) is not read whole for it (with whatever flops.py runs nowhere near the gradients)."""
+    helper = "class _C:\n    flops = 1.0\n\ndef scale(x):\n    counter = _C()\n    return x * counter.flops\n"
+    flops = "import torch\n\ndef _checked(w):\n    return w.grad\n"
+    text = "from ._ns import scale\n\ndef squared_error_grad(x, w, t):\n    return scale(x * (x @ w - t))\n"
+    assert findings(text, {"_ns": helper, "flops": flops}) == []
+
+
 def test_the_reference_and_the_stubs_read_clean():
     for folder in ("reference", "assignment"):
         sources = {"gradients": (ROOT / folder / "gradients.py").read_text()}

@@ -652,6 +652,7 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
             if fn == EVERYTHING else mod.reachable(fn)
         if unreadable is not None:  # (where a name must NOT be found: a module held under another name, all of it)
             todo += _held_modules(mod, fn, sources)
+            todo += [(held, EVERYTHING) for root in roots for held in _modules_as_values(mod, root, sources)]
         if name == PACKAGE and fn in sources and fn != PACKAGE and _package_binding_unread(mod, fn, sources) \
                 and unreadable is not None:
             unreadable.append(name)
@@ -1320,6 +1321,7 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
             mod.import_time() + mod.closure([*mod.functions.values(), *mod.classes.values()]) \
             if function == EVERYTHING else mod.reachable(function)
         todo += _held_modules(mod, function, sources)
+        todo += [(held, EVERYTHING) for node in nodes for held in _modules_as_values(mod, node, sources)]
         if name == PACKAGE and function in sources and function != PACKAGE \
                 and _package_binding_unread(mod, function, sources):
             findings.append(Finding(f"{name}.py", f"binds {function}, the name of a module of its own, where which "
@@ -3095,11 +3097,43 @@ def _module_aliases(text: str, name: str, same: bool = False) -> tuple[str, ...]
                     seen.add(node.id)
                     found.append(node.id)
                     todo.append(node.id)
-                elif isinstance(node, ast.Attribute):
-                    found.append(node.attr)
+                elif isinstance(node, ast.Attribute) and _off_an_import(tree, node):
+                    found.append(node.attr)  # ``pkg.model``, ``model.helper`` (not ``counter.flops``)
                 elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                     found.append(node.value)
     return tuple(dict.fromkeys(m for m in found if same or m != name))
+
+
+def _off_an_import(tree: ast.Module, node: ast.Attribute) -> bool:
+    """Whether an attribute chain starts at a name the module binds by an import (a module, or what one holds),
+    or at ``assignment``: where an attribute may be a module of the submission's own."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and (node.id == "assignment" or any(
+        isinstance(statement, (ast.Import, ast.ImportFrom)) for statement in _binding_statements(tree, node.id)))
+
+
+def _modules_as_values(mod: Module, root: ast.AST, sources: dict[str, str]) -> list[str]:
+    """The submission's own modules ``root`` hands on as values (``return model``, ``NS.m = model``, ``[model]``,
+    ``f(model)``; ``model.f`` is read as itself): any of their functions may then run wherever the value goes,
+    which no reading follows name by name, so a reading that must not find a name reads each such module whole."""
+    nodes = list(mod.walk(root))
+    dereferenced = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}
+    found: list[str] = []
+    for node in nodes:
+        if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load) \
+                or id(node) in dereferenced:
+            continue
+        head = node
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or (head.id in mod.bindings and head.id not in mod.imports
+                                              and head.id not in mod.aliases):
+            continue  # (a def, a class or a plain constant of its own: no module)
+        dotted = mod.resolve(node, sources=sources) or ""
+        if dotted.startswith(".") or dotted.split(".")[0] == "assignment":
+            found += [m for m, used in _own(dotted, sources, first_only=True) if used is None and m != mod.name]
+    return found
 
 
 EVERYTHING = "*"  # (module, EVERYTHING): a module held as an object under some name: all it defines may be called
