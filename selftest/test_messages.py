@@ -287,11 +287,17 @@ def test_a_compiled_copy_kept_beside_the_gradients_is_charged_only_where_they_ru
     compiled_gradient = "_grad = squared_error_grad\nsquared_error_grad = torch.compile(_grad, backend='eager')\n"
     called = COMPILED_COPY.replace("def squared_error_loss", "def squared_error_grad(x, w, target):\n"
                                    "    return fast_squared_error_loss(x, w, target) * x\n\n\ndef squared_error_loss")
-    for kept, passes in ((COMPILED_COPY, True), (COMPILED_COPY + compiled_gradient, False), (called, False)):
+    # ... or in a helper module of one's own the gradients take a function from
+    helper = {"_impl": "import torch\n\ndef scale(x):\n    return x\n" + COMPILED_COPY}
+    reference = (ROOT / "reference" / "gradients.py").read_text()
+    for kept, passes, others in ((COMPILED_COPY, True, {}), (COMPILED_COPY + compiled_gradient, False, {}),
+                                 (called, False, {}), ("\nfrom ._impl import scale\n", True, helper)):
         class _Impl:
             @staticmethod
-            def sources(kept=kept):
-                return {"gradients": (ROOT / "reference" / "gradients.py").read_text() + kept, "__init__": ""}
+            def sources(kept=kept, others=others):
+                gradients = reference.replace("return x * residual", "return scale(x * residual)") if others \
+                    else reference
+                return {"gradients": gradients + kept, "__init__": "", **others}
 
         class _Function:
             name = "gradients.squared_error_grad"

@@ -1279,8 +1279,8 @@ class Finding:
 
 def audit_no_autograd(sources: dict[str, str], module: str, functions: tuple[str, ...],
                       import_time: bool = True) -> list[Finding]:
-    """See ``_audit``; the same sources are read once. ``import_time`` False: what ``functions`` draw on alone
-    (not what importing the package and ``module`` runs, unless they draw on it)."""
+    """See ``_audit``; the same sources are read once. ``import_time`` False: what ``functions`` run when called,
+    not what importing the modules they draw on runs."""
     return list(_audit(tuple(sorted(sources.items())), module, functions, package=import_time, import_time=import_time))
 
 
@@ -1295,8 +1295,8 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
     ``__init__``, what importing those runs and the functions used, transitively. Code
     that cannot run is left out (``Module.walk``). ``sources`` maps each of the
     implementation's module names (``__init__`` too) to its text. ``package``: start from the
-    package's ``__init__`` too (else only from what ``module`` and ``functions`` draw on). ``import_time``: start
-    from what importing ``module`` runs too (else from ``functions`` alone).
+    package's ``__init__`` too (else only from what ``module`` and ``functions`` draw on). ``import_time``: read
+    what importing a module runs (else only the functions, and the functions and classes they name, transitively).
     """
     sources = dict(items)
     findings: list[Finding] = []
@@ -1306,7 +1306,7 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
     todo = [(PACKAGE, None)] * package + [(module, None)] * import_time + [(module, f) for f in functions]
     while todo:
         name, function = todo.pop()
-        if (name, str(function)) in seen or name not in sources:
+        if (name, str(function)) in seen or name not in sources or (function is None and not import_time):
             continue
         seen.add((name, str(function)))
         if name not in parsed:  # Python may run what this reading cannot: read as hiding, not as nothing
