@@ -1134,20 +1134,22 @@ def _imported_as(tree: ast.Module, node: ast.expr, module: str, name: str) -> bo
     """Whether ``node`` is ``module.name``, by a name the module's top level binds only by importing it
     (``from dataclasses import dataclass``, ``import dataclasses`` then ``dataclasses.dataclass``)."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr == name:
-        local, wanted = node.value.id, ast.alias(name=module)
+        local, of_module = node.value.id, True
     elif isinstance(node, ast.Name):
-        local, wanted = node.id, None
+        local, of_module = node.id, False
     else:
         return False
     binders = [n for n in walk(tree) if local in _binds(n)]
     if len(binders) != 1 or binders[0] not in tree.body:
         return False
     imported = binders[0]
-    if wanted is not None:
+    if of_module:
         return isinstance(imported, ast.Import) and any(a.name == module and (a.asname or a.name) == local
                                                         for a in imported.names)
     return isinstance(imported, ast.ImportFrom) and imported.module == module and imported.level == 0 and any(
         a.name == name and (a.asname or a.name) == local for a in imported.names)
+
+
 # module dunders a gradient may read; any other (``__builtins__``, ``__loader__``, ...) reaches around
 PLAIN_DUNDERS = frozenset(["__name__", "__file__", "__all__", "__debug__"])
 # dunder attributes of plain use (``fn.__name__``, ``super().__init__``); any other (``__dict__``,
