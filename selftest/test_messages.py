@@ -290,8 +290,25 @@ def test_a_compiled_copy_kept_beside_the_gradients_is_charged_only_where_they_ru
     # ... or in a helper module of one's own the gradients take a function from
     helper = {"_impl": "import torch\n\ndef scale(x):\n    return x\n" + COMPILED_COPY}
     reference = (ROOT / "reference" / "gradients.py").read_text()
+    # a copy set from a function through `global`, or kept in a list, that the gradient does run: no name of the
+    # module's top leads a reading to it
+    set_globally = COMPILED_COPY.replace("fast_squared_error_loss = torch.compile(", "fast_squared_error_loss = None\n"
+                                         "\n\ndef _setup():\n    global fast_squared_error_loss\n"
+                                         "    fast_squared_error_loss = torch.compile(") + "\n_setup()\n"
+    listed = COMPILED_COPY.replace("fast_squared_error_loss = torch.compile(", "_KEPT = []\n_KEPT.append(torch.compile(")
+    listed = listed.replace('backend="eager")', 'backend="eager"))')
+    run_globally = set_globally.replace("def squared_error_loss", "def squared_error_grad(x, w, target):\n"
+                                        "    return fast_squared_error_loss(x, w, target) * x\n\n\ndef squared_error_loss")
+    run_listed = listed.replace("def squared_error_loss", "def squared_error_grad(x, w, target):\n"
+                                "    return _KEPT[0](x, w, target) * x\n\n\ndef squared_error_loss")
+    decorated_gradient = "\n_by_hand = squared_error_grad\n\n\n@torch.compile\ndef squared_error_grad(x, w, target):\n" \
+                         "    return _by_hand(x, w, target)\n"
     for kept, passes, others in ((COMPILED_COPY, True, {}), (COMPILED_COPY + compiled_gradient, False, {}),
-                                 (called, False, {}), ("\nfrom ._impl import scale\n", True, helper)):
+                                 (called, False, {}), ("\nfrom ._impl import scale\n", True, helper),
+                                 (run_globally, False, {}), (run_listed, False, {}),
+                                 ("\nfrom . import _impl\n\n\ndef scale(x):\n    return _impl.scale(x)\n", True, helper),
+                                 ("\n@torch.compile\ndef _fast(x):\n    return x\n", True, {}),
+                                 (decorated_gradient, False, {})):
         class _Impl:
             @staticmethod
             def sources(kept=kept, others=others):

@@ -57,6 +57,17 @@ HONEST = {
                                          "def f(p):\n    match p:\n        case P(x=0):\n            return 1\n",
     "a match on values and classes": "import torch\ndef f(d):\n    match d:\n        case torch.float32:\n"
                                      "            return 4\n        case int(x) if x > 0:\n            return x\n",
+    "a match by position on a library's class and a namedtuple of its own": (
+        "import torch\nfrom collections import namedtuple\nfrom typing import NamedTuple\n"
+        "P = namedtuple('P', ['fwd', 'bwd'])\nQ = NamedTuple('Q', [('a', int), ('b', int)])\n"
+        "def f(x, p, q):\n    match x.shape:\n        case torch.Size([n, d]):\n            return n * d\n"
+        "    match p, q:\n        case P(f, b), Q(a, _):\n            return f + b + a\n"),
+    "a match by keyword on a library's class": ("import numpy as np\ndef f(a):\n    match a:\n"
+                                                 "        case np.ndarray(ndim=2, shape=(n, w)):\n            return n * w\n"),
+    "a match by position on its own dataclass built on another": (
+        "from dataclasses import dataclass\n@dataclass\nclass Base:\n    weights: int\n"
+        "@dataclass\nclass Recipe(Base):\n    master: bool\n"
+        "def f(r):\n    match r:\n        case Recipe(w, m):\n            return w if m else 0\n"),
     "a match by position on its own dataclass and NamedTuple": (
         "from dataclasses import dataclass\nfrom typing import NamedTuple\n__all__ = ['Dims', 'Row']\n"
         "@dataclass(frozen=True)\nclass Dims:\n    n: int\n    d: int\n"
@@ -829,6 +840,14 @@ SIBLING = "class FloatFormat:\n    __match_args__ = ('exponent_bits',)\n    expo
 
 def test_a_match_pattern_on_a_plain_class_imported_from_a_sibling_is_its_own():
     assert reaches({"mod": MATCHED, "dtypes": SIBLING}) == []
+    # by position: a dataclass of the sibling's, its fields as written there
+    fields = "from dataclasses import dataclass\n@dataclass(frozen=True)\nclass FloatFormat:\n    exponent_bits: int\n" \
+             "    mantissa_bits: int\n"
+    by_position = MATCHED.replace("FloatFormat(exponent_bits=5)", "FloatFormat(5, _)")
+    assert reaches({"mod": by_position, "dtypes": fields}) == []
+    # ... unless another module can set what the name there is
+    found = reaches({"mod": by_position, "dtypes": fields, "other": "from . import dtypes\ndtypes.FloatFormat = int\n"})
+    assert any(r.module == "mod" and "by position" in r.what for r in found), found
 
 
 @pytest.mark.parametrize("sources", [

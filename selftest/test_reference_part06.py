@@ -346,6 +346,7 @@ IMPORTED = {
     "imported under another name": ("from ._impl import scores as attention_scores\n",
                                     {"_impl": IMPL.replace("def attention_scores", "def scores")}),
     "a star import": ("from ._impl import *\n", {"_impl": IMPL}),
+    "the module's attribute": ("from . import _impl\n\nattention_scores = _impl.attention_scores\n", {"_impl": IMPL}),
     "through a module that imports it in turn": ("from ._api import attention_scores\n",
                                                  {"_api": "from ._impl import *\n", "_impl": IMPL}),
 }

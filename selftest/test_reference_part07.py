@@ -193,6 +193,10 @@ AUTOGRAD = {
                                     "        case object(grad=g):\n            return g\n",
     "autograd read by a match pattern": "def squared_error_grad(x, w, t):\n    match torch:\n"
                                         "        case object(autograd=engine):\n            return engine.grad(x, w)\n",
+    "grad read by position behind a ClassVar that is no field": (
+        "from dataclasses import dataclass\nfrom typing import ClassVar\n\n@dataclass\nclass Seen:\n"
+        "    label: ClassVar[str] = 'g'\n    grad: object\n\n"
+        "def squared_error_grad(x, w, t):\n    match w:\n        case Seen(g):\n            return g\n    return x\n"),
     "grad read by position through its own dataclass's field": (
         "from dataclasses import dataclass\n\n@dataclass\nclass Seen:\n    grad: object\n\n"
         "def squared_error_grad(x, w, t):\n    match w:\n        case Seen(g):\n            return g\n    return x\n"),
@@ -365,6 +369,18 @@ HIDDEN = {
     "a builtin's name bound to a class with match names built at run time": (
         "def squared_error_grad(x, w, t):\n    set = type('F', (), {'__match_args__': ('gr' + 'ad',)})\n"
         "    match w:\n        case set(g):\n            return g\n    return x\n"),
+    # a dataclass matched by position whose match names are not its fields as written
+    "match names bound by an import in the class body": (
+        "from dataclasses import dataclass\n\n_F = ('gr' + 'ad',)\n\n@dataclass\nclass D:\n    a: int\n"
+        "    from ._names import F as __match_args__\n\n"
+        "def squared_error_grad(x, w, t):\n    match w:\n        case D(g):\n            return g\n    return x\n"),
+    "match names bound by a capture in the class body": (
+        "from dataclasses import dataclass\n\n@dataclass\nclass D:\n    a: int\n    match ('gr' + 'ad',):\n"
+        "        case __match_args__:\n            pass\n\n"
+        "def squared_error_grad(x, w, t):\n    match w:\n        case D(g):\n            return g\n    return x\n"),
+    "a parenthesized annotation that is no field": (
+        "from dataclasses import dataclass\n\n@dataclass\nclass D:\n    (a): int\n    grad: object\n\n"
+        "def squared_error_grad(x, w, t):\n    match w:\n        case D(g):\n            return g\n    return x\n"),
     "a flag's namespace given a function": "def _f(x):\n    return x\n\ntorch.backends.by_hand = _f\n\n"
                                           "def squared_error_grad(x, w, t):\n    return torch.backends.by_hand(x)\n",
     "getattr of a literal that runs unseen": "def squared_error_grad(x, w, t):\n    return getattr(torch, 'load')(x)\n",
@@ -756,6 +772,8 @@ HANDED_ON = {
     "a parameter's default": ("from . import _util\n\ndef get(m=_util):\n    return m\n", "get", "get()"),
     "an item of a list": ("from . import _util\n\nL = []\nL.append(_util)\n", "L", "L[0]"),
     "a function's attribute": ("from . import _util\n\ndef get():\n    pass\n\nget.m = _util\n", "get", "get.m"),
+    "imported in a class body": ("class NS:\n    from . import _util as m\n", "NS", "NS.m"),
+    "imported in a function": ("def get():\n    from . import _util as m\n    return [m]\n", "get", "get()[0]"),
     "a package's attribute": ("import assignment\n\ndef get():\n    return assignment._util\n", "get", "get()"),
 }
 
@@ -766,6 +784,16 @@ def test_a_module_of_its_own_handed_on_as_a_value_is_read_whole(name):
     util = "import torch\n\ndef grad_of(w):\n    return w.grad\n"
     text = f"from ._ns import {taken}\n\ndef squared_error_grad(x, w, t):\n    return {value}.grad_of(w)\n"
     assert any(f.autograd and "_util.py" in f.where for f in findings(text, {"_ns": helper, "_util": util})), name
+
+
+def test_a_registry_of_its_modules_at_the_package_s_top_is_followed_only_where_read():
+    """``MODULES = {"flops": flops, "gradients": gradients}`` in ``__init__`` (a self-check's registry): flops.py is
+    read only if something reads MODULES, not whole for being put there (its TorchDispatchMode cost Part 7)."""
+    flops = "from torch.utils._python_dispatch import TorchDispatchMode\n\nclass _M(TorchDispatchMode):\n    pass\n"
+    init = "from . import flops, gradients\n\nMODULES = {'flops': flops, 'gradients': gradients}\n"
+    assert findings("", {"__init__": init, "flops": flops}) == []
+    reads = "from . import MODULES\n\ndef _hook(w):\n    return MODULES['flops']._M\n"
+    assert findings(reads, {"__init__": init, "flops": flops}), "the registry read, then nothing of flops.py read"
 
 
 def test_a_function_whose_body_reads_an_attribute_named_as_a_module_holds_no_module():

@@ -24,7 +24,7 @@ from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail
 from grader.harness.cases import example, given
 from grader.harness.schema import Anything, Schema, Tensor, Tuple
-from grader.harness.source import audit_no_autograd
+from grader.harness.source import assigned_at_top, audit_no_autograd
 from tests.strategies import part07 as S
 
 squared_error_grad = spec.function("gradients.squared_error_grad")
@@ -113,13 +113,17 @@ def _compiles(finding) -> bool:
 
 
 def _run_by_the_gradients(sources: dict[str, str], name: str, findings: list) -> list:
-    """``findings`` but a compiled or traced copy made when gradients.py is imported that the gradient function
-    never runs (``fast_loss = torch.compile(loss)``, to time beside it): the handout welcomes torch.compile but on
-    the gradient functions, and what the copy's function runs is read as any import-time code is."""
+    """``findings`` but a compiled or traced copy made when gradients.py (or a module of the submission's own) is
+    imported that the gradient function never runs (``fast_loss = torch.compile(loss)``, to time beside it): the
+    handout welcomes torch.compile but on the gradient functions, and what the copy's function runs is read as
+    any import-time code is. Only a copy kept under a name its module binds at its top alone
+    (``assigned_at_top``): the reading of what the gradient functions run follows such a name wherever they
+    use it."""
     if not any(_compiles(f) for f in findings):
         return findings
     run = {(f.where, f.what) for f in audit_no_autograd(sources, "gradients", (name,), import_time=False)}
-    return [f for f in findings if not _compiles(f) or (f.where, f.what) in run]
+    return [f for f in findings
+            if not _compiles(f) or (f.where, f.what) in run or not assigned_at_top(sources, f.where)]
 
 
 def no_autograd(impl, function, returned: list) -> None:

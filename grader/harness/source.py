@@ -504,14 +504,15 @@ class Module:
 
     def _def_elsewhere(self, function: str, sources: dict[str, str], depth: int = 0) -> tuple[Module, str] | None:
         """The module of the implementation's own whose ``def`` the name ``function`` is, taken from it by an
-        import (``from ._impl import f``, ``from ._impl import *``; through several modules) bound once, by a
-        statement that always runs, and that name there; None where the name is no such import."""
-        count = self.bindings.get(function, 0)
-        if depth > 8 or count > 1 or (count == 1 and not isinstance(self.final.get(function), ast.ImportFrom)):
-            return None
+        import (``from ._impl import f``, ``from ._impl import *``, ``f = _impl.f``; through several modules) bound
+        once, by a statement that always runs, and that name there; None where the name is no such import."""
+        count, final = self.bindings.get(function, 0), self.final.get(function)
+        if depth > 8 or count > 1 or (count == 1 and not isinstance(final, (ast.ImportFrom, ast.Attribute))):
+            return None  # (`attention_scores = _impl.attention_scores` is the other module's too)
         if count == 0 and self.starred(function, sources) is None:
             return None
-        dotted = self.resolve(ast.Name(id=function, ctx=ast.Load()), sources=sources) or ""
+        dotted = self.resolve(final if isinstance(final, ast.Attribute) else ast.Name(id=function, ctx=ast.Load()),
+                              sources=sources) or ""
         for module, name in _own(dotted, sources, first_only=True) if not dotted.startswith("..") else ():
             if module == self.name or not name:
                 return None
@@ -1072,38 +1073,133 @@ SELF_MATCHING = frozenset(["bool", "bytearray", "bytes", "dict", "float", "froze
                            "tuple"])
 
 
-def match_positions(trees: Iterable[ast.Module], tree: ast.Module, node: ast.MatchClass) -> tuple[str, ...] | None:
-    """The attributes ``case C(a, b)`` (in ``tree``, one of the package's ``trees``) may read of its subject by
-    position: those C's ``__match_args__`` names. None where the source cannot tell them: ``__match_args__``
-    is data any class may set (text built at run time), and ``isinstance`` answers what an ABC's
-    ``__subclasshook__`` says, so ``case C(v)`` may be ``v = getattr(subject, <any name>)``. Told: nothing,
-    for one pattern of a builtin that matches the subject itself (``case int(n)``, ``int`` bound by no code of
-    the submission, nor set on a module by any); the fields a plain class of the module's own declares, a
-    dataclass's or a NamedTuple's (``case Dims(n, d)``: bound once, by its class statement, nothing set on
-    it, no ``__match_args__`` anywhere), or nothing for a plain class without fields (Python refuses it)."""
+def match_positions(trees: dict[str, ast.Module], module: str, node: ast.MatchClass) -> tuple[str, ...] | None:
+    """The attributes ``case C(a, b)`` (in module ``module`` of the package's ``trees``) may read of its subject by
+    position: those C's ``__match_args__`` names (every name C declares, where it is one of the submission's own:
+    which of them are matched is not read). None where the source cannot tell them: ``__match_args__`` is data any
+    class may set (text built at run time), and ``isinstance`` answers what an ABC's ``__subclasshook__`` says, so
+    ``case C(v)`` may be ``v = getattr(subject, <any name>)``. Told: nothing, for one pattern of a builtin that
+    matches the subject itself (``case int(n)``, ``int`` bound by no code of the submission, nor set on a module by
+    any) and for a library's class (``case torch.Size([n, d])``: its own names; a store into it is refused
+    elsewhere); the fields a plain class of the submission's own declares, a dataclass's or a NamedTuple's, here or
+    imported from a sibling (``case Dims(n, d)``, ``case FloatFormat(8, _, _)``: bound once, by its class
+    statement or a ``NamedTuple``/``namedtuple`` call of names written out, nothing set on it, no
+    ``__match_args__`` anywhere), or nothing for a plain class without fields (Python refuses it)."""
     if not node.patterns:
         return ()
+    tree = trees[module]
+    if isinstance(node.cls, ast.Attribute):  # `torch.Size`: a library's, where its root is imported as one
+        root = node.cls
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return () if isinstance(root, ast.Name) and _imported_library(tree, root.id) else None
     if not isinstance(node.cls, ast.Name):
         return None
-    name, trees = node.cls.id, list(trees) or [tree]
+    name = node.cls.id
     if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in walk(tree)) \
-            or any(_set_from_anywhere(n, name) for each in trees for n in walk(each)):
+            or any(_set_from_anywhere(n, name) for each in trees.values() for n in walk(each)):
         return None
-    binders = [n for n in walk(tree) if name in _binds(n)]
-    if not binders:
+    if not any(name in _binds(n) for n in walk(tree)):
         return () if name in SELF_MATCHING and len(node.patterns) == 1 else None
-    cls = binders[0]
-    if len(binders) > 1 or not isinstance(cls, ast.ClassDef) or cls not in tree.body or cls.keywords \
-            or any(_mentions_match_args(n) for each in trees for n in walk(each)) \
-            or any(isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
-                   and n.value.id == name for each in trees for n in walk(each)):
+    bound = _top_binding(tree, name)
+    if bound is None:
         return None
-    bases = [_imported_as(tree, base, "typing", "NamedTuple") for base in cls.bases]
+    if isinstance(bound, ast.ImportFrom) and bound.level == 1 and bound.module in trees and bound.module != module:
+        taken = [a.name for a in bound.names if (a.asname or a.name) == name]  # `from .dtypes import FloatFormat`
+        sibling = trees[bound.module]
+        if len(taken) != 1 or any(_set_from_anywhere(n, taken[0]) for each in trees.values() for n in walk(each)):
+            return None
+        tree, name, bound = sibling, taken[0], _top_binding(sibling, taken[0])
+        if bound is None:
+            return None
+    elif isinstance(bound, (ast.Import, ast.ImportFrom)):  # `from torch import Size`: a library's
+        return () if _imported_library(tree, name) else None
+    if any(_mentions_match_args(n) for each in trees.values() for n in walk(each)) \
+            or any(isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
+                   and n.value.id == name for each in trees.values() for n in walk(each)):
+        return None
+    if isinstance(bound, ast.Assign):  # `P = namedtuple("P", "a b")`, `P = NamedTuple("P", [("a", int)])`
+        call = bound.value
+        if len(bound.targets) != 1 or not isinstance(call, ast.Call) or call.keywords or not (
+                _imported_as(tree, call.func, "typing", "NamedTuple")
+                or _imported_as(tree, call.func, "collections", "namedtuple")):
+            return None
+        return _fields_written(call.args)
+    return _declared_fields(tree, bound)
+
+
+def _declared_fields(tree: ast.Module, cls: ast.AST, depth: int = 0) -> tuple[str, ...] | None:
+    """Every name a plain class of the module's own annotates, its own bases' too (a dataclass on a dataclass),
+    whatever their places among the fields (a ClassVar or KW_ONLY one shifts them); None where it is no such
+    class: a metaclass, a base or a decorator but a NamedTuple, a dataclass or a class of the same kind, a body
+    binding anything but fields and methods."""
+    if depth > 8 or not isinstance(cls, ast.ClassDef) or cls.keywords \
+            or not all(_declares_only(statement) for statement in cls.body):
+        return None
     makers = [_imported_as(tree, d.func if isinstance(d, ast.Call) else d, "dataclasses", "dataclass")
               for d in cls.decorator_list]
-    if not all(bases) or not all(makers) or len(bases) + len(makers) > 1:
+    names = [s.target.id for s in cls.body if isinstance(s, ast.AnnAssign)]
+    for base in cls.bases:
+        if _imported_as(tree, base, "typing", "NamedTuple") and not cls.decorator_list:
+            continue
+        inherited = _declared_fields(tree, _top_binding(tree, base.id), depth + 1) \
+            if isinstance(base, ast.Name) and _top_binding(tree, base.id) is not None else None
+        if inherited is None:
+            return None
+        names += inherited
+    return tuple(names) if all(makers) and len(makers) <= 1 else None
+
+
+def _top_binding(tree: ast.Module, name: str) -> ast.stmt | None:
+    """The one statement of the module's top that binds ``name`` (its class, its import, an assignment to it alone),
+    where nothing else in the module binds it; None otherwise."""
+    binders = [n for n in walk(tree) if name in _binds(n)]
+    if len(binders) != 1:
         return None
-    return tuple(s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name))
+    assigned = [s for s in tree.body if isinstance(s, ast.Assign) and binders[0] in s.targets]
+    bound = assigned[0] if assigned else binders[0]  # (`P = namedtuple(...)` binds P by its target)
+    return bound if bound in tree.body else None
+
+
+def _fields_written(args: list[ast.expr]) -> tuple[str, ...] | None:
+    """The field names of ``namedtuple("P", "a b")`` / ``namedtuple("P", ["a", "b"])`` / ``NamedTuple("P", [("a",
+    int)])`` from its arguments, where each is written out; None otherwise."""
+    if len(args) != 2 or not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
+        return None
+    fields = args[1]
+    if isinstance(fields, ast.Constant) and isinstance(fields.value, str):
+        return tuple(fields.value.replace(",", " ").split())
+    if not isinstance(fields, (ast.List, ast.Tuple)):
+        return None
+    names = [item.elts[0] if isinstance(item, ast.Tuple) and len(item.elts) == 2 else item for item in fields.elts]
+    if not all(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in names):
+        return None
+    return tuple(n.value for n in names)
+
+
+def _imported_library(tree: ast.Module, name: str) -> bool:
+    """Whether the module's top binds ``name`` once, by importing a library (not a module of the submission's own:
+    no relative import, no ``assignment``)."""
+    binders = [n for n in walk(tree) if name in _binds(n)]
+    if len(binders) != 1 or binders[0] not in tree.body or not isinstance(binders[0], (ast.Import, ast.ImportFrom)):
+        return False
+    statement = binders[0]
+    if isinstance(statement, ast.ImportFrom):
+        return statement.level == 0 and (statement.module or "").split(".")[0] != "assignment"
+    return all(a.name.split(".")[0] != "assignment" for a in statement.names if (a.asname or a.name.split(".")[0]) == name)
+
+
+def _declares_only(statement: ast.stmt) -> bool:
+    """Whether a class body's statement only declares a field (``n: int``, ``n: int = 0``, its name written
+    plainly: ``(n): int`` is none), a method, a docstring or ``pass``: nothing else binds a class attribute
+    (``__match_args__`` under any spelling, an import, a capture)."""
+    if isinstance(statement, ast.AnnAssign):
+        return statement.simple == 1 and isinstance(statement.target, ast.Name) \
+            and statement.target.id != "__match_args__"
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return statement.name != "__match_args__"
+    return isinstance(statement, ast.Pass) or isinstance(statement, ast.Expr) and isinstance(statement.value,
+                                                                                           ast.Constant)
 
 
 def _set_from_anywhere(node: ast.AST, name: str) -> bool:
@@ -1124,7 +1220,7 @@ def _set_from_anywhere(node: ast.AST, name: str) -> bool:
 
 
 def _mentions_match_args(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Constant) and node.value == "__match_args__"
+    return (isinstance(node, ast.Constant) and node.value == "__match_args__" or "__match_args__" in _binds(node)
             or isinstance(node, ast.Name) and node.id == "__match_args__"
             or isinstance(node, ast.Attribute) and node.attr == "__match_args__"
             or isinstance(node, ast.keyword) and node.arg == "match_args")
@@ -1352,6 +1448,38 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
                 if used:
                     todo.append((sibling, used))
     return tuple(sorted(set(findings), key=lambda f: (not f.autograd, f.where)))
+
+
+def assigned_at_top(sources: dict[str, str], where: str) -> bool:
+    """Whether ``where`` ("file.py:line") is in an assignment to plain names at its module's top (or in a top-level
+    try, if or with), or in a decorator of a def there, each name bound nowhere else and never declared
+    ``global``: not a copy set from a function, put in a list or on an object, which no reading of a name
+    follows."""
+    file, _, line = where.partition(":")
+    text = sources.get(file.removesuffix(".py"))
+    if text is None or not line.isdigit():
+        return False
+    try:
+        module = Module.parse(text, file.removesuffix(".py"))
+    except SyntaxError:
+        return False
+    top, todo = [], list(module.tree.body)
+    while todo:  # the top's statements, with those of its try, if and with blocks
+        statement = todo.pop()
+        top.append(statement)
+        if isinstance(statement, (ast.If, ast.Try, ast.With)):
+            todo += [*statement.body, *getattr(statement, "orelse", ()), *getattr(statement, "finalbody", ()),
+                     *(s for h in getattr(statement, "handlers", ()) for s in h.body)]
+    at = int(line)
+    here = [s for s in top if isinstance(s, ast.Assign) and s.lineno <= at <= s.end_lineno
+            or isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))  # `@torch.compile` on a def of its top
+            and any(d.lineno <= at <= d.end_lineno for d in s.decorator_list)]
+    if len(here) != 1 or isinstance(here[0], ast.Assign) and not all(isinstance(t, ast.Name) for t in here[0].targets):
+        return False
+    names = {here[0].name} if not isinstance(here[0], ast.Assign) else {t.id for t in here[0].targets}
+    inside = {id(node) for s in top if isinstance(s, ast.Assign) for node in ast.walk(s)} | {id(here[0])}
+    return not names & module.declared_global and all(
+        id(node) in inside for node in ast.walk(module.tree) if names & set(_binds(node)))
 
 
 def _reads_through_package(parsed: dict[str, Module]) -> bool:
@@ -1668,8 +1796,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and node.attr in CODE_ATTRIBUTES:
             found.append(Finding(where, f"replaces {ast.unparse(node)} (the code under a name)", False))
         if isinstance(node, ast.MatchClass):  # `case object(grad=g)` reads w.grad; `case C(a)` what C names
-            by_position = match_positions([mod.tree, *(m.tree for m in (modules or {}).values())], mod.tree, node)
-            for attr in [*node.kwd_attrs, *(by_position or ())[:len(node.patterns)]]:
+            by_position = match_positions({**{n: m.tree for n, m in (modules or {}).items()}, mod.name: mod.tree},
+                                          mod.name, node)
+            for attr in [*node.kwd_attrs, *(by_position or ())]:
                 if _autograd_attribute(attr):
                     found.append(Finding(where, f"matches .{attr}", True))
                 elif attr.startswith("_") or attr in ESCAPES or attr in FRAME_ATTRIBUTES:
@@ -3086,7 +3215,11 @@ def _module_aliases(text: str, name: str, same: bool = False) -> tuple[str, ...]
     while todo:
         current = todo.pop()
         for statement in _binding_statements(tree, current):
-            for node in _same_scope(statement):
+            # a def binds its function, or what its decorators make of it: what its body hands on (`return
+            # model`) is read where it runs (``_modules_as_values``), not as what the name holds
+            parts = (n for d in statement.decorator_list for n in walk(d)) \
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) else _same_scope(statement)
+            for node in parts:
                 if isinstance(node, ast.ImportFrom) and (node.level == 1 and not node.module
                                                          or node.level == 0 and node.module == "assignment"):
                     found += [a.name for a in node.names if (a.asname or a.name) == current]
@@ -3121,8 +3254,20 @@ def _modules_as_values(mod: Module, root: ast.AST, sources: dict[str, str]) -> l
     which no reading follows name by name, so a reading that must not find a name reads each such module whole."""
     nodes = list(mod.walk(root))
     dereferenced = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}
+    # a name the module's top binds to a table of modules (`MODULES = {"flops": flops}`, a self-check's registry)
+    # is followed where it is read (``_module_aliases``): only the lambdas in it hand a module on from there
+    if isinstance(root, (ast.Assign, ast.AnnAssign)) and any(root is s for s in mod.tree.body) \
+            and all(isinstance(t, ast.Name) for t in (root.targets if isinstance(root, ast.Assign) else [root.target])):
+        dereferenced |= {id(n) for n in nodes} - {id(n) for lam in nodes if isinstance(lam, ast.Lambda)
+                                                   for n in walk(lam.body)}
     found: list[str] = []
-    for node in nodes:
+    top = {id(statement) for statement in mod.tree.body}
+    for node in nodes:  # imported in a function or a class body (`class Box: from . import model as m`): a
+        # name no reading of the module's top level resolves, handed on from there as anything may be
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in top:
+            for alias in node.names:
+                full = alias.name if isinstance(node, ast.Import) else _from_name(node, alias)
+                found += [m for m, used in _own(full, sources, first_only=True) if used is None and m != mod.name]
         if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load) \
                 or id(node) in dereferenced:
             continue

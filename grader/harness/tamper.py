@@ -389,7 +389,7 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
             reader.uncalled = _uncalled(name, tree, set().union(*(n for other, n in names.items() if other != name)))
             reader.class_methods = methods
             reader.classes = plain[name] | _sibling_classes(tree, reader, plain, readers)
-            reader.trees = list(trees.values())
+            reader.trees = trees
             found += reader.read(tree)
     except RecursionError:  # (a deep stack to start from: never read as nothing)
         found += [Reach(f"{name}.py:1", UNREAD) for name in trees]
@@ -725,7 +725,9 @@ class _Reader(ast.NodeVisitor):
         self.harmless_bases: set[int] = set()  # a refused module read only for what is ``HARMLESS`` of it
         self.class_methods: dict[str, frozenset[str]] = {}  # the submission's classes' methods (``_class_methods``)
         self.classes: set[str] | None = None  # names of plain classes of its own (``_plain_classes``)
-        self.trees: list[ast.Module] = []  # the package's modules (a module of a submission: given by ``reaches``)
+        # the package's modules by name, and this one's (a module of a submission: given by ``reaches``)
+        self.trees: dict[str, ast.Module] = {}
+        self.module = file.removesuffix(".py")
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.tree = tree
@@ -1071,19 +1073,22 @@ class _Reader(ast.NodeVisitor):
         # name no attribute read of the readings sees; on an instance of a plain class of its own (no metaclass,
         # no base but its own or object: nothing that says a library's object is one), its own attributes
         own = isinstance(node.cls, ast.Name) and node.cls.id in self.classes and node.cls.id not in self.bound
-        if node.kwd_attrs and not own:
-            self._add(node, f"reads attributes through a match pattern ({', '.join(node.kwd_attrs)}=) on what is "
-                      "no class of its own: read them as attributes")
+        # a library's class (`case np.ndarray(ndim=2)`): its instances' attributes, by the names written here
+        dotted = self.dotted(node.cls)
+        library_class = dotted is not None and "." in dotted and not _is_module(dotted)
+        if node.kwd_attrs and not own and not library_class:
+            self._add(node, f"reads attributes through a match pattern ({'=, '.join(node.kwd_attrs)}=) on what is "
+                      "no class of its own or a library's: read them as attributes")
         # ``case C(v)`` reads the attribute C.__match_args__ names, data any class may set (text built at run
         # time) on a class an ABC's __subclasshook__ may pass anything for: told only for a builtin's own
         # pattern and a plain dataclass's or NamedTuple's fields (``match_positions``)
-        by_position = match_positions(self.trees or [self.tree], self.tree, node) \
+        by_position = match_positions({**self.trees, self.module: self.tree}, self.module, node) \
             if isinstance(self.tree, ast.Module) else None if node.patterns else ()
         if by_position is None:
             self._add(node, f"matches {ast.unparse(node.cls)}(...) by position, reading the attributes its "
                       "__match_args__ names, which the source does not tell: match a builtin (`case int(n)`) or "
                       "a plain dataclass of the module's own by position, or read the attributes by name")
-        for name in (by_position or ())[:len(node.patterns)]:
+        for name in by_position or ():  # (each field it declares: which are matched by position is not read)
             if name in NAMED:
                 self._add(node, f"matches an attribute {name!r}")
         self.generic_visit(node)
