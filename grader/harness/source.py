@@ -1142,8 +1142,8 @@ def _declared_fields(tree: ast.Module, cls: ast.AST, depth: int = 0) -> tuple[st
     for base in cls.bases:
         if _imported_as(tree, base, "typing", "NamedTuple") and not cls.decorator_list:
             continue
-        inherited = _declared_fields(tree, _top_binding(tree, base.id), depth + 1) \
-            if isinstance(base, ast.Name) and _top_binding(tree, base.id) is not None else None
+        inherited = _declared_fields(tree, _top_binding(tree, base.id), depth + 1) if isinstance(base, ast.Name) \
+            else None
         if inherited is None:
             return None
         names += inherited
@@ -1186,7 +1186,8 @@ def _imported_library(tree: ast.Module, name: str) -> bool:
     statement = binders[0]
     if isinstance(statement, ast.ImportFrom):
         return statement.level == 0 and (statement.module or "").split(".")[0] != "assignment"
-    return all(a.name.split(".")[0] != "assignment" for a in statement.names if (a.asname or a.name.split(".")[0]) == name)
+    return all(a.name.split(".")[0] != "assignment" for a in statement.names
+               if (a.asname or a.name.split(".")[0]) == name)
 
 
 def _declares_only(statement: ast.stmt) -> bool:

@@ -1081,13 +1081,13 @@ class _Reader(ast.NodeVisitor):
                       "no class of its own or a library's: read them as attributes")
         # ``case C(v)`` reads the attribute C.__match_args__ names, data any class may set (text built at run
         # time) on a class an ABC's __subclasshook__ may pass anything for: told only for a builtin's own
-        # pattern and a plain dataclass's or NamedTuple's fields (``match_positions``)
+        # pattern, a library's class and the fields of a plain dataclass or NamedTuple (``match_positions``)
         by_position = match_positions({**self.trees, self.module: self.tree}, self.module, node) \
             if isinstance(self.tree, ast.Module) else None if node.patterns else ()
         if by_position is None:
             self._add(node, f"matches {ast.unparse(node.cls)}(...) by position, reading the attributes its "
-                      "__match_args__ names, which the source does not tell: match a builtin (`case int(n)`) or "
-                      "a plain dataclass of the module's own by position, or read the attributes by name")
+                      "__match_args__ names, which the source does not tell: match a builtin (`case int(n)`), a "
+                      "library's class or a plain dataclass of your own by position, or read the attributes by name")
         for name in by_position or ():  # (each field it declares: which are matched by position is not read)
             if name in NAMED:
                 self._add(node, f"matches an attribute {name!r}")
