@@ -513,17 +513,28 @@ class Module:
             return None
         dotted = self.resolve(final if isinstance(final, ast.Attribute) else ast.Name(id=function, ctx=ast.Load()),
                               sources=sources) or ""
-        for module, name in _own(dotted, sources, first_only=True) if not dotted.startswith("..") else ():
-            if module == self.name or not name:
+        for taken in self._taken_from(dotted, sources):
+            if taken is None:
                 return None
-            try:
-                other = Module.parse(sources[module], module)
-            except SyntaxError:
-                return None
+            other, name = taken
             if other.function_def(name) is not None:
                 return other, name
             return other._def_elsewhere(name, sources, depth + 1)
         return None
+
+    def _taken_from(self, dotted: str, sources: dict[str, str]) -> Iterator[tuple[Module, str] | None]:
+        """Each of the implementation's own modules a dotted name of this module's reaches (``_own``), parsed, with
+        the name it takes there; None, and no more, where what it is cannot be read (this module itself, a module
+        and no name in it, a module that does not parse, a module outside the package)."""
+        for module, name in _own(dotted, sources, first_only=True) if not dotted.startswith("..") else ():
+            if module == self.name or not name:
+                yield None
+                return
+            try:
+                yield Module.parse(sources[module], module), name
+            except SyntaxError:
+                yield None
+                return
 
     def _alias_elsewhere(self, node: ast.Name | ast.Attribute, sources: dict[str, str], depth: int) -> Annotation | None:
         """The annotation a name from another of the implementation's modules stands for (see
@@ -539,13 +550,10 @@ class Module:
         if count == 0 and self.starred(base.id, sources) is None:
             return None
         dotted = self.resolve(node, sources=sources) or ""
-        for module, name in _own(dotted, sources, first_only=True) if not dotted.startswith("..") else ():
-            if module == self.name or not name:
+        for taken in self._taken_from(dotted, sources):
+            if taken is None:
                 return None
-            try:
-                other = Module.parse(sources[module], module)
-            except SyntaxError:
-                return None
+            other, name = taken
             count, bound = other.bindings.get(name, 0), other.final.get(name)
             if count == 1 and isinstance(bound, ast.expr):  # `Queries = Float[torch.Tensor, "..."]`
                 found = other.annotation(bound, depth + 1, sources)
@@ -1180,10 +1188,9 @@ def _fields_written(args: list[ast.expr]) -> tuple[str, ...] | None:
 def _imported_library(tree: ast.Module, name: str) -> bool:
     """Whether the module's top binds ``name`` once, by importing a library (not a module of the submission's own:
     no relative import, no ``assignment``)."""
-    binders = [n for n in walk(tree) if name in _binds(n)]
-    if len(binders) != 1 or binders[0] not in tree.body or not isinstance(binders[0], (ast.Import, ast.ImportFrom)):
+    statement = _top_binding(tree, name)
+    if not isinstance(statement, (ast.Import, ast.ImportFrom)):
         return False
-    statement = binders[0]
     if isinstance(statement, ast.ImportFrom):
         return statement.level == 0 and (statement.module or "").split(".")[0] != "assignment"
     return all(a.name.split(".")[0] != "assignment" for a in statement.names
@@ -1236,10 +1243,7 @@ def _imported_as(tree: ast.Module, node: ast.expr, module: str, name: str) -> bo
         local, of_module = node.id, False
     else:
         return False
-    binders = [n for n in walk(tree) if local in _binds(n)]
-    if len(binders) != 1 or binders[0] not in tree.body:
-        return False
-    imported = binders[0]
+    imported = _top_binding(tree, local)
     if of_module:
         return isinstance(imported, ast.Import) and any(a.name == module and (a.asname or a.name) == local
                                                         for a in imported.names)
