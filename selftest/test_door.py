@@ -247,6 +247,27 @@ def test_a_trace_is_waited_for_only_after_a_call_that_left_something_running(tmp
     assert graces == [TRACE_GRACE]  # waited for, once
 
 
+def test_a_watch_s_descriptor_serves_the_next_watch_and_nothing_it_saw_carries_over(tmp_path):
+    """Closing an inotify descriptor costs the kernel about 10 ms, so a process reuses its own: the next
+    watch, of another folder, gets the same descriptor and sees none of the names made under the last."""
+    import os
+
+    from grader.harness.transport import _created, _unwatch, _watch_folder
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    fd, wd = _watch_folder(str(first))
+    os.mkdir(first / "x")
+    os.rmdir(first / "x")
+    _unwatch(fd, wd)  # its events never read
+    again, wd2 = _watch_folder(str(second))
+    assert again == fd and wd2 != wd
+    assert not _created(again, wd2, "x")
+    os.mkdir(second / "x")
+    assert _created(again, wd2, "x")
+    _unwatch(again, wd2)
+
+
 def test_only_a_stub_s_own_not_implemented_error_says_not_implemented():
     """A stub's ``raise NotImplementedError("memory.training_ledger")`` is work not done yet; torch's ("Module
     [Cruncher] is missing the required "forward" function") or a branch the student left for later is raised,
