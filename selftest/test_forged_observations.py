@@ -36,6 +36,9 @@ ATTACKED = {
     "part05_held_call_over_at_once": {"test_time_matmul_cpu"},
     # half the inner size timed where the product is not thin (the thin one is counted op by op): half a figure
     "part05_smaller_product_when_wide": {"test_time_matmul_cpu"},
+    # the same wherever it sees no watch (a tiny op slower than usual): the watched products are those asked for,
+    # and however often they are run again, a figure of half a product stays under them
+    "part05_smaller_product_when_unwatched": {"test_time_matmul_cpu"},
     "part05_slept_between_products": {"test_time_matmul_cpu"},  # a sleep in the timed loop: three times a figure
     "part05_slept_in_a_thread": {"test_time_matmul_cpu"},  # the same in a thread the call starts: products unseen
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly

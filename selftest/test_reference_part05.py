@@ -417,3 +417,33 @@ def test_a_clock_taken_from_a_sibling_is_read_as_the_clock():
                 "    start = perf_counter()\n    return perf_counter() - start\n")
     package = {"roofline": roofline, "model": "from time import perf_counter\n", "__init__": ""}
     assert package_names(package, "roofline", "time_matmul", is_clock)
+
+
+def _timings_with(figure: float):
+    from tests import test_part05_roofline as T
+
+    seen = T._Timings("m=256, k=256, n=256", 33)
+    seen.returned["case"].append(figure)
+    return seen
+
+
+def test_a_slow_spell_of_watched_runs_is_waited_out_and_a_half_product_is_not(monkeypatch):
+    """``_figures_of_watched_products`` runs the watched call again, at once and then after longer pauses:
+    watched products slowed for five runs in a row (a busy machine's spell, as graded beside other work) then
+    at their cost pass against a figure of one product; a figure of half a product fails however often the
+    watched products run (their fastest can only fall to what a product costs)."""
+    from grader.harness.faults import Mismatch
+    from tests import test_part05_roofline as T
+
+    def watched(spell: int):
+        runs = iter([1.3] * spell + [1.0] * 20)
+        return lambda *a, **k: next(runs)
+
+    slept = []
+    monkeypatch.setattr(T.time, "sleep", slept.append)
+    monkeypatch.setattr(T, "_products_run", watched(5))
+    T._figures_of_watched_products(None, "roofline.time_matmul", (256, 256, 256, None, None), _timings_with(0.95))
+    assert slept and sum(slept) > 0  # waited, not only run again at once
+    monkeypatch.setattr(T, "_products_run", watched(0))
+    with pytest.raises(Mismatch, match="of the fastest product the same call ran when its ops were watched"):
+        T._figures_of_watched_products(None, "roofline.time_matmul", (256, 256, 256, None, None), _timings_with(0.52))
