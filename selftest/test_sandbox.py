@@ -758,3 +758,26 @@ def test_the_seccomp_filter_refuses_what_it_lists_and_nothing_a_submission_needs
     assert said.pop("PR_GET_DUMPABLE") is True and said.pop("PR_SET_NAME") is True
     assert said.pop("torch") == 64.0 ** 3
     assert said == {name: [-1, 1] for name in said}, said  # every one EPERM
+
+
+def test_the_grader_signals_a_worker_through_a_pidfd_never_by_its_number(monkeypatch):
+    """The grading process signals workers as root (held stopped for Part 5's stalls, killed for an output
+    flood), sometimes after the worker ended: by number, a signal could reach whatever process took the
+    number since. Through the pidfd opened while it ran, a signal after its end reaches nothing."""
+    from grader.isolation.transport import ProcessHandle, Staller
+
+    child = subprocess.Popen(["sleep", "30"])
+    handle = ProcessHandle(child.pid)
+    if handle.fd is None:
+        pytest.skip("no pidfds in this kernel: workers are signalled by number")
+    monkeypatch.setattr(os, "kill", lambda *a: pytest.fail(f"signalled by number: os.kill{a}"))
+    staller = Staller(handle)
+    time.sleep(0.1)
+    assert staller.stop() > 0  # held stopped, then let go
+    handle.send(signal.SIGKILL)
+    assert child.wait(timeout=10) == -signal.SIGKILL
+    with pytest.raises(ProcessLookupError):
+        handle.send(signal.SIGKILL)  # reaped: its number is free for another process
+    handle.close()
+    with pytest.raises(ProcessLookupError):
+        handle.send(signal.SIGKILL)  # closed: a thread's late signal goes nowhere

@@ -47,11 +47,44 @@ from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harn
 STALL_RUNNING, STALL_STOPPED = 0.003, 0.009
 
 
+class ProcessHandle:
+    """A process to signal, held by a pidfd opened while it runs: a signal sent after it ended goes nowhere,
+    where one sent to its number could reach whatever process took the number since (a worker may start
+    threads enough to run through the machine's pids in a call, and this process signals as root)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.closed = pid, False
+        self._lock = threading.Lock()  # a thread's signal never goes through a descriptor closed meanwhile
+        try:
+            self.fd: int | None = os.pidfd_open(pid)
+        except (AttributeError, OSError):  # no pidfds here (Linux before 5.3): the number, as before
+            self.fd = None
+
+    def send(self, sig: int) -> None:
+        """Raises OSError (ProcessLookupError where it has ended, or once closed)."""
+        with self._lock:
+            if self.closed:
+                raise ProcessLookupError(self.pid, "closed")
+            if self.fd is None:
+                os.kill(self.pid, sig)
+            else:
+                signal.pidfd_send_signal(self.fd, sig)
+
+    def close(self) -> None:
+        with self._lock:
+            if self.fd is not None:
+                try:
+                    os.close(self.fd)
+                except OSError:
+                    pass
+            self.fd, self.closed = None, True
+
+
 class Staller:
     """Holds a process stopped for most of the time, from a thread of this process, until ``stop``."""
 
-    def __init__(self, pid: int) -> None:
-        self.pid, self.stalled, self.failed = pid, 0.0, False
+    def __init__(self, process: ProcessHandle) -> None:
+        self.process, self.stalled, self.failed = process, 0.0, False
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="staller", daemon=True)
         self._thread.start()
@@ -59,10 +92,10 @@ class Staller:
     def _run(self) -> None:
         while not self._done.wait(STALL_RUNNING):
             try:
-                os.kill(self.pid, signal.SIGSTOP)
+                self.process.send(signal.SIGSTOP)
                 began = time.monotonic()
                 self._done.wait(STALL_STOPPED)
-                os.kill(self.pid, signal.SIGCONT)
+                self.process.send(signal.SIGCONT)
                 self.stalled += time.monotonic() - began
             except OSError:  # gone, or not ours to stop: the call says nothing of stalls
                 self.failed = True
@@ -73,7 +106,7 @@ class Staller:
         self._done.set()
         self._thread.join()
         try:
-            os.kill(self.pid, signal.SIGCONT)
+            self.process.send(signal.SIGCONT)
         except OSError:
             pass
         return None if self.failed else self.stalled
@@ -155,6 +188,7 @@ class _Worker:
     def __init__(self, pid: int, channel: socket.socket, root: Path, output_fd: int, limits: Limits,
                  memory_cgroup: str | None = None, memory_holder: str | None = None) -> None:
         self.pid, self.channel, self.root = pid, channel, root
+        self.process = ProcessHandle(pid)  # opened now, while it runs (it has just answered)
         self.memory_cgroup = memory_cgroup  # the kernel limits its tree; else the grader watches it
         self.memory_watch = cgroups.MemoryWatch(memory_cgroup, memory_holder) if memory_cgroup else None
         self.output = bytearray()
@@ -194,8 +228,8 @@ class _Worker:
             if self.output_total > flood and not self.flooded and self.pid > 1:
                 self.flooded = True
                 try:
-                    os.kill(self.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
+                    self.process.send(signal.SIGKILL)
+                except OSError:
                     pass
             if len(chunk) < 4096:  # a trickle: let it gather (one-byte writes would cost this process a read each)
                 time.sleep(0.005)
@@ -308,7 +342,7 @@ class Sandboxed:
             rid = self._send(worker, request.to_wire(), request.hard_limit, request.subject)
         if not request.observe:
             self._top_up(worker, role, requests, upcoming)
-        staller = Staller(worker.pid) if request.observe.stall else None
+        staller = Staller(worker.process) if request.observe.stall else None
         try:
             outcome = self._answer(worker, rid, started + request.hard_limit, request.hard_limit, request.subject)
         except BaseException:
@@ -543,6 +577,7 @@ class Sandboxed:
         except OSError:
             pass
         worker.reader.join(timeout=2)
+        worker.process.close()
         self.output += worker.output[: max(0, self.limits.output_kb * 1024 - len(self.output))]
         shutil.rmtree(worker.root, ignore_errors=True)
         for role, live in list(self.workers.items()):
