@@ -100,8 +100,13 @@ def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -
             for item in rubric.items:
                 t = by_test.get(item.test)
                 row.append("pending" if t is not None and t.status == PENDING else _num(t.points if t else 0.0))
-            row.append(r.error.splitlines()[0] if r.error else "")
+            row.append(_text(r.error.splitlines()[0]) if r.error else "")
             writer.writerow(row)
+
+
+def _text(cell: str) -> str:
+    """A cell of text no spreadsheet reads as a formula (an error may quote a submission's own names)."""
+    return f"'{cell}" if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
 
 def _num(x: float) -> str:

@@ -52,7 +52,8 @@ def _hash(text: str | bytes) -> str:
 
 
 def student_id(name: str) -> str:
-    found = _SAFE_ID.sub("_", name.removesuffix(".zip")).strip("._") or "unnamed"
+    # no id begins with +, - or @: a spreadsheet opening grades.csv reads such a cell as a formula
+    found = _SAFE_ID.sub("_", name.removesuffix(".zip")).lstrip("._+-@").rstrip("._") or "unnamed"
     if len(found) > MAX_ID:  # cut, with the whole name's hash: the same name always gives the same id
         found = f"{found[:MAX_ID - 7]}-{_hash(name)}"
     return f"{found}_" if found.lower() in RESERVED_IDS else found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import os
 import shutil
@@ -355,6 +356,19 @@ def test_a_student_id_never_takes_a_batch_file_s_place(tmp_path):
         (tmp_path / name).mkdir() if not name.endswith(".zip") else (tmp_path / name).write_bytes(b"")
     ids = [s.student for s in expand([tmp_path])]
     assert ids == sorted(["grades.csv_", "report.html_", "batch.json_", "Grades.CSV_"])
+
+
+def test_no_cell_of_grades_csv_reads_as_a_formula(tmp_path):
+    """A spreadsheet reads a cell beginning with =, +, - or @ as a formula (``+1+1`` shows as 2, ``-A1+96``
+    points at another cell): no student id begins so, and an error's text is quoted where it does."""
+    for name in ("+1+1", "-A1+96", "@SUM.zip", "_-x", "jane+test@uni.edu"):
+        (tmp_path / name).mkdir() if not name.endswith(".zip") else (tmp_path / name).write_bytes(b"")
+    ids = [s.student for s in expand([tmp_path])]
+    assert sorted(ids) == sorted(["1+1", "A1+96", "SUM", "x", "jane+test@uni.edu"])
+    result = dataclasses.replace(synthetic("ada", set()), error="=HYPERLINK(1)\nmore")
+    outputs.write_csv([result], R.load(), tmp_path / "grades.csv")
+    [row] = list(csv.DictReader(open(tmp_path / "grades.csv")))
+    assert row["error"] == "'=HYPERLINK(1)"
 
 
 # --------------------------------------------------------------------------- end to end
