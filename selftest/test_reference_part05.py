@@ -447,3 +447,54 @@ def test_a_slow_spell_of_watched_runs_is_waited_out_and_a_half_product_is_not(mo
     monkeypatch.setattr(T, "_products_run", watched(0))
     with pytest.raises(Mismatch, match="of the fastest product the same call ran when its ops were watched"):
         T._figures_of_watched_products(None, "roofline.time_matmul", (256, 256, 256, None, None), _timings_with(0.52))
+
+
+# the timed loop of a time_matmul, as students write it (each a product the watch counts), and as no product
+PRODUCT_FORMS = {
+    "a @ b": "a @ b",
+    "matmul into out": "torch.matmul(a, b, out=out)",
+    "mm": "torch.mm(a, b)",
+    "transposed": "(b.T @ a.T)",
+    "einsum": "torch.einsum('mk,kn->mn', a, b)",
+    "linear": "torch.nn.functional.linear(a, b.T)",
+    "addmm onto zeros": "torch.addmm(torch.zeros(m, n), a, b)",
+}
+NO_PRODUCT_FORMS = {
+    "addmm with alpha=0": "torch.addmm(out, a, b, beta=0, alpha=0)",
+    "on the meta device": "torch.mm(a.to('meta'), b.to('meta'))",
+}
+
+
+def _timing(product: str) -> str:
+    return f'''
+
+def time_matmul(m, k, n, dtype, device, warmup=3, trials=10):
+    a = torch.randn(m, k, dtype=dtype, device=device)
+    b = torch.randn(k, n, dtype=dtype, device=device)
+    out = torch.empty(m, n, dtype=dtype, device=device)
+    for _ in range(warmup):
+        {product}
+    start = time.perf_counter()
+    for _ in range(trials):
+        {product}
+    return (time.perf_counter() - start) / trials
+'''
+
+
+@pytest.mark.parametrize("form", sorted(PRODUCT_FORMS) + sorted(NO_PRODUCT_FORMS))
+def test_the_product_watch_counts_only_ops_that_multiply(tmp_path, form):
+    """An op counts as a product where its result is a @ b (checked as Freivalds does), not where its shapes
+    alone are a product's: addmm with alpha=0 has them, and multiplies nothing."""
+    from grader import mutants
+    from grader.harness.impl import Implementation
+    from grader.harness.probes.part05 import time_matmul_products
+
+    mutants.materialize_reference(tmp_path)
+    roofline = tmp_path / "assignment" / "roofline.py"
+    roofline.write_text(roofline.read_text() + _timing(PRODUCT_FORMS.get(form) or NO_PRODUCT_FORMS[form]))
+    seen = time_matmul_products.fn(Implementation("assignment", tmp_path), 40, 24, 8, 2, 5, False)
+    if form in PRODUCT_FORMS:
+        assert (len(seen.products), seen.unmultiplied, seen.shapes) == (7, 0, ())
+        assert 0 < seen.checked_seconds < sum(seen.products[2:]) + 0.05
+    else:
+        assert (len(seen.products), seen.unmultiplied) == (0, 7)

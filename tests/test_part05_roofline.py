@@ -528,12 +528,12 @@ def _held_up(impl, fn: str, held: tuple) -> None:
 # Where the call draws random numbers between its products (inputs made afresh, for each trial or inside the
 # timed loop), a figure at most PRODUCTS_ONLY times what a product cycle costs inside torch (the mean of the
 # timed products, and the call's other ops but its draws, a share a product: an einsum's permutes and copies
-# are its product's cost), plus WATCH_SHARE times what the watch adds to the ops of a cycle, plus
-# PRODUCTS_SLACK seconds (the loop's own cost). Honest, fresh inputs outside the timed product: 0.5 to 0.72 of
-# the bound; inputs drawn inside the timed loop: 3 to 10 times the product (n is small: drawing [m, k] costs
-# several thin products), 1.8 to 5 of the bound (60 rounds each, here). A round a preemption spoiled is
-# measured again, up to PRODUCT_ROUNDS rounds. Without draws between products the figure cannot time them:
-# nothing is checked here
+# are its product's cost), plus WATCH_SHARE times what the watch adds to the ops of a cycle and what it spent
+# checking each timed product (``_multiplied``), plus PRODUCTS_SLACK seconds (the loop's own cost). Honest,
+# fresh inputs outside the timed product: 0.5 to 0.72 of the bound; inputs drawn inside the timed loop: 3 to
+# 10 times the product (n is small: drawing [m, k] costs several thin products), 1.8 to 5 of the bound (60
+# rounds each, here). A round a preemption spoiled is measured again, up to PRODUCT_ROUNDS rounds. Without
+# draws between products the figure cannot time them: nothing is checked here
 PRODUCTS_ONLY = 1.5
 # ... where a trial's other ops count for at most OTHER_SHARE of a product and OPS_PER_TRIAL ops: an einsum's
 # permutes, views and bmm are about eleven a trial and a few percent of a product, a product alone one. An
@@ -573,6 +573,10 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
         figure = check(seen.figure, FLOAT, fn, inputs)
         require(not seen.shapes, fn, f"ran a product of {' @ '.join(str(list(s)) for s in seen.shapes)}: time "
                 f"[m, k] @ [k, n] = {[m, k]} @ {[k, n]}, a of shape (m, k) and b of shape (k, n)", inputs=inputs,
+                show_values=False)
+        require(not seen.unmultiplied, fn, f"ran {seen.unmultiplied} op{'s' if seen.unmultiplied != 1 else ''} "
+                "on a and b with a product's shapes whose result was not a @ b (addmm with alpha=0? it multiplies "
+                "nothing): time `trials` real products, a @ b, of the inputs asked for", inputs=inputs,
                 show_values=False)
         timed = seen.products
         # exactly: a product more is a trial more (timed, its figure is (trials + 1) / trials of a product's
@@ -616,7 +620,9 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
         # trials, off the clock) buy no allowance for drawing inside it
         cycle = product + min(seen.other_seconds / trials, OTHER_SHARE * product)
         ops = min(seen.ops / trials, OPS_PER_TRIAL)
-        if figure <= PRODUCTS_ONLY * cycle + WATCH_SHARE * ops * seen.op_seconds + PRODUCTS_SLACK:
+        # what the watch spent checking the timed products (inside their ops' handler) is in the figure too
+        watch = WATCH_SHARE * ops * seen.op_seconds + seen.checked_seconds / trials
+        if figure <= PRODUCTS_ONLY * cycle + watch + PRODUCTS_SLACK:
             return least
     took = f"while a product took {product:.3g} s inside torch " \
         f"({'the last one' if trials == 1 else f'the mean of the last {trials}'})"

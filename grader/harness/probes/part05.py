@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +66,11 @@ class Products(Report):
     # (inside the op, so ``products`` includes it): a figure that times the warm-up too, or keeps one trial's
     # time (the last) for the mean, is then far from the mean of the timed products, which a free CPU hides
     delayed: bool
+    # ops with a product's operands and result whose result is not their product (``_multiplied``): addmm with
+    # alpha=0 has a product's shapes, and BLAS returns without multiplying; and what checking that cost the
+    # timed products (it runs inside the op's handler, so a figure of the watched call takes it in)
+    unmultiplied: int
+    checked_seconds: float
 
 
 WARMUP_DELAY = 0.03
@@ -100,6 +106,31 @@ def _may_multiply(func) -> bool:
     return torch.Tag.pointwise not in func.tags and func.overloadpacket.__name__ not in _COPIES
 
 
+def _multiplied(out: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Whether ``out`` holds a @ b (or its transpose), checked as Freivalds does: out @ r against a @ (b @ r),
+    in float64, for an r drawn after the op ran (no op can aim at it), at O(mk + kn + mn) where the product
+    costs O(mkn). Honest float32 products differ by about 1e-6 of the product; an op that has a product's
+    shapes and skips the work (addmm with alpha=0 leaves BLAS nothing to do), by all of it. Operands held
+    anywhere but on the CPU (the meta device runs nothing) are no product either."""
+    if any(t.device.type != "cpu" for t in (out, a, b)):
+        return False
+    if any(t.layout != torch.strided for t in (out, a, b)):
+        return True  # counted as other operands (``other_operands``), with their own message
+    a, b, out = (t.detach().to(torch.float64) for t in (a, b, out))
+    if tuple(out.shape[-2:]) != (a.shape[-2], b.shape[-1]):
+        out = out.transpose(-1, -2)
+    r = torch.randn(b.shape[-1], 1, dtype=torch.float64, generator=_draw())
+    expected = a @ (b @ r)
+    scale = float(expected.norm())
+    return scale == 0.0 or float((out @ r - expected).norm()) <= 1e-3 * scale  # zeros: ``constant`` says so
+
+
+def _draw(made: list = []) -> torch.Generator:  # noqa: B006 - one generator per process, seeded unpredictably
+    if not made:
+        made.append(torch.Generator().manual_seed(int.from_bytes(os.urandom(8), "little") >> 1))
+    return made[0]
+
+
 def _constant(matrix: torch.Tensor) -> bool:
     """Whether a matrix holds one value at about 80 places spread over it (drawn values never do): run
     inside the watch's handler, unwatched, on a strided view (no copy of the matrix), since it may fall
@@ -121,7 +152,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
     from torch.utils._python_dispatch import TorchDispatchMode
 
     products, odd, ops, other, draws, drawn, constant = [], [], [0], [0.0], [0], [0.0], []
-    other_operands, torch_threads = [0], [0]
+    other_operands, torch_threads, unmultiplied, checked = [0], [0], [0], [0.0]
     pending = [0, 0.0]  # ops and other seconds since the last product: counted if a timed product follows
     delaying = [False]  # on in the call only (not while the watch's own cost is measured)
     due_warmup = DEFAULT_COUNTS[0] if warmup is None else warmup
@@ -146,6 +177,13 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
             seconds = time.perf_counter() - began
             if product and not (isinstance(out, torch.Tensor) and tuple(out.shape[-2:]) in ((m, n), (n, m))):
                 product, operands = False, None  # an [m, k] and a [k, n] in, and no [m, n] out: no product
+            if product:
+                checking = time.perf_counter()
+                if not _multiplied(out, *operands):
+                    product, operands = False, None  # a product's shapes, and no product: counted as other ops
+                    unmultiplied[0] += 1
+                elif len(products) >= due_warmup:
+                    checked[0] += time.perf_counter() - checking
             if operands is None:
                 if func.overloadpacket.__name__ not in _DRAWS:
                     pending[1] += seconds
@@ -172,7 +210,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
     products.clear()
     constant.clear()
     ops[0], other[0], draws[0], drawn[0], pending[0], pending[1] = 0, 0.0, 0, 0.0, 0, 0.0
-    other_operands[0], torch_threads[0] = 0, 0
+    other_operands[0], torch_threads[0], unmultiplied[0], checked[0] = 0, 0, 0, 0.0
     started, start = [], threading.Thread.start
 
     def counted(thread, *args, **kwargs):
@@ -193,7 +231,8 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
         if collecting:
             gc.enable()
     return Products(figure, tuple(products), odd[0] if odd else (), bool(constant and constant[0]), len(started),
-                    other[0], draws[0], drawn[0], ops[0], op_seconds, other_operands[0], torch_threads[0], slowed)
+                    other[0], draws[0], drawn[0], ops[0], op_seconds, other_operands[0], torch_threads[0], slowed,
+                    unmultiplied[0], checked[0])
 
 
 def _watch_cost(watch: type, repeats: int = 5, count: int = 200) -> float:
