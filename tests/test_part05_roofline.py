@@ -379,8 +379,9 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
       each figure, times trials, fits in its call's wall time): once a test, in its first drawn example
       (a property of the timer, not of the sizes; the explicit example's are public);
     * a thin product (``counted``), watched op by op from inside the call: warmup + trials
-      products ran (3 + 10 with the defaults), each an [m, k] @ [k, n] of drawn values (not zeros), and
-      where it draws random numbers between products, the figure is about what a product took (drawing
+      products ran (3 + 10 with the defaults), each an [m, k] @ [k, n] of drawn values (not zeros) whose
+      result is the product (an op with a product's shapes that multiplies nothing is none), and where
+      it draws random numbers between products, the figure is about what a product took (drawing
       inputs inside the timed loop costs several of these); the case's own float32 call, watched so too,
       the same, and its figure about what a product took whether it draws or not. The watch makes each
       warm-up product 30 ms slower and the first timed one 15 ms: the figure must be at least the timed
