@@ -140,7 +140,10 @@ def count_matmul_flops(fn: Callable[[], object]) -> int:
         baddbmm(c, a [B, m, k], b [B, k, n])     2*B*m*k*n
 
     The result must agree with ``torch.utils.flop_counter.FlopCounterMode`` on
-    these ops.
+    these ops. Write the mode and each op's FLOPs yourself: ``torch.utils.flop_counter``
+    (``FlopCounterMode``, and its per-op formulas such as ``mm_flop``) and the
+    profiler are only to check your count against, and the tests read flops.py
+    (and the modules of yours it uses) to see that they are not used here.
 
     Example: for fn = lambda: (x @ w).sum().backward() with x [3, 4] requiring
     grad and w [4, 5] not, the forward mm is 120 FLOPs and the backward runs one
