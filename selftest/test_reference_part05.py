@@ -458,10 +458,15 @@ PRODUCT_FORMS = {
     "einsum": "torch.einsum('mk,kn->mn', a, b)",
     "linear": "torch.nn.functional.linear(a, b.T)",
     "addmm onto zeros": "torch.addmm(torch.zeros(m, n), a, b)",
+    "addmm onto a term": "torch.addmm(out, a, b)",
+    "linear with a bias": "torch.nn.functional.linear(a, b.T, torch.ones(n))",
 }
 NO_PRODUCT_FORMS = {
     "addmm with alpha=0": "torch.addmm(out, a, b, beta=0, alpha=0)",
     "on the meta device": "torch.mm(a.to('meta'), b.to('meta'))",
+    "addmm scaled to nothing": "torch.addmm(out, a, b, alpha=1e-30)",
+    # BLAS returns the added term at once, here a @ b made where the watch does not see it
+    "alpha=0 onto a @ b made before": "torch.addmm(ab, a, b, alpha=0)",
 }
 
 
@@ -471,7 +476,8 @@ def _timing(product: str) -> str:
 def time_matmul(m, k, n, dtype, device, warmup=3, trials=10):
     a = torch.randn(m, k, dtype=dtype, device=device)
     b = torch.randn(k, n, dtype=dtype, device=device)
-    out = torch.empty(m, n, dtype=dtype, device=device)
+    out = torch.randn(m, n, dtype=dtype, device=device)
+    ab = torch.from_numpy(a.numpy() @ b.numpy())  # no op torch runs
     for _ in range(warmup):
         {product}
     start = time.perf_counter()

@@ -47,7 +47,7 @@ class Products(Report):
     figure: Any  # what time_matmul returned
     products: tuple[float, ...]  # the seconds of each [m, k] @ [k, n] it ran (or [n, k] @ [k, m]), in order
     shapes: tuple[tuple[int, ...], ...]  # the first product of an [m, k] with another operand: both shapes
-    constant: bool  # an operand of the first product held one value throughout (zeros, ones: not drawn)
+    constant: bool  # an operand of a product held one value throughout (zeros, ones: not drawn)
     threads: int  # Python threads the call started: what they run is not seen here
     # what ran from the first timed product to the last (the products and what ran between them): what a
     # figure that times more than the products can take in; what ran before (the warm-up, making inputs,
@@ -106,15 +106,16 @@ def _may_multiply(func) -> bool:
     return torch.Tag.pointwise not in func.tags and func.overloadpacket.__name__ not in _COPIES
 
 
-def _multiplied(out: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> bool:
+def _multiplied(out: torch.Tensor, a: torch.Tensor, b: torch.Tensor, added: tuple = ()) -> bool:
     """Whether ``out`` holds a @ b (or its transpose), checked as Freivalds does: out @ r against a @ (b @ r),
     in float64, for an r drawn after the op ran (no op can aim at it), at O(mk + kn + mn) where the product
-    costs O(mkn). Honest float32 products differ by about 1e-6 of the product; an op that has a product's
-    shapes and skips the work (addmm with alpha=0 leaves BLAS nothing to do), by all of it. Operands held
-    anywhere but on the CPU (the meta device runs nothing) are no product either."""
-    if any(t.device.type != "cpu" for t in (out, a, b)):
+    costs O(mkn); or a @ b plus one of the op's other tensors (``added``: addmm's term, a bias). Honest
+    float32 products differ by about 1e-6 of the product; an op that has a product's shapes and skips the
+    work (addmm with alpha=0 leaves BLAS nothing to do), by all of it. Operands held anywhere but on the CPU
+    (the meta device runs nothing) are no product either."""
+    if any(t.device.type != "cpu" for t in (out, a, b, *added)):
         return False
-    if any(t.layout != torch.strided for t in (out, a, b)):
+    if any(t.layout != torch.strided for t in (out, a, b, *added)):
         return True  # counted as other operands (``other_operands``), with their own message
     a, b, out = (t.detach().to(torch.float64) for t in (a, b, out))
     if tuple(out.shape[-2:]) != (a.shape[-2], b.shape[-1]):
@@ -122,7 +123,19 @@ def _multiplied(out: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> bool:
     r = torch.randn(b.shape[-1], 1, dtype=torch.float64, generator=_draw())
     expected = a @ (b @ r)
     scale = float(expected.norm())
-    return scale == 0.0 or float((out @ r - expected).norm()) <= 1e-3 * scale  # zeros: ``constant`` says so
+    if scale == 0.0:
+        return False  # drawn inputs never make it (an operand of one value is ``constant``, and said so)
+    left = out @ r - expected
+    if float(left.norm()) <= 1e-3 * scale:
+        return True
+    for term in added:  # what is left is one of the op's own tensors, broadcast to the result
+        try:
+            term = term.detach().to(torch.float64).expand(out.shape)
+        except RuntimeError:
+            continue
+        if float((left - term @ r).norm()) <= 1e-3 * scale:
+            return True
+    return False
 
 
 def _draw(made: list = []) -> torch.Generator:  # noqa: B006 - one generator per process, seeded unpredictably
@@ -179,10 +192,15 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 product, operands = False, None  # an [m, k] and a [k, n] in, and no [m, n] out: no product
             if product:
                 checking = time.perf_counter()
-                if not _multiplied(out, *operands):
-                    product, operands = False, None  # a product's shapes, and no product: counted as other ops
+                added = tuple(t for t in args if isinstance(t, torch.Tensor) and all(t is not o for o in operands))
+                if all(o.device.type == "cpu" for o in operands) and any(_constant(o) for o in operands):
+                    constant[:] = [True]  # one value throughout (zeros?): said as such, whatever the op
+                elif kwargs.get("alpha", 1) == 0 or not _multiplied(out, *operands, added):
+                    # a product's shapes, and no product (alpha=0: BLAS returns at once, with whatever the
+                    # added term holds, a @ b itself if made before): counted as other ops
+                    product, operands = False, None
                     unmultiplied[0] += 1
-                elif len(products) >= due_warmup:
+                if product and len(products) >= due_warmup:
                     checked[0] += time.perf_counter() - checking
             if operands is None:
                 if func.overloadpacket.__name__ not in _DRAWS:
@@ -200,8 +218,6 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 products.append(seconds)
                 other_operands[0] += not all(o.layout == torch.strided and o.dtype == torch.float32 for o in operands)
                 torch_threads[0] = max(torch_threads[0], torch.get_num_threads())
-                if not constant:
-                    constant.append(any(_constant(operand) for operand in operands))
             elif not odd:
                 odd.append(tuple(tuple(operand.shape) for operand in operands))
             return out
