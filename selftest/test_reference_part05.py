@@ -460,6 +460,7 @@ PRODUCT_FORMS = {
     "addmm onto zeros": "torch.addmm(torch.zeros(m, n), a, b)",
     "addmm onto a term": "torch.addmm(out, a, b)",
     "linear with a bias": "torch.nn.functional.linear(a, b.T, torch.ones(n))",
+    "addmm into out, beta=0": "torch.addmm(out, a, b, beta=0, out=out)",
 }
 NO_PRODUCT_FORMS = {
     "addmm with alpha=0": "torch.addmm(out, a, b, beta=0, alpha=0)",
@@ -467,6 +468,8 @@ NO_PRODUCT_FORMS = {
     "addmm scaled to nothing": "torch.addmm(out, a, b, alpha=1e-30)",
     # BLAS returns the added term at once, here a @ b made where the watch does not see it
     "alpha=0 onto a @ b made before": "torch.addmm(ab, a, b, alpha=0)",
+    "alpha=1e-300 onto a @ b made before": "torch.addmm(ab, a, b, alpha=1e-300)",  # 0 in float32
+    "a sampled sparse product": "torch.sparse.sampled_addmm(torch.eye(m, n).to_sparse_csr(), a, b)",
 }
 
 
@@ -487,8 +490,9 @@ def time_matmul(m, k, n, dtype, device, warmup=3, trials=10):
 '''
 
 
+@pytest.mark.parametrize("sizes", [(40, 24, 8), (24, 24, 24)])  # at the cube, addmm's added term has a's shape
 @pytest.mark.parametrize("form", sorted(PRODUCT_FORMS) + sorted(NO_PRODUCT_FORMS))
-def test_the_product_watch_counts_only_ops_that_multiply(tmp_path, form):
+def test_the_product_watch_counts_only_ops_that_multiply(tmp_path, form, sizes):
     """An op counts as a product where its result is a @ b (checked as Freivalds does), not where its shapes
     alone are a product's: addmm with alpha=0 has them, and multiplies nothing."""
     from grader import mutants
@@ -498,7 +502,7 @@ def test_the_product_watch_counts_only_ops_that_multiply(tmp_path, form):
     mutants.materialize_reference(tmp_path)
     roofline = tmp_path / "assignment" / "roofline.py"
     roofline.write_text(roofline.read_text() + _timing(PRODUCT_FORMS.get(form) or NO_PRODUCT_FORMS[form]))
-    seen = time_matmul_products.fn(Implementation("assignment", tmp_path), 40, 24, 8, 2, 5, False)
+    seen = time_matmul_products.fn(Implementation("assignment", tmp_path), *sizes, 2, 5, False)
     if form in PRODUCT_FORMS:
         assert (len(seen.products), seen.unmultiplied, seen.shapes) == (7, 0, ())
         assert 0 < seen.checked_seconds < sum(seen.products[2:]) + 0.05

@@ -576,8 +576,9 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
                 f"[m, k] @ [k, n] = {[m, k]} @ {[k, n]}, a of shape (m, k) and b of shape (k, n)", inputs=inputs,
                 show_values=False)
         require(not seen.unmultiplied, fn, f"ran {seen.unmultiplied} op{'s' if seen.unmultiplied != 1 else ''} "
-                "on a and b with a product's shapes whose result was not a @ b (addmm with alpha=0? it multiplies "
-                "nothing): time `trials` real products, a @ b, of the inputs asked for", inputs=inputs,
+                "on a and b with a product's shapes whose result was not a @ b (addmm with an alpha other than 1? "
+                "at 0 it multiplies nothing; a sampled or sparse product?): time `trials` real products, a @ b, of "
+                "the inputs asked for", inputs=inputs,
                 show_values=False)
         timed = seen.products
         # exactly: a product more is a trial more (timed, its figure is (trials + 1) / trials of a product's

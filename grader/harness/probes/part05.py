@@ -89,9 +89,14 @@ def _operands(args: tuple, m: int, k: int, n: int) -> tuple | None:
     name: this is no FLOP counter (Part 4 asks students to write one). The thin products' test draws m, k
     and n apart, so that no copy or elementwise op of a or b looks like a product; where they meet (the
     256-cubed example), ``_may_multiply`` rules those out first."""
+    return next(iter(_operand_pairs(args, m, k, n)), None)
+
+
+def _operand_pairs(args: tuple, m: int, k: int, n: int) -> list[tuple]:
+    """Every such pair, in order: where m == k == n, addmm's added term and a have a product's shapes too."""
     tensors = [arg for arg in args if isinstance(arg, torch.Tensor)]
-    return next(((a, b) for a, b in zip(tensors, tensors[1:]) if a.dim() >= 2 and b.dim() >= 2
-                 and tuple(a.shape[-2:]) in ((m, k), (n, k)) and b.shape[-2] == k), None)
+    return [(a, b) for a, b in zip(tensors, tensors[1:]) if a.dim() >= 2 and b.dim() >= 2
+            and tuple(a.shape[-2:]) in ((m, k), (n, k)) and b.shape[-2] == k]
 
 
 # ATen's copies: an [m, n] result copied into an out= tensor (matmul's out= under inference mode runs as mm
@@ -115,7 +120,9 @@ def _multiplied(out: torch.Tensor, a: torch.Tensor, b: torch.Tensor, added: tupl
     (the meta device runs nothing) are no product either."""
     if any(t.device.type != "cpu" for t in (out, a, b, *added)):
         return False
-    if any(t.layout != torch.strided for t in (out, a, b, *added)):
+    if any(t.layout != torch.strided for t in (out, *added)):
+        return False  # a sparse result (sampled_addmm computes a few entries of a @ b) is no product
+    if any(t.layout != torch.strided for t in (a, b)):
         return True  # counted as other operands (``other_operands``), with their own message
     a, b, out = (t.detach().to(torch.float64) for t in (a, b, out))
     if tuple(out.shape[-2:]) != (a.shape[-2], b.shape[-1]):
@@ -138,6 +145,11 @@ def _multiplied(out: torch.Tensor, a: torch.Tensor, b: torch.Tensor, added: tupl
     return False
 
 
+def _others(tensors: list, pair: tuple) -> tuple:
+    """An op's tensors but the two it multiplies: what it may add to their product."""
+    return tuple(t for t in tensors if t is not pair[0] and t is not pair[1])
+
+
 def _draw(made: list = []) -> torch.Generator:  # noqa: B006 - one generator per process, seeded unpredictably
     if not made:
         made.append(torch.Generator().manual_seed(int.from_bytes(os.urandom(8), "little") >> 1))
@@ -148,6 +160,8 @@ def _constant(matrix: torch.Tensor) -> bool:
     """Whether a matrix holds one value at about 80 places spread over it (drawn values never do): run
     inside the watch's handler, unwatched, on a strided view (no copy of the matrix), since it may fall
     inside a timed loop."""
+    if matrix.layout != torch.strided:
+        return False  # a sparse operand: ``other_operands`` says so
     rows, cols = matrix.shape[-2:]
     picked = matrix.detach()[..., :: max(1, rows // 8), :: max(1, cols // 8)].reshape(-1)
     return picked.numel() > 0 and bool((picked == picked[0]).all())
@@ -180,8 +194,10 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 out = func.decompose(*args, **kwargs)
             if out is not NotImplemented:
                 return out
-            operands = _operands(args, m, k, n) if _may_multiply(func) else None
-            product = operands is not None and operands[1].shape[-1] == (n if operands[0].shape[-2] == m else m)
+            pairs = _operand_pairs(args, m, k, n) if _may_multiply(func) else []
+            operands = pairs[0] if pairs else None
+            candidates = [p for p in pairs if p[1].shape[-1] == (n if p[0].shape[-2] == m else m)]
+            product = bool(candidates)
             began = time.perf_counter()
             out = func(*args, **kwargs)
             if product and delaying[0]:
@@ -192,12 +208,19 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 product, operands = False, None  # an [m, k] and a [k, n] in, and no [m, n] out: no product
             if product:
                 checking = time.perf_counter()
-                added = tuple(t for t in args if isinstance(t, torch.Tensor) and all(t is not o for o in operands))
-                if all(o.device.type == "cpu" for o in operands) and any(_constant(o) for o in operands):
-                    constant[:] = [True]  # one value throughout (zeros?): said as such, whatever the op
-                elif kwargs.get("alpha", 1) == 0 or not _multiplied(out, *operands, added):
-                    # a product's shapes, and no product (alpha=0: BLAS returns at once, with whatever the
-                    # added term holds, a @ b itself if made before): counted as other ops
+                tensors = [t for t in args if isinstance(t, torch.Tensor)]
+                # alpha other than 1 (addmm's, baddbmm's): at 0, or at 1e-300 (0 in float32), BLAS returns the
+                # added term at once, which may hold a @ b made before; no honest product passes one
+                multiplied = [] if kwargs.get("alpha", 1) != 1 else [
+                    pair for pair in candidates if _multiplied(out, *pair, _others(tensors, pair))]
+                if multiplied:
+                    operands = multiplied[0]
+                    constant[:] = [bool(constant and constant[0]) or any(_constant(o) for o in operands)]
+                elif all(o.device.type == "cpu" for p in candidates for o in p) and \
+                        any(_constant(o) for p in candidates for o in p):
+                    operands = candidates[0]
+                    constant[:] = [True]  # one value throughout (zeros?) make no checkable product: said as such
+                else:  # a product's shapes, and no product: counted as other ops
                     product, operands = False, None
                     unmultiplied[0] += 1
                 if product and len(products) >= due_warmup:
