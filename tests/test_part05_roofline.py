@@ -613,7 +613,9 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
                 f"product, less than the mean of the {trials} timed products as they ran inside torch "
                 f"({product:.3g} s; here the first of them was made {FIRST_TRIAL_DELAY * 1e3:g} ms slower): a clock "
                 "read around the timed loop, divided by `trials`, gives at least that. Time all `trials` products "
-                "and divide their total by `trials` (not the last product's time alone), with a wall clock "
+                "and divide their total by `trials` (the average the docstring asks for; not the last product's "
+                "time alone, nor a median or the least of per-trial times: they leave the slow one out), with a "
+                "wall clock "
                 "(time.perf_counter: a CPU-time clock misses the wait)", inputs=inputs, show_values=False)
         # the warm-up products made slow (WARMUP_DELAY each) show in a figure that times them too
         if not seen.draws_between and not bounded and not (seen.delayed and warmup):
