@@ -113,7 +113,7 @@ def _may_multiply(func) -> bool:
 
 def _multiplied(out: torch.Tensor, a: torch.Tensor, b: torch.Tensor, added: tuple = ()) -> bool:
     """Whether ``out`` holds a @ b (or its transpose), checked as Freivalds does: out @ r against a @ (b @ r),
-    in float64, for an r drawn after the op ran (no op can aim at it), at O(mk + kn + mn) where the product
+    for an r drawn after the op ran (no op can aim at it), at O(mk + kn + mn) where the product
     costs O(mkn); or a @ b plus one of the op's other tensors (``added``: addmm's term, a bias). Honest
     float32 products differ by about 1e-6 of the product; an op that has a product's shapes and skips the
     work (addmm with alpha=0 leaves BLAS nothing to do), by all of it. Operands held anywhere but on the CPU
@@ -124,10 +124,13 @@ def _multiplied(out: torch.Tensor, a: torch.Tensor, b: torch.Tensor, added: tupl
         return False  # a sparse result (sampled_addmm computes a few entries of a @ b) is no product
     if any(t.layout != torch.strided for t in (a, b)):
         return True  # counted as other operands (``other_operands``), with their own message
-    a, b, out = (t.detach().to(torch.float64) for t in (a, b, out))
+    # in the operands' own float dtype where it is float32 or float64 (no copy of a, b or the result inside a
+    # timed loop): a float32 matrix-vector product errs by about 1e-6 of the product, far under the bound
+    dtype = torch.float64 if torch.float64 in (a.dtype, b.dtype, out.dtype) else torch.float32
+    a, b, out = (t.detach().to(dtype) for t in (a, b, out))
     if tuple(out.shape[-2:]) != (a.shape[-2], b.shape[-1]):
         out = out.transpose(-1, -2)
-    r = torch.randn(b.shape[-1], 1, dtype=torch.float64, generator=_draw())
+    r = torch.randn(b.shape[-1], 1, dtype=dtype, generator=_draw())
     expected = a @ (b @ r)
     scale = float(expected.norm())
     if scale == 0.0:
@@ -137,7 +140,7 @@ def _multiplied(out: torch.Tensor, a: torch.Tensor, b: torch.Tensor, added: tupl
         return True
     for term in added:  # what is left is one of the op's own tensors, broadcast to the result
         try:
-            term = term.detach().to(torch.float64).expand(out.shape)
+            term = term.detach().to(dtype).expand(out.shape)
         except RuntimeError:
             continue
         if float((left - term @ r).norm()) <= 1e-3 * scale:
