@@ -578,8 +578,7 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
         require(not seen.unmultiplied, fn, f"ran {seen.unmultiplied} op{'s' if seen.unmultiplied != 1 else ''} "
                 "on a and b with a product's shapes whose result was not a @ b (addmm with an alpha other than 1? "
                 "at 0 it multiplies nothing; a sampled or sparse product?): time `trials` real products, a @ b, of "
-                "the inputs asked for", inputs=inputs,
-                show_values=False)
+                "the inputs asked for", inputs=inputs, show_values=False)
         timed = seen.products
         # exactly: a product more is a trial more (timed, its figure is (trials + 1) / trials of a product's
         # time, 10% high by default, which no timing check tells from a busy machine) or a warm-up the call
@@ -615,8 +614,7 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
                 "read around the timed loop, divided by `trials`, gives at least that. Time all `trials` products "
                 "and divide their total by `trials` (the average the docstring asks for; not the last product's "
                 "time alone, nor a median or the least of per-trial times: they leave the slow one out), with a "
-                "wall clock "
-                "(time.perf_counter: a CPU-time clock misses the wait)", inputs=inputs, show_values=False)
+                "wall clock (time.perf_counter: a CPU-time clock misses the wait)", inputs=inputs, show_values=False)
         # the warm-up products made slow (WARMUP_DELAY each) show in a figure that times them too
         if not seen.draws_between and not bounded and not (seen.delayed and warmup):
             return least
