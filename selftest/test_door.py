@@ -268,6 +268,22 @@ def test_a_watch_s_descriptor_serves_the_next_watch_and_nothing_it_saw_carries_o
     _unwatch(again, wd2)
 
 
+def test_a_thread_s_own_waits_are_told_from_its_compute_and_the_machine_s():
+    """``waited_since``: a sleep is waited; a busy loop is not, however busy the machine (a wait for the CPU
+    is the kernel's, counted apart)."""
+    from grader.harness.transport import thread_waits, waited_since
+
+    before, began = thread_waits(None), time.perf_counter()
+    if before is None:
+        pytest.skip("this kernel keeps no schedstat")
+    time.sleep(0.1)
+    assert waited_since(None, before, time.perf_counter() - began) >= 0.08
+    before, began = thread_waits(None), time.perf_counter()
+    while time.perf_counter() - began < 0.1:
+        pass
+    assert waited_since(None, before, time.perf_counter() - began) < 0.03
+
+
 def test_only_a_stub_s_own_not_implemented_error_says_not_implemented():
     """A stub's ``raise NotImplementedError("memory.training_ledger")`` is work not done yet; torch's ("Module
     [Cruncher] is missing the required "forward" function") or a branch the student left for later is raised,

@@ -39,6 +39,9 @@ ATTACKED = {
     # the same wherever it sees no watch (a tiny op slower than usual): the watched products are those asked for,
     # and however often they are run again, a figure of half a product stays under them
     "part05_smaller_product_when_unwatched": {"test_time_matmul_cpu"},
+    # a sleep in the timed loop where no watch is seen: the figure is three products' time, and the call's own
+    # waits, which the kernel tells from a busy machine's, are most of its wall time
+    "part05_slept_when_unwatched": {"test_time_matmul_cpu"},
     # half the timed "products" multiply nothing (addmm, alpha=0): the watch checks each result is a @ b
     "part05_product_that_multiplies_nothing": {"test_time_matmul_cpu"},
     "part05_slept_between_products": {"test_time_matmul_cpu"},  # a sleep in the timed loop: three times a figure

@@ -248,7 +248,7 @@ def _timed(impl, m, k, n, dtype, warmup, trials, w, t):
     EXTRA_WARMUP more warm-up ("warmup") and one with EXTRA_TRIALS more trials ("trials"), twice each."""
     kinds = (("case", (warmup, trials), w, t), ("warmup", (w + EXTRA_WARMUP, t), w + EXTRA_WARMUP, t),
              ("trials", (w, t + EXTRA_TRIALS), w, t + EXTRA_TRIALS))
-    return [(kind, w_, t_, impl.measure(time_matmul_call, m, k, n, dtype, "cpu", *sizes))
+    return [(kind, w_, t_, impl.measure(time_matmul_call, m, k, n, dtype, "cpu", *sizes, observe=Observe(waits=True)))
             for _ in range(2) for kind, sizes, w_, t_ in kinds]
 
 
@@ -271,6 +271,7 @@ class _Timings:
     # of each call with EXTRA_WARMUP more warm-up: its figure times its products, over its wall time
     spread: list = field(default_factory=list)
     harness: list = field(default_factory=list)  # MatmulCost, when grading
+    waited: list = field(default_factory=list)  # of each call: the share of its wall time it waited by its own doing
 
     @property
     def figures(self) -> list:
@@ -374,6 +375,9 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
     * the least float32 figure is at least 3/4 of the fastest product the case's own call ran when watched
       op by op (below): the figures timed from outside are of the products asked for, watched or not;
     * ``time_matmul`` reads a clock (its source is read, never run, to say so);
+    * its calls wait for nothing of their own (a sleep, a thread's work waited for): the kernel counts the
+      answering thread's time on a CPU and waiting for one, and the rest of its wall time is the call's own
+      waiting, which a busy machine does not make (the median over the calls);
     * a product of about 1 GFLOP (``held``: its sizes) timed twice, once (first or second, as drawn) with
       the process held stopped from outside for most of the call, takes the stops in that time (and
       each figure, times trials, fits in its call's wall time): once a test, in its first drawn example
@@ -411,6 +415,8 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
                               "than `trials` products ran", defaults=kind == "case" and warmup is None)
                 seen.cpu[kind].append(call.cpu_seconds)
                 seen.returned[kind].append(seconds)
+                if call.waited is not None:
+                    seen.waited.append(call.waited / max(call.wall_seconds, 1e-9))
                 if kind == "warmup":
                     seen.spread.append(seconds * (w_ + t_) / max(call.wall_seconds, 1e-9))
             if oracle.available(matmul_cost):
@@ -426,6 +432,7 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
         _HELD_UP.add(impl)
     for seen in timings.values():
         _measured_anew(fn, seen)
+        _waits_for_nothing(fn, seen)
     for holds, problem, details in checks:
         require(holds, fn, problem, **details)
 
@@ -637,6 +644,29 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
     require(False, fn, f"returned {figure:.3g} s for one product, {took}: the figure times more than the "
             f"products (the warm-up too? a wait, other work in the timed loop){slowed}. Start the clock after the "
             "warm-up, time only the `trials` products, and divide by `trials`", inputs=inputs, show_values=False)
+
+
+# The median over a test's timed calls of the share of a call's wall time its thread spent off the CPU by its
+# own doing (a sleep, a wait on a thread: not the machine's preemption, which the kernel counts apart): at most
+# this. Honest calls, in process and graded, beside three spinning processes or not: at most 0.0 (a wait for the
+# CPU that began before the call counts whole, so a little under 0 at times), and graded, what the grading process
+# takes to read the answer, a few milliseconds at most. A call that sleeps twice each product's time where it
+# sees no watch: 0.2-0.33 (its watch test misfires on a busy machine, so not every call sleeps)
+WAITED_SHARE = 0.1
+
+
+def _waits_for_nothing(fn: str, seen: _Timings) -> None:
+    """A wall clock read around sleeps measures them: a call that waits in its timed loop (sleeps, or hands the
+    products to a thread and waits for it) times more than its products, however its figure compares with them
+    when watched. The kernel tells a wait the call chose from a busy machine's; where it does not say, nothing
+    is checked."""
+    if len(seen.waited) < 3:
+        return
+    share = statistics.median(seen.waited)
+    require(share <= WAITED_SHARE, fn, f"spent {share:.0%} of its calls' wall time (the median of "
+            f"{len(seen.waited)} calls) waiting off the CPU by its own doing: a sleep, or a wait on a thread or a "
+            "lock, inside the timed code. Time the `trials` products alone, in the calling thread",
+            inputs=seen.inputs, show_values=False)
 
 
 def _measured_anew(fn: str, seen: _Timings) -> None:

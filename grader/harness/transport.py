@@ -62,9 +62,13 @@ class Observe:
     # an absolute path: whether it was made in the process's own filesystem during the call, removed again or
     # not (code a checkpoint's pickle ran, whatever the call says it did)
     trace: str | None = None
+    # the seconds the answering thread spent off the CPU by its own doing (a sleep, a wait on a lock or a
+    # thread, I/O) during the call: its wall time less its CPU time and its time waiting for a CPU the machine
+    # gave others, all three the kernel's (a timed loop that sleeps looks, by its clock alone, like a busy one)
+    waits: bool = False
 
     def __bool__(self) -> bool:
-        return self.watch is not None or self.stall or self.trace is not None
+        return self.watch is not None or self.stall or self.trace is not None or self.waits
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,9 @@ class Reply:
     # rchar, read from outside: a file streamed through read() raises it, a memory map's pages do not, and
     # no page cache hides it); None where that cannot be seen
     read: int | None = None
+    # with Observe.waits: the seconds the answering thread spent off the CPU by its own doing; None where the
+    # kernel does not say
+    waited: float | None = None
 
 
 @dataclass(frozen=True)
@@ -258,6 +265,7 @@ class InProcess:
         resident = reset_peak(os.getpid()) if request.observe.watch else None
         reading = bytes_read(os.getpid()) if request.observe.watch else None
         trace = PathWatch(request.observe.trace) if request.observe.trace else None
+        waits = thread_waits(None) if request.observe.waits else None
         wall, cpu = time.perf_counter(), time.process_time()
         try:
             outcome = self.runner.answer(sent, judges=self.judges)
@@ -266,12 +274,13 @@ class InProcess:
                 trace.close()
             raise
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        waited = waited_since(None, waits, wall)
         traced = trace.made() if trace is not None else None
         mapped = mappings(os.getpid(), request.observe.watch) if request.observe.watch else None
         grew = peak_growth(os.getpid(), resident)
         read = read_since(os.getpid(), reading)
         try:
-            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew, None, traced, read)
+            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew, None, traced, read, waited)
         except wire.WireError as error:
             return Reply({"status": "harness_error", "function": request.subject,
                           "message": f"the answer does not cross the wire: {error}"}, wall, cpu)
@@ -508,6 +517,30 @@ def cpu_beside_main_thread(pid: int) -> float | None:
     except (OSError, ValueError, IndexError):
         return None
     return max(seconds[0] - seconds[1], 0.0)
+
+
+def thread_waits(pid: int | None) -> tuple[float, float] | None:
+    """(CPU seconds, seconds waiting for a CPU) of the answering thread: this process's calling thread (pid
+    None), or process ``pid``'s first thread (a worker answers on it), as the kernel counts them; None where it
+    does not say. The kernel brings a thread's CPU time up to date when it stops running: a worker, read while
+    it waits for its next question, reads exact; this thread, running, reads its own clock instead."""
+    tid = threading.get_native_id() if pid is None else pid
+    try:
+        with open(f"/proc/{'self' if pid is None else pid}/task/{tid}/schedstat") as handle:
+            ran, delayed = (int(field) / 1e9 for field in handle.read().split()[:2])
+    except (OSError, ValueError):
+        return None
+    return (time.thread_time() if pid is None else ran), delayed
+
+
+def waited_since(pid: int | None, before: tuple[float, float] | None, wall: float) -> float | None:
+    """The seconds of ``wall`` the answering thread (see ``thread_waits``) spent neither on a CPU nor waiting
+    for one since ``before``: its own waits. Honest compute reads about 0 (a little under, at times: a wait for
+    the CPU that began before the call counts whole)."""
+    after = thread_waits(pid) if before is not None else None
+    if after is None:
+        return None
+    return wall - (after[0] - before[0]) - (after[1] - before[1])
 
 
 def process_cpu_seconds(pid: int) -> float:

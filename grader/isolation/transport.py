@@ -35,7 +35,7 @@ from grader.harness import faults, wire
 from grader.harness.show import printable
 from grader.harness.transport import (ALONE, OnReply, PathWatch, Protections, Reply, Request, Session,
                                       answer_in_order, bytes_read, cpu_beside_main_thread, mappings, peak_growth,
-                                      process_cpu_seconds, read_since, reset_peak)
+                                      process_cpu_seconds, read_since, reset_peak, thread_waits, waited_since)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
@@ -45,6 +45,20 @@ from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harn
 # statistic a timer takes of them. (Threads throttled by a one-CPU quota lose as much in the plain calls:
 # the test then asks that the figure take the seconds held stopped in, not that it grow.)
 STALL_RUNNING, STALL_STOPPED = 0.003, 0.009
+
+
+def _waited(pid: int, before: tuple | None, wall: float) -> float | None:
+    """The seconds of ``wall`` worker ``pid``'s answering thread waited by its own doing (``waited_since``),
+    less the time this thread waited for a CPU meanwhile: once the worker has answered, it waits (blocked, as
+    if by its own doing) until this thread runs and reads the kernel's figures, and on a busy machine that is
+    this thread's wait for a CPU."""
+    if before is None or before[0] is None or before[1] is None:
+        return None
+    ours = thread_waits(None)
+    waited = waited_since(pid, before[0], wall)
+    if waited is None or ours is None:
+        return None
+    return waited - (ours[1] - before[1][1])
 
 
 class ProcessHandle:
@@ -329,7 +343,7 @@ class Sandboxed:
                 else faults.CrashFault(request.subject, dead.detail)
         worker = self._ensure_worker(role, request.subject)
         head = self._ahead[0] if self._ahead else None
-        resident = reading = trace = None  # an observed request is never sent ahead: what is watched is set up as sent
+        resident = reading = trace = waits = None  # an observed request is never sent ahead: set up as sent
         if head is not None and head.worker is worker and head.args is request.args and head.probe == request.probe:
             self._ahead.popleft()
             rid, started, cpu = head.rid, max(worker.last_answer, head.sent), worker.last_cpu
@@ -338,6 +352,9 @@ class Sandboxed:
             resident = reset_peak(worker.pid) if request.observe.watch else None
             reading = bytes_read(worker.pid) if request.observe.watch else None
             trace = PathWatch(request.observe.trace, worker.pid) if request.observe.trace else None
+            # read while it waits for the question: exact; with this thread's own wait for a CPU, which is the
+            # worker's waiting for this thread to read its answer
+            waits = (thread_waits(worker.pid), thread_waits(None)) if request.observe.waits else None
             cpu, started = process_cpu_seconds(worker.pid), time.monotonic()
             rid = self._send(worker, request.to_wire(), request.hard_limit, request.subject)
         if not request.observe:
@@ -352,13 +369,16 @@ class Sandboxed:
         finally:
             stalled = staller.stop() if staller is not None else None
         worker.last_answer, worker.last_cpu = time.monotonic(), process_cpu_seconds(worker.pid)
+        # read as soon as the answer is in, while the worker waits for its next question (nothing is sent ahead
+        # of an observed request): a wait of this process's before the read would count as the worker's
+        waited = _waited(worker.pid, waits, worker.last_answer - started)
         mapped = mappings(worker.pid, request.observe.watch) if request.observe.watch else None
         grew = peak_growth(worker.pid, resident)
         read = read_since(worker.pid, reading)
         traced = trace.made() if trace is not None else None
         self._beside_check(worker, role, request.subject)
         return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew, stalled,
-                     traced, read)
+                     traced, read, waited)
 
     def _beside_check(self, worker: _Worker, role: str, subject: str) -> None:
         """Stop a worker whose threads beside the answering one have used more than ``BESIDE_CPU_LIMIT``: its
