@@ -559,6 +559,23 @@ def test_on_a_gpu_machine_there_is_no_address_space_limit(server, package):
         worker.close()
 
 
+def test_a_call_s_own_waits_are_seen_from_outside_and_compute_waits_for_nothing(box):
+    """``Observe.waits``: the worker's answering thread's wall time less its CPU time and its wait for a CPU,
+    as the kernel counts them, read from the grading side while the worker waits for its next question."""
+    from grader.harness.transport import Observe
+
+    def observed(function, *args):
+        [reply] = box.exchange([Request("calls.call", (f"strides.{function}", *args), f"strides.{function}", 20.0,
+                                        observe=Observe(waits=True))])
+        assert not isinstance(reply, BaseException) and reply.outcome["status"] == "ok", reply
+        return reply
+
+    slept = observed("nap", 0.2)
+    assert 0.15 <= slept.waited <= slept.wall_seconds
+    spun = observed("spin", 3_000_000)
+    assert spun.waited is not None and spun.waited < 0.1, (spun.waited, spun.wall_seconds)
+
+
 def test_a_call_s_time_limit_is_absolute(box):
     started = time.monotonic()
     with pytest.raises(faults.TimeoutFault):
@@ -786,20 +803,3 @@ def test_the_grader_signals_a_worker_through_a_pidfd_never_by_its_number(monkeyp
     handle.close()
     with pytest.raises(ProcessLookupError):
         handle.send(signal.SIGKILL)  # closed: a thread's late signal goes nowhere
-
-
-def test_a_call_s_own_waits_are_seen_from_outside_and_compute_waits_for_nothing(box):
-    """``Observe.waits``: the worker's answering thread's wall time less its CPU time and its wait for a CPU,
-    as the kernel counts them, read from the grading side while the worker waits for its next question."""
-    from grader.harness.transport import Observe
-
-    def observed(function, *args):
-        [reply] = box.exchange([Request("calls.call", (f"strides.{function}", *args), f"strides.{function}", 20.0,
-                                        observe=Observe(waits=True))])
-        assert not isinstance(reply, BaseException) and reply.outcome["status"] == "ok", reply
-        return reply
-
-    slept = observed("nap", 0.2)
-    assert 0.15 <= slept.waited <= slept.wall_seconds
-    spun = observed("spin", 3_000_000)
-    assert spun.waited is not None and spun.waited < 0.1, (spun.waited, spun.wall_seconds)
