@@ -101,6 +101,12 @@ _named.attention_scores = _named.split_heads = _named.merge_heads = _wrong
 # Honest code the observations must not take for a forgery: each is the reference with one change, graded
 # in the same batch, and must pass every test of its part.
 HONEST_VARIANTS = {
+    # a pause before the timed loop (to "let the machine settle"): the call waits by its own doing, but outside
+    # the span its figure times, which is all the waits check reads
+    "part05_honest_pause_before_timing": mutants.Mutant(
+        "part05_honest_pause_before_timing", 5, "roofline", "a sleep before the timed loop", "",
+        (("    start = time.perf_counter()\n    for _ in range(trials):",
+          "    time.sleep(0.02)\n    start = time.perf_counter()\n    for _ in range(trials):"),)),
     # pinned memory for any device but the CPU (nanoGPT's batches for a GPU): on a machine without one, torch
     # raises inside the call for the meta device the device checks ask for, which says nothing either way
     "part09_honest_pinned_batches": mutants.Mutant(

@@ -416,7 +416,7 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
                 seen.cpu[kind].append(call.cpu_seconds)
                 seen.returned[kind].append(seconds)
                 if call.waited is not None:
-                    seen.waited.append(call.waited / max(call.wall_seconds, 1e-9))
+                    seen.waited.append(_waited_inside(call, seconds * t_))
                 if kind == "warmup":
                     seen.spread.append(seconds * (w_ + t_) / max(call.wall_seconds, 1e-9))
             if oracle.available(matmul_cost):
@@ -646,13 +646,21 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
             "warm-up, time only the `trials` products, and divide by `trials`", inputs=inputs, show_values=False)
 
 
-# The median over a test's timed calls of the share of a call's wall time its thread spent off the CPU by its
-# own doing (a sleep, a wait on a thread: not the machine's preemption, which the kernel counts apart): at most
-# this. Honest calls, in process and graded, beside three spinning processes or not: at most 0.0 (a wait for the
-# CPU that began before the call counts whole, so a little under 0 at times), and graded, what the grading process
-# takes to read the answer, a few milliseconds at most. A call that sleeps twice each product's time where it
-# sees no watch: 0.2-0.33 (its watch test misfires on a busy machine, so not every call sleeps)
+# The median over a test's timed calls of the share of the time a call says it timed (its figure times
+# `trials`) that its thread spent off the CPU by its own doing (a sleep, a wait on a thread: not the machine's
+# preemption, which the kernel counts apart), beyond what the rest of the call's wall time could hold (a sleep
+# before the timed loop is no part of the figure): at most this. Honest calls, in process and graded, beside
+# three spinning processes or not: their waits at most 0.0 of their wall time (a wait for the CPU that began
+# before the call counts whole, so a little under 0 at times), and graded, what the grading process takes to
+# read the answer, a few milliseconds. A call that sleeps twice each product's time where it sees no watch:
+# 0.2-0.4 of the wall time, and about half the timed span wherever 2 * trials is above warmup
 WAITED_SHARE = 0.1
+
+
+def _waited_inside(call, timed: float) -> float:
+    """The share of ``timed`` seconds (a call's figure times its trials) the call must have waited inside it:
+    its own waits less all of its wall time outside that span."""
+    return max(0.0, call.waited - max(0.0, call.wall_seconds - timed)) / max(timed, 1e-9)
 
 
 def _waits_for_nothing(fn: str, seen: _Timings) -> None:
@@ -663,10 +671,10 @@ def _waits_for_nothing(fn: str, seen: _Timings) -> None:
     if len(seen.waited) < 3:
         return
     share = statistics.median(seen.waited)
-    require(share <= WAITED_SHARE, fn, f"spent {share:.0%} of its calls' wall time (the median of "
-            f"{len(seen.waited)} calls) waiting off the CPU by its own doing: a sleep, or a wait on a thread or a "
-            "lock, inside the timed code. Time the `trials` products alone, in the calling thread",
-            inputs=seen.inputs, show_values=False)
+    require(share <= WAITED_SHARE, fn, f"waited off the CPU by its own doing for {share:.0%} of the time its "
+            f"figure says it timed (the median of {len(seen.waited)} calls; the kernel tells such waits from a "
+            "busy machine's): a sleep, or a wait on a thread or a lock, inside the timed code. Time the `trials` "
+            "products alone, in the calling thread", inputs=seen.inputs, show_values=False)
 
 
 def _measured_anew(fn: str, seen: _Timings) -> None:
