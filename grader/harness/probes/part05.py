@@ -83,18 +83,13 @@ _DRAWS = {"randn", "rand", "randint", "randperm", "randn_like", "rand_like", "ra
           "multinomial"}
 
 
-def _operands(args: tuple, m: int, k: int, n: int) -> tuple | None:
-    """The two neighbouring tensor operands of an op that multiply an [..., m, k] (or [..., n, k], for
-    bᵀ @ aᵀ) by an [..., k, x]; None for any other op. Recognised by the shapes asked for, not by the op's
-    name: this is no FLOP counter (Part 4 asks students to write one). The thin products' test draws m, k
-    and n apart, so that no copy or elementwise op of a or b looks like a product; where they meet (the
-    256-cubed example), ``_may_multiply`` rules those out first."""
-    return next(iter(_operand_pairs(args, m, k, n)), None)
-
-
-def _operand_pairs(args: tuple, m: int, k: int, n: int) -> list[tuple]:
-    """Every such pair, in order: where m == k == n, addmm's added term and a have a product's shapes too."""
-    tensors = [arg for arg in args if isinstance(arg, torch.Tensor)]
+def _operand_pairs(tensors: list, m: int, k: int, n: int) -> list[tuple]:
+    """Every pair of neighbouring tensor operands of an op that multiply an [..., m, k] (or [..., n, k], for
+    bᵀ @ aᵀ) by an [..., k, x], in order (where m == k == n, addmm's added term and a have a product's shapes
+    too). Recognised by the shapes asked for, not by the op's name: this is no FLOP counter (Part 4 asks
+    students to write one). The thin products' test draws m, k and n apart, so that no copy or elementwise op
+    of a or b looks like a product; where they meet (the 256-cubed example), ``_may_multiply`` rules those out
+    first."""
     return [(a, b) for a, b in zip(tensors, tensors[1:]) if a.dim() >= 2 and b.dim() >= 2
             and tuple(a.shape[-2:]) in ((m, k), (n, k)) and b.shape[-2] == k]
 
@@ -181,7 +176,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
 
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    products, odd, ops, other, draws, drawn, constant = [], [], [0], [0.0], [0], [0.0], []
+    products, odd, ops, other, draws, drawn, constant = [], [], [0], [0.0], [0], [0.0], [False]
     other_operands, torch_threads, unmultiplied, checked = [0], [0], [0], [0.0]
     pending = [0, 0.0]  # ops and other seconds since the last product: counted if a timed product follows
     delaying = [False]  # on in the call only (not while the watch's own cost is measured)
@@ -197,7 +192,8 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 out = func.decompose(*args, **kwargs)
             if out is not NotImplemented:
                 return out
-            pairs = _operand_pairs(args, m, k, n) if _may_multiply(func) else []
+            tensors = [arg for arg in args if isinstance(arg, torch.Tensor)]
+            pairs = _operand_pairs(tensors, m, k, n) if _may_multiply(func) else []
             operands = pairs[0] if pairs else None
             candidates = [p for p in pairs if p[1].shape[-1] == (n if p[0].shape[-2] == m else m)]
             product = bool(candidates)
@@ -211,18 +207,17 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
                 product, operands = False, None  # an [m, k] and a [k, n] in, and no [m, n] out: no product
             if product:
                 checking = time.perf_counter()
-                tensors = [t for t in args if isinstance(t, torch.Tensor)]
                 # alpha other than 1 (addmm's, baddbmm's): at 0, or at 1e-300 (0 in float32), BLAS returns the
                 # added term at once, which may hold a @ b made before; no honest product passes one
                 multiplied = [] if kwargs.get("alpha", 1) != 1 else [
                     pair for pair in candidates if _multiplied(out, *pair, _others(tensors, pair))]
                 if multiplied:
                     operands = multiplied[0]
-                    constant[:] = [bool(constant and constant[0]) or any(_constant(o) for o in operands)]
+                    constant[0] = constant[0] or any(_constant(o) for o in operands)
                 elif all(o.device.type == "cpu" for p in candidates for o in p) and \
                         any(_constant(o) for p in candidates for o in p):
                     operands = candidates[0]
-                    constant[:] = [True]  # one value throughout (zeros?) make no checkable product: said as such
+                    constant[0] = True  # one value throughout (zeros?) make no checkable product: said as such
                 else:  # a product's shapes, and no product: counted as other ops
                     product, operands = False, None
                     unmultiplied[0] += 1
@@ -250,7 +245,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
 
     op_seconds = _watch_cost(Watch)
     products.clear()
-    constant.clear()
+    constant[0] = False
     ops[0], other[0], draws[0], drawn[0], pending[0], pending[1] = 0, 0.0, 0, 0.0, 0, 0.0
     other_operands[0], torch_threads[0], unmultiplied[0], checked[0] = 0, 0, 0, 0.0
     started, start = [], threading.Thread.start
@@ -272,7 +267,7 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
         threading.Thread.start = start
         if collecting:
             gc.enable()
-    return Products(figure, tuple(products), odd[0] if odd else (), bool(constant and constant[0]), len(started),
+    return Products(figure, tuple(products), odd[0] if odd else (), constant[0], len(started),
                     other[0], draws[0], drawn[0], ops[0], op_seconds, other_operands[0], torch_threads[0], slowed,
                     unmultiplied[0], checked[0])
 
