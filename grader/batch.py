@@ -443,7 +443,8 @@ def join_pieces(pieces: list[tuple[list[int], scoring.SubmissionResult]]) -> sco
     return scoring.SubmissionResult(
         student=first.student, tests=tests, seconds=max(r.seconds for r in results),
         error="\n".join(unique(r.error for r in results)), output="\n".join(unique(r.output for r in results)),
-        notes=tuple(unique(n for r in results for n in r.notes)), timing=timing)
+        notes=tuple(unique(n for r in results for n in r.notes)),
+        review=tuple(unique(line for r in results for line in r.review)), timing=timing)
 
 
 @dataclass

@@ -59,6 +59,9 @@ def gradescope(result: SubmissionResult) -> dict:
                        "printed\", when grades are published (run the public tests to see your prints now).")
         tests.append({"name": "What your code printed (first part)", "score": 0.0, "max_score": 0.0,
                       "visibility": "after_published", "output": result.output[:4000]})
+    if result.review:  # instructors only ("hidden": never shown to the student), and worth nothing
+        tests.append({"name": "For staff: where this code reads the machine it runs on (no points)", "score": 0.0,
+                      "max_score": 0.0, "visibility": "hidden", "output": review_text(result.review)[:OUTPUT_LIMIT]})
     return {
         "score": result.score,
         "execution_time": round(result.seconds, 1),
@@ -67,6 +70,12 @@ def gradescope(result: SubmissionResult) -> dict:
         "stdout_visibility": "hidden",
         "tests": tests,
     }
+
+
+def review_text(review: Iterable[str]) -> str:
+    return ("Not a score. Code that reads the machine, the process or the interpreter it runs in can tell it is "
+            "graded and behave only then, which no test can see; read these places by hand (an honest use is "
+            "possible, e.g. torch.get_num_threads() handed to a benchmark timer):\n" + "\n".join(review))
 
 
 def write_student(out: Path, result: SubmissionResult) -> Path:
@@ -88,7 +97,7 @@ def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -
     results = list(results)
     parts = list(PARTS)
     header = ["student", "total", "max", "pending"] + [f"part{n}" for n in parts] \
-        + [item.test for item in rubric.items] + ["error"]
+        + [item.test for item in rubric.items] + ["error", "review"]
     with open(path, "w", newline="", encoding="utf-8", errors="replace") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
@@ -101,6 +110,7 @@ def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -
                 t = by_test.get(item.test)
                 row.append("pending" if t is not None and t.status == PENDING else _num(t.points if t else 0.0))
             row.append(_text(r.error.splitlines()[0]) if r.error else "")
+            row.append(_text("; ".join(r.review)))
             writer.writerow(row)
 
 

@@ -319,6 +319,7 @@ def render(results: Iterable[SubmissionResult], rubric: Rubric, *, title: str = 
         mean=statistics.fmean(scores) if scores else 0.0,
         median=statistics.median(scores) if scores else 0.0,
         errors=[r for r in results if r.error],
+        reviewed=[r for r in results if r.review],
         pending_points=max([r.pending_points for r in results] + [0.0]),
         harness=[t for t in tests if t.harness_errors],
         never=[t for t in tests if t.never_passed and not t.harness_errors],

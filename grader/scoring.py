@@ -44,6 +44,8 @@ class SubmissionResult:
     error: str = ""  # whole-submission problem (does not import, grading crashed)
     output: str = ""  # what the submission printed, capped
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # for staff to read by hand, never a score: reads of where the code runs (grader/review.py)
+    review: tuple[str, ...] = field(default_factory=tuple)
     # Where the time went (staff and benchmarks). Not part of the result: two runs that scored the
     # same are equal however long they took, and the result stays hashable.
     timing: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
@@ -71,6 +73,7 @@ class SubmissionResult:
         d = asdict(self)
         d["tests"] = [asdict(t) for t in self.tests]
         d["notes"] = list(self.notes)
+        d["review"] = list(self.review)
         return d
 
     @classmethod
@@ -82,12 +85,13 @@ class SubmissionResult:
             error=str(d.get("error", "")),
             output=str(d.get("output", "")),
             notes=tuple(d.get("notes", ())),
+            review=tuple(d.get("review", ())),
             timing={str(k): float(v) for k, v in dict(d.get("timing") or {}).items()},
         )
 
 
 def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seconds: float,
-          error: str = "", output: str = "", notes: Iterable[str] = (),
+          error: str = "", output: str = "", notes: Iterable[str] = (), review: Iterable[str] = (),
           timing: dict[str, float] | None = None) -> SubmissionResult:
     seen = {o.test: o for o in outcomes}
     tests = []
@@ -104,7 +108,8 @@ def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seco
         ))
     extra = sorted(set(seen) - {i.test for i in rubric.items})
     notes = tuple(notes) + tuple(f"test {t} is not in the rubric; ignored" for t in extra)
-    return SubmissionResult(student, tuple(tests), round(seconds, 3), error, output, notes, dict(timing or {}))
+    return SubmissionResult(student, tuple(tests), round(seconds, 3), error, output, notes, tuple(review),
+                            dict(timing or {}))
 
 
 # --------------------------------------------------------------------------- merging runs
@@ -179,6 +184,7 @@ def merge(*runs: SubmissionResult) -> SubmissionResult:
         error="\n".join(errors) if all(r.error for r in runs) else "",
         output=printed,
         notes=tuple(sorted({n for r in runs for n in r.notes} | disagreements)),
+        review=tuple(sorted({line for r in runs for line in r.review})),
     )
 
 

@@ -28,6 +28,7 @@ from grader.harness.plugin import IMPL_KEY
 from grader.harness.transport import Session
 from grader.isolation.sandbox import Limits
 from grader.outcomes import Collector
+from grader.review import environment_reads, read_folder
 from grader.submissions import BadSubmission, Submission, stage
 
 
@@ -127,7 +128,7 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
                 notes.append("isolation MISSING: " + "; ".join(seen.protections.missing))
         return scoring.score(sub.student, collector.outcomes.values(), rubric,
                              seconds=time.monotonic() - started, error=error, output=seen.output, notes=notes,
-                             timing=timing)
+                             review=environment_reads(read_folder(staged / "assignment")), timing=timing)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

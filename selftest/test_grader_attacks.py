@@ -377,6 +377,16 @@ def test_the_grader_s_notes_are_the_grader_s(graded):
     assert [n.split(":")[0] for n in forged] == [n.split(":")[0] for n in honest]
 
 
+def test_code_that_reads_the_machine_is_named_for_staff_and_scores_as_before(graded):
+    """Not a defence (the sandbox is): a flag for a human, read from the staged files by the grading process."""
+    assert graded["results"]["honest"]["review"] == []
+    review = graded["results"]["side_channels"]["review"]
+    assert any(line.startswith("import socket: strides.py:") for line in review), review
+    assert any(line.startswith("'/proc/self/maps': strides.py:") for line in review), review
+    [entry] = [t for t in graded["gradescope"]["side_channels"]["tests"] if t["name"].startswith("For staff")]
+    assert entry["visibility"] == "hidden" and entry["max_score"] == 0
+
+
 def test_nothing_outlives_the_batch(graded):
     assert graded["workers"] == set(), graded["workers"]
     assert graded["cgroups"] == [], graded["cgroups"]

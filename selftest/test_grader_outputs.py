@@ -371,6 +371,28 @@ def test_no_cell_of_grades_csv_reads_as_a_formula(tmp_path):
     assert row["error"] == "'=HYPERLINK(1)"
 
 
+def test_where_code_reads_the_machine_is_for_staff_only_and_worth_nothing(tmp_path):
+    """``grader/review.py``'s flags: on Gradescope a test only instructors see (visibility "hidden"), worth 0;
+    a column of grades.csv; a section of report.html, escaped; kept through grading.json."""
+    from grader import report
+
+    flags = ("torch.get_num_threads: model.py:23, training.py:51", "'/proc/<script>': strides.py:9")
+    flagged, plain = dataclasses.replace(synthetic("ada", set()), review=flags), synthetic("bob", set())
+    data = outputs.gradescope(flagged)
+    [entry] = [t for t in data["tests"] if t["name"].startswith("For staff")]
+    assert entry["visibility"] == "hidden" and entry["score"] == entry["max_score"] == 0
+    assert all(line in entry["output"] for line in flags) and "model.py" not in data["output"]
+    assert data["score"] == outputs.gradescope(plain)["score"]
+    assert not [t for t in outputs.gradescope(plain)["tests"] if t["name"].startswith("For staff")]
+    outputs.write_csv([flagged, plain], R.load(), tmp_path / "grades.csv")
+    rows = {row["student"]: row for row in csv.DictReader(open(tmp_path / "grades.csv"))}
+    assert rows["ada"]["review"] == "; ".join(flags) and rows["bob"]["review"] == ""
+    assert scoring.SubmissionResult.from_dict(json.loads(json.dumps(flagged.to_dict()))) == flagged
+    page = report.render([flagged, plain], R.load())
+    assert 'id="review"' in page and "training.py:51" in page and "&lt;script&gt;" in page and "<script>" not in page
+    assert 'id="review"' not in report.render([plain], R.load())
+
+
 # --------------------------------------------------------------------------- end to end
 @pytest.fixture(scope="module")
 def partial_graded_twice(tmp_path_factory):

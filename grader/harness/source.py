@@ -710,6 +710,28 @@ def import_time_names(sources: dict[str, str], wanted, module: str | None = None
     return sorted(set(found))
 
 
+def names_read_anywhere(sources: dict[str, str], wanted, spelled: frozenset[str]) -> list[tuple[str, str]]:
+    """("file:line", dotted name) of each name ``wanted`` accepts that the implementation's modules read
+    anywhere (at import, in any function or class, called or not), resolved as the other readings resolve
+    them; only names and attributes spelled as one of ``spelled`` are resolved (``torch.get_num_threads``,
+    ``get_num_threads`` as imported: what an alias of another spelling names is found at its import). A
+    module that does not parse is skipped."""
+    found = set()
+    for name in sources:
+        try:
+            mod = _in_package(sources, name)
+        except SyntaxError:
+            continue
+        scope = mod.scope(mod.tree, sources)
+        for node in ast.walk(mod.tree):
+            spelling = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if spelling in spelled and isinstance(node.ctx, ast.Load):
+                resolved = mod.resolve(node, scope=scope, sources=sources) or ""
+                if wanted(resolved):
+                    found.add((f"{name}.py:{node.lineno}", resolved))
+    return sorted(found)
+
+
 def imported_with(sources: dict[str, str], module: str) -> set[str]:
     """The implementation's modules that importing ``module`` may run: it, the package's ``__init__``, and
     every own module an import statement of theirs names, anywhere in them (a function's own import, an

@@ -1,0 +1,100 @@
+"""What staff should read in a submission by hand: flags, never a score.
+
+A graded function can tell it is being graded and behave only then: a worker is plainly a worker (one
+thread, pid 1 of its own namespace, no network; README, "What no grader of running code closes"), and no
+test can tell code that behaves everywhere from code that behaves only where it is watched. What such code
+must do is read where it runs, and that read is in its source. This module lists every read of the machine,
+the process or the interpreter's own state in a submission's modules (and every path literal into the
+kernel's views of them), by name and place, for a human to look at; an honest submission reads none of
+them (the reference reads none), and one that does may well be honest (``torch.get_num_threads()`` handed to
+``torch.utils.benchmark.Timer``). Read from the staged files, in the grading process: nothing here runs
+the submission's code.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+from grader.harness.source import names_read_anywhere
+
+# where a call runs: threads, processes, the host, the interpreter, who called
+ENVIRONMENT_NAMES = frozenset({
+    "torch.get_num_threads", "torch.get_num_interop_threads", "torch.initial_seed", "torch.random.initial_seed",
+    "os.getpid", "os.getppid", "os.getpgrp", "os.getsid", "os.getuid", "os.geteuid", "os.getgid", "os.getlogin",
+    "os.environ", "os.environb", "os.getenv", "os.getenvb", "os.cpu_count", "os.process_cpu_count",
+    "os.sched_getaffinity", "os.getloadavg", "os.uname", "os.times",
+    "sys.argv", "sys.orig_argv", "sys.modules", "sys.executable", "sys._getframe", "sys.gettrace",
+    "sys.getprofile", "sys.addaudithook",
+    "multiprocessing.cpu_count", "multiprocessing.current_process", "multiprocessing.parent_process",
+    "threading.active_count", "threading.enumerate",
+    "inspect.stack", "inspect.currentframe", "inspect.getouterframes", "inspect.trace",
+    "traceback.extract_stack", "traceback.walk_stack",
+    "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+    "importlib.import_module", "importlib.util.find_spec", "builtins.__import__",
+})
+# modules whose every use reads the machine or reaches past Python: their import is the flag
+ENVIRONMENT_MODULES = frozenset({"socket", "platform", "getpass", "pwd", "grp", "resource", "psutil", "ctypes",
+                                 "cffi", "mmap"})
+SPELLED = frozenset(name.rsplit(".", 1)[1] for name in ENVIRONMENT_NAMES) | {"__import__"}
+# a name as text, for getattr: only the spellings no honest string is likely to be
+SPELLED_AS_TEXT = frozenset(s for s in SPELLED if "_" in s or s.startswith("get"))
+# paths into what the kernel and the grading image show of the machine
+PLACES = ("/proc", "/sys/", "/dev/shm", "/autograder", "/.dockerenv", "/etc/hostname", "/run/")
+
+
+def reads_environment(dotted: str) -> bool:
+    return dotted in ENVIRONMENT_NAMES or dotted == "__import__"
+
+
+def environment_reads(sources: dict[str, str]) -> tuple[str, ...]:
+    """One line per name, module or place: ``torch.get_num_threads: model.py:23, training.py:51``, sorted.
+    Code no reading can walk is said so, for a human to read all of it (a flag must never stop grading)."""
+    try:
+        return _environment_reads(sources)
+    except (RecursionError, MemoryError, ValueError, TypeError) as exc:
+        return (f"not read ({type(exc).__name__}): read the modules by hand",)
+
+
+def _environment_reads(sources: dict[str, str]) -> tuple[str, ...]:
+    where: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for place, name in names_read_anywhere(sources, reads_environment, SPELLED):
+        file, line = place.rsplit(":", 1)
+        where[name].append((file, int(line)))
+    for module, text in sorted(sources.items()):
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            for flag in _flags(node):
+                where[flag].append((f"{module}.py", node.lineno))
+    return tuple(f"{flag}: {', '.join(f'{file}:{line}' for file, line in sorted(set(places)))}"
+                 for flag, places in sorted(where.items()))
+
+
+def _flags(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [f"import {alias.name}" for alias in node.names
+                if alias.name.split(".")[0] in ENVIRONMENT_MODULES or alias.name in ENVIRONMENT_NAMES]
+    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        root = node.module.split(".")[0]
+        return [f"from {node.module} import {alias.name}" for alias in node.names
+                if root in ENVIRONMENT_MODULES or f"{node.module}.{alias.name}" in ENVIRONMENT_NAMES]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value.strip()
+        if text.startswith(PLACES) or text in SPELLED_AS_TEXT:
+            return [repr(text[:60])]
+    return []
+
+
+def read_folder(package: Path) -> dict[str, str]:
+    """The package's modules by short name, as text (as the harness reads them: never run)."""
+    out = {}
+    for path in sorted(Path(package).glob("*.py")):
+        try:
+            out[path.stem] = path.read_text(encoding="utf-8-sig", errors="replace")
+        except OSError:
+            continue
+    return out
