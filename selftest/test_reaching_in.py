@@ -79,6 +79,9 @@ HONEST = {
     "... looped over": "import torch\ndef known(d):\n    for dt in (torch.float32, torch.float16):\n"
                        "        if d == dt:\n            return True\n    return False\n",
     "a function's own locals": "def show(x, y):\n    return '{x} by {y}'.format(**locals())\n",
+    "format strings written out": "T = 'n={n}'\ndef show(t, n):\n    return T.format(n=n) + '{0.shape}'.format(t) "
+                                  "+ '{x[0]}'.format_map({'x': [n]})\n",
+    "numpy's format module": "import numpy as np\ndef load(p):\n    return np.lib.format.open_memmap(p, mode='r')\n",
     "a dataclass's fields read by name in a helper": "from dataclasses import fields\ndef total(ledger):\n"
                                                        "    return sum(getattr(ledger, f.name) for f in fields(ledger))\n",
     "names from a literal tuple": "import torch\nLIMITS = {k: getattr(torch.finfo(torch.float16), k) for k in "
@@ -324,6 +327,12 @@ DATACLASS_LOAD = ("import torch\nfrom dataclasses import dataclass\n@dataclass(f
 N = "T = {'a': {'p': 'real'}}\ndef f(x):\n"  # a nested table, and a function that changes it
 REACHING = {
     "a probe replaced in the registry": "from grader.harness import probe\nprobe.REGISTRY['x'] = None\n",
+    "a format string built at run time": "def f(fn, i):\n    return ('{0.' + '__clo' + 'sure__[%d].cell_contents!r}' % i)"
+                                         ".format(fn)\n",
+    "a format string written out that reaches": "def f(fn):\n    return '{0.__globals__}'.format(fn)\n",
+    "... taken as a method first": "def f(x):\n    show = '{0.f_back}'.format\n    return show(x)\n",
+    "... given to str.format": "def f(x, t):\n    return str.format(t, x)\n",
+    "... a format_map of text given": "def f(m, t):\n    return t.format_map(m)\n",
     "the registry updated": "import grader.harness.probe as p\np.REGISTRY.update({})\n",
     "the tests imported": "from tests.strategies import part04\n",
     "a library's function replaced": "import os\nos.mkdir = print\n",

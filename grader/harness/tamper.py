@@ -44,7 +44,9 @@ the ways there are to get at code the submission did not write:
   ``grader.harness.literal_names``, which reads each scope and what other modules could change), or
   a dataclass's ``f.name`` (and so no name of those below bound anywhere, no ``make_dataclass``); those
   functions handed on as values (``functools.reduce(getattr, ...)``); and ``object.__setattr__`` on
-  anything but ``self`` (``super().__setattr__`` and a frozen dataclass's ``__post_init__`` are honest).
+  anything but ``self`` (``super().__setattr__`` and a frozen dataclass's ``__post_init__`` are honest);
+* ``text.format(...)`` or ``.format_map`` of text built at run time (a field ``{0.__closure__}`` is a getattr
+  by a name written in the text), and of text written out whose fields name what the above refuses.
 
 A function's parameters and its names bound to other things shadow the module's imports
 (``def set_lr(optim, lr)`` beside ``from torch import optim``).
@@ -69,8 +71,8 @@ import types
 from dataclasses import dataclass
 
 from grader.harness.literal_names import LiteralStrings, _loads, _no_value
-from grader.harness.source import (CLASS_DECORATORS, MAX_DEPTH, _bound_counts, match_positions, nesting_depth,
-                                   reached_as, walk)
+from grader.harness.source import (CLASS_DECORATORS, MAX_DEPTH, _bound_counts, format_fields, match_positions,
+                                   nesting_depth, reached_as, walk)
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
 # (and what reaches memory by address, or swaps the built-ins)
@@ -192,6 +194,8 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       # weights_only=True)``, then ``.keywords["weights_only"] = False``)
                       "keywords", "__setstate__",
                       "__get__"])  # a function bound to any object as its ``self`` (with ``types.MethodType``)
+# str's methods that look attributes up by names written in their text (``"{0.grad}".format(w)`` is w.grad)
+FORMATTERS = frozenset(["format", "format_map"])
 # built-in names that run text as code, import by a name given as text, or hand a namespace out
 RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "globals"])
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)
@@ -800,6 +804,22 @@ class _Reader(ast.NodeVisitor):
         elif not self._field_name(name):
             self._add(node, f"{verb} a name built at run time")
 
+    def _format_string(self, node: ast.Attribute) -> None:
+        """``text.format(x)``: each field of the text is a path of attributes and items looked up on ``x`` by
+        name as it runs (``"{0.__closure__[0].cell_contents}".format(fn)``), so the text is read here as those
+        names would be: written out (or a name only ever given strings written out), its fields must lead
+        nowhere; built at run time (or ``str.format(text, x)``), they may lead anywhere."""
+        strings = self.strings.of(node.value) if self.strings is not None else (
+            [node.value.value] if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str) else None)
+        if strings is None:
+            self._add(node, f"formats text built at run time (.{node.attr}: a format string's fields look "
+                            "attributes up by name, as getattr does); write the format string out, or use an f-string")
+            return
+        for text in strings:
+            for part in format_fields(text):
+                if part in NAMED or part in REACHING or part in MODE_PEEKS or part.split(".")[0] in FORBIDDEN_IMPORTS:
+                    self._add(node, f"reads .{part} through a format string ({text[:40]!r})")
+
     def _field_name(self, name: ast.AST) -> bool:
         """``f.name`` where every binding of ``f`` is a loop over ``dataclasses.fields(...)``: a dataclass's
         own fields (no module of the submission binds a name of ``NAMED``; ``make_dataclass`` is refused)."""
@@ -974,6 +994,9 @@ class _Reader(ast.NodeVisitor):
             owner = node.value.id if through_class else ast.unparse(node.value)
             self._add(node, f"reads the method {owner}.{node.attr} through its class (called so, it may be "
                             f"handed anything as self: call it on an object, obj.{node.attr}(...))")
+        if node.attr in FORMATTERS and isinstance(node.ctx, ast.Load) and not self.dotted(node.value):
+            # (a library's own ``format``, ``np.lib.format``, is no string's)
+            self._format_string(node)
         if id(node) in self.allowed or id(node) in self.harmless_bases:
             pass
         elif node.attr in REACHING or node.attr in MODE_PEEKS:
