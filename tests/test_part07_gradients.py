@@ -15,7 +15,9 @@ summation, and a wrong sign, factor or transposition misses by far more. Dtype a
 shape must be the inputs' exactly.
 
 No autograd: your gradients.py is read (never run) for any use of autograd, or of
-a way to reach it unseen, in the code the two functions run (``audit_no_autograd``).
+a way to reach it unseen, in the code the two functions run (``audit_no_autograd``),
+and each function is called once more with the ops it runs seen from below autograd:
+none may build an autograd graph or run a backward (``autograd_watched``).
 """
 
 import torch
@@ -23,6 +25,7 @@ import torch
 from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail
 from grader.harness.cases import example, given
+from grader.harness.probes.part07 import autograd_watched
 from grader.harness.schema import Anything, Schema, Tensor, Tuple
 from grader.harness.source import assigned_at_top, audit_no_autograd
 from tests.strategies import part07 as S
@@ -160,11 +163,29 @@ def no_autograd(impl, function, returned: list) -> None:
              "with the formula, using plain tensor ops")
 
 
+def no_autograd_ran(impl, function, args: tuple) -> None:
+    """Called once more with every op it runs seen from below autograd (``autograd_watched``): no op was given or
+    made a tensor that requires grad, none ran inside autograd's engine, and no thread was started."""
+    seen = ask(impl, None, autograd_watched, function.name, *args).got
+    how = "a name built at run time, a method looked up by its name, an optimizer reading .grad?"
+    if seen.engine:
+        fail(function.name, f"ran autograd's engine (a backward) as it ran, though its source names no autograd ({how}): "
+             "compute the gradient with the formula, using plain tensor ops")
+    if seen.graph:
+        fail(function.name, f"built an autograd graph as it ran (an op was given a tensor that requires grad), though "
+             f"its source names no autograd ({how}): compute the gradient with the formula, using plain tensor ops")
+    if seen.threads:
+        fail(function.name, "started a thread as it ran: a gradient by hand needs none, and the check that no autograd "
+             "runs does not follow code into other threads. Compute the gradient in the call itself")
+
+
 @given(squared=S.squared_error_cases(), linear=S.linear_cases())
 @example(squared=LECTURE, linear=SMALL_LINEAR)
 def test_no_autograd(impl, oracle, squared, linear):
-    """Right gradients, computed without autograd."""
+    """Right gradients, computed without autograd: none named in the source, and none run."""
     grad = check_squared_error_grad(impl, oracle, *squared).got
     no_autograd(impl, squared_error_grad, [grad])
+    no_autograd_ran(impl, squared_error_grad, squared)
     grads = [check_grad_x(impl, oracle, *linear).got, check_grad_w(impl, oracle, *linear).got]
     no_autograd(impl, linear_backward, grads)
+    no_autograd_ran(impl, linear_backward, linear)

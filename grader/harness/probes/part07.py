@@ -1,0 +1,70 @@
+"""Probes for Part 7: a gradient function called with every op it runs seen from below autograd.
+
+Whether a gradient function uses autograd is read from its source (``tests/test_part07_gradients.py``), but
+code can reach autograd by ways no reading follows: a method looked up by a name built at run time (a
+``unittest.TestCase`` runs the method it is named after), a keyword given by a name built at run time, an
+optimizer that reads ``.grad`` for it. So the function is also called with a dispatch mode on, which sees
+each ATen op as it runs, below autograd: an op given or making a tensor that requires grad means an
+autograd graph was built, and an op run by autograd's engine (``torch._C._current_graph_task_id``) means a
+backward ran. Modes do not follow code into another thread, so a thread started during the call is reported
+too. Like every probe this one reports what happened (the test judges it), and its report can only fail
+the test: code that gets past it is back where the reading alone leaves it.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from grader.harness.impl import Implementation
+from grader.harness.probe import Report, probe
+
+
+@dataclass(frozen=True)
+class Watched(Report):
+    """What ``function(*args)`` returned (or the name of what it raised), and what the ops it ran showed."""
+
+    value: Any
+    graph: bool  # an op was given, or made, a tensor that requires grad
+    engine: bool  # an op ran inside autograd's engine (a backward)
+    threads: bool  # a thread was started during the call
+
+
+@probe(subject="gradients.autograd")  # a module read by its source: answered where gradients.py was imported alone
+def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched:
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_leaves
+
+    seen = {"graph": False, "engine": False, "threads": False}
+
+    class Watch(TorchDispatchMode):
+        @classmethod
+        def _should_skip_dynamo(cls) -> bool:
+            return False  # (the default wraps __torch_dispatch__ for dynamo, importing it at the first op)
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            if torch._C._current_graph_task_id() != -1:
+                seen["engine"] = True
+            if not seen["graph"] and any(isinstance(t, torch.Tensor) and t.requires_grad
+                                         for t in tree_leaves((args, kwargs, out))):
+                seen["graph"] = True
+            return out
+
+    def started(*_: Any) -> None:  # the first profile event of a thread threading started: once, then off
+        seen["threads"] = True
+        sys.setprofile(None)
+
+    fn = impl.function(function)
+    threading.setprofile(started)
+    try:
+        with Watch():
+            value = fn(*args)
+    except Exception as error:  # noqa: BLE001 - whatever it raised, the plain call's test says so
+        value = type(error).__name__
+    finally:
+        threading.setprofile(None)
+    return Watched(value, seen["graph"], seen["engine"], seen["threads"])
