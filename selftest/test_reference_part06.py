@@ -158,6 +158,21 @@ def test_annotations_of_a_function_made_an_alias_are_its_own():
     assert looped.annotations("merge_heads") is None
 
 
+@pytest.mark.parametrize("binding", [
+    "merge_heads = jaxtyped(_merge, typechecker=typechecked)\n",  # the stub's own form
+    "merge_heads = jaxtyped(typechecker=typechecked)(_merge)\n",
+    "merge_heads = typechecked(_merge)\n",
+])
+def test_annotations_of_a_function_a_checker_wraps_by_a_call_are_its_own(binding):
+    """``f = D(g)`` is ``@D def f``: the annotations read are g's (a call that changes what the function takes,
+    ``partial(g, y='a')``, is no such wrapper)."""
+    source = ("from jaxtyping import jaxtyped\nfrom typeguard import typechecked\nimport functools\n"
+              "def _merge(x: int, y: str) -> float:\n    return 1.0\n")
+    assert Module.parse(source + binding, "named").annotations("merge_heads")["y"] == Plain("str")
+    partial = Module.parse(source + "merge_heads = functools.partial(_merge, y='a')\n", "named")
+    assert partial.annotations("merge_heads") is None
+
+
 def test_annotations_removed_accept_anything():
     bare = Module.parse("def attention_scores(q, k):\n    return q\n", "named").annotations("attention_scores")
     assert check_call(bare, PARAMS["attention_scores"], (torch.ones(3), torch.ones(2))) is None

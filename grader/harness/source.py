@@ -428,11 +428,26 @@ class Module:
         """The ``def`` the module's name ends bound to: its own, or another's it is made an alias of
         (``merge_heads = _merge``, bound once, at import time); None where it is anything else."""
         final = self.final.get(name)
+        wrapped = self._wrapped(final) if isinstance(final, ast.Call) else None
+        if wrapped is not None and depth < 8 and not self.rebound(name):  # `f = jaxtyped(_f, typechecker=...)`
+            return self.function_def(wrapped, depth + 1)
         if isinstance(final, ast.Name) and depth < 8 and not self.rebound(name):
             return self.function_def(final.id, depth + 1)
         if isinstance(final, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return final
         return self.functions.get(name) if final is None else None
+
+    def _wrapped(self, call: ast.Call) -> str | None:
+        """The name of the function a decorator is applied to by a call, as ``@D def f`` is ``f = D(f)``:
+        ``D(g)``, ``D(...)(g)``, and a type checker's own form with its options (``jaxtyped(g,
+        typechecker=typechecked)``, as the stub shows); None for any other call (``partial(g, scale=2)``
+        changes what the function takes)."""
+        if len(call.args) != 1 or not isinstance(call.args[0], ast.Name):
+            return None
+        if not call.keywords:
+            return call.args[0].id
+        checker = self.resolve(call.func) or ""
+        return call.args[0].id if checker in WRAPPING_CHECKERS and all(k.arg for k in call.keywords) else None
 
     def rebound(self, function: str) -> bool:
         """Whether the name is bound again in a way a reading does not follow (a loop, a walrus, a
@@ -1088,6 +1103,8 @@ PLAIN_FROM_AUTOGRAD = frozenset(["torch.func.vmap"])
 FLAGS = ("torch.backends.",)
 # autograd's classes, which an annotation that only names things may name (making one is autograd)
 TYPES = frozenset(["Parameter"])
+# the type checkers whose call with options wraps a function as their decorator would (``jaxtyped(f, typechecker=...)``)
+WRAPPING_CHECKERS = frozenset(["jaxtyping.jaxtyped", "typeguard.typechecked", "beartype.beartype"])
 # Ways to reach a name without writing it, which a reading of the source cannot follow.
 ESCAPES = frozenset(["getattr", "setattr", "delattr", "eval", "exec", "compile", "__import__", "globals",
                      "locals", "vars", "dir", "open", "breakpoint", "builtins",
