@@ -81,6 +81,13 @@ HONEST = {
     "a function's own locals": "def show(x, y):\n    return '{x} by {y}'.format(**locals())\n",
     "format strings written out": "T = 'n={n}'\ndef show(t, n):\n    return T.format(n=n) + '{0.shape}'.format(t) "
                                   "+ '{x[0]}'.format_map({'x': [n]})\n",
+    "a dataclass made of fields written out": "from dataclasses import make_dataclass\n"
+                                              "Limits = make_dataclass('Limits', [('max', float), 'eps'], frozen=True)\n",
+    "a keyword pattern on a NamedTuple of its own": "from typing import NamedTuple\nclass R(NamedTuple):\n"
+                                                    "    a: int\n    b: int\ndef f(r):\n    match r:\n"
+                                                    "        case R(a=x, b=y):\n            return x + y\n",
+    "getattr over a dict written out where it is iterated": "import torch\nD = {s: getattr(torch, n) for s, n in "
+                                                            "{'fp32': 'float32', 'bf16': 'bfloat16'}.items()}\n",
     "numpy's format module": "import numpy as np\ndef load(p):\n    return np.lib.format.open_memmap(p, mode='r')\n",
     "a dataclass's fields read by name in a helper": "from dataclasses import fields\ndef total(ledger):\n"
                                                        "    return sum(getattr(ledger, f.name) for f in fields(ledger))\n",
@@ -327,6 +334,12 @@ DATACLASS_LOAD = ("import torch\nfrom dataclasses import dataclass\n@dataclass(f
 N = "T = {'a': {'p': 'real'}}\ndef f(x):\n"  # a nested table, and a function that changes it
 REACHING = {
     "a probe replaced in the registry": "from grader.harness import probe\nprobe.REGISTRY['x'] = None\n",
+    "getattr over a dict written out, of a name refused": "import torch\nD = [getattr(torch, n) for n in "
+                                                          "{'a': '__dict__'}.values()]\n",
+    "... or of a value given": "import torch\ndef f(x):\n    return [getattr(torch, n) for n in {'a': x}.values()]\n",
+    "a keyword pattern on a class with a base of a library's": "import abc\nclass R(abc.ABC):\n    a = 1\n"
+                                                               "def f(r):\n    match r:\n        case R(a=x):\n"
+                                                               "            return x\n",
     "a format string built at run time": "def f(fn, i):\n    return ('{0.' + '__clo' + 'sure__[%d].cell_contents!r}' % i)"
                                          ".format(fn)\n",
     "a format string written out that reaches": "def f(fn):\n    return '{0.__globals__}'.format(fn)\n",
@@ -417,7 +430,10 @@ REACHING = {
     "a .pth file's imports": "import site\nsite.addsitedir('/tmp/x')\n",
     "pkgutil's loaders": "import pkgutil\nl = pkgutil.get_loader('x')\n",
     "a spec's loader run": "def f(spec, module):\n    spec.loader.exec_module(module)\n",
-    "fields named at run time": "import dataclasses\nD = dataclasses.make_dataclass('D', ['a'])\n",
+    "fields named at run time": "import dataclasses\ndef make(name):\n    return dataclasses.make_dataclass('D', [name])\n",
+    "a field named as what is refused": "from dataclasses import make_dataclass\nD = make_dataclass('D', ['__globals__'])\n",
+    "a made dataclass given code": "import dataclasses\nD = dataclasses.make_dataclass('D', ['a'], "
+                                   "namespace={'__getattr__': print})\n",
     "... by a name given": "import torch\ndef f(name):\n    return getattr(torch, name)\n",
     "a module's namespace": "import torch\nns = vars(torch)\n",
     "the stack, by traceback": "import traceback\nwho = [f.name for f in traceback.extract_stack()]\n",

@@ -401,6 +401,8 @@ class LiteralStrings:
             separator = node.args[0].value if node.args else None
             return [ast.Constant(text) for text in func.value.value.split(separator)]
         if isinstance(func, ast.Attribute) and func.attr in ("items", "keys", "values") and not node.args:
+            if isinstance(func.value, ast.Dict):  # ``{"fp32": "float32"}.items()``: a display no one else holds
+                return _complete(_view([func.value], func.attr, lambda n: n is func.value or self._readable(n)))
             return _complete(_view(self._values(func.value), func.attr, self._readable))
         if self._zipped(node, self.module):  # zip(NAMES, LAYOUTS): at each place, every item of that table
             columns = [_complete(_iterate(self._values(a), self._readable)) for a in node.args]

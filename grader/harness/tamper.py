@@ -42,7 +42,8 @@ the ways there are to get at code the submission did not write:
   (``f"float{bits}"``), a name that can only hold strings written out in the source (a loop over a
   literal table, its keys or a column of its rows, a helper's parameter every call gives a literal:
   ``grader.harness.literal_names``, which reads each scope and what other modules could change), or
-  a dataclass's ``f.name`` (and so no name of those below bound anywhere, no ``make_dataclass``); those
+  a dataclass's ``f.name`` (and so no name of those below bound anywhere, no ``make_dataclass`` but of fields
+  written out); those
   functions handed on as values (``functools.reduce(getattr, ...)``); and ``object.__setattr__`` on
   anything but ``self`` (``super().__setattr__`` and a frozen dataclass's ``__post_init__`` are honest);
 * ``text.format(...)`` or ``.format_map`` of text built at run time (a field ``{0.__closure__}`` is a getattr
@@ -325,10 +326,15 @@ def _followed(targets: list[ast.AST], value: ast.AST) -> bool:
     return all(isinstance(t, ast.Name) for t in targets)
 
 
+# bases that make a plain class: a NamedTuple's class is a tuple's subclass made by ``type`` (no metaclass of
+# its own that would answer isinstance)
+PLAIN_BASES = frozenset(["typing.NamedTuple", "typing_extensions.NamedTuple"])
+
+
 def _plain_classes(tree: ast.AST, dotted) -> set[str]:
     """The names of classes ``tree`` defines, bound by their class statement alone, with no metaclass, no
-    decorator but those that hand the class back (``source.CLASS_DECORATORS``) and no base but ``object`` and
-    plain classes of its own: no ``__instancecheck__`` or ``register`` of a library's makes anything else an
+    decorator but those that hand the class back (``source.CLASS_DECORATORS``) and no base but ``object``,
+    ``PLAIN_BASES`` and plain classes of its own: no ``__instancecheck__`` or ``register`` of a library's makes anything else an
     instance of them. (Stricter than the ownership reading's plain classes, which may derive from abc.ABC.)"""
     defined = [n for n in walk(tree) if isinstance(n, ast.ClassDef)]
     counts = _bound_counts(tree)
@@ -340,7 +346,8 @@ def _plain_classes(tree: ast.AST, dotted) -> set[str]:
             if node.name not in plain and counts[node.name] == 1 and not node.keywords and all(
                     dotted(d.func if isinstance(d, ast.Call) else d) in CLASS_DECORATORS
                     for d in node.decorator_list) and all(
-                    isinstance(b, ast.Name) and (b.id == "object" or b.id in plain) for b in node.bases):
+                    isinstance(b, ast.Name) and (b.id == "object" or b.id in plain) or dotted(b) in PLAIN_BASES
+                    for b in node.bases):
                 plain.add(node.name)
                 grew = True
     return plain
@@ -556,6 +563,25 @@ def _written_prefix(name: ast.AST) -> str:
     if isinstance(name, ast.JoinedStr) and name.values:
         name = name.values[0]
     return name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else ""
+
+
+# make_dataclass's options that name no field and add no code (``namespace=`` and ``bases=`` may)
+PLAIN_DATACLASS_OPTIONS = frozenset(["init", "repr", "eq", "order", "unsafe_hash", "frozen", "match_args", "kw_only",
+                                     "slots", "weakref_slot", "module"])
+
+
+def _fields_written_out(call: ast.Call) -> bool:
+    """``make_dataclass("Limits", [("max", float), "eps"], frozen=True)``: a class name and fields written out, each
+    a plain name (none this reading refuses: a field is read back by name as ``f.name``), and only options that add
+    no code."""
+    if len(call.args) != 2 or any(k.arg not in PLAIN_DATACLASS_OPTIONS for k in call.keywords):
+        return False
+    fields = call.args[1]
+    if not isinstance(fields, (ast.List, ast.Tuple)):
+        return False
+    names = [field.elts[0] if isinstance(field, ast.Tuple) and field.elts else field for field in fields.elts]
+    return all(isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier()
+               and not n.value.startswith("_") and n.value not in NAMED for n in names)
 
 
 def _dtype_name(name: ast.AST) -> bool:
@@ -935,8 +961,8 @@ class _Reader(ast.NodeVisitor):
                 and _star_refused(node.module):
             self._add(node, f"imports * from {node.module} (what it binds is not read, or is refused)")
         for alias in node.names:
-            if forbidden or alias.name in NAMED:
-                self._add(node, f"imports {alias.name} from {node.module}")
+            if forbidden or (alias.name in NAMED and f"{node.module}.{alias.name}" != "dataclasses.make_dataclass"):
+                self._add(node, f"imports {alias.name} from {node.module}")  # (make_dataclass: read where called)
 
     # names and attributes
     def visit_Name(self, node: ast.Name) -> None:
@@ -1148,6 +1174,8 @@ class _Reader(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         self._item_of_a_table(node)
         func = node.func
+        if self.dotted(func) == "dataclasses.make_dataclass" and _fields_written_out(node):
+            self.allowed.add(id(func))  # its fields' names are read here, as a class statement's would be
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
         for keyword in node.keywords:  # warnings.warn and logging's calls: a caller's file, line and name
