@@ -321,6 +321,28 @@ def made_of_results(results, answer) -> bool:
     return False
 
 
+def given_the_answer_in_any_order(inputs, answer) -> bool:
+    """Whether an einops step was handed the answer's values in any order and layout (up to a constant factor),
+    or copies of them: scores made another way, laid out otherwise (their last two axes swapped), which an einsum
+    only moves back, as a contraction never is. Read only where the answer's values are mostly distinct (a
+    contraction of constant inputs has one value, as each of its inputs does)."""
+    if type(answer) is not torch.Tensor or type(inputs) is not tuple or answer.numel() == 0:
+        return False
+    a = answer.detach().to(torch.float64).reshape(-1).sort().values
+    if not (bool(torch.isfinite(a).all()) and 2 * a.unique().numel() > a.numel()):
+        return False
+    for handed in inputs:
+        if type(handed) is not torch.Tensor or handed.numel() == 0 or handed.numel() % a.numel():
+            continue
+        flat = handed.detach().to(torch.float64).reshape(-1).sort().values
+        copies = a.repeat_interleave(flat.numel() // a.numel())
+        for expected in (copies, copies.flip(0)):  # (a negative factor reverses the order)
+            scale = float(flat @ expected) / float(expected @ expected)
+            if scale != 0 and bool(torch.allclose(flat, scale * expected, rtol=MADE_OF_RTOL, atol=0.0)):
+                return True
+    return False
+
+
 def given_the_answer(inputs, answer) -> bool:
     """Whether an einops step was handed the answer already made: an input whose values are the answer's in
     their order (up to a constant factor), or copies of it stacked along the first or the last axis (the
@@ -407,6 +429,13 @@ def test_uses_einops(impl, oracle, case, doubled_first):
                     "were made another way (einops only moved them). Contract q and k with einops.einsum, as "
                     "the docstring asks", inputs=named_inputs(function.name, args), show_values=False)
         shapes = [a.shape for a in args if type(a) is torch.Tensor] + [right[function.name].shape]
+        # a contraction over 2 or more terms: its inputs never hold its answer's values, in whatever order (over one
+        # term, with one key, q times a number is the scores)
+        if op == "einsum" and args[0].shape[-1] >= 2:
+            require(not given_the_answer_in_any_order(seen.inputs, seen.plain), function.name,
+                    "handed einops.einsum the scores already made (their values, laid out otherwise or not): the "
+                    "einsum it names only moves scores made another way (q @ k transposed?). Contract q and k with "
+                    "einops.einsum, as the docstring asks", inputs=named_inputs(function.name, args), show_values=False)
         if all(1 not in shape for shape in shapes) and num_heads != 1:
             require(not given_the_answer(seen.inputs, seen.plain), function.name,
                     f"handed einops the answer already made (its values in their order, or copies of it): the "

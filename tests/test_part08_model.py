@@ -131,6 +131,7 @@ def harness_module_in_words(kind, *sizes):
 @example(module=("mlp", (3, 2), True), cruncher=(64, 2))  # the docstring's nn.Linear(3, 2): 8
 @example(module=("frozen_embedding", 5, 3), cruncher=(1, 0))  # 15 frozen + 20 trainable: 35
 @example(module=("mlp", (4, 3, 2), True), cruncher=(4, 1))  # two biases, a ReLU between
+@example(module=("tied_embedding", 5, 3), cruncher=(2, 1))  # one weight used twice, counted once: 15
 def test_num_parameters(impl, oracle, module, cruncher):
     """First on a module the harness builds (an MLP of nn.Linear layers with or without bias,
     a deep linear stack, nn.Linear + nn.BatchNorm1d, an embedding tied to the output layer, a frozen

@@ -24,6 +24,7 @@ import zipfile
 
 import torch
 from hypothesis import settings
+from hypothesis import strategies as st
 
 from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
@@ -239,16 +240,17 @@ RESUMED_FROM = 1000  # the step a round trip saves exceeds its optimizer's own c
 
 
 @FEW
-@given(case=S.checkpoint_cases)
-@example(case=(4, 2, 3, 0))
-def test_checkpoint_round_trip(impl, oracle, case):
+@given(case=S.checkpoint_cases, resumed=st.booleans())
+@example(case=(4, 2, 3, 0), resumed=True)
+@example(case=(3, 1, 5, 0), resumed=False)  # a run saved before its first step: step 0 is no bad argument
+def test_checkpoint_round_trip(impl, oracle, case, resumed):
     """save_checkpoint of a model and an AdamW that took ``steps`` steps (its learning rate then halved, as a
     schedule does), then load_checkpoint of that file, in another process, into a fresh model and AdamW: the
     step, every parameter and AdamW's whole state (its learning rate too) must come back bit for bit, and one
-    more step must then move the model as it moves the reference's. The step saved is the one given,
-    RESUMED_FROM more than the optimizer's own count (a run resumed before)."""
+    more step must then move the model as it moves the reference's. The step saved is the one given: the
+    optimizer's own count, or (``resumed``, a run resumed before) RESUMED_FROM more."""
     dim, num_layers, seed, steps = case
-    step = steps + RESUMED_FROM
+    step = steps + RESUMED_FROM if resumed else steps
     check_round_trip(impl, oracle, (checkpoint_file, *case, step), (restore_checkpoint, dim, num_layers, seed), step,
                      inputs=f"dim={dim}, num_layers={num_layers}, seed={seed}: an AdamW after {steps} steps (its "
                             f"learning rate then halved), saved with save_checkpoint(path, model, optimizer, {step}), "

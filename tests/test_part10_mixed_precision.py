@@ -20,6 +20,7 @@ them much further); the caller's x and y after the step exactly, dtypes too (the
 step computes on copies).
 """
 
+import math
 import warnings
 
 import pytest
@@ -32,7 +33,7 @@ from grader.harness.cases import example, given
 from grader.harness.digest import EXACT_SECRET
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part10 import train_step
-from grader.harness.schema import FLOAT
+from grader.harness.schema import FLOAT, FLOAT_OR_INF
 from tests.strategies import part10 as S
 
 needs_grad_scaler = spec.function("mixed_precision.needs_grad_scaler", secret=EXACT_SECRET)
@@ -101,7 +102,8 @@ def grads_of_the_loss(step: Answers, problem: str) -> None:
 
 
 def loss_is_float32(step: Answers) -> None:
-    step.where("loss").check(FLOAT)
+    overflowed = type(step.expected.loss) is float and math.isinf(step.expected.loss)  # a float16 forward's
+    step.where("loss").check(FLOAT_OR_INF if overflowed else FLOAT)
     # the loss tensor itself: the one given to scaler.scale, else the one backward started from
     roots = step.where("scaled" if step.expected.scaled is not None else "backward_from")
     roots.map(dtypes).same("the dtype of the loss tensor backward ran on: reduce the loss in float32 "
@@ -141,8 +143,12 @@ def stepped_once_and_cleared(step: Answers) -> None:
 
 
 def scaler_used(step: Answers) -> None:
+    overflowed = type(step.expected.loss) is float and math.isinf(step.expected.loss)
     step.where("scaled").map(dtypes).same("the losses given to scaler.scale(), by dtype: backward must start "
-                                          "from scaler.scale(loss) on the float32 loss, once")
+                                          "from scaler.scale(loss) on the float32 loss, once" + (
+                                              " (this loss is inf, a float16 forward that overflowed: the scaler "
+                                              "is still given it, and its step and update skip the step and halve "
+                                              "the scale)" if overflowed else ""))
     # scaled, as they reach the parameters: a scale() whose result is thrown away leaves them unscaled
     grads_of_the_loss(step, "the gradients that reached the parameters are not those of the scaled loss: "
                             "backward must start from scaler.scale(loss), and the scaler unscales them in step")
@@ -238,6 +244,9 @@ def test_stepped_once_and_grads_cleared(impl, oracle, case):
 @example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", 2.0**16, 12))
 # the scaled gradients overflow: the scaler skips the step and halves its scale
 @example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", 2.0**24, 0))
+# the forward overflows float16 (the last layer and the targets 2**16 larger): the loss itself is inf, and still
+# the scaler is given the step, skips it and halves its scale
+@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", 2.0**8, -16))
 def test_fp16_with_grad_scaler(impl, oracle, case):
     step = ask(impl, oracle, train_step, *case)
     matmuls_ran_in_autocast(step)

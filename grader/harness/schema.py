@@ -122,6 +122,7 @@ class _None(Schema):
 
 INT: Schema = _Int()
 FLOAT: Schema = _Float()
+FLOAT_OR_INF: Schema = _Float(allow_inf=True)  # a loss that overflowed, as the reference's did
 BOOL: Schema = _Exact(bool, "a bool", " (True or False)")
 STR: Schema = _Exact(str, "a string")
 BYTES: Schema = _Exact(bytes, "bytes")
