@@ -334,8 +334,8 @@ PLAIN_BASES = frozenset(["typing.NamedTuple", "typing_extensions.NamedTuple"])
 def _plain_classes(tree: ast.AST, dotted) -> set[str]:
     """The names of classes ``tree`` defines, bound by their class statement alone, with no metaclass, no
     decorator but those that hand the class back (``source.CLASS_DECORATORS``) and no base but ``object``,
-    ``PLAIN_BASES`` and plain classes of its own: no ``__instancecheck__`` or ``register`` of a library's makes anything else an
-    instance of them. (Stricter than the ownership reading's plain classes, which may derive from abc.ABC.)"""
+    ``PLAIN_BASES`` and plain classes of its own: no ``__instancecheck__`` or ``register`` of a library's
+    makes anything else an instance of them. (Stricter than the ownership reading's plain classes, which may derive from abc.ABC.)"""
     defined = [n for n in walk(tree) if isinstance(n, ast.ClassDef)]
     counts = _bound_counts(tree)
     plain: set[str] = set()
