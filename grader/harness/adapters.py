@@ -20,6 +20,7 @@ PRIVATE: tuple[tuple[str, str], ...] = (
     ("torch._C", "_pop_torch_dispatch_stack"),
     ("torch._C", "_len_torch_function_stack"),
     ("torch._C", "_pop_torch_function_stack"),
+    ("torch._C", "_current_graph_task_id"),
 )
 # (where, attribute) for every private setting the harness sets (not called: only there to be set)
 SETTINGS: tuple[tuple[str, str], ...] = (
@@ -74,3 +75,5 @@ def pop_dispatch_mode() -> object:
 
 function_depth: Callable[[], int] = _private("_len_torch_function_stack")  # type: ignore[assignment]
 pop_function_mode: Callable[[], object] = _private("_pop_torch_function_stack")
+# the id of the backward autograd's engine is running on this thread, -1 outside one (Part 7's watch)
+graph_task_id: Callable[[], int] = _private("_current_graph_task_id")  # type: ignore[assignment]

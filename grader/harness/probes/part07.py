@@ -5,7 +5,7 @@ code can reach autograd by ways no reading follows: a method looked up by a name
 ``unittest.TestCase`` runs the method it is named after), a keyword given by a name built at run time, an
 optimizer that reads ``.grad`` for it. So the function is also called with a dispatch mode on, which sees
 each ATen op as it runs, below autograd: an op given or making a tensor that requires grad means an
-autograd graph was built, and an op run by autograd's engine (``torch._C._current_graph_task_id``) means a
+autograd graph was built, and an op run by autograd's engine (``adapters.graph_task_id``) means a
 backward ran. Modes do not follow code into another thread, so a thread started during the call is reported
 too. Like every probe this one reports what happened (the test judges it), and its report can only fail
 the test: code that gets past it is back where the reading alone leaves it.
@@ -38,6 +38,8 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
     from torch.utils._python_dispatch import TorchDispatchMode
     from torch.utils._pytree import tree_leaves
 
+    from grader.harness.adapters import graph_task_id
+
     seen = {"graph": False, "engine": False, "threads": False}
 
     class Watch(TorchDispatchMode):
@@ -47,7 +49,7 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             out = func(*args, **(kwargs or {}))
-            if torch._C._current_graph_task_id() != -1:
+            if graph_task_id() != -1:
                 seen["engine"] = True
             if not seen["graph"] and any(isinstance(t, torch.Tensor) and t.requires_grad
                                          for t in tree_leaves((args, kwargs, out))):
