@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
-from pathlib import Path
 
-from grader.harness.source import names_read_anywhere
+from grader.harness.source import Module, names_read_anywhere
 
 # where a call runs: threads, processes, the host, the interpreter, who called
 ENVIRONMENT_NAMES = frozenset({
@@ -64,7 +63,7 @@ def _environment_reads(sources: dict[str, str]) -> tuple[str, ...]:
         where[name].append((file, int(line)))
     for module, text in sorted(sources.items()):
         try:
-            tree = ast.parse(text)
+            tree = Module.parse(text, module).tree  # (parsed once: the readings' and names_read_anywhere's tree)
         except SyntaxError:
             continue
         for node in ast.walk(tree):
@@ -87,14 +86,3 @@ def _flags(node: ast.AST) -> list[str]:
         if text.startswith(PLACES) or text in SPELLED_AS_TEXT:
             return [repr(text[:60])]
     return []
-
-
-def read_folder(package: Path) -> dict[str, str]:
-    """The package's modules by short name, as text (as the harness reads them: never run)."""
-    out = {}
-    for path in sorted(Path(package).glob("*.py")):
-        try:
-            out[path.stem] = path.read_text(encoding="utf-8-sig", errors="replace")
-        except OSError:
-            continue
-    return out

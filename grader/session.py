@@ -24,11 +24,12 @@ from grader import scoring
 from grader.command import ROOT, pytest_args
 from grader.harness import wire
 from grader.harness.door import Traffic
+from grader.harness.impl import Implementation
 from grader.harness.plugin import IMPL_KEY
 from grader.harness.transport import Session
 from grader.isolation.sandbox import Limits
 from grader.outcomes import Collector
-from grader.review import environment_reads, read_folder
+from grader.review import environment_reads
 from grader.submissions import BadSubmission, Submission, stage
 
 
@@ -128,7 +129,8 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
                 notes.append("isolation MISSING: " + "; ".join(seen.protections.missing))
         return scoring.score(sub.student, collector.outcomes.values(), rubric,
                              seconds=time.monotonic() - started, error=error, output=seen.output, notes=notes,
-                             review=environment_reads(read_folder(staged / "assignment")), timing=timing)
+                             review=environment_reads(Implementation("assignment", staged).sources()),
+                             timing=timing)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.review import environment_reads, read_folder
+from grader.harness.impl import Implementation
+from grader.review import environment_reads
 
-REFERENCE = Path(__file__).resolve().parent.parent / "reference"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def reads(text: str, **others: str) -> tuple[str, ...]:
@@ -22,7 +23,7 @@ def reads(text: str, **others: str) -> tuple[str, ...]:
 
 
 def test_the_reference_reads_nothing_of_where_it_runs():
-    assert environment_reads(read_folder(REFERENCE)) == ()
+    assert environment_reads(Implementation("reference", ROOT).sources()) == ()
 
 
 @pytest.mark.parametrize("text, named", [
