@@ -101,9 +101,13 @@ def grads_of_the_loss(step: Answers, problem: str) -> None:
     step.where("grads").within(rel=GRADS, abs=0.05 * largest, problem=problem)
 
 
+def overflowed(step: Answers) -> bool:
+    """Whether the reference's loss is inf: a float16 forward that overflowed (``shrink`` -16)."""
+    return type(step.expected.loss) is float and math.isinf(step.expected.loss)
+
+
 def loss_is_float32(step: Answers) -> None:
-    overflowed = type(step.expected.loss) is float and math.isinf(step.expected.loss)  # a float16 forward's
-    step.where("loss").check(FLOAT_OR_INF if overflowed else FLOAT)
+    step.where("loss").check(FLOAT_OR_INF if overflowed(step) else FLOAT)
     # the loss tensor itself: the one given to scaler.scale, else the one backward started from
     roots = step.where("scaled" if step.expected.scaled is not None else "backward_from")
     roots.map(dtypes).same("the dtype of the loss tensor backward ran on: reduce the loss in float32 "
@@ -143,12 +147,11 @@ def stepped_once_and_cleared(step: Answers) -> None:
 
 
 def scaler_used(step: Answers) -> None:
-    overflowed = type(step.expected.loss) is float and math.isinf(step.expected.loss)
     step.where("scaled").map(dtypes).same("the losses given to scaler.scale(), by dtype: backward must start "
                                           "from scaler.scale(loss) on the float32 loss, once" + (
                                               " (this loss is inf, a float16 forward that overflowed: the scaler "
                                               "is still given it, and its step and update skip the step and halve "
-                                              "the scale)" if overflowed else ""))
+                                              "the scale)" if overflowed(step) else ""))
     # scaled, as they reach the parameters: a scale() whose result is thrown away leaves them unscaled
     grads_of_the_loss(step, "the gradients that reached the parameters are not those of the scaled loss: "
                             "backward must start from scaler.scale(loss), and the scaler unscales them in step")
