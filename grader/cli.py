@@ -23,7 +23,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAFF_PATHS = ("reference", "tests", "grader", "mutants", "examples", "selftest", ".hypothesis")
+# the staff's own files where they lie beside the grader (autograder-data: the seed and the recording that
+# make_gradescope_zip.py puts in the autograder zip)
+STAFF_PATHS = ("reference", "tests", "grader", "mutants", "examples", "selftest", ".hypothesis", "autograder-data")
 
 
 # --------------------------------------------------------------------------- grade
@@ -38,15 +40,16 @@ def _seed(args: argparse.Namespace, fresh: bool = True) -> int | None:
     return random.SystemRandom().randrange(2**32) if fresh else None
 
 
-def protect_staff_files(root: Path) -> list[str]:
-    """As root: no other user may read the reference, the tests, the grader or the seed."""
+def protect_staff_files(root: Path, given: tuple[str | None, ...] = ()) -> list[str]:
+    """As root: no other user may read the reference, the tests, the grader, or what this run was given
+    (``given``: a recording, a seed file, wherever they lie): a recording holds every graded question
+    with the reference's answer, which a worker must never read, sandboxed or not."""
     done = []
-    for name in STAFF_PATHS:
-        path = root / name
+    for path in [root / name for name in STAFF_PATHS] + [Path(p) for p in given if p]:
         if path.exists():
             mode = path.stat().st_mode
             path.chmod(stat.S_IMODE(mode) & 0o700)
-            done.append(name)
+            done.append(path.name if path.parent == root else str(path))
     return done
 
 
@@ -134,7 +137,8 @@ def _grade_with(args: argparse.Namespace, server) -> int:
 
         if root_mode and not args.same_user:  # also unreadable to other users, should a worker see them
             out.chmod(0o700)
-            notes.append("staff files readable by root only: " + ", ".join(protect_staff_files(ROOT)))
+            notes.append("staff files readable by root only: "
+                         + ", ".join(protect_staff_files(ROOT, (args.recording, args.seed_file))))
         isolation, warning = batch_notes(root_mode and not args.same_user)
         notes = isolation + notes
         if warning:
@@ -155,13 +159,14 @@ def _grade_with(args: argparse.Namespace, server) -> int:
           + (f", shard {shard[0]}/{shard[1]}" if shard else "") + f", isolation {'on' if isolate else 'off'}",
           file=sys.stderr)
     graded = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
-                       on_result=lambda r: outputs.write_student(out, r), progress=not args.quiet,
+                       on_result=lambda r: outputs.write_student(out, r, hide_examples=args.hide_examples),
+                       progress=not args.quiet,
                        replay=not args.live, uid_base=args.worker_uid_base, server=server)
     results = graded.results
     notes += graded.notes
     # written again at the end, after every worker is gone: the last word is the grader's
     for result in results:
-        outputs.write_student(out, result)
+        outputs.write_student(out, result, hide_examples=args.hide_examples)
     outputs.write_csv(results, rubric, out / "grades.csv")
     if not gpu and any(r.pending_points for r in results):
         notes.append("no CUDA GPU here: cuda tests are pending and left out of the totals; "
@@ -251,7 +256,7 @@ def _merge(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     rubric = rubric_mod.load()
     for result in results:
-        outputs.write_student(out, result)
+        outputs.write_student(out, result, hide_examples=args.hide_examples)
     outputs.write_csv(results, rubric, out / "grades.csv")
     broken = outputs.harness_error_note(results)
     if broken:  # a harness error survives a merge only where no pass gave the test a verdict
@@ -336,6 +341,9 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--no-reach-check", action="store_true",
                    help="staff self-tests of the sandbox only: grade submissions whose source reaches into the "
                         "grader or a library's objects, which are otherwise refused (grader.harness.tamper)")
+    g.add_argument("--hide-examples", action="store_true",
+                   help="results.json: a failed public test says what failed but not the graded example (shown "
+                        "once grades are published); for a seed graded again for every resubmission (Gradescope)")
     g.add_argument("--single", action="store_true",
                    help="each path is one submission, whatever its layout (Gradescope's /autograder/submission)")
     g.add_argument("--same-user", action="store_true",
@@ -367,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--out", required=True)
     m.add_argument("--mixed-seeds", action="store_true",
                    help="merge a test graded under two seeds (keeping the better verdict) instead of refusing")
+    m.add_argument("--hide-examples", action="store_true", help="as for grade")
     m.set_defaults(func=_merge)
 
     h = sub.add_parser("handout", help="build the student handout")

@@ -28,6 +28,9 @@ class TestOutcome:
     kind: str = ""  # failure kind: wrong, raised, not implemented, timed out, crashed, harness error...
     message: str = ""
     seconds: float = 0.0
+    # what failed without the example or any text the implementation's process sent (``Fault.summary``):
+    # what may be shown while the graded examples must stay secret; empty where the message is only the grader's
+    summary: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -37,6 +40,7 @@ class TestOutcome:
         return cls(
             test=str(d["test"]), status=str(d["status"]), kind=str(d.get("kind", "")),
             message=str(d.get("message", "")), seconds=float(d.get("seconds", 0.0)),
+            summary=str(d.get("summary", "")),
         )
 
 
@@ -85,10 +89,12 @@ class Collector:
                 message = str(props.get("message") or report.longreprtext)
                 if report.when != "call":
                     kind, message = "harness error", f"error in test {report.when}:\n{report.longreprtext}"
-            self.outcomes[key] = TestOutcome(key, status, kind, message[-self.max_message:], seconds)
+            summary = str(props.get("summary", "")) if status == FAILED and report.when == "call" else ""
+            self.outcomes[key] = TestOutcome(key, status, kind, message[-self.max_message:], seconds,
+                                             summary[-self.max_message:])
         elif previous is not None:
             self.outcomes[key] = TestOutcome(previous.test, previous.status, previous.kind,
-                                             previous.message, seconds)
+                                             previous.message, seconds, previous.summary)
 
 
 def _skip_reason(report: pytest.TestReport) -> str:

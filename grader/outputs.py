@@ -17,13 +17,27 @@ from typing import Iterable
 
 from grader.harness.parts import PARTS
 from grader.rubric import Rubric
+from grader.outcomes import DID_NOT_RUN
 from grader.scoring import PENDING, SubmissionResult
 
 OUTPUT_LIMIT = 8000  # characters of output shown per test on Gradescope
+# Said under a failed public test while its example stays hidden (``hide_examples``)
+EXAMPLE_LATER = ("The graded example it failed on, what your code returned and what was expected are shown below, "
+                 "under \"{name}: the failing example\", when grades are published: every submission is graded on the "
+                 "same examples, so they stay hidden until then. Your public tests check the same things on examples "
+                 "of their own: `pytest -x {path}` shows one that fails.")
+# staff only: a worker that ran with less of its sandbox than it should (grader.session's note)
+ISOLATION_MISSING = "isolation MISSING"
 
 
-def gradescope(result: SubmissionResult) -> dict:
+def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict:
+    """Gradescope's results.json. ``hide_examples``: a failed public test says what failed (``summary``) and
+    not on which example, nor anything the submission's code sent back, until grades are published (the
+    whole message goes to an entry shown then). For a grading seed used again for every resubmission, as
+    on Gradescope: otherwise each resubmission would show one more graded example and its expected answer,
+    and code can put every input it was given into what it returns or raises."""
     tests = []
+    later = []
     for t in result.tests:
         name = f"Part {t.part} · {t.name}"
         entry = {
@@ -43,11 +57,18 @@ def gradescope(result: SubmissionResult) -> dict:
                                "are left out of this score and added by a later GPU pass.")
         else:
             entry["status"] = "passed" if t.status == "passed" else "failed"
-            if t.message:
+            if t.message and hide_examples and not t.hidden and t.status != "passed" and t.kind != DID_NOT_RUN:
+                what = t.summary or f"[Part {t.part}] {t.name}\nfailed ({t.kind})"
+                entry["output"] = (what + "\n" + EXAMPLE_LATER.format(
+                    name=name, path=f"tests/{t.test.split('::')[0]}"))[:OUTPUT_LIMIT]
+                later.append({"name": f"{name}: the failing example", "score": 0.0, "max_score": 0.0,
+                              "visibility": "after_published", "output": t.message[:OUTPUT_LIMIT]})
+            elif t.message:
                 entry["output"] = t.message[:OUTPUT_LIMIT]
         tests.append(entry)
     for entry in tests:
         del entry["_part"]
+    tests += later
     summary = [f"Score: {result.score:g} / {result.max_score:g}"]
     if result.pending_points:
         summary.append(f"{result.pending_points:g} points pending a GPU run (not counted yet).")
@@ -59,6 +80,13 @@ def gradescope(result: SubmissionResult) -> dict:
                        "printed\", when grades are published (run the public tests to see your prints now).")
         tests.append({"name": "What your code printed (first part)", "score": 0.0, "max_score": 0.0,
                       "visibility": "after_published", "output": result.output[:4000]})
+    missing = [note for note in result.notes if note.startswith(ISOLATION_MISSING)]
+    if missing:  # instructors only: the grader's own statement, where it cannot go unread
+        tests.append({"name": "For staff: this submission ran with less of its sandbox than it should (no points)",
+                      "score": 0.0, "max_score": 0.0, "visibility": "hidden",
+                      "output": ("Its workers could read more of the machine than the allow-list; read its code "
+                                 "and grade it again where namespaces work (README, 'Isolation').\n"
+                                 + "\n".join(missing))[:OUTPUT_LIMIT]})
     if result.review:  # instructors only ("hidden": never shown to the student), and worth nothing
         tests.append({"name": "For staff: where this code reads the machine it runs on (no points)", "score": 0.0,
                       "max_score": 0.0, "visibility": "hidden", "output": review_text(result.review)[:OUTPUT_LIMIT]})
@@ -78,10 +106,10 @@ def review_text(review: Iterable[str]) -> str:
             "possible, e.g. torch.get_num_threads() handed to a benchmark timer):\n" + "\n".join(review))
 
 
-def write_student(out: Path, result: SubmissionResult) -> Path:
+def write_student(out: Path, result: SubmissionResult, *, hide_examples: bool = False) -> Path:
     folder = out / result.student
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "results.json").write_text(json.dumps(gradescope(result), indent=1))
+    (folder / "results.json").write_text(json.dumps(gradescope(result, hide_examples=hide_examples), indent=1))
     (folder / "grading.json").write_text(json.dumps(result.to_dict(), indent=1))
     return folder
 

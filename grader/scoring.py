@@ -30,6 +30,7 @@ class ScoredTest:
     message: str
     hidden: bool
     seconds: float
+    summary: str = ""  # what failed, without the example (``TestOutcome.summary``)
 
     @property
     def name(self) -> str:
@@ -104,7 +105,7 @@ def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seco
         tests.append(ScoredTest(
             test=item.test, part=item.part, points=earned, max_points=item.points,
             status=outcome.status, kind=outcome.kind, message=outcome.message,
-            hidden=item.hidden, seconds=round(outcome.seconds, 3),
+            hidden=item.hidden, seconds=round(outcome.seconds, 3), summary=outcome.summary,
         ))
     extra = sorted(set(seen) - {i.test for i in rubric.items})
     notes = tuple(notes) + tuple(f"test {t} is not in the rubric; ignored" for t in extra)

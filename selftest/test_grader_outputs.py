@@ -437,17 +437,44 @@ def run_autograder(fake: Path) -> tuple[dict, str]:
     return json.loads((fake / "results" / "results.json").read_text()), run.stdout + run.stderr
 
 
+# Part 1 of the reference, made to leak what it is given: one function returns a wrong answer, another raises
+# an exception of its own named and worded with every input it was given so far
+LEAKS = '''
+SEEN = []
+
+
+class Leak_of_the_inputs(Exception):
+    pass
+
+
+_contiguous_strides = contiguous_strides
+
+
+def contiguous_strides(shape):
+    SEEN.append(tuple(shape))
+    return (12345,) + tuple(_contiguous_strides(shape))[1:] if len(shape) > 1 else _contiguous_strides(shape)
+
+
+def flat_index(index, strides, offset=0):
+    SEEN.append(tuple(index))
+    raise Leak_of_the_inputs(f"seen so far: {SEEN}")
+'''
+
+
 @pytest.fixture(scope="module")
 def gradescope_run(tmp_path_factory):
     """run_autograder in a fake /autograder layout, replaying a recording made at build time,
-    for a good and an empty submission."""
+    for a good submission, an empty one, and one whose Part 1 leaks what it is given."""
     made = recording(seed=17)
     runs = {}
-    for name in ("good", "empty"):
+    for name in ("good", "empty", "leaks"):
         fake = fake_autograder(tmp_path_factory.mktemp(f"autograder-{name}"), made)
-        if name == "good":
+        if name != "empty":
             for path in (ROOT / "reference").glob("*.py"):  # as a student uploads them: loose files
                 shutil.copy(path, fake / "submission" / path.name)
+        if name == "leaks":
+            with open(fake / "submission" / "strides.py", "a") as module:
+                module.write(LEAKS)
         runs[name] = run_autograder(fake)[0]
     return runs
 
@@ -530,6 +557,61 @@ def test_run_autograder_writes_gradescope_results(gradescope_run):
     pending = sum(i.points for i in R.load().items if i.test in CUDA)
     assert good["score"] == 100 - pending
     assert len(good["tests"]) == len(R.load().items)
+
+
+def test_on_gradescope_a_failed_test_shows_its_graded_example_only_once_grades_are_published(gradescope_run):
+    """Every resubmission is graded on the zip's examples: a failed public test says what failed, never on
+    which example nor what the code sent back (its return value, its exception's name and words), which would
+    let a table learn the graded examples one resubmission at a time; the whole message waits for publication."""
+    leaks = gradescope_run["leaks"]
+    shown = {t["name"]: t for t in leaks["tests"] if t["visibility"] == "visible"}
+    later = {t["name"]: t for t in leaks["tests"] if t["name"].endswith(": the failing example")}
+    wrong, raised = shown["Part 1 · test_contiguous_strides"], shown["Part 1 · test_flat_index"]
+    assert wrong["status"] == raised["status"] == "failed"
+    assert "strides.contiguous_strides: a wrong answer" in wrong["output"]
+    assert "strides.flat_index raised an exception of its own" in raised["output"]
+    for entry in (wrong, raised):
+        assert "when grades are published" in entry["output"] and "pytest -x tests/test_part01_strides.py" in \
+            entry["output"], entry["output"]
+    visible = "\n".join(t.get("output", "") for t in shown.values()) + leaks["output"]
+    for secret in ("input:", "expected:", "returned:", "12345", "seen so far", "Leak_of_the_inputs"):
+        assert secret not in visible, secret
+    for name in ("Part 1 · test_contiguous_strides", "Part 1 · test_flat_index"):
+        full = later[f"{name}: the failing example"]
+        assert full["visibility"] == "after_published" and full["max_score"] == 0 and "input:" in full["output"]
+    assert "12345" in later["Part 1 · test_contiguous_strides: the failing example"]["output"]
+    assert leaks["score"] == gradescope_run["good"]["score"] - sum(
+        t["max_score"] for t in leaks["tests"] if t.get("status") == "failed")
+    assert not any(t["name"].endswith(": the failing example") for t in gradescope_run["good"]["tests"])
+
+
+def test_a_worker_with_less_of_its_sandbox_is_told_to_staff_alone():
+    """Where a worker ran without namespaces or its file view, results.json says so where only instructors
+    read it (on Gradescope grading.json, which has the note, is gone with run_autograder's scratch)."""
+    result = scoring.score("ada", [], R.load(), seconds=1.0,
+                           notes=["isolation (none available): none", "isolation MISSING: namespaces (refused)"])
+    [staff] = [t for t in outputs.gradescope(result)["tests"] if t["name"].startswith("For staff: this submission")]
+    assert staff["visibility"] == "hidden" and staff["max_score"] == 0 and "namespaces (refused)" in staff["output"]
+    assert not any(t["name"].startswith("For staff") for t in outputs.gradescope(synthetic("bo", set()))["tests"])
+
+
+def test_as_root_the_grader_makes_the_recording_and_the_seed_it_was_given_its_own(tmp_path):
+    """A recording holds every graded question with its answer: where a worker could read the machine (no
+    namespaces), it must not read it, wherever it lies, nor the zip's autograder-data."""
+    from grader.cli import protect_staff_files
+
+    root = tmp_path / "source"
+    (root / "autograder-data" / "recording").mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o755)
+    (elsewhere / "answers.json.gz").write_text("{}")
+    seed = tmp_path / "seed"
+    seed.write_text("7")
+    seed.chmod(0o644)
+    done = protect_staff_files(root, (str(elsewhere), str(seed), None))
+    assert "autograder-data" in done and str(elsewhere) in done and str(seed) in done
+    for path in (root / "autograder-data", elsewhere, seed):
+        assert path.stat().st_mode & 0o077 == 0, path
 
 
 def test_run_autograder_scores_an_empty_upload_zero_with_a_reason(gradescope_run):

@@ -89,3 +89,7 @@ def test_where_the_kernel_refuses_namespaces_the_grader_says_so_loudly(tmp_path)
     honest = written(tmp_path / "out")["honest"]
     assert "isolation (none available)" in " ".join(honest["notes"]), honest["notes"]
     assert all(t["status"] == "passed" for t in honest["tests"] if t["part"] == 1)  # it still grades
+    # and says so in results.json, where instructors read it (on Gradescope the rest is gone with the scratch)
+    told = json.loads((tmp_path / "out" / "honest" / "results.json").read_text())["tests"]
+    assert any(t["name"].startswith("For staff: this submission ran with less of its sandbox") and
+               t["visibility"] == "hidden" for t in told), [t["name"] for t in told]

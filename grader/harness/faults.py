@@ -9,11 +9,15 @@ Two families, because hypothesis must treat them differently:
   worker that timed out or crashed should not be asked again hundreds of times.
 
 Every one of them carries what the report needs (function, inputs, what came
-back, what was expected) and renders itself with ``describe()``.
+back, what was expected) and renders itself with ``describe()``; ``summary()``
+says what failed without the example or any text the implementation's process
+sent (what a grader shows while its examples must stay secret: a seed graded
+again for every resubmission, whose examples a table could learn one failure at a time).
 """
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from grader.harness.show import HIDDEN_NOTE, hides, show, show_inputs
@@ -41,6 +45,9 @@ class Fault(BaseException):
     def headline(self) -> str:
         return f"{self.kind}: {self.function}"
 
+    def summary(self) -> str:
+        return self.headline()
+
     def __str__(self) -> str:
         return self.describe()
 
@@ -55,6 +62,9 @@ class ImportFault(Fault):
     """The implementation's module does not import."""
 
     kind = "does not import"
+
+    def summary(self) -> str:  # what importing the module said: before any example, the same for every seed
+        return self.describe()
 
 
 class MissingFault(Fault):
@@ -160,6 +170,9 @@ class ReachesInFault(Fault):
         super().__init__(places[0] + more, " ".join([LOADS_CODE if self.loads_code else REACHES_IN,
                                                      *dict.fromkeys(hints)]))
 
+    def summary(self) -> str:  # read from the source alone: no example, nothing the process sent
+        return self.describe()
+
     def headline(self) -> str:
         if self.loads_code:
             return f"your submission may load a file in a way that runs code the file names: {self.function}"
@@ -245,6 +258,12 @@ class StudentRaised(Exception):
             lines.append(f"  at        {self.where}")
         return "\n".join(lines)
 
+    def summary(self) -> str:
+        # its type's name only where Python names it: a class of the implementation's own could be named anything
+        known = isinstance(getattr(builtins, self.exc_type, None), type) and \
+            issubclass(getattr(builtins, self.exc_type), BaseException)
+        return f"{self.function} raised {self.exc_type if known else 'an exception of its own'}"
+
     def __str__(self) -> str:
         return self.describe()
 
@@ -290,6 +309,9 @@ class Mismatch(AssertionError):
         if self.show_expected and hides(self.expected):
             lines.append(f"  {HIDDEN_NOTE}")
         return "\n".join(lines)
+
+    def summary(self) -> str:  # the problem's words hold the example's values, and often what came back
+        return f"{self.function}: a wrong answer"
 
     def __str__(self) -> str:
         return self.describe()

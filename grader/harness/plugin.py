@@ -349,6 +349,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report.sections = [(name, content) for name, content in report.sections if "Hypothesis" not in name]
     report.user_properties.append(("failure_kind", kind_of(exc)))
     report.user_properties.append(("message", text))
+    report.user_properties.append(("summary", "\n".join(filter(None, [header, exc.summary(), note]))))
     return report
 
 
