@@ -32,7 +32,13 @@ ENVIRONMENT_NAMES = frozenset({
     "traceback.extract_stack", "traceback.walk_stack",
     "gc.get_objects", "gc.get_referrers", "gc.get_referents",
     "importlib.import_module", "importlib.util.find_spec", "builtins.__import__",
+    # where it runs from: its folder (a worker's is /submission), the working folder, home, scratch
+    "os.getcwd", "os.getcwdb", "os.path.expanduser", "os.path.abspath", "os.path.realpath", "pathlib.Path.cwd",
+    "pathlib.Path.home", "pathlib.Path.resolve", "pathlib.Path.absolute", "tempfile.gettempdir",
+    "tempfile.gettempdirb", "torch.__config__.parallel_info", "torch.__config__.show",
 })
+# a module's own dunders that say where it was loaded from
+WHERE_LOADED = frozenset({"__file__", "__spec__", "__loader__", "__path__", "__cached__"})
 # modules whose every use reads the machine or reaches past Python: their import is the flag
 ENVIRONMENT_MODULES = frozenset({"socket", "platform", "getpass", "pwd", "grp", "resource", "psutil", "ctypes",
                                  "cffi", "mmap"})
@@ -40,7 +46,8 @@ SPELLED = frozenset(name.rsplit(".", 1)[1] for name in ENVIRONMENT_NAMES) | {"__
 # a name as text, for getattr: only the spellings no honest string is likely to be
 SPELLED_AS_TEXT = frozenset(s for s in SPELLED if "_" in s or s.startswith("get"))
 # paths into what the kernel and the grading image show of the machine
-PLACES = ("/proc", "/sys/", "/dev/shm", "/autograder", "/.dockerenv", "/etc/hostname", "/run/")
+PLACES = ("/proc", "/sys/", "/dev/shm", "/autograder", "/.dockerenv", "/etc/", "/run/", "/submission", "/root",
+          "/home/")
 
 
 def reads_environment(dotted: str) -> bool:
@@ -81,6 +88,10 @@ def _flags(node: ast.AST) -> list[str]:
         root = node.module.split(".")[0]
         return [f"from {node.module} import {alias.name}" for alias in node.names
                 if root in ENVIRONMENT_MODULES or f"{node.module}.{alias.name}" in ENVIRONMENT_NAMES]
+    if isinstance(node, ast.Name) and node.id in WHERE_LOADED:
+        return [node.id]
+    if isinstance(node, ast.Attribute) and node.attr in WHERE_LOADED:
+        return [f".{node.attr}"]
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         text = node.value.strip()
         if text.startswith(PLACES) or text in SPELLED_AS_TEXT:

@@ -40,6 +40,14 @@ def test_the_reference_reads_nothing_of_where_it_runs():
     ("import socket\n", "import socket: model.py:1"),
     ("from ctypes import CDLL\n", "from ctypes import CDLL: model.py:1"),
     ("import importlib\nm = importlib.import_module('o' + 's')\n", "importlib.import_module: model.py:2"),
+    # where the module lies or runs from: a worker imports it from /submission
+    ("def f():\n    return __file__.startswith('/sub' + 'mission')\n", "__file__: model.py:2"),
+    ("import torch\nWHERE = torch.__spec__.origin\n", ".__spec__: model.py:2"),
+    ("import os\nHERE = os.getcwd()\n", "os.getcwd: model.py:2"),
+    ("from pathlib import Path\nHOME = Path.home()\n", "pathlib.Path.home: model.py:2"),
+    ("import tempfile\nT = tempfile.gettempdir()\n", "tempfile.gettempdir: model.py:2"),
+    ("import torch\nINFO = torch.__config__.parallel_info()\n", "torch.__config__.parallel_info: model.py:2"),
+    ("import os\nGRADED = os.path.exists('/submission/assignment')\n", "'/submission/assignment': model.py:2"),
 ])
 def test_each_way_to_read_the_machine_is_named_with_its_place(text, named):
     assert named in reads(text), reads(text)
