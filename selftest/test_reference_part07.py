@@ -420,6 +420,11 @@ DEAD = {
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {
+    # a distribution's cdf, log_prob or sample differentiates nothing (a truncated normal's bounds by hand)
+    "a distribution's cdf at import": (
+        "_PHI = float(torch.distributions.Normal(0.0, 1.0).cdf(torch.tensor(3.0)))\n"
+        "_LOGP = torch.distributions.normal.Normal(0.0, 1.0).log_prob(torch.zeros(1))\n\n"
+        "def squared_error_grad(x, w, t):\n    return x * (x @ w - t) * _PHI\n"),
     # torch.autograd.Function's API written by hand: `ctx` is a parameter, its save_for_backward the module's own
     "a context object of one's own, in autograd.Function's style": (
         "class Context:\n    def __init__(self):\n        self.saved = ()\n\n"
@@ -850,6 +855,56 @@ def test_a_module_s_methods_do_not_run_when_it_is_imported():
                        "def unused(b: Box[int]):\n    pass\n"}
     assert any("memory.py" in f.where for f in findings(plain, {**init, **named}))
     assert any("memory.py" in f.where for f in findings(plain, {**init, **handed}))
+
+
+MIXIN = ("import math\nimport torch\nimport torch.nn as nn\n\n{decorator}class _Init{base}:\n{hook}"
+         "    def make_weight(self, d, f):\n        return nn.Parameter(torch.zeros(d, f) / math.sqrt(d))\n\n"
+         "    def step(self, loss):\n        loss.backward()\n\n"
+         "class Linear(_Init, nn.Module):\n    def __init__(self, d, f):\n        super().__init__()\n"
+         "        self.weight = self.make_weight(d, f)\n")
+
+
+@pytest.mark.parametrize("decorator, base", [("", ""), ("", "(object)"), ("@dataclass\n", ""),
+                                             ("@dataclasses.dataclass(frozen=True)\n", "")])
+def test_a_plain_mixin_of_its_own_runs_none_of_its_methods_as_a_subclass_is_made(decorator, base):
+    """``class Linear(_Init, nn.Module)`` at import, in a module the package's __init__ imports: making the
+    class looks its plain bases up and calls none of their methods (nn.Parameter, a step's backward)."""
+    model = "import dataclasses\nfrom dataclasses import dataclass\n" + MIXIN.format(decorator=decorator, base=base,
+                                                                                       hook="")
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert findings(plain, {"__init__": "from . import gradients, model\n", "model": model}) == []
+
+
+@pytest.mark.parametrize("hook", [
+    "    def __init_subclass__(cls, **kw):\n        super().__init_subclass__(**kw)\n        cls.step(None, cls)\n\n",
+    "    __init_subclass__ = classmethod(lambda cls: cls.step(None, cls))\n\n",
+    "    if True:\n        def __init_subclass__(cls):\n            cls.step(None, cls)\n\n",
+    "    def _should_skip_dynamo(cls):\n        cls.step(None, cls)\n\n",
+])
+def test_a_mixin_that_may_run_code_as_a_subclass_is_made_is_read_whole(hook):
+    """A base of its own with a hook that runs as a subclass is made (``__init_subclass__``, however bound,
+    or a method TorchDispatchMode's hook calls) runs what the hook calls: its methods are read."""
+    model = MIXIN.format(decorator="", base="", hook=hook)
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert any(f.autograd and "model.py" in f.where
+               for f in findings(plain, {"__init__": "from . import gradients, model\n", "model": model}))
+    meta = MIXIN.format(decorator="", base="(metaclass=type)", hook="")  # a metaclass: anything may run
+    assert any(f.autograd for f in findings(plain, {"__init__": "from . import gradients, model\n", "model": meta}))
+
+
+def test_a_hook_handing_on_to_its_base_s_is_not_hiding():
+    """A registry of chips filled as each is defined: its ``__init_subclass__`` calls its base's, as every
+    such hook does. The same dunder reached from another method is still a way around the reading."""
+    registry = ("PEAKS = {}\n\nclass _Chip:\n    peak = 0.0\n\n    def __init_subclass__(cls, **kw):\n"
+                "        super().__init_subclass__(**kw)\n        PEAKS[cls.__name__] = cls.peak\n\n"
+                "class A100(_Chip):\n    peak = 19.5e12\n")
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    init = {"__init__": "from . import gradients, roofline\n"}
+    assert findings(plain, {**init, "roofline": registry}) == []
+    elsewhere = registry.replace("    def __init_subclass__(cls, **kw):\n        super().__init_subclass__(**kw)\n",
+                                 "    def __init_subclass__(cls, **kw):\n        cls.hand_on(**kw)\n\n"
+                                 "    @classmethod\n    def hand_on(cls, **kw):\n        super().__init_subclass__(**kw)\n")
+    assert any("__init_subclass__" in f.what for f in findings(plain, {**init, "roofline": elsewhere}))
 
 
 def test_a_self_check_s_imports_and_test_case_are_not_charged():

@@ -1047,7 +1047,9 @@ def _runs_when_defined(node: ast.stmt, mod: Module) -> list[ast.AST]:
             # a metaclass, or a base's, may call any method as the class is made (an Enum's
             # _generate_next_value_ and each member's __init__, a base's __init_subclass__): all of it runs
             return [node]
-        return [*node.decorator_list, *node.bases,
+        # a base of the module's own that is inert is only looked up: naming it runs none of its methods
+        # (its own class statement is read where it stands)
+        return [*node.decorator_list, *[base for base in node.bases if _own_class(base, mod) is None],
                 *[part for child in node.body for part in _runs_when_defined(child, mod)],
                 *[child for child in node.body if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
                   and child.name in CLASS_TIME_METHODS]]
@@ -1067,10 +1069,44 @@ INERT_BASES = frozenset(["object", "abc.ABC", "typing.Protocol", "typing.NamedTu
                          "unittest.TestCase", "unittest.case.TestCase"])
 
 
-def _inert_base(base: ast.expr, mod: Module) -> bool:
+# what a base of the module's own may run as a subclass is made: where it defines one, it is no inert base
+SUBCLASS_HOOKS = frozenset(["__init_subclass__", "__class_getitem__", "__mro_entries__", *CLASS_TIME_METHODS])
+
+
+def _inert_base(base: ast.expr, mod: Module, depth: int = 0) -> bool:
     if isinstance(base, ast.Subscript):  # Generic[T], Protocol[T]
-        base = base.value
-    return (mod.resolve(base) or "") in INERT_BASES
+        return (mod.resolve(base.value) or "") in INERT_BASES
+    if (mod.resolve(base) or "") in INERT_BASES:
+        return True
+    own = _own_class(base, mod)  # a mixin of the module's own: inert where it is plain, and its bases too
+    return own is not None and depth < 8 and _plain_class_statement(own, mod) and \
+        all(_inert_base(inner, mod, depth + 1) for inner in own.bases)
+
+
+def _own_class(base: ast.expr, mod: Module) -> ast.ClassDef | None:
+    """The module's own class statement a base names, where the name is bound to it once and for all."""
+    if isinstance(base, ast.Name) and base.id not in mod.declared_global and mod.bindings.get(base.id) == 1:
+        found = mod.final.get(base.id)
+        return found if isinstance(found, ast.ClassDef) else None
+    return None
+
+
+def _plain_class_statement(cls: ast.ClassDef, mod: Module) -> bool:
+    """No metaclass, no decorator but a dataclass's (which makes a plain class), and no name of
+    ``SUBCLASS_HOOKS`` bound in its body."""
+    decorators = [d.func if isinstance(d, ast.Call) else d for d in cls.decorator_list]
+    return not cls.keywords and all(mod.resolve(d) == "dataclasses.dataclass" for d in decorators) and \
+        not any(name in SUBCLASS_HOOKS for child in cls.body for name in _bound_in_class(child))
+
+
+def _bound_in_class(node: ast.stmt) -> list[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    # anything else that may bind a name in the body (an import, a loop, a with, a conditional def): read as a hook
+    return [] if isinstance(node, (ast.Expr, ast.Pass)) else ["__init_subclass__"]
 
 
 # --------------------------------------------------------------------------- Part 7: no autograd
@@ -1094,8 +1130,9 @@ AUTOGRAD = frozenset([
     "functional_call", "enable_grad", "set_grad_enabled", "Parameter", "Function",
     "compile", "jit", "export", "fx", "library", "make_dual", "unpack_dual", "forward_ad",
     # library code that runs autograd for its caller: an exponential family's entropy and KL divergence
-    # differentiate its log normalizer (torch.distributions), a graphed callable runs backward to record it
-    "distributions", "make_graphed_callables",
+    # differentiate its log normalizer (torch.distributions: its cdf, log_prob or sample differentiate
+    # nothing), a graphed callable runs backward to record it
+    "entropy", "kl_divergence", "make_graphed_callables",
 ])
 # names of autograd's modules that differentiate nothing (a grad inside them is read as one)
 PLAIN_FROM_AUTOGRAD = frozenset(["torch.func.vmap"])
@@ -1637,6 +1674,19 @@ def unwritten_lookups(sources: dict[str, str], module: str, function: str) -> li
     return sorted(set(drawn_on + stores), key=lambda f: f.where)
 
 
+def _cooperative(node: ast.Attribute, parents: dict[int, ast.AST]) -> bool:
+    """``super().__init_subclass__(...)`` in a def of that name: a hook handing on to its base's, as
+    every such hook does (the bases are read where they are defined)."""
+    value = node.value
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
+            and not value.args and not value.keywords):
+        return False
+    parent = parents.get(id(node))
+    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        parent = parents.get(id(parent))
+    return isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and parent.name == node.attr
+
+
 def _reaches_unwritten(finding: Finding) -> bool:
     """Of the audit's findings, those that make a name's absence unprovable (see ``unwritten_lookups``);
     not autograd's, nor a private attribute, nor a library the gradients must not import."""
@@ -1935,7 +1985,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                         and not (node.attr in TYPES and id(node) in inert) and node.attr not in own.method_names:
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
-                if node.attr not in PLAIN_DUNDER_ATTRIBUTES and (imports or node.attr != "__doc__"):
+                if node.attr not in PLAIN_DUNDER_ATTRIBUTES and (imports or node.attr != "__doc__") \
+                        and not _cooperative(node, parents):
                     found.append(Finding(where, f"uses .{node.attr}", False))
             elif (node.attr.startswith("_") and not (mine or _self(mod, node.value))) or node.attr in ESCAPES \
                     or node.attr in FRAME_ATTRIBUTES:
