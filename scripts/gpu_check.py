@@ -8,7 +8,8 @@
 2. The reference's time_matmul / measure_matmul_mfu against that measurement.
 3. The memory ledger against the CUDA allocator for a real training step.
 4. autocast_train_step on CUDA: bfloat16, and float16 with a GradScaler.
-5. ``pytest -m cuda --impl reference``: the GPU tests themselves.
+5. ``pytest -m cuda --impl reference``: the GPU tests themselves; and the same tests on the reference
+   with a GPU-only bug put in (no synchronize after the warm-up), which they must fail.
 6. The grader's GPU pass (``grade -m cuda``, sandboxed workers) over the bundled examples:
    the reference and the complete example earn every cuda point, the stubs none, and no
    test fails through the harness (a sandbox that keeps workers from the GPU fails here).
@@ -101,6 +102,30 @@ def gpu_tests(failures: list[str]) -> None:
         failures.append("pytest -m cuda --impl reference failed")
 
 
+# GPU-only bugs no CPU run can catch, each a line of the reference taken out: the cuda tests must fail them
+GPU_BUGS = {"no synchronize after the warm-up": ("roofline.py", "    _synchronize(device)  # the warm-up must not "
+                                                                 "spill into the timed region\n")}
+
+
+def gpu_bugs(failures: list[str]) -> None:
+    section("GPU-only bugs the cuda tests must catch (the reference with one line taken out)")
+    for bug, (module, line) in GPU_BUGS.items():
+        with tempfile.TemporaryDirectory(prefix="gpu-bug-") as tmp:
+            for path in (ROOT / "reference").glob("*.py"):
+                shutil.copy(path, Path(tmp) / path.name)
+            text = (Path(tmp) / module).read_text()
+            if line not in text:
+                failures.append(f"{bug}: the line to take out is no longer in reference/{module}")
+                continue
+            (Path(tmp) / module).write_text(text.replace(line, "", 1))
+            run = subprocess.run([sys.executable, "-m", "pytest", "tests", "-m", "cuda", "--submission", tmp, "-q",
+                                  "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
+            caught = run.returncode != 0 and " failed" in run.stdout
+            print(f"{bug}: {'caught' if caught else 'NOT CAUGHT'}\n{run.stdout[-1500:]}")
+            if not caught:
+                failures.append(f"the cuda tests did not catch: {bug}")
+
+
 def _number(cell: str) -> float | str:
     try:
         return float(cell or 0)
@@ -148,6 +173,7 @@ def main() -> int:
     timing(failures)
     ledger(failures)
     gpu_tests(failures)
+    gpu_bugs(failures)
     warnings: list[str] = []
     grader_pass(failures, warnings)
     print(f"\n{time.monotonic() - started:.0f} s; " + ("all checks passed" if not failures else "FAILED:"))

@@ -174,6 +174,8 @@ def test_matmul_arithmetic_intensity(impl, oracle, case):
 @example(case=(819.2, 989.5e12, 3.35e12))
 @example(case=(1.0, 989.5e12, 3.35e12))
 @example(case=(295, 295 * 3_350_000_000_000, 3_350_000_000_000))
+# a ridge below one FLOP per byte (a slow chip, fast memory): the ridge is a ratio, never rounded to a whole number
+@example(case=(0.2, 1e12, 2.5e12))
 def test_roofline(impl, oracle, case):
     """ridge_point, attainable_flops_per_sec and is_compute_bound of one (intensity, peak, bandwidth)."""
     intensity, peak, bandwidth = case
@@ -692,6 +694,7 @@ def _measured_anew(fn: str, seen: _Timings) -> None:
 CUDA_SIZES = ((8192, 8192, 8192, torch.bfloat16), (4096, 8192, 2048, torch.bfloat16),
               (4096, 4096, 4096, torch.float32))
 TIME_WINDOW = (0.6, 2.5)  # the student's seconds / the harness's; slack for a plain wall-clock loop
+CUDA_WARMUP = 30  # warm-up products before one timed one: left running, they make the figure about 31x
 MFU_FLOOR = 0.6  # of the harness's own MFU for the same product
 # the MFU against the one its own time_matmul implies (two timings of the same large product): a factor
 # of 2 (MACs for FLOPs) is outside, run-to-run noise inside
@@ -725,6 +728,19 @@ def test_time_matmul_cuda(impl, oracle):
                 f"{ratio:.3g}x the harness's own measurement (at most {high}x): return the seconds of ONE "
                 "product (not the total, not milliseconds), timed after the warm-up",
                 inputs=inputs, got=seconds, expected=harness)
+    # many warm-up products and one timed: kernels run queued, so a clock started before the warm-up's have
+    # finished times them too (CUDA_WARMUP + 1 products' worth, far above the window)
+    m, k, n, dtype = CUDA_SIZES[-1]
+    harness = _harness(oracle, m, k, n, dtype).wall_seconds
+    args = (m, k, n, dtype, "cuda", CUDA_WARMUP, 1)
+    call = impl.measure(time_matmul_call, *args)
+    seconds = check(call.value, FLOAT, fn, named_inputs(fn, args))
+    _fits_in_call(fn, seconds, call, args)
+    require(seconds / harness <= high, fn,
+            f"{seconds / harness:.3g}x the harness's own measurement of one product (at most {high}x) with "
+            f"{CUDA_WARMUP} warm-up products and one trial: the warm-up's kernels were still running when the clock "
+            "started. Call torch.cuda.synchronize() after the warm-up, before reading the clock",
+            inputs=named_inputs(fn, args), got=seconds, expected=harness)
     _reads_a_clock(impl, fn)
 
 

@@ -1,11 +1,11 @@
 """Part 10, hidden — float16 without a GradScaler (assignment/mixed_precision.py).
 
-The public steps run bfloat16 without a scaler (and sometimes with one) and float16 with
-one. The spec allows the fourth combination too: ``scaler`` is optional whatever the
-dtype, and without one the step is ``loss.backward()`` then ``optimizer.step()``. So
-whether a scaler is used must follow from ``scaler`` being given, not from the dtype:
-here float16 steps get ``scaler=None``, and the hidden layers' gradients of the shrunk
-models (shrink 12) flush to zero in float16, exactly as the reference's do.
+The public steps run bfloat16 without a scaler (and sometimes with one), float16 with
+one, and one float16 step without. The spec allows that fourth combination whatever the
+dtype: without a scaler the step is ``loss.backward()`` then ``optimizer.step()``. Here
+float16 steps get ``scaler=None`` on many scenarios, and the hidden layers' gradients of
+the shrunk models (shrink 12) flush to zero in float16, exactly as the reference's do: a
+loss scaled by hand (which no scaler asked for) brings them back.
 
 Compared as in the public tests (see tests/test_part10_mixed_precision.py): the matmuls'
 outputs exactly, the parameters and gradients float32, the loss float32 within 1e-5,
