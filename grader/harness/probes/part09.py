@@ -104,9 +104,9 @@ def dense(value: Any) -> Any:
 class Scratch:
     """The process's temporary folder for the probes' files, emptied before each call that uses it and
     after (so that a memory map into a file in it stays where the door can see it after the call, and no
-    call finds what an earlier one left). One folder, not a fresh one each call: removing a directory
-    costs milliseconds on a disk mounted with ``discard`` (a TRIM each time), and the probes' calls make
-    over a hundred a run; removing the files in it costs microseconds."""
+    call finds what an earlier one left). One folder, not a fresh one each call: a student's run made and
+    removed over a hundred, and a directory's removal waits on the disk's journal (milliseconds each on a
+    disk busy with other writes), where removing the files in it does not."""
 
     folder: str | None = None
     owner: int | None = None  # the pid that made it: a forked child makes its own, never its parent's
