@@ -1018,3 +1018,17 @@ def test_a_loader_that_may_run_a_pickle_s_code_is_said_as_what_it_is():
     mixed = ReachesInFault(["training.py:9 calls torch.load with a pickle module of its own",
                             "training.py:12 uses sys.modules"]).describe()
     assert mixed.startswith("your submission reaches into code it did not write") and "WEIGHTS_ONLY" in mixed
+
+
+def test_names_given_at_run_time_are_said_as_that_with_what_to_write_first():
+    """setattr of its own object by names from its own table: the reading cannot tell which names, so the
+    refusal says it looks names up where it cannot see them (not that it reached in), and what to write
+    instead comes before the general rules; torch.library says why it is refused."""
+    from grader.harness.faults import BUILT_NAMES, LIBRARY_OPS, REACHES_IN, ReachesInFault
+
+    said = ReachesInFault(["memory.py:41 uses setattr of a name built at run time",
+                           "memory.py:41 uses getattr of a name built at run time"]).describe()
+    assert said.startswith("your submission looks an attribute up by a name the reading cannot see"), said
+    assert said.index(BUILT_NAMES[:40]) < said.index(REACHES_IN[:40])
+    library = ReachesInFault(["gradients.py:12 uses torch.library"]).describe()
+    assert library.startswith("your submission reaches into code it did not write") and LIBRARY_OPS in library

@@ -167,8 +167,12 @@ class ReachesInFault(Fault):
         hints = [hint for trigger, hint in HINTS if any(trigger in place.lower() for place in places)]
         # a loader that may run a pickle's code runs code no reading sees, as exec would: said as what it is
         self.loads_code = all("pickle" in place for place in places)
-        super().__init__(places[0] + more, " ".join([LOADS_CODE if self.loads_code else REACHES_IN,
-                                                     *dict.fromkeys(hints)]))
+        # names given at run time, whatever they name (the submission's own objects too): the reading cannot
+        # tell which, so said as that, with what to write instead first
+        self.by_name = all(any(word in place for word in BY_NAME) for place in places)
+        general = LOADS_CODE if self.loads_code else REACHES_IN
+        hints = list(dict.fromkeys(hints))
+        super().__init__(places[0] + more, " ".join([*hints, general] if self.by_name else [general, *hints]))
 
     def summary(self) -> str:  # read from the source alone: no example, nothing the process sent
         return self.describe()
@@ -176,6 +180,9 @@ class ReachesInFault(Fault):
     def headline(self) -> str:
         if self.loads_code:
             return f"your submission may load a file in a way that runs code the file names: {self.function}"
+        if self.by_name:
+            return (f"your submission looks an attribute up by a name the reading cannot see, which could reach "
+                    f"into code it did not write: {self.function}")
         return f"your submission reaches into code it did not write: {self.function}"
 
 
@@ -218,10 +225,16 @@ LOADER_OPTIONS = ("torch.load (and np.load) run the code a pickle names unless t
                   "module's top and only read for its fields (OPTIONS.weights_only, **dataclasses.asdict(OPTIONS)); "
                   "a value a caller passes in, or an object that is handed on or changed, may be anything when it "
                   "runs.")
+LIBRARY_OPS = ("torch.library registers an op in torch's dispatcher for the whole process (custom_op, "
+               "Library.impl, register_autograd): every later call of that op, the harness's included, would run code "
+               "of yours. Write a plain function (a decorator of your own, if you like) instead.")
 # what a refusal's places say -> what to write instead, said once after the paragraph above
 HINTS = (("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME),
          ("namespace", ATTRIBUTES_BY_NAME),
-         ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS))
+         ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS),
+         ("torch.library", LIBRARY_OPS))
+# places that are only names given at run time (a getattr's, a setattr's): their hints come first
+BY_NAME = ("a name built at run time", "uses setattr")
 
 
 class Unavailable(Exception):
