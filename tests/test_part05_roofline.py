@@ -49,11 +49,18 @@ measure_matmul_mfu = spec.function("roofline.measure_matmul_mfu", timeout=120)
 promised_flops_per_sec = spec.function("roofline.promised_flops_per_sec")
 
 
+# a figure given in the datasheet's units: its prefix, and the power of ten it stands for
+PREFIXES = (("k", 3), ("M", 6), ("G", 9), ("T", 12), ("P", 15))
+
+
 def wrong_figure(value, expected) -> str:
     """The words for a datasheet figure that is not the reference's (``expected`` may be a digest)."""
     sparse = isinstance(value, float) and not differs(value / 2, expected, DATASHEET_COMPARE)
+    units = [(prefix, power) for prefix, power in PREFIXES
+             if isinstance(value, float) and not differs(value * 10.0**power, expected, DATASHEET_COMPARE)]
     return "wrong value" + (" (twice the dense peak: the datasheet's headline figure assumes 2:4 sparsity)"
-                            if sparse else "")
+                            if sparse else f" (in {units[0][0]}B/s or {units[0][0]}FLOP/s? The tables hold plain bytes "
+                            f"and FLOPs per second: {value:g}e{units[0][1]})" if units else "")
 
 
 def _figure(where: str, value, expected) -> None:
