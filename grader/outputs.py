@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Iterable
 
 from grader.harness.parts import PARTS
-from grader.rubric import Rubric
 from grader.outcomes import DID_NOT_RUN
+from grader.rubric import Rubric
 from grader.scoring import PENDING, SubmissionResult
 
 OUTPUT_LIMIT = 8000  # characters of output shown per test on Gradescope
