@@ -254,7 +254,9 @@ class Door:
 
     def request(self, q: Question, observe: Observe = Observe()) -> Request:
         if q.subject in self.stuck:
-            raise self.stuck[q.subject].repeated()
+            fault = self.stuck[q.subject].repeated()
+            fault.asked = q.subject
+            raise fault
         timeout = (q.timeout or q.probe.timeout) * self.timeout_scale
         stuck = tuple((f, fault.headline()) for f, fault in self.stuck.items())
         return Request(q.probe.name, q.args, q.subject, timeout, process_for(q.probe.process, q.subject), stuck,
@@ -298,7 +300,11 @@ class Door:
             message = outcome.get("message", "") if type(outcome) is dict else ""
             raise faults.HarnessFault(f"reference {q.subject}", f"the oracle failed: {status}: {message}",
                                       q.inputs())
-        value = self._raise_for(outcome, q)
+        try:
+            value = self._raise_for(outcome, q)
+        except (faults.Fault, faults.StudentRaised, faults.Mismatch) as fault:
+            fault.asked = q.subject  # what a summary names: the function asked, not the process's word for it
+            raise
         try:
             return q.decode(value)
         except ReportError as error:

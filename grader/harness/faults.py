@@ -27,6 +27,9 @@ class Fault(BaseException):
     """The implementation could not be asked: stop this test now, score it 0."""
 
     kind = "fault"
+    # the function the test asked about, set by the door: a summary names it, never the word of the process
+    # that answered (which runs the implementation's code and may say anything)
+    asked: str | None = None
 
     def __init__(self, function: str, detail: str = "", inputs: str = "") -> None:
         super().__init__(function, detail)
@@ -45,8 +48,8 @@ class Fault(BaseException):
     def headline(self) -> str:
         return f"{self.kind}: {self.function}"
 
-    def summary(self) -> str:
-        return self.headline()
+    def summary(self) -> str:  # the kind is the class's; no figure or text the process sent (a time, a message)
+        return f"{self.kind}: {self.asked or self.function}"
 
     def __str__(self) -> str:
         return self.describe()
@@ -62,9 +65,6 @@ class ImportFault(Fault):
     """The implementation's module does not import."""
 
     kind = "does not import"
-
-    def summary(self) -> str:  # what importing the module said: before any example, the same for every seed
-        return self.describe()
 
 
 class MissingFault(Fault):
@@ -271,11 +271,13 @@ class StudentRaised(Exception):
             lines.append(f"  at        {self.where}")
         return "\n".join(lines)
 
+    asked: str | None = None  # as ``Fault.asked``
+
     def summary(self) -> str:
         # its type's name only where Python names it: a class of the implementation's own could be named anything
         known = isinstance(getattr(builtins, self.exc_type, None), type) and \
             issubclass(getattr(builtins, self.exc_type), BaseException)
-        return f"{self.function} raised {self.exc_type if known else 'an exception of its own'}"
+        return f"{self.asked or self.function} raised {self.exc_type if known else 'an exception of its own'}"
 
     def __str__(self) -> str:
         return self.describe()
@@ -323,8 +325,10 @@ class Mismatch(AssertionError):
             lines.append(f"  {HIDDEN_NOTE}")
         return "\n".join(lines)
 
+    asked: str | None = None  # as ``Fault.asked``
+
     def summary(self) -> str:  # the problem's words hold the example's values, and often what came back
-        return f"{self.function}: a wrong answer"
+        return f"{self.asked or self.function}: a wrong answer"
 
     def __str__(self) -> str:
         return self.describe()
