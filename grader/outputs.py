@@ -18,7 +18,7 @@ from typing import Iterable
 from grader.harness.parts import PARTS
 from grader.outcomes import DID_NOT_RUN
 from grader.rubric import Rubric
-from grader.scoring import PENDING, SubmissionResult
+from grader.scoring import ISOLATION_MISSING, PENDING, SubmissionResult
 
 OUTPUT_LIMIT = 8000  # characters of output shown per test on Gradescope
 # Said under a failed public test while its example stays hidden (``hide_examples``)
@@ -26,8 +26,6 @@ EXAMPLE_LATER = ("The graded example it failed on, what your code returned and w
                  "under \"{name}: the failing example\", when grades are published: every submission is graded on the "
                  "same examples, so they stay hidden until then. Your public tests check the same things on examples "
                  "of their own: `pytest -x {path}` shows one that fails.")
-# staff only: a worker that ran with less of its sandbox than it should (grader.session's note)
-ISOLATION_MISSING = "isolation MISSING"
 
 
 def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict:

@@ -37,6 +37,11 @@ class ScoredTest:
         return self.test.rsplit("::", 1)[-1]
 
 
+# how a result's note begins where a worker of it ran with less of its sandbox than it should (written by
+# grader.session, shown to instructors alone by grader.outputs)
+ISOLATION_MISSING = "isolation MISSING"
+
+
 @dataclass(frozen=True)
 class SubmissionResult:
     student: str

@@ -126,7 +126,7 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         if options.isolate:
             notes.append(f"isolation ({seen.protections.mode}): " + (", ".join(seen.protections.applied) or "none"))
             if seen.protections.missing:  # a degraded worker is said in every result, not only the batch's
-                notes.append("isolation MISSING: " + "; ".join(seen.protections.missing))
+                notes.append(f"{scoring.ISOLATION_MISSING}: " + "; ".join(seen.protections.missing))
         return scoring.score(sub.student, collector.outcomes.values(), rubric,
                              seconds=time.monotonic() - started, error=error, output=seen.output, notes=notes,
                              review=environment_reads(Implementation("assignment", staged).sources()),

@@ -8,8 +8,8 @@
 2. The reference's time_matmul / measure_matmul_mfu against that measurement.
 3. The memory ledger against the CUDA allocator for a real training step.
 4. autocast_train_step on CUDA: bfloat16, and float16 with a GradScaler.
-5. ``pytest -m cuda --impl reference``: the GPU tests themselves; and the same tests on the reference
-   with a GPU-only bug put in (no synchronize after the warm-up), which they must fail.
+5. ``pytest -m cuda --impl reference``: the GPU tests themselves; and the test that must catch each
+   GPU-only bug, on the reference with that bug put in (no synchronize after the warm-up).
 6. The grader's GPU pass (``grade -m cuda``, sandboxed workers) over the bundled examples:
    the reference and the complete example earn every cuda point, the stubs none, and no
    test fails through the harness (a sandbox that keeps workers from the GPU fails here).
@@ -102,14 +102,15 @@ def gpu_tests(failures: list[str]) -> None:
         failures.append("pytest -m cuda --impl reference failed")
 
 
-# GPU-only bugs no CPU run can catch, each a line of the reference taken out: the cuda tests must fail them
-GPU_BUGS = {"no synchronize after the warm-up": ("roofline.py", "    _synchronize(device)  # the warm-up must not "
-                                                                 "spill into the timed region\n")}
+# GPU-only bugs no CPU run can catch, each a line of the reference taken out, and the cuda test that must fail it
+GPU_BUGS = {"no synchronize after the warm-up": (
+    "roofline.py", "    _synchronize(device)  # the warm-up must not spill into the timed region\n",
+    "tests/test_part05_roofline.py::test_time_matmul_cuda")}
 
 
 def gpu_bugs(failures: list[str]) -> None:
     section("GPU-only bugs the cuda tests must catch (the reference with one line taken out)")
-    for bug, (module, line) in GPU_BUGS.items():
+    for bug, (module, line, test) in GPU_BUGS.items():
         with tempfile.TemporaryDirectory(prefix="gpu-bug-") as tmp:
             for path in (ROOT / "reference").glob("*.py"):
                 shutil.copy(path, Path(tmp) / path.name)
@@ -118,7 +119,7 @@ def gpu_bugs(failures: list[str]) -> None:
                 failures.append(f"{bug}: the line to take out is no longer in reference/{module}")
                 continue
             (Path(tmp) / module).write_text(text.replace(line, "", 1))
-            run = subprocess.run([sys.executable, "-m", "pytest", "tests", "-m", "cuda", "--submission", tmp, "-q",
+            run = subprocess.run([sys.executable, "-m", "pytest", test, "--submission", tmp, "-q",
                                   "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
             caught = run.returncode != 0 and " failed" in run.stdout
             print(f"{bug}: {'caught' if caught else 'NOT CAUGHT'}\n{run.stdout[-1500:]}")
