@@ -880,6 +880,15 @@ def test_a_plain_mixin_of_its_own_runs_none_of_its_methods_as_a_subclass_is_made
     "    __init_subclass__ = classmethod(lambda cls: cls.step(None, cls))\n\n",
     "    if True:\n        def __init_subclass__(cls):\n            cls.step(None, cls)\n\n",
     "    def _should_skip_dynamo(cls):\n        cls.step(None, cls)\n\n",
+    # a walrus binds in the class body wherever the body evaluates it: a statement, a value, a default
+    "    def _hook(cls):\n        cls.step(None, cls)\n\n    (__init_subclass__ := classmethod(_hook))\n\n",
+    "    def _hook(cls):\n        cls.step(None, cls)\n\n    hooks = [(__init_subclass__ := classmethod(_hook))]\n\n",
+    "    def _hook(cls):\n        cls.step(None, cls)\n\n"
+    "    def other(self, h=(__init_subclass__ := classmethod(_hook))):\n        pass\n\n",
+    # the class body's namespace handed to code binds whatever it is told
+    "    def _hook(cls):\n        cls.step(None, cls)\n\n    locals()['__init_subclass__'] = classmethod(_hook)\n\n",
+    "    def _hook(cls):\n        cls.step(None, cls)\n\n    vars().update(__init_subclass__=classmethod(_hook))\n\n",
+    "    def _hook(cls):\n        cls.step(None, cls)\n\n    exec('__init_subclass__ = classmethod(_hook)')\n\n",
 ])
 def test_a_mixin_that_may_run_code_as_a_subclass_is_made_is_read_whole(hook):
     """A base of its own with a hook that runs as a subclass is made (``__init_subclass__``, however bound,
@@ -1187,3 +1196,54 @@ def test_requires_grad_handed_on_in_a_dict_is_a_keyword_all_the_same(spelled):
     assert any(f.autograd and "requires_grad" in f.what for f in findings(text)), spelled
     plain = text.replace("True", "False").replace("requires_grad=False", "dtype=None")
     assert not any(f.autograd for f in findings(plain)), plain
+
+
+def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
+    """``autograd_watched``'s mode sees the calling thread's ops alone: a thread the module started when it was
+    imported, handed each call's work, runs autograd unseen, so a thread of the implementation's alive during
+    the call is reported as one started by it is; the harness's own threads are not the implementation's, and
+    the call's answer comes back for the test to check."""
+    import queue
+    import threading
+
+    from grader.harness.lookahead import HARNESS_THREADS
+    from grader.harness.probes.part07 import autograd_watched
+
+    class Functions:
+        def __init__(self, fn):
+            self.fn = fn
+
+        def function(self, name):
+            return self.fn
+
+    def by_hand(x, w, target):
+        return x * (x @ w - target)
+
+    x, w = torch.tensor([1.0, 2.0]), torch.tensor([0.5, -1.0])
+    plain = autograd_watched.fn(Functions(by_hand), "gradients.squared_error_grad", x, w, 1.0)
+    assert not (plain.graph or plain.engine or plain.threads) and torch.equal(plain.answer, by_hand(x, w, 1.0))
+
+    jobs: queue.Queue = queue.Queue()
+    stop = object()
+
+    def serve():
+        while (job := jobs.get()) is not stop:
+            leaf = job[1].detach().requires_grad_(True)
+            (0.5 * (job[0] @ leaf - job[2]) ** 2).backward()
+            job[3].put(leaf.grad)
+
+    def in_a_thread(x, w, target):
+        answer: queue.Queue = queue.Queue()
+        jobs.put((x, w, target, answer))
+        return answer.get()
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    try:
+        handed = autograd_watched.fn(Functions(in_a_thread), "gradients.squared_error_grad", x, w, 1.0)
+        assert handed.threads and not handed.engine  # (the ops ran in the other thread, unseen)
+        HARNESS_THREADS.add(server)  # the same thread, the harness's own: not the implementation's
+        assert not autograd_watched.fn(Functions(by_hand), "gradients.squared_error_grad", x, w, 1.0).threads
+    finally:
+        jobs.put(stop)
+        server.join()

@@ -1099,14 +1099,48 @@ def _plain_class_statement(cls: ast.ClassDef, mod: Module) -> bool:
         not any(name in SUBCLASS_HOOKS for child in cls.body for name in _bound_in_class(child))
 
 
+# what hands a class body's own namespace to code, which may bind any name in it unread
+# (``locals()["__init_subclass__"] = ...``, ``vars().update(...)``, ``exec("...")``, a frame's ``f_locals``)
+NAMESPACE_HANDLES = frozenset(["locals", "vars", "exec", "eval", "_getframe", "currentframe", "f_locals"])
+
+
 def _bound_in_class(node: ast.stmt) -> list[str]:
+    """The names a statement of a class body binds in the class's namespace; ``__init_subclass__`` (a hook)
+    where it may bind one unread."""
+    evaluated = _evaluated_in_class(node)
+    if any(isinstance(n, ast.Name) and n.id in NAMESPACE_HANDLES or
+           isinstance(n, ast.Attribute) and n.attr in NAMESPACE_HANDLES for part in evaluated for n in ast.walk(part)):
+        return ["__init_subclass__"]
+    # ``(__init_subclass__ := classmethod(f))``: an expression's walrus binds in the class body, wherever the
+    # class body evaluates it (a statement of its own, a value, a default, a decorator)
+    walrus = [n.target.id for part in evaluated for n in ast.walk(part)
+              if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)]
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return [node.name]
+        return [node.name, *walrus]
     if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)] + walrus
+    if isinstance(node, ast.Pass) or isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        return []  # a docstring, ``...``
+    if isinstance(node, ast.Expr) and not walrus:
+        return []  # an expression that binds nothing (a call's namespace handle is read above)
     # anything else that may bind a name in the body (an import, a loop, a with, a conditional def): read as a hook
-    return [] if isinstance(node, (ast.Expr, ast.Pass)) else ["__init_subclass__"]
+    return [*walrus, "__init_subclass__"]
+
+
+def _evaluated_in_class(node: ast.stmt) -> list[ast.AST]:
+    """What of a class body's statement the class body itself evaluates: a def's or a nested class's
+    decorators, defaults, annotations and bases (their bodies run elsewhere, or bind in their own namespace),
+    the whole of any other statement."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        a = node.args
+        return [*node.decorator_list, *a.defaults, *(d for d in a.kw_defaults if d is not None),
+                *(x.annotation for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                  if x is not None and x.annotation is not None),
+                *([node.returns] if node.returns is not None else [])]
+    if isinstance(node, ast.ClassDef):
+        return [*node.decorator_list, *node.bases, *node.keywords]
+    return [node]
 
 
 # --------------------------------------------------------------------------- Part 7: no autograd
