@@ -49,6 +49,8 @@ ATTACKED = {
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly
     # autograd by names no reading follows (a TestCase runs "back" + "ward", an optimizer reads .grad): seen running
     "part07_autograd_through_a_method_named_at_run_time": {"test_no_autograd"},
+    # the same, each answer kept by its inputs: the watched call is asked inputs no other call was
+    "part07_autograd_answers_kept": {"test_no_autograd"},
     # a clamped normal with its clamped values spread just inside the cut: no pile, no tie, the moments right
     "part08_clamped_and_spread": {"test_linear_init_truncated", "test_cruncher_init"},
     # half the draws mirrored (w and -w): every statistic of one weight right, the weights not independent

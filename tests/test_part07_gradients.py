@@ -20,6 +20,8 @@ and each function is called once more with the ops it runs seen from below autog
 none may build an autograd graph or run a backward (``autograd_watched``).
 """
 
+import dataclasses
+
 import torch
 
 from grader.harness import spec
@@ -67,23 +69,39 @@ def within_roundings(answers: Answers, scale: torch.Tensor, terms: int, formula:
 
 
 def check_squared_error_grad(impl, oracle, x, w, target) -> Answers:
-    x64, w64 = x.double().abs(), w.double().abs()
-    answers = ask(impl, oracle, squared_error_grad, x, w, target, returns=Tensor(x.dtype, tuple(x.shape)))
-    return within_roundings(answers, x64 * (x64 @ w64 + abs(target)), len(x), "|x|·(|x|·|w| + |target|)")
+    return judge_squared_error_grad(ask(impl, oracle, squared_error_grad, x, w, target), x, w, target)
 
 
 def check_grad_x(impl, oracle, x, w, grad_y) -> Answers:
-    answers = ask(impl, oracle, linear_backward, x, w, grad_y, returns=Gradients(0, Tensor(x.dtype, tuple(x.shape))))
-    answers.check()
+    return judge_grad_x(ask(impl, oracle, linear_backward, x, w, grad_y), x, w, grad_y)
+
+
+def check_grad_w(impl, oracle, x, w, grad_y) -> Answers:
+    return judge_grad_w(ask(impl, oracle, linear_backward, x, w, grad_y), x, w, grad_y)
+
+
+def judge_squared_error_grad(answers: Answers, x, w, target) -> Answers:
+    x64, w64 = x.double().abs(), w.double().abs()
+    answers = read_as(answers, Tensor(x.dtype, tuple(x.shape)))
+    return within_roundings(answers, x64 * (x64 @ w64 + abs(target)), len(x), "|x|·(|x|·|w| + |target|)")
+
+
+def judge_grad_x(answers: Answers, x, w, grad_y) -> Answers:
+    answers = read_as(answers, Gradients(0, Tensor(x.dtype, tuple(x.shape)))).check()
     return within_roundings(answers.where(0), grad_y.double().abs() @ w.double().abs().T, w.shape[1],
                             "|grad_y| @ |w|ᵀ", " in grad_x")
 
 
-def check_grad_w(impl, oracle, x, w, grad_y) -> Answers:
-    answers = ask(impl, oracle, linear_backward, x, w, grad_y, returns=Gradients(1, Tensor(w.dtype, tuple(w.shape))))
-    answers.check()
+def judge_grad_w(answers: Answers, x, w, grad_y) -> Answers:
+    answers = read_as(answers, Gradients(1, Tensor(w.dtype, tuple(w.shape)))).check()
     return within_roundings(answers.where(1), x.double().abs().T @ grad_y.double().abs(), x.shape[0],
                             "|x|ᵀ @ |grad_y|", " in grad_w")
+
+
+def read_as(answers: Answers, returns: Schema) -> Answers:
+    """The implementation's answer read as ``returns`` reads it (a named tuple is the pair), to be checked
+    against it: a plain call's or a watched call's (``autograd_watched``'s answer) alike."""
+    return dataclasses.replace(answers, got=returns.plain(answers.got), returns=returns)
 
 
 LECTURE = (torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 1.0, 1.0]), 5.0)
@@ -163,10 +181,13 @@ def no_autograd(impl, function, returned: list) -> None:
              "with the formula, using plain tensor ops")
 
 
-def no_autograd_ran(impl, function, args: tuple) -> None:
-    """Called once more with every op it runs seen from below autograd (``autograd_watched``): no op was given or
-    made a tensor that requires grad, none ran inside autograd's engine, and no thread was started."""
-    seen = ask(impl, None, autograd_watched, function.name, *args).got
+def no_autograd_ran(impl, oracle, function, args: tuple, check_answer) -> None:
+    """Called on inputs of its own with every op it runs seen from below autograd (``autograd_watched``): no op
+    was given or made a tensor that requires grad, none ran inside autograd's engine, and no thread was started;
+    and its answer is right (``check_answer``), so that a table of earlier calls' answers, which runs nothing, is
+    no way past the watch."""
+    watched = ask(impl, oracle, autograd_watched, function.name, *args)
+    seen = watched.got
     how = "a name built at run time, a method looked up by its name, an optimizer reading .grad?"
     if seen.engine:
         fail(function.name, f"ran autograd's engine (a backward) as it ran, though its source names no autograd ({how}): "
@@ -175,17 +196,29 @@ def no_autograd_ran(impl, function, args: tuple) -> None:
         fail(function.name, f"built an autograd graph as it ran (an op was given a tensor that requires grad), though "
              f"its source names no autograd ({how}): compute the gradient with the formula, using plain tensor ops")
     if seen.threads:
-        fail(function.name, "started a thread as it ran: a gradient by hand needs none, and the check that no autograd "
-             "runs does not follow code into other threads. Compute the gradient in the call itself")
+        fail(function.name, "ran beside a thread of its own (started as it ran, or when its module was imported): a "
+             "gradient by hand needs none, and the check that no autograd runs does not follow code into other "
+             "threads. Compute the gradient in the call itself")
+    check_answer(watched.where("answer").about(function.name))
 
 
-@given(squared=S.squared_error_cases(), linear=S.linear_cases())
-@example(squared=LECTURE, linear=SMALL_LINEAR)
-def test_no_autograd(impl, oracle, squared, linear):
-    """Right gradients, computed without autograd: none named in the source, and none run."""
+# the watched calls' public inputs: asked by no other test (an answer kept from another call is no answer here)
+WATCHED_SQUARED = (torch.tensor([2.0, -1.0, 0.5]), torch.tensor([0.5, 1.5, -1.0]), -2.0)
+WATCHED_LINEAR = (torch.tensor([[1.0, -2.0, 0.5], [0.0, 3.0, 1.0]]),
+                  torch.tensor([[2.0, 1.0], [-1.0, 0.5], [0.5, 4.0]]), torch.tensor([[1.0, -1.0], [2.0, 0.5]]))
+
+
+@given(squared=S.squared_error_cases(), linear=S.linear_cases(), watched_squared=S.squared_error_cases(),
+       watched_linear=S.linear_cases())
+@example(squared=LECTURE, linear=SMALL_LINEAR, watched_squared=WATCHED_SQUARED, watched_linear=WATCHED_LINEAR)
+def test_no_autograd(impl, oracle, squared, linear, watched_squared, watched_linear):
+    """Right gradients, computed without autograd: none named in the source, and none run (watched on inputs
+    drawn apart from the others, its answer checked too)."""
     grad = check_squared_error_grad(impl, oracle, *squared).got
     no_autograd(impl, squared_error_grad, [grad])
-    no_autograd_ran(impl, squared_error_grad, squared)
+    no_autograd_ran(impl, oracle, squared_error_grad, watched_squared,
+                    lambda answers: judge_squared_error_grad(answers, *watched_squared))
     grads = [check_grad_x(impl, oracle, *linear).got, check_grad_w(impl, oracle, *linear).got]
     no_autograd(impl, linear_backward, grads)
-    no_autograd_ran(impl, linear_backward, linear)
+    no_autograd_ran(impl, oracle, linear_backward, watched_linear,
+                    lambda answers: (judge_grad_x(answers, *watched_linear), judge_grad_w(answers, *watched_linear)))

@@ -23,6 +23,7 @@ comes back where the test asks, and:
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import Counter, deque
 from typing import TYPE_CHECKING, Union
 
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
     from grader.harness.door import Door, Question
 
 FIRST_CHUNK, LAST_CHUNK = 8, 64  # chunks double from the first to the last size
+# the harness's own threads (where the implementation runs in this process too): a probe that asks whether
+# code ran beside a thread of its own leaves these out
+HARNESS_THREADS: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
 WINDOW = 96  # answers at most waiting for the test to ask them
 
 Answer = Union[Reply, BaseException]
@@ -54,6 +58,7 @@ class Lookahead:
         self.thread = None
         if background and questions:
             self.thread = threading.Thread(target=self._run, name="lookahead", daemon=True)
+            HARNESS_THREADS.add(self.thread)
             self.thread.start()
 
     # -- the test's side --------------------------------------------------------------------

@@ -6,9 +6,10 @@ code can reach autograd by ways no reading follows: a method looked up by a name
 optimizer that reads ``.grad`` for it. So the function is also called with a dispatch mode on, which sees
 each ATen op as it runs, below autograd: an op given or making a tensor that requires grad means an
 autograd graph was built, and an op run by autograd's engine (``adapters.graph_task_id``) means a
-backward ran. Modes do not follow code into another thread, so a thread started during the call is reported
-too. Like every probe this one reports what happened (the test judges it), and its report can only fail
-the test: code that gets past it is back where the reading alone leaves it.
+backward ran. Modes do not follow code into another thread, so a thread of the implementation's alive during the
+call (started by it, or earlier) is reported too. Like every probe this one reports what happened (the test
+judges it), and its report can only fail the test: code that gets past it is back where the reading alone
+leaves it.
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ from grader.harness.probe import Report, probe
 
 @dataclass(frozen=True)
 class Watched(Report):
-    """What the ops ``function(*args)`` ran showed (its answer is checked by the plain calls' tests)."""
+    """What the ops ``function(*args)`` ran showed, and what it returned (None where it raised): the test checks
+    the answer too, so that a call watched on inputs never asked before cannot answer from a table of earlier
+    calls' results without running anything."""
 
     graph: bool  # an op was given, or made, a tensor that requires grad
     engine: bool  # an op ran inside autograd's engine (a backward)
-    threads: bool  # a thread was started during the call
+    threads: bool  # a thread of its own was alive during the call (started by it, or before it, at import)
+    answer: Any = None  # what the call returned
 
 
 @probe(subject="gradients.autograd")  # a module read by its source: answered where gradients.py was imported alone
@@ -59,13 +63,20 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
         seen["threads"] = True
         sys.setprofile(None)
 
+    from grader.harness.lookahead import HARNESS_THREADS
+
+    # a thread started earlier (as the module was imported) that the call hands work to runs it unseen by
+    # the mode, which watches this thread alone
+    seen["threads"] = any(t is not threading.current_thread() and t not in HARNESS_THREADS and t.is_alive()
+                          for t in threading.enumerate())
     fn = impl.function(function)
+    answer = None
     threading.setprofile(started)
     try:
         with Watch():
-            fn(*args)
+            answer = fn(*args)
     except Exception:  # noqa: BLE001 - whatever it raised, the plain call's test says so
         pass
     finally:
         threading.setprofile(None)
-    return Watched(seen["graph"], seen["engine"], seen["threads"])
+    return Watched(seen["graph"], seen["engine"], seen["threads"], answer)
