@@ -14,6 +14,7 @@ the submission's code.
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 
 from grader.harness.source import Module, names_read_anywhere
@@ -36,7 +37,17 @@ ENVIRONMENT_NAMES = frozenset({
     "os.getcwd", "os.getcwdb", "os.path.expanduser", "os.path.abspath", "os.path.realpath", "pathlib.Path.cwd",
     "pathlib.Path.home", "pathlib.Path.resolve", "pathlib.Path.absolute", "tempfile.gettempdir",
     "tempfile.gettempdirb", "torch.__config__.parallel_info", "torch.__config__.show",
+    "sys.prefix", "sys.base_prefix", "sys.exec_prefix", "sys.base_exec_prefix", "sys.path",
+    # what the machine holds and who may touch it: a worker's root lists a few folders, no home, no terminal
+    "os.listdir", "os.scandir", "os.walk", "os.fwalk", "glob.glob", "glob.iglob", "pathlib.Path.iterdir",
+    "os.access", "os.statvfs", "shutil.disk_usage", "os.getgroups", "os.getresuid", "os.getresgid",
+    "os.sysconf", "os.confstr", "os.get_terminal_size", "shutil.get_terminal_size", "os.isatty", "os.ttyname",
+    "sys.getrecursionlimit", "threading.current_thread", "threading.main_thread", "threading.get_ident",
+    "threading.get_native_id",
 })
+# attributes that read the same of an object in hand (``sys.stdin.isatty()``, ``os.stat(".").st_uid``,
+# ``Path("/").iterdir()``)
+WHERE_RUN_ATTRIBUTES = frozenset({"isatty", "st_uid", "st_gid", "iterdir"})
 # a module's own dunders that say where it was loaded from
 WHERE_LOADED = frozenset({"__file__", "__spec__", "__loader__", "__path__", "__cached__"})
 # modules whose every use reads the machine or reaches past Python: their import is the flag
@@ -48,6 +59,9 @@ SPELLED_AS_TEXT = frozenset(s for s in SPELLED if "_" in s or s.startswith("get"
 # paths into what the kernel and the grading image show of the machine
 PLACES = ("/proc", "/sys/", "/dev/shm", "/autograder", "/.dockerenv", "/etc/", "/run/", "/submission", "/root",
           "/home/")
+# and any other folder at the root but the scratch one (``"/"`` itself, ``"/Users"``, ``"/mnt/data"``): what a
+# worker's root holds tells it apart from a student's machine
+AT_THE_ROOT = re.compile(r"/|/(?!tmp(?:/|$))[A-Za-z][\w.-]*(?:/[\w.-]*)*")
 
 
 def reads_environment(dotted: str) -> bool:
@@ -90,10 +104,10 @@ def _flags(node: ast.AST) -> list[str]:
                 if root in ENVIRONMENT_MODULES or f"{node.module}.{alias.name}" in ENVIRONMENT_NAMES]
     if isinstance(node, ast.Name) and node.id in WHERE_LOADED:
         return [node.id]
-    if isinstance(node, ast.Attribute) and node.attr in WHERE_LOADED:
+    if isinstance(node, ast.Attribute) and node.attr in WHERE_LOADED | WHERE_RUN_ATTRIBUTES:
         return [f".{node.attr}"]
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         text = node.value.strip()
-        if text.startswith(PLACES) or text in SPELLED_AS_TEXT:
+        if text.startswith(PLACES) or text in SPELLED_AS_TEXT or AT_THE_ROOT.fullmatch(text):
             return [repr(text[:60])]
     return []

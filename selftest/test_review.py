@@ -48,6 +48,17 @@ def test_the_reference_reads_nothing_of_where_it_runs():
     ("import tempfile\nT = tempfile.gettempdir()\n", "tempfile.gettempdir: model.py:2"),
     ("import torch\nINFO = torch.__config__.parallel_info()\n", "torch.__config__.parallel_info: model.py:2"),
     ("import os\nGRADED = os.path.exists('/submission/assignment')\n", "'/submission/assignment': model.py:2"),
+    # what the machine holds: a worker's root has no home, no terminal, a few folders
+    ("import os\nHOME = 'home' in os.listdir('/')\n", "os.listdir: model.py:2"),
+    ("import os\nMAC = os.path.isdir('/Users')\n", "'/Users': model.py:2"),
+    ("from pathlib import Path\nN = len(list(Path('/').iterdir()))\n", ".iterdir: model.py:2"),
+    ("import sys\nTTY = sys.stdin.isatty()\n", ".isatty: model.py:2"),
+    ("import os\nMINE = os.stat('.').st_uid == os.getuid()\n", ".st_uid: model.py:2"),
+    ("import shutil\nFREE = shutil.disk_usage('.').free\n", "shutil.disk_usage: model.py:2"),
+    ("import os\nCPUS = os.sysconf('SC_NPROCESSORS_ONLN')\n", "os.sysconf: model.py:2"),
+    ("import sys\nVENV = sys.prefix\n", "sys.prefix: model.py:2"),
+    ("import threading\nNAME = threading.current_thread().name\n", "threading.current_thread: model.py:2"),
+    ("import sys\nDEPTH = sys.getrecursionlimit()\n", "sys.getrecursionlimit: model.py:2"),
 ])
 def test_each_way_to_read_the_machine_is_named_with_its_place(text, named):
     assert named in reads(text), reads(text)
