@@ -63,6 +63,35 @@ def test_get_batch_is_one_integers_draw(case):
     assert rng.integers(0, 2**62) == twin.integers(0, 2**62)
 
 
+def test_a_batch_returned_as_a_named_tuple_is_the_pair():
+    """``return Batch(x, y)`` (a NamedTuple) is the pair get_batch returns, as every tuple answer is: the probe
+    reports where its fields lie, whatever its class makes of iteration, and the test reads it as (x, y)."""
+    from typing import NamedTuple
+
+    from grader.harness import wire
+    from grader.harness.ask import Answers
+
+    class Batch(NamedTuple):
+        x: torch.Tensor
+        y: torch.Tensor
+
+        def __iter__(self):  # what iterating it yields is its class's say: its fields are what it holds
+            return iter(())
+
+    class Functions:
+        def function(self, name):
+            return lambda data, batch_size, rng, device="cpu": Batch(*R.get_batch(data, batch_size, rng, device))
+
+    assert P.get_batch.fn(Functions(), 8, 3, 2, 0, False, "meta").batch == ("meta", "meta")
+    plain = P.get_batch.fn(Functions(), 8, 3, 2, 0, False)
+    got = wire.roundtrip(plain)
+    expected = wire.roundtrip(P.get_batch.fn(REFERENCE, 8, 3, 2, 0, False))
+    batch = Answers("training.get_batch", "", got, expected).where("batch")
+    assert type(batch.got) is tuple and len(batch.got) == 2
+    batch.where(0).same()
+    batch.where(1).same()
+
+
 @settings(max_examples=20)
 @given(S.train_cases)
 def test_train_follows_the_harness_loop(case):

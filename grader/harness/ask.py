@@ -32,7 +32,7 @@ from grader.harness.digest import hide
 from grader.harness.door import Door, Measured, question
 from grader.harness.faults import Mismatch
 from grader.harness.probe import Probe
-from grader.harness.schema import Schema
+from grader.harness.schema import Schema, as_tuple
 from grader.harness.spec import Constant, Function
 from grader.harness.show import Later
 from grader.harness.transport import Observe
@@ -75,11 +75,13 @@ class Answers:
 
     # -- narrowing ---------------------------------------------------------------------
     def where(self, path: str | int) -> "Answers":
-        """Both answers narrowed to a report field, a record field, a dict key or an index."""
+        """Both answers narrowed to a report field, a record field, a dict key or an index. A named tuple
+        there is the tuple of its fields, as a function's own answer is (``ask``): a probe's report holds
+        what the implementation returned as it returned it (``get_batch``'s ``Batch(x, y)`` is the pair)."""
         location = f"{self.path}[{path!r}]" if not isinstance(path, str) or not path.isidentifier() \
             else f"{self.path}.{path}" if self.path else path
-        return dataclasses.replace(self, got=_part(self.got, path), expected=_part(self.expected, path),
-                                   returns=None, path=location)
+        return dataclasses.replace(self, got=as_tuple(_part(self.got, path)),
+                                   expected=as_tuple(_part(self.expected, path)), returns=None, path=location)
 
     def map(self, fn: Callable[[Any], Any]) -> "Answers":
         """Both answers seen through ``fn`` (their dtypes, say), to compare that first."""

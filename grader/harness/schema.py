@@ -59,7 +59,7 @@ class Schema:
         return self.text
 
 
-def _fields_of_named_tuple(value: Any) -> Any:
+def as_tuple(value: Any) -> Any:
     """A named tuple's fields as the tuple it is (``Grads(gx, gw)`` is ``(gx, gw)``: it unpacks, indexes and
     compares as one); anything else as it is. Plain data either way: its fields crossed the wire."""
     if isinstance(value, Record) and value.kind == "namedtuple":
@@ -190,7 +190,7 @@ class TupleOf(_Sequence):
     """A plain tuple whose items all fit ``item`` (any length unless ``length``)."""
 
     def plain(self, value):
-        return _fields_of_named_tuple(value)
+        return as_tuple(value)
 
 
 class ListOf(_Sequence):
@@ -205,7 +205,7 @@ class Tuple(Schema):
         self.text = "a tuple (" + ", ".join(i.text for i in items) + ")"
 
     def plain(self, value):
-        return _fields_of_named_tuple(value)
+        return as_tuple(value)
 
     def problem(self, value):
         if type(value) is not tuple:

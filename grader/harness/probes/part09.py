@@ -250,7 +250,10 @@ def get_batch(impl: Implementation, rows: int, dim: int, batch_size: int, seed: 
             batch = function(data, batch_size, rng, device)
     Scratch.clear()
     if device is not None:
-        where = tuple(_placed(t) for t in batch) if type(batch) in (tuple, list) else type(batch).__name__
+        # a named tuple's fields as they are, whatever its class makes of iteration (``Batch(x, y)`` is the pair)
+        items = tuple.__getitem__(batch, slice(None)) if isinstance(batch, tuple) else \
+            list.__getitem__(batch, slice(None)) if type(batch) is list else None
+        where = tuple(_placed(t) for t in items) if items is not None else type(batch).__name__
         return Batch(where, int(rng.integers(0, 2**62)))
     return Batch(dense(batch), int(rng.integers(0, 2**62)))
 
