@@ -218,6 +218,17 @@ def test_a_container_of_the_right_kind_with_too_few_items_is_a_wrong_length():
     assert headline(ListOf(FLOAT).problem((1.0,))) == "wrong type"
 
 
+def test_two_values_that_read_alike_at_ten_digits_are_shown_whole():
+    """A tight tolerance's miss: ``35555555556.0`` (a whole float, every digit shown) beside the quotient's first
+    ten digits, ``3.555555556e+10``, reads as the same number; both are shown with every digit they have."""
+    from grader.harness.faults import Mismatch
+
+    said = Mismatch("memory.max_trainable_params", "wrong value", got=35555555556.0,
+                    expected=640000000000 / 18).describe()
+    assert "returned: 35555555556.0" in said and "expected: 35555555555.55556" in said, said
+    assert "expected: 2.0" in Mismatch("f", "wrong value", got=1.0, expected=2.0).describe()
+
+
 def test_a_raised_message_s_lines_are_set_off_from_the_harness_s():
     """The implementation's text may imitate the harness ("HARNESS ERROR ..."): its lines after the first
     are set off, so none reads as the harness's own."""

@@ -139,10 +139,19 @@ def test_num_parameters(impl, oracle, module, cruncher):
     then on your own ``Cruncher(dim, num_layers)``."""
     ask(impl, oracle, num_parameters_of, module, returns=INT).about("model.num_parameters").same(
         f"wrong count for {harness_module_in_words(*module)}")
-    ask(impl, oracle, num_parameters_of_cruncher, *cruncher, returns=INT).about("model.Cruncher").same(
-        f"wrong count for your own Cruncher{tuple(cruncher)}; num_parameters was right on the harness's module "
-        "just before, so look at the Cruncher: each layer must be a Linear of its own (one Linear repeated, "
-        "[Linear(dim, dim)] * num_layers, is one layer, counted once)")
+    answers = ask(impl, oracle, num_parameters_of_cruncher, *cruncher, returns=INT).about("model.Cruncher")
+    dim, layers = cruncher
+    repeated = "one Linear repeated, [Linear(dim, dim)] * num_layers, is one layer, counted once"
+    short = "num_layers Linear(dim, dim) layers (range(num_layers)), then the final Linear(dim, 1)"
+    hint = {  # what the count says went wrong: every hidden layer the same Linear, or one of them missing
+        (True, True): f"one hidden layer too few, or a Linear repeated: {short}, each a Linear of its own ({repeated})",
+        (True, False): f"each layer must be a Linear of its own ({repeated})",
+        (False, True): f"one hidden layer too few: {short}",
+    }.get((layers > 1 and answers.got == dim * dim + dim, answers.got == (layers - 1) * dim * dim + dim),
+          f"num_layers Linear(dim, dim) layers, each its own, then a Linear(dim, 1), no bias: "
+          f"{layers}·{dim}² + {dim} parameters")
+    answers.same(f"wrong count for your own Cruncher{tuple(cruncher)}; num_parameters was right on the harness's "
+                 f"module just before, so look at the Cruncher: {hint}")
 
 
 # --------------------------------------------------------------------------- Cruncher

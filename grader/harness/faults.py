@@ -281,6 +281,15 @@ class StudentRaised(Exception):
         return self.describe()
 
 
+def _read_alike(got: str, expected: str) -> bool:
+    """Two values' texts that read as the same (``35555555556.0`` and ``3.555555556e+10``, a whole float's
+    every digit beside another's first ten)."""
+    try:
+        return got == expected or f"{float(got):.10g}" == f"{float(expected):.10g}"
+    except ValueError:
+        return False
+
+
 class Mismatch(AssertionError):
     """The implementation answered, and the answer is wrong (type or value)."""
 
@@ -312,8 +321,8 @@ class Mismatch(AssertionError):
             lines.append(f"  input:    {self.inputs}")
         if self.show_values:
             got, expected = show(self.got), show(self.expected)
-            if got == expected and self.show_expected:  # they differ beyond ten digits (a tight tolerance): all
-                got, expected = show(self.got, 17), show(self.expected, 17)
+            if _read_alike(got, expected) and self.show_expected:  # they differ beyond ten digits (a tight
+                got, expected = show(self.got, 17), show(self.expected, 17)  # tolerance): all of them
             lines.append(f"  returned: {got}")
             if self.show_expected:
                 lines.append(f"  expected: {expected}")
