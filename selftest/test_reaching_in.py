@@ -53,6 +53,7 @@ HONEST = {
     "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), dict(vars(self)), "
                           "[k for k in vars(self)], self.__dict__['x'], vars(self).items()\n",
     "a warning about its own line": "import warnings\ndef f():\n    warnings.warn('slow', stacklevel=1)\n",
+    "... its level given by position": "import warnings\ndef f():\n    warnings.warn('slow', UserWarning, 1)\n",
     "a match on its own class's fields": "import dataclasses\n@dataclasses.dataclass\nclass P:\n    x: int\n"
                                          "def f(p):\n    match p:\n        case P(x=0):\n            return 1\n",
     "a match on values and classes": "import torch\ndef f(d):\n    match d:\n        case torch.float32:\n"
@@ -442,6 +443,7 @@ REACHING = {
     "... where objects were made": "import tracemalloc\ntracemalloc.start(25)\n",
     "... in a signal handler": "import signal\nsignal.signal(signal.SIGALRM, lambda n, f: print(f))\n",
     "a caller's place, by warnings": "import warnings\nwarnings.warn('x', stacklevel=3)\n",
+    "... its level given by position": "from warnings import warn\nwarn('x', UserWarning, 2)\n",
     "... by logging": "import logging\nlogging.getLogger().info('x', stack_info=True)\n",
     "... by findCaller": "import logging\nwho = logging.getLogger().findCaller()\n",
     "a thread torch's watch never sees started": "import _thread\n_thread.start_new_thread(print, ())\n",

@@ -1183,6 +1183,10 @@ class _Reader(ast.NodeVisitor):
             if (keyword.arg == "stacklevel" and not (type(value) is int and value == 1)) or (
                     keyword.arg == "stack_info" and value not in (False, None)):
                 self._add(node, f"asks where its callers are ({keyword.arg}=)")
+        # the same given by position: warnings.warn(message, category, stacklevel)
+        if self.dotted(func) == "warnings.warn" and len(node.args) >= 3 and not (
+                isinstance(node.args[2], ast.Constant) and type(node.args[2].value) is int and node.args[2].value == 1):
+            self._add(node, "asks where its callers are (a stacklevel, warn's third argument)")
         builtin = isinstance(func, ast.Name) and func.id not in self.bound \
             and not any(func.id in shadow for shadow in self.shadows)
         if builtin and func.id in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2:
