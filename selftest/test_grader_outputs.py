@@ -650,6 +650,9 @@ def test_parts_are_split_into_balanced_groups_that_cover_each_part_once():
         assert len(groups) == min(pieces, len(weights))
         loads = [sum(weights[p] for p in g) for g in groups]
         assert max(loads) - min(loads) <= max(weights.values()), (pieces, groups)
+    # a Gradescope image's graded seconds: longest first alone puts 7.04 s in one group; 6.90 s is best
+    graded = {1: 0.803, 2: 0.908, 3: 1.298, 4: 1.461, 5: 2.943, 6: 1.338, 7: 1.446, 8: 1.67, 9: 1.536, 10: 0.388}
+    assert max(sum(graded[p] for p in g) for g in split_parts(graded, 2)) < 6.92
 
 
 def test_a_joined_result_takes_each_test_from_the_piece_that_ran_its_part():

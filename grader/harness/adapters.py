@@ -1,4 +1,4 @@
-"""The private torch APIs the harness leans on, in one place.
+"""The private torch APIs the harness leans on (and one of hypothesis's), in one place.
 
 Torch has no public way to ask how many ``__torch_dispatch__`` or
 ``__torch_function__`` modes are on the stack, or to pop one an implementation
@@ -21,6 +21,7 @@ PRIVATE: tuple[tuple[str, str], ...] = (
     ("torch._C", "_len_torch_function_stack"),
     ("torch._C", "_pop_torch_function_stack"),
     ("torch._C", "_current_graph_task_id"),
+    ("hypothesis.internal.conjecture.providers", "_get_local_constants"),
 )
 # (where, attribute) for every private setting the harness sets (not called: only there to be set)
 SETTINGS: tuple[tuple[str, str], ...] = (
@@ -40,6 +41,17 @@ def missing() -> list[str]:
         if not hasattr(importlib.import_module(module), name):
             gone.append(f"{module}.{name}")
     return gone
+
+
+def gather_example_constants() -> None:
+    """Hypothesis reads the constants in the source of every local module imported (to draw them now and
+    then), once, as its pytest plugin collects: a process that forks grading processes reads them here, once,
+    and each of them inherits what was read (a twentieth of a second each, at its start)."""
+    from hypothesis.internal.conjecture import providers
+
+    gather = getattr(providers, "_get_local_constants", None)
+    if callable(gather):
+        gather()
 
 
 def compile_runs_as_written() -> None:
