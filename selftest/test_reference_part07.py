@@ -1200,9 +1200,10 @@ def test_requires_grad_handed_on_in_a_dict_is_a_keyword_all_the_same(spelled):
 
 def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
     """``autograd_watched``'s mode sees the calling thread's ops alone: a thread the module started when it was
-    imported, handed each call's work, runs autograd unseen, so a thread of the implementation's alive during
-    the call is reported as one started by it is; the harness's own threads are not the implementation's, and
-    the call's answer comes back for the test to check."""
+    imported, handed each call's work, runs autograd unseen, so a thread of the implementation's that ran
+    during the call is reported as one started by it is; one left waiting (started by a part run earlier in
+    the same process) is not, nor are the harness's own threads; and the call's answer comes back for the
+    test to check."""
     import queue
     import threading
 
@@ -1242,8 +1243,11 @@ def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
     try:
         handed = autograd_watched.fn(Functions(in_a_thread), "gradients.squared_error_grad", x, w, 1.0)
         assert handed.threads and not handed.engine  # (the ops ran in the other thread, unseen)
-        HARNESS_THREADS.add(server)  # the same thread, the harness's own: not the implementation's
+        assert torch.equal(handed.answer, by_hand(x, w, 1.0))
+        # the same thread left waiting while a call computes by hand
         assert not autograd_watched.fn(Functions(by_hand), "gradients.squared_error_grad", x, w, 1.0).threads
+        HARNESS_THREADS.add(server)  # the same thread, the harness's own: not the implementation's
+        assert not autograd_watched.fn(Functions(in_a_thread), "gradients.squared_error_grad", x, w, 1.0).threads
     finally:
         jobs.put(stop)
         server.join()

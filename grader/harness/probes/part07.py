@@ -6,8 +6,8 @@ code can reach autograd by ways no reading follows: a method looked up by a name
 optimizer that reads ``.grad`` for it. So the function is also called with a dispatch mode on, which sees
 each ATen op as it runs, below autograd: an op given or making a tensor that requires grad means an
 autograd graph was built, and an op run by autograd's engine (``adapters.graph_task_id``) means a
-backward ran. Modes do not follow code into another thread, so a thread of the implementation's alive during the
-call (started by it, or earlier) is reported too. Like every probe this one reports what happened (the test
+backward ran. Modes do not follow code into another thread, so a thread of the implementation's that ran during
+the call (started by it, or earlier) is reported too. Like every probe this one reports what happened (the test
 judges it), and its report can only fail the test: code that gets past it is back where the reading alone
 leaves it.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,7 @@ class Watched(Report):
 
     graph: bool  # an op was given, or made, a tensor that requires grad
     engine: bool  # an op ran inside autograd's engine (a backward)
-    threads: bool  # a thread of its own was alive during the call (started by it, or before it, at import)
+    threads: bool  # a thread of its own ran during the call (started by it, or before it, at import)
     answer: Any = None  # what the call returned
 
 
@@ -63,14 +64,9 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
         seen["threads"] = True
         sys.setprofile(None)
 
-    from grader.harness.lookahead import HARNESS_THREADS
-
-    # a thread started earlier (as the module was imported) that the call hands work to runs it unseen by
-    # the mode, which watches this thread alone
-    seen["threads"] = any(t is not threading.current_thread() and t not in HARNESS_THREADS and t.is_alive()
-                          for t in threading.enumerate())
     fn = impl.function(function)
     answer = None
+    before = _other_threads_cpu()
     threading.setprofile(started)
     try:
         with Watch():
@@ -79,4 +75,25 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
         pass
     finally:
         threading.setprofile(None)
-    return Watched(seen["graph"], seen["engine"], seen["threads"], answer)
+    # a thread started earlier (as the module was imported) that the call hands its work to runs it unseen by
+    # the mode, which watches this thread alone: one that ran during the call (its CPU clock moved, read from
+    # the kernel; a thread that ended meanwhile ran too) counts; one left waiting (a part run earlier in this
+    # process started it) does not
+    after = _other_threads_cpu()
+    ran = any(spent is None or after.get(ident) is None or after[ident] > spent for ident, spent in before.items())
+    return Watched(seen["graph"], seen["engine"], seen["threads"] or ran, answer)
+
+
+def _other_threads_cpu() -> dict[int, float | None]:
+    """Each Python thread but this one and the harness's own: its CPU seconds (None: unreadable)."""
+    from grader.harness.lookahead import HARNESS_THREADS
+
+    spent: dict[int, float | None] = {}
+    for thread in threading.enumerate():
+        if thread is threading.current_thread() or thread in HARNESS_THREADS or thread.ident is None:
+            continue
+        try:
+            spent[thread.ident] = time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+        except (AttributeError, OSError, ValueError):
+            spent[thread.ident] = None
+    return spent
