@@ -475,6 +475,14 @@ REACHING = {
     "a function's globals": "def f(g):\n    return g.__globals__\n",
     "a function's code swapped": "def f(g, h):\n    g.__code__ = h.__code__\n",
     "whether a dispatch mode watches": "from torch.utils._python_dispatch import _get_current_dispatch_mode\n",
+    # code run with the watchers switched off hides its ops from every one of them
+    "dispatch modes switched off": "import torch\ndef f(x):\n    with torch._C._DisableTorchDispatch():\n"
+                                   "        return x.sum()\n",
+    "... through the helper that pops them": "from torch.utils._python_dispatch import _disable_current_modes as off\n"
+                                             "def f(x):\n    with off():\n        return x.sum()\n",
+    "... a function mode's": "import torch\ndef f(x):\n    with torch._C.DisableTorchFunction():\n        return x.sum()\n",
+    "... by excluding the Python key": "import torch\nK = torch._C.DispatchKey.Python\n"
+                                       "G = torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(K))\n",
     "... by torch's private counter": "import torch\nn = torch._C._len_torch_dispatch_stack()\n",
     "a timer's text that imports the grader": "import timeit\ntimeit.timeit('import grader', number=1)\n",
     "a timer's text built at run time": "import timeit\ntimeit.timeit('im' + 'port os', number=1)\n",

@@ -202,13 +202,31 @@ RUNNERS = frozenset(["exec", "eval", "compile", "__import__", "breakpoint", "glo
 # what runs a statement given as text (its text is read as code here; text built at run time is refused)
 TEXT_RUNNERS = frozenset(["timeit.timeit", "timeit.repeat", "timeit.Timer", "torch.utils.benchmark.Timer",
                           "torch.utils.benchmark.utils.timer.Timer"])
-# torch's private functions that tell whether a dispatch or function mode (a watcher) is active
+# torch's private functions that tell whether a dispatch or function mode (a watcher) is active, or hide from one
 MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mode_stack",
                         "_len_torch_dispatch_stack", "_get_dispatch_stack_at", "_get_dispatch_mode",
                         "is_in_torch_dispatch_mode", "_get_current_function_mode", "_get_current_function_mode_stack",
                         "_len_torch_function_stack", "_get_function_stack_at", "_is_torch_function_mode_enabled",
                         "_pop_mode", "_pop_torch_dispatch_stack", "_pop_torch_function_stack",
-                        "_unset_dispatch_mode"])
+                        "_unset_dispatch_mode",
+                        # and those that switch them off, or push and pop them by hand: code run so hides its ops
+                        # from every watcher (``with torch._C._DisableTorchDispatch(): ...``)
+                        "_DisableTorchDispatch", "_disable_current_modes", "_pop_mode_temporarily",
+                        "_DisablePythonDispatcher", "DisableTorchFunction", "DisableTorchFunctionSubclass",
+                        "_disabled_torch_dispatch_impl", "_disabled_torch_function_impl", "_DisableFuncTorch",
+                        "ExcludeDispatchKeyGuard", "_ExcludeDispatchKeyGuard", "_SetExcludeDispatchKeyGuard",
+                        "_ForceDispatchKeyGuard", "_IncludeDispatchKeyGuard", "_PreserveDispatchKeyGuard",
+                        "_dispatch_tls_set_dispatch_key_excluded", "_dispatch_tls_set_dispatch_key_included",
+                        "_dispatch_tls_local_exclude_set", "_dispatch_tls_local_include_set",
+                        "_AutoDispatchBelowAutograd", "_AutoDispatchBelowADInplaceOrView", "_EnablePythonDispatcher",
+                        "_set_dispatch_mode", "_push_mode", "_push_on_torch_dispatch_stack",
+                        "_push_on_torch_function_stack", "_set_torch_function_state", "_get_torch_function_state",
+                        "_TorchFunctionState", "_skip_one_hop_torch_function", "_set_skip_next_torch_function",
+                        "_peek_should_skip_torch_function", "_is_torch_function_enabled",
+                        "_is_torch_function_all_disabled", "_enable_torch_function", "_disable_infra_mode",
+                        "_unset_infra_mode", "_detect_infra_mode", "_is_in_torch_dispatch_mode",
+                        "_is_in_non_infra_torch_dispatch_mode", "_is_in_any_mode_without_ignore_compile_internals",
+                        "_dispatch_call_boxed", "_dispatch_keys", "_dispatch_key_set"])
 # names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
 NAMED = REACHING | MODE_PEEKS | frozenset(["modules", "__dict__", *ADDRESSED])
 # the libraries a module may take every name of (``from math import *``), whatever they bind; torch's and numpy's
