@@ -901,6 +901,20 @@ def test_a_mixin_that_may_run_code_as_a_subclass_is_made_is_read_whole(hook):
     assert any(f.autograd for f in findings(plain, {"__init__": "from . import gradients, model\n", "model": meta}))
 
 
+@pytest.mark.parametrize("runs", ["    _ready = _install()\n", "    _ready = [_install][0]()\n",
+                                  "    @_install\n    def other(self):\n        pass\n"])
+def test_a_def_of_a_class_body_that_the_body_runs_is_read(runs):
+    """A class body runs what it calls as the class is made: a def of its own it names (``_ready = _install()``)
+    is read with the module's import-time code, as a module-level function's would be."""
+    model = ("import torch\n\nTOOLS = {}\n\nclass _Tools:\n    def _install(f=None):\n"
+             "        TOOLS['g'] = lambda t: torch.autograd.grad(t.sum(), t)\n        return f\n\n" + runs)
+    plain = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n"
+    assert any(f.autograd and "model.py" in f.where
+               for f in findings(plain, {"__init__": "from . import gradients, model\n", "model": model}))
+    inert = model.replace(runs, "    pass\n")  # defined, never run: nothing of it is read
+    assert findings(plain, {"__init__": "from . import gradients, model\n", "model": inert}) == []
+
+
 def test_a_hook_handing_on_to_its_base_s_is_not_hiding():
     """A registry of chips filled as each is defined: its ``__init_subclass__`` calls its base's, as every
     such hook does. The same dunder reached from another method is still a way around the reading."""
@@ -1224,30 +1238,44 @@ def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
     plain = autograd_watched.fn(Functions(by_hand), "gradients.squared_error_grad", x, w, 1.0)
     assert not (plain.graph or plain.engine or plain.threads) and torch.equal(plain.answer, by_hand(x, w, 1.0))
 
-    jobs: queue.Queue = queue.Queue()
     stop = object()
 
-    def serve():
-        while (job := jobs.get()) is not stop:
-            leaf = job[1].detach().requires_grad_(True)
-            (0.5 * (job[0] @ leaf - job[2]) ** 2).backward()
-            job[3].put(leaf.grad)
+    def server(cls):
+        """A thread of ``cls`` that takes (x, w, target) and answers by autograd; and a function that hands it
+        its inputs."""
+        jobs: queue.Queue = queue.Queue()
 
-    def in_a_thread(x, w, target):
-        answer: queue.Queue = queue.Queue()
-        jobs.put((x, w, target, answer))
-        return answer.get()
+        def serve():
+            while (job := jobs.get()) is not stop:
+                leaf = job[1].detach().requires_grad_(True)
+                (0.5 * (job[0] @ leaf - job[2]) ** 2).backward()
+                job[3].put(leaf.grad)
 
-    server = threading.Thread(target=serve, daemon=True)
-    server.start()
+        def in_a_thread(x, w, target):
+            answer: queue.Queue = queue.Queue()
+            jobs.put((x, w, target, answer))
+            return answer.get()
+
+        thread = cls(target=serve, daemon=True)
+        thread.start()
+        return thread, in_a_thread, lambda: (jobs.put(stop), thread.join())
+
+    class Quiet(threading.Thread):  # a thread that says it has no ident: the interpreter's word is taken
+        ident = None
+
+    quiet, in_a_quiet_thread, done = server(Quiet)
     try:
-        handed = autograd_watched.fn(Functions(in_a_thread), "gradients.squared_error_grad", x, w, 1.0)
+        handed = autograd_watched.fn(Functions(in_a_quiet_thread), "gradients.squared_error_grad", x, w, 1.0)
         assert handed.threads and not handed.engine  # (the ops ran in the other thread, unseen)
         assert torch.equal(handed.answer, by_hand(x, w, 1.0))
         # the same thread left waiting while a call computes by hand
         assert not autograd_watched.fn(Functions(by_hand), "gradients.squared_error_grad", x, w, 1.0).threads
-        HARNESS_THREADS.add(server)  # the same thread, the harness's own: not the implementation's
-        assert not autograd_watched.fn(Functions(in_a_thread), "gradients.squared_error_grad", x, w, 1.0).threads
     finally:
-        jobs.put(stop)
-        server.join()
+        done()
+    harness, in_the_harness_thread, done = server(threading.Thread)
+    try:  # a thread of the harness's own (its lookahead) is not the implementation's
+        HARNESS_THREADS.add(harness)
+        assert not autograd_watched.fn(Functions(in_the_harness_thread), "gradients.squared_error_grad", x, w,
+                                       1.0).threads
+    finally:
+        done()

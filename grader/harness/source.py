@@ -1049,10 +1049,17 @@ def _runs_when_defined(node: ast.stmt, mod: Module) -> list[ast.AST]:
             return [node]
         # a base of the module's own that is inert is only looked up: naming it runs none of its methods
         # (its own class statement is read where it stands)
-        return [*node.decorator_list, *[base for base in node.bases if _own_class(base, mod) is None],
-                *[part for child in node.body for part in _runs_when_defined(child, mod)],
+        body = [part for child in node.body for part in _runs_when_defined(child, mod)]
+        # a def of the class body named by what the body runs (``_ready = _install()``, a decorator of its own)
+        # runs as the class is made: the body's own names are its defs, which no module-level reading follows
+        defined = {child.name: child for child in node.body
+                   if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        called = {id(defined[n.id]): defined[n.id] for part in body for n in ast.walk(part)
+                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in defined}
+        return [*node.decorator_list, *[base for base in node.bases if _own_class(base, mod) is None], *body,
+                *called.values(),
                 *[child for child in node.body if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  and child.name in CLASS_TIME_METHODS]]
+                  and child.name in CLASS_TIME_METHODS and id(child) not in called]]
     return [node]
 
 
