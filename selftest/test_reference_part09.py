@@ -92,6 +92,19 @@ def test_a_batch_returned_as_a_named_tuple_is_the_pair():
     batch.where(1).same()
 
 
+def test_a_batch_left_on_the_cpu_is_not_on_a_device_its_class_is_named_after():
+    """A tensor subclass's device may be a property of its own, so only a plain tensor's is read; any other
+    object is reported by its class, and a class may be called ``meta``."""
+    meta = type("meta", (torch.Tensor,), {})
+
+    class Functions:
+        def function(self, name):
+            return lambda data, batch_size, rng, device="cpu": tuple(
+                t.as_subclass(meta) for t in R.get_batch(data, batch_size, rng))
+
+    assert P.get_batch.fn(Functions(), 8, 3, 2, 0, False, "meta").batch == ("a meta", "a meta")
+
+
 @settings(max_examples=20)
 @given(S.train_cases)
 def test_train_follows_the_harness_loop(case):

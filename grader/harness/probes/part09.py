@@ -274,8 +274,9 @@ def _pinning_stands_aside():
 
 def _placed(t: Any) -> str:
     """The device type of a plain tensor, as torch holds it; any other object (a tensor subclass too, whose
-    ``device`` may be a property of its own) by its type's name, which is no device."""
-    return t.device.type if type(t) in (torch.Tensor, torch.nn.Parameter) else type(t).__name__
+    ``device`` may be a property of its own) as "a" and its type's name, which no device's name is (a class
+    may be called ``meta``)."""
+    return t.device.type if type(t) in (torch.Tensor, torch.nn.Parameter) else f"a {type(t).__name__}"
 
 
 @probe(subject="training.get_batch", batch=False)
