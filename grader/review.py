@@ -43,11 +43,11 @@ ENVIRONMENT_NAMES = frozenset({
     "os.access", "os.statvfs", "shutil.disk_usage", "os.getgroups", "os.getresuid", "os.getresgid",
     "os.sysconf", "os.confstr", "os.get_terminal_size", "shutil.get_terminal_size", "os.isatty", "os.ttyname",
     "sys.getrecursionlimit", "threading.current_thread", "threading.main_thread", "threading.get_ident",
-    "threading.get_native_id",
+    "threading.get_native_id", "os.getpgid", "os.getpriority", "os.sched_getscheduler", "os.sep",
 })
 # attributes that read the same of an object in hand (``sys.stdin.isatty()``, ``os.stat(".").st_uid``,
 # ``Path("/").iterdir()``)
-WHERE_RUN_ATTRIBUTES = frozenset({"isatty", "st_uid", "st_gid", "iterdir"})
+WHERE_RUN_ATTRIBUTES = frozenset({"isatty", "st_uid", "st_gid", "st_dev", "st_ino", "st_nlink", "iterdir"})
 # a module's own dunders that say where it was loaded from
 WHERE_LOADED = frozenset({"__file__", "__spec__", "__loader__", "__path__", "__cached__"})
 # modules whose every use reads the machine or reaches past Python: their import is the flag
@@ -62,6 +62,8 @@ PLACES = ("/proc", "/sys/", "/dev/shm", "/autograder", "/.dockerenv", "/etc/", "
 # and any other folder at the root but the scratch one (``"/"`` itself, ``"/Users"``, ``"/mnt/data"``): what a
 # worker's root holds tells it apart from a student's machine
 AT_THE_ROOT = re.compile(r"/|/(?!tmp(?:/|$))[A-Za-z][\w.-]*(?:/[\w.-]*)*")
+# and such a folder's bare name, to be joined to the root by code (``os.sep + "home"``)
+ROOT_FOLDERS = frozenset({"home", "Users", "submission", "autograder", "proc", ".dockerenv"})
 
 
 def reads_environment(dotted: str) -> bool:
@@ -108,6 +110,6 @@ def _flags(node: ast.AST) -> list[str]:
         return [f".{node.attr}"]
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         text = node.value.strip()
-        if text.startswith(PLACES) or text in SPELLED_AS_TEXT or AT_THE_ROOT.fullmatch(text):
+        if text.startswith(PLACES) or text in SPELLED_AS_TEXT or text in ROOT_FOLDERS or AT_THE_ROOT.fullmatch(text):
             return [repr(text[:60])]
     return []

@@ -59,6 +59,9 @@ def test_the_reference_reads_nothing_of_where_it_runs():
     ("import sys\nVENV = sys.prefix\n", "sys.prefix: model.py:2"),
     ("import threading\nNAME = threading.current_thread().name\n", "threading.current_thread: model.py:2"),
     ("import sys\nDEPTH = sys.getrecursionlimit()\n", "sys.getrecursionlimit: model.py:2"),
+    ("import os\nLEADER = os.getpgid(0) == 0\n", "os.getpgid: model.py:2"),
+    ("import os\nHOME = os.path.isdir(os.sep + 'home')\n", "'home': model.py:2"),
+    ("import os\nDEV = os.stat('.').st_dev\n", ".st_dev: model.py:2"),
 ])
 def test_each_way_to_read_the_machine_is_named_with_its_place(text, named):
     assert named in reads(text), reads(text)
