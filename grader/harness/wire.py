@@ -217,6 +217,10 @@ def _enc(value: Any, depth: int, tail: list[bytes] | None = None) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = [[f.name, _enc(getattr(value, f.name), depth + 1, tail)] for f in dataclasses.fields(value)]
         return {"$dc": t.__name__, "fields": fields}
+    if isinstance(value, tuple):  # a class of tuple's own (``class Grads(tuple)``) is the tuple it holds, read
+        return {"$t": [_enc(v, depth + 1, tail) for v in tuple.__iter__(value)]}  # as tuple holds it
+    if isinstance(value, list):
+        return [_enc(v, depth + 1, tail) for v in list.__iter__(value)]
     if isinstance(value, torch.Tensor):
         return {"$opaque": _type_name(value), "why": "a tensor subclass"}
     return {"$opaque": _type_name(value)}
