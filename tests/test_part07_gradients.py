@@ -196,9 +196,9 @@ def no_autograd_ran(impl, oracle, function, args: tuple, check_answer) -> None:
         fail(function.name, f"built an autograd graph as it ran (an op was given a tensor that requires grad), though "
              f"its source names no autograd ({how}): compute the gradient with the formula, using plain tensor ops")
     if seen.threads:
-        fail(function.name, "had a thread of its own run as it ran (started by the call, or when its module was imported): a "
-             "gradient by hand needs none, and the check that no autograd runs does not follow code into other "
-             "threads. Compute the gradient in the call itself")
+        fail(function.name, "had a thread of its own run as it ran (started by the call, or when its module was "
+             "imported): a gradient by hand needs none, and the check that no autograd runs does not follow code into "
+             "other threads. Compute the gradient in the call itself")
     check_answer(watched.where("answer").about(function.name))
 
 
