@@ -288,9 +288,13 @@ def test_no_keyring_and_no_namespace_of_its_own(graded):
     assert "keyring written" not in said and "keyring read" not in said and "namespace made" not in said, said[:1000]
 
 
-def test_lies_are_type_errors(graded):
-    for test in ("test_contiguous_strides", "test_view_strides", "test_transpose"):
-        assert "wrong type" in outcome(graded, "lying_eq", test)["message"]
+def test_lies_stay_behind(graded):
+    """A tuple whose ``__eq__`` says yes to anything crosses as the plain tuple it holds (its claim left in its
+    worker), and is compared as what it holds; a tensor subclass is no answer at all."""
+    for test in ("test_contiguous_strides", "test_view_strides"):
+        assert "wrong value" in outcome(graded, "lying_eq", test)["message"]
+    assert "returned: ()" in outcome(graded, "lying_eq", "test_contiguous_strides")["message"]
+    assert "wrong type" in outcome(graded, "lying_eq", "test_transpose")["message"]
     assert "tensor subclass" in outcome(graded, "lying_eq", "test_transpose")["message"]
 
 
