@@ -22,6 +22,7 @@ comes back where the test asks, and:
 
 from __future__ import annotations
 
+import sys
 import threading
 import weakref
 from collections import Counter, deque
@@ -35,8 +36,10 @@ if TYPE_CHECKING:
 
 FIRST_CHUNK, LAST_CHUNK = 8, 64  # chunks double from the first to the last size
 # the harness's own threads (where the implementation runs in this process too): a probe that asks whether
-# code ran beside a thread of its own leaves these out
+# code ran beside a thread of its own leaves these out, and those alive when the harness was imported, before
+# any implementation ran (a test runner's own: pytest-xdist's channel to its controller, at home)
 HARNESS_THREADS: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
+THREADS_BEFORE: frozenset[int] = frozenset(sys._current_frames())
 WINDOW = 96  # answers at most waiting for the test to ask them
 
 Answer = Union[Reply, BaseException]

@@ -82,12 +82,12 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
 
 
 def _other_threads_cpu() -> dict[int, float | None]:
-    """Each Python thread but this one and the harness's own: its CPU seconds (None: unreadable). Threads as
-    the interpreter knows them (``sys._current_frames``), not as their objects say (a Thread subclass may say
-    its ident is None, and ``_thread`` starts threads ``threading`` never lists)."""
-    from grader.harness.lookahead import HARNESS_THREADS
+    """Each Python thread but this one and the harness's (``lookahead``): its CPU seconds (None: unreadable).
+    Threads as the interpreter knows them (``sys._current_frames``), not as their objects say (a Thread subclass
+    may say its ident is None, and ``_thread`` starts threads ``threading`` never lists)."""
+    from grader.harness.lookahead import HARNESS_THREADS, THREADS_BEFORE
 
-    harness = {thread.ident for thread in HARNESS_THREADS}
+    harness = {thread.ident for thread in HARNESS_THREADS} | THREADS_BEFORE
     spent: dict[int, float | None] = {}
     for ident in set(sys._current_frames()) - harness - {threading.get_ident()}:
         try:
