@@ -1263,7 +1263,7 @@ def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
     class Quiet(threading.Thread):  # a thread that says it has no ident: the interpreter's word is taken
         ident = None
 
-    quiet, in_a_quiet_thread, done = server(Quiet)
+    _, in_a_quiet_thread, done = server(Quiet)
     try:
         handed = autograd_watched.fn(Functions(in_a_quiet_thread), "gradients.squared_error_grad", x, w, 1.0)
         assert handed.threads and not handed.engine  # (the ops ran in the other thread, unseen)

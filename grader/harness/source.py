@@ -1006,6 +1006,12 @@ def _assigned(target: ast.expr, value: ast.expr) -> Iterator[tuple[str, ast.expr
                                  value.elts[i] if paired else value)
 
 
+def _def_time_parts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
+    """What a def statement evaluates where it stands: its decorators, defaults and annotations."""
+    return [*node.decorator_list, *node.args.defaults, *filter(None, node.args.kw_defaults),
+            *_annotations_when_defined(node)]
+
+
 def _annotations_when_defined(node: ast.stmt) -> list[ast.expr]:
     """The annotations among ``_runs_when_defined(node)``: a function's, and a class body's functions'."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1037,11 +1043,7 @@ def _names_only(node: ast.expr) -> bool:
 def _runs_when_defined(node: ast.stmt, mod: Module) -> list[ast.AST]:
     """The parts of a top-level statement that run when the module runs it."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        args = node.args
-        annotations = [a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs,
-                                               *filter(None, [args.vararg, args.kwarg])] if a.annotation]
-        return [*node.decorator_list, *args.defaults, *filter(None, args.kw_defaults), *annotations,
-                *filter(None, [node.returns])]
+        return _def_time_parts(node)
     if isinstance(node, ast.ClassDef):
         if node.keywords or not all(_inert_base(base, mod) for base in node.bases):
             # a metaclass, or a base's, may call any method as the class is made (an Enum's
@@ -1140,11 +1142,7 @@ def _evaluated_in_class(node: ast.stmt) -> list[ast.AST]:
     decorators, defaults, annotations and bases (their bodies run elsewhere, or bind in their own namespace),
     the whole of any other statement."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        a = node.args
-        return [*node.decorator_list, *a.defaults, *(d for d in a.kw_defaults if d is not None),
-                *(x.annotation for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
-                  if x is not None and x.annotation is not None),
-                *([node.returns] if node.returns is not None else [])]
+        return _def_time_parts(node)
     if isinstance(node, ast.ClassDef):
         return [*node.decorator_list, *node.bases, *node.keywords]
     return [node]
