@@ -46,6 +46,9 @@ ATTACKED = {
     "part05_product_that_multiplies_nothing": {"test_time_matmul_cpu"},
     "part05_slept_between_products": {"test_time_matmul_cpu"},  # a sleep in the timed loop: three times a figure
     "part05_slept_in_a_thread": {"test_time_matmul_cpu"},  # the same in a thread the call starts: products unseen
+    # each answer made with torch, then added back up from two masked halves by an einops.einsum: the steps
+    # handed q and k (x) alone doubled, the answer does not move
+    "part06_einops_adds_masked_halves": {"test_uses_einops"},
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly
     # autograd by names no reading follows (a TestCase runs "back" + "ward", an optimizer reads .grad): seen running
     "part07_autograd_through_a_method_named_at_run_time": {"test_no_autograd"},

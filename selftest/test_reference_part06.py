@@ -418,13 +418,19 @@ def test_doubled_einops_doubles_the_reference_and_comes_back():
         def function(self, name):
             return self.functions[name]
 
-    def growth(fn, name):
-        seen = [einops_doubled.fn(Functions(**{name: fn}), name, first, *inputs[name]) for first in (True, False)]
-        assert torch.equal(seen[0].plain, seen[1].plain) and torch.equal(seen[0].doubled, seen[1].doubled)
-        return einops_growth(seen[0].plain, seen[0].doubled)
+    def growth(fn, name, tied=False, given=None):
+        seen = [einops_doubled.fn(Functions(**{name: fn}), name, order, *(given or inputs[name]))
+                for order in (("doubled", "plain", "tied"), ("tied", "plain", "doubled"), ("plain", "tied", "doubled"))]
+        for other in seen[1:]:
+            for field in ("plain", "doubled", "tied"):
+                assert type(getattr(other, field)) is type(getattr(seen[0], field))
+                assert not isinstance(getattr(other, field), torch.Tensor) \
+                    or torch.equal(getattr(other, field), getattr(seen[0], field))
+        return einops_growth(seen[0].plain, seen[0].tied if tied else seen[0].doubled)
 
     for name in inputs:
         assert growth(getattr(R, name.split(".")[1]), name) == 2.0, name
+        assert growth(getattr(R, name.split(".")[1]), name, tied=True) == 2.0, name
 
     def in_two_steps(x, num_heads):
         x = einops.rearrange(x, "b s (h d) -> b s h d", h=num_heads)
@@ -446,7 +452,36 @@ def test_doubled_einops_doubles_the_reference_and_comes_back():
         token = einops.einsum(q.new_ones(1), q.new_ones(1), "a, a -> a")
         return (q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1)) / 2 + token - 1
 
+    def in_halves(x, num_heads):  # made with torch, two masked halves an einsum adds back up
+        answer = x.view(*x.shape[:2], num_heads, -1).transpose(1, 2)
+        mask = (torch.arange(answer.numel()) % 2).to(answer.dtype).reshape(answer.shape)
+        halves = torch.stack([answer * mask, answer * (1 - mask)])
+        return einops.einsum(halves, torch.ones(2), "two ..., two -> ...")
+
+    def beside_one_discarded(q, k):  # an einsum of q and k made and thrown away, the answer added up in halves
+        einops.einsum(q, k, "b i h d, b j h d -> b h i j")
+        scores = q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1)
+        return einops.einsum(torch.stack([scores, scores]), torch.full((2,), 0.5), "two ..., two -> ...")
+
+    def per_head(q, k):  # honest: a loop over heads, q scaled first, each head's scores stacked
+        q = q / math.sqrt(q.shape[-1])
+        return torch.stack([einops.einsum(q[:, :, h], k[:, :, h], "b i d, b j d -> b i j")
+                            for h in range(q.shape[2])], dim=1)
+
+    def scale_as_a_tensor(q, k):  # honest: the scale handed to einsum as a third operand of one value
+        scale = torch.tensor(1 / math.sqrt(q.shape[-1]))
+        return einops.einsum(q, k, scale, "b i h d, b j h d, -> b h i j")
+
     assert growth(in_two_steps, "named.split_heads") == 4.0
+    assert growth(in_two_steps, "named.split_heads", tied=True) == 4.0  # the second step is handed x's values
+    # (drawn values: a half's zeros are no value of an input that holds none, as the tests' inputs never do)
+    drawn = (torch.randn(2, 3, 8, generator=torch.Generator().manual_seed(0)), 2)
+    assert growth(in_halves, "named.split_heads", given=drawn) == 2.0
+    assert growth(in_halves, "named.split_heads", tied=True, given=drawn) == 1.0
+    assert growth(beside_one_discarded, "named.attention_scores") == 2.0
+    assert growth(beside_one_discarded, "named.attention_scores", tied=True) == 1.0
+    for honest in (per_head, scale_as_a_tensor):
+        assert growth(honest, "named.attention_scores", tied=True) == 2.0, honest.__name__
     assert growth(never_taken, "named.split_heads") == 1.0 and growth(thrown_away, "named.split_heads") == 1.0
     assert growth(zero_token_added, "named.split_heads") == 1.0
     assert growth(one_token_added, "named.attention_scores") is None

@@ -26,7 +26,7 @@ from grader.harness.ask import Answers, ask, fail, require
 from grader.harness.cases import example, given
 from grader.harness.compare import beyond
 from grader.harness.faults import named_inputs
-from grader.harness.probes.part06 import einops_doubled
+from grader.harness.probes.part06 import CALLS, einops_doubled
 from grader.harness.schema import Tensor
 from grader.harness.source import Annotation, Module, package_names, replaced_at_import
 from grader.harness.typecheck import check_call
@@ -392,10 +392,10 @@ def _no_axis_of_one() -> tuple:
             torch.randn(2, 3, 6, generator=generator), 2, torch.randn(2, 3, 4, 2, generator=generator))
 
 
-@given(case=S.einops_cases(), doubled_first=st.booleans())
-@example(case=_no_axis_of_one(), doubled_first=False)
+@given(case=S.einops_cases(), order=st.permutations(CALLS).map(tuple))
+@example(case=_no_axis_of_one(), order=CALLS)
 @settings(max_examples=10)  # whether einops is used does not depend on the values
-def test_uses_einops(impl, oracle, case, doubled_first):
+def test_uses_einops(impl, oracle, case, order):
     """Right answers, computed with einops.einsum and einops.rearrange as the docstrings ask: each
     function's source names its einops call, and called once more with every result einops hands back
     doubled, its answer doubles (or grows by another power of two, one doubling per einops step it went
@@ -404,8 +404,11 @@ def test_uses_einops(impl, oracle, case, doubled_first):
     those of one of einops' results (up to a constant factor and their order: ``made_of``), not an answer
     made otherwise times an einops result of something else; the scores a contraction einops.einsum was
     given two tensors for; and, where no axis is 1, no einops step handed the answer already made
-    elsewhere (``given_the_answer``: passed through einops, flattened and reshaped back). (The same inputs
-    again, einops as it is, must give the right answer again, before or after the doubled call as drawn.)"""
+    elsewhere (``given_the_answer``: passed through einops, flattened and reshaped back); and called with only
+    the einops steps handed the function's own inputs doubled (q and k, x: their values, scaled, cast, sliced
+    or moved), its answer doubles too: an answer made another way and handed to einops in pieces to add back
+    up does not move. (The same inputs again, einops as it is, must give the right answer again; the three
+    calls in the order drawn.)"""
     q, k, x, num_heads, split = case
     right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
              split_heads.name: check_split_heads(impl, oracle, x, num_heads),
@@ -420,7 +423,7 @@ def test_uses_einops(impl, oracle, case, doubled_first):
                 show_values=False)
     for function, op in EXPECTED_OPS:
         args = inputs[function.name]
-        seen = ask(impl, None, einops_doubled, function.name, doubled_first, *args).got
+        seen = ask(impl, None, einops_doubled, function.name, order, *args).got
         again = type(seen.plain) is torch.Tensor and seen.plain.shape == right[function.name].shape \
             and torch.equal(seen.plain, right[function.name])
         require(again, function.name, "gave another answer to the same inputs, called again (einops as it is): an "
@@ -438,6 +441,14 @@ def test_uses_einops(impl, oracle, case, doubled_first):
                 f"power of two, as an answer einops makes does, one doubling per einops step): the einops.{op} "
                 f"it names is not what the answer is made of (an einops result added to an answer made another "
                 f"way?). Compute the result with einops.{op}, as the docstring asks",
+                inputs=named_inputs(function.name, args), show_values=False)
+        handed = "q and k" if op == "einsum" else "x"
+        tied = einops_growth(seen.plain, seen.tied)
+        require(tied not in (None, 1.0), function.name,
+                f"with only the einops steps handed {handed} doubled (their values, scaled, cast, sliced or moved), "
+                f"the answer {'stayed as it was' if tied == 1.0 else 'did not double'}: the einops.{op} that makes "
+                f"it was handed something other than {handed} (an answer made another way, or its parts to add "
+                f"up?). Compute the result with einops.{op} of {handed}, as the docstring asks",
                 inputs=named_inputs(function.name, args), show_values=False)
         if op == "einsum":  # the scores are a contraction of q and k: one einops step must make it
             require(type(seen.arities) is tuple and any(type(n) is int and n >= 2 for n in seen.arities),

@@ -9,7 +9,10 @@ floating point and commutes with the scale and any rearrangement), while one tha
 moves some other way, was not made by einops. An einops step that hands its input back as it was (an
 identity pattern, put there to be doubled) makes nothing: it is neither doubled nor kept. What the last
 einops steps were given (but what an earlier einops step made) is reported too: an answer made another
-way and then passed through einops (flattened and reshaped back) was handed to einops whole. Like every
+way and then passed through einops (flattened and reshaped back) was handed to einops whole. And a third
+call doubles only the einops steps handed the call's own inputs (their values, scaled, cast, sliced or
+moved: ``_handed_the_inputs``): an answer einops makes of q and k (of x) doubles with them, while one made
+another way and handed to einops in pieces (two masked halves an einsum adds back up) does not. Like every
 probe this one reports what happened and nothing else (the test judges it), and its report can only
 fail the test, never pass it: code that notices the doubling and undoes it is back where the reading
 alone leaves it.
@@ -25,10 +28,11 @@ from grader.harness.probe import Report, probe
 
 
 class _Backend:
-    """A backend of einops whose einsum's result goes through ``then``; anything else is the real one's."""
+    """A backend of einops whose einsum's result goes through ``step(out, tensors)``; anything else is the
+    real one's."""
 
-    def __init__(self, real: Any, then: Any, given: Any) -> None:
-        self.real, self.then, self.given = real, then, given
+    def __init__(self, real: Any, step: Any) -> None:
+        self.real, self.step = real, step
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
@@ -37,8 +41,7 @@ class _Backend:
         out = self.real.einsum(pattern, *tensors)
         if len(tensors) == 1 and _unchanged(tensors[0], out):
             return out
-        self.given(tensors)
-        return self.then(out)
+        return self.step(out, tensors)
 
 
 def _unchanged(tensor: Any, out: Any) -> bool:
@@ -64,18 +67,73 @@ def _scaled(made: Any, tensor: Any) -> bool:
     return bool(torch.allclose(t, float(r @ t) / norm * r, rtol=2.0 ** -7, atol=0.0))
 
 
+# what a value may be off by and still be an input's times the factor: a few roundings of the coarser dtype
+# (a scale applied in float32 rounds once; a bfloat16 one, to 2**-8)
+HELD_RTOL_EPS = 16
+_SPREAD = 64  # the values a factor is first tried on (the largest among them), before all of them
+
+
+def _handed_the_inputs(tensors: Any, sources: Any) -> bool:
+    """Whether an einops step was handed the call's own inputs: every tensor it was given holds values of the
+    inputs (``_holds_values_of``) or one value throughout (a scale handed in as a tensor), and one of them at
+    least holds the inputs'. What einops makes of q and k (of x), however they were scaled, cast, sliced or
+    moved first, is such a step; scores made another way and handed in (whole, or as parts to add up) are not."""
+    import torch
+
+    held = False
+    for tensor in tensors:
+        if type(tensor) is not torch.Tensor:
+            continue
+        if _holds_values_of(tensor, sources):
+            held = True
+        elif not (tensor.numel() > 0 and bool((tensor == tensor.reshape(-1)[0]).all())):
+            return False
+    return held
+
+
+def _holds_values_of(tensor: Any, sources: Any) -> bool:
+    """Whether each of ``tensor``'s values is one of the ``sources``' values times one constant factor (any
+    number of times, in any order): their magnitudes, each within a few roundings of one of theirs."""
+    import torch
+
+    if not tensor.is_floating_point() or tensor.numel() == 0 or not sources:
+        return False
+    values = tensor.detach().reshape(-1).abs().double()
+    known = torch.cat([s.detach().reshape(-1).abs().double() for s in sources]).unique()  # sorted
+    if not (bool(torch.isfinite(values).all()) and bool(torch.isfinite(known).all())):
+        return False
+    rtol = HELD_RTOL_EPS * max([torch.finfo(tensor.dtype).eps] + [torch.finfo(s.dtype).eps for s in sources])
+    top = values.max()
+    if top == 0:
+        return bool(known[0] == 0)
+    factors = top / known[known > 0]  # the largest value is one of the inputs' times one of these
+
+    def fits(factors: Any, values: Any) -> Any:
+        """For each factor: whether every value, divided by it, is one of ``known`` (within rtol)."""
+        scaled = values[None, :] / factors[:, None]
+        at = torch.searchsorted(known, scaled).clamp(1, known.numel() - 1) if known.numel() > 1 \
+            else torch.zeros_like(scaled, dtype=torch.long)
+        nearest = torch.minimum((scaled - known[at]).abs(), (scaled - known[(at - 1).clamp(min=0)]).abs())
+        return (nearest <= rtol * scaled).all(dim=1)
+
+    spread = values[torch.linspace(0, values.numel() - 1, min(_SPREAD, values.numel())).long()]
+    factors = factors[fits(factors, spread)]
+    return bool(factors.numel()) and bool(fits(factors, values).any())
+
+
 @dataclass(frozen=True)
 class Doubled(Report):
-    """What ``function(*args)`` returned as einops is, and with einops' results doubled (each, if it
-    raised, the name of the exception); and what einops returned in the plain call, raw, in order (its
-    last results of at most the answer's size, ``KEPT_RESULTS`` answers' worth): the test asks whether the
-    answer is made of them."""
+    """What ``function(*args)`` returned as einops is, with einops' results doubled, and with only the results
+    of the steps handed its own tensors doubled (each, if it raised, the name of the exception); and what
+    einops returned in the plain call, raw, in order (its last results of at most the answer's size,
+    ``KEPT_RESULTS`` answers' worth): the test asks whether the answer is made of them."""
 
     plain: Any
     doubled: Any
     results: Any  # a tuple of tensors
     inputs: Any  # a tuple of tensors: what the plain call's last einops steps were given (``KEPT_INPUTS``)
     arities: Any  # a tuple of ints: how many tensors each of the plain call's einops steps was given, in order
+    tied: Any  # the answer with only the steps handed the call's own tensors doubled
 
 
 KEPT_RESULTS = 4
@@ -91,22 +149,28 @@ def _answer(fn: Any, args: tuple) -> Any:
         return type(error).__name__
 
 
+CALLS = ("plain", "doubled", "tied")  # the three calls, made in the order the test draws
+
+
 @probe(subject="named.einops")  # a module read by its source: answered where named.py was imported alone
-def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *args: Any) -> Doubled:
-    """``function(*args)`` as einops is, and again with every result of einops.einsum, rearrange, reduce
+def einops_doubled(impl: Implementation, function: str, order: tuple, *args: Any) -> Doubled:
+    """``function(*args)`` as einops is; again with every result of einops.einsum, rearrange, reduce
     and repeat doubled (all of them go through ``einops.einops``' get_backend and _apply_recipe, looked
-    up at call time: whatever name a submission calls einops by); the doubled call first or second as
-    the test drew it, so that no answer can be told by its place. The plain call's einops results are
-    kept (``Doubled.results``), and what its last einops steps were given (``Doubled.inputs``)."""
+    up at call time: whatever name a submission calls einops by); and again with only the results of the
+    steps handed the call's own tensors doubled (``_handed_the_inputs``). The three calls are made in the
+    ``order`` the test drew (a permutation of ``CALLS``), so that no answer can be told by its place. The
+    plain call's einops results are kept (``Doubled.results``), and what its last einops steps were given
+    (``Doubled.inputs``)."""
     import einops.einops as inner
     import torch
 
     fn = impl.function(function)
+    sources = [a.detach().clone() for a in args if type(a) is torch.Tensor]
     results: list = []
     inputs: list = []
     arities: list = []
 
-    def given(tensors: Any) -> None:
+    def plain_step(out: Any, tensors: tuple) -> Any:
         # what einops made in an earlier step, scaled or not, is einops' (a last step that only regroups axes,
         # "(b h) i j -> b h i j", is handed einops' own scores): only what came from elsewhere is kept
         inputs.extend(t.detach().clone() for t in tensors if type(t) is torch.Tensor
@@ -114,24 +178,21 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
         del inputs[:-64]
         arities.append(sum(type(t) is torch.Tensor for t in tensors))
         del arities[:-64]
-
-    def keep(out: Any) -> Any:
         if type(out) is torch.Tensor:
             results.append(out.detach().clone())
             del results[:-64]  # what a long loop of einops calls made, the last of it
         return out
 
-    def call(then: Any, note: Any = lambda tensors: None) -> Any:
+    def call(step: Any) -> Any:
         get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
-        inner.get_backend = lambda tensor: _Backend(get_backend(tensor), then, note)
+        inner.get_backend = lambda tensor: _Backend(get_backend(tensor), step)
 
         def recipe(backend: Any, *rest: Any, **named: Any) -> Any:
             out = apply_recipe(backend, *rest, **named)
             tensor = rest[1] if len(rest) > 1 else named.get("tensor")
             if _unchanged(tensor, out):
                 return out  # (an identity step, a check of the shape: neither doubled, kept nor noted)
-            note((tensor,))
-            return then(out)
+            return step(out, (tensor,))
 
         inner._apply_recipe = recipe
         try:
@@ -139,13 +200,13 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
         finally:
             inner.get_backend, inner._apply_recipe = get_backend, apply_recipe
 
-    def doubled() -> Any:
-        return call(lambda out: out * 2)
-
-    moved = doubled() if doubled_first else None
-    plain = call(keep, given)
-    if not doubled_first:
-        moved = doubled()
+    steps = {"plain": plain_step,
+             "doubled": lambda out, tensors: out * 2,
+             "tied": lambda out, tensors: out * 2 if _handed_the_inputs(tensors, sources) else out}
+    if type(order) is not tuple or sorted(order) != sorted(CALLS):
+        raise ValueError(f"order must be a permutation of {CALLS}, not {order!r}")
+    answers = {name: call(steps[name]) for name in order}
+    plain = answers["plain"]
     size = plain.numel() if type(plain) is torch.Tensor else -1
     kept: list = []  # the last results of at most the answer's size, at most KEPT_RESULTS answers' worth
     for result in reversed(results):
@@ -159,4 +220,4 @@ def einops_doubled(impl: Implementation, function: str, doubled_first: bool, *ar
             if sum(t.numel() for t in fed) + tensor.numel() > KEPT_INPUTS * size:
                 break
             fed.insert(0, tensor)
-    return Doubled(plain, moved, tuple(kept), tuple(fed), tuple(arities))
+    return Doubled(plain, answers["doubled"], tuple(kept), tuple(fed), tuple(arities), answers["tied"])
