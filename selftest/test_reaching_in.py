@@ -54,6 +54,10 @@ HONEST = {
                           "[k for k in vars(self)], self.__dict__['x'], vars(self).items()\n",
     "a warning about its own line": "import warnings\ndef f():\n    warnings.warn('slow', stacklevel=1)\n",
     "... its level given by position": "import warnings\ndef f():\n    warnings.warn('slow', UserWarning, 1)\n",
+    "... its level in options written out": "import warnings\nOPTIONS = {'stacklevel': 1}\n"
+                                              "def f():\n    warnings.warn('slow', **OPTIONS)\n",
+    "options handed on to a function of its own": "def g(**options):\n    return options\n"
+                                                  "def f(**options):\n    return g(**options)\n",
     "a match on its own class's fields": "import dataclasses\n@dataclasses.dataclass\nclass P:\n    x: int\n"
                                          "def f(p):\n    match p:\n        case P(x=0):\n            return 1\n",
     "a match on values and classes": "import torch\ndef f(d):\n    match d:\n        case torch.float32:\n"
@@ -444,6 +448,10 @@ REACHING = {
     "... in a signal handler": "import signal\nsignal.signal(signal.SIGALRM, lambda n, f: print(f))\n",
     "a caller's place, by warnings": "import warnings\nwarnings.warn('x', stacklevel=3)\n",
     "... its level given by position": "from warnings import warn\nwarn('x', UserWarning, 2)\n",
+    "... by warnings' C twin": "import _warnings\n_warnings.warn('x', UserWarning, 3)\n",
+    "... its level in a table of options": "import warnings\nOPTIONS = {'stacklevel': 3}\nwarnings.warn('x', **OPTIONS)\n",
+    "... its level in options handed on": "import logging\ndef say(msg, **options):\n"
+                                            "    logging.getLogger().warning(msg, **options)\n",
     "... by logging": "import logging\nlogging.getLogger().info('x', stack_info=True)\n",
     "... by findCaller": "import logging\nwho = logging.getLogger().findCaller()\n",
     "a thread torch's watch never sees started": "import _thread\n_thread.start_new_thread(print, ())\n",
@@ -643,6 +651,13 @@ REACHING = {
     "a process started": "import subprocess\ndef f():\n    return subprocess.run(['lscpu'])\nf()\n",
     "... by os": "import os\ndef f():\n    return os.system('lscpu')\nf()\n",
     "torch's loader told weights_only=False": "import torch\ndef f(p):\n    return torch.load(p, weights_only=False)\n",
+    # what weights_only=True may call, widened: any checkpoint's pickle that names shutil.rmtree then runs it
+    "torch's unpickler allowed more": "import shutil\nimport torch\ntorch.serialization.add_safe_globals([shutil.rmtree])\n",
+    "... by name": "import shutil\nfrom torch.serialization import add_safe_globals as allow\nallow([shutil.rmtree])\n",
+    "... for one load": "import shutil\nimport torch\ndef f(p):\n    with torch.serialization.safe_globals([shutil.move]):\n"
+                        "        return torch.load(p, weights_only=True)\n",
+    "... through its private list": "import shutil\nimport torch\n"
+                                    "torch._weights_only_unpickler._marked_safe_globals_set.add(shutil.rmtree)\n",
     "... by options not written out": "import torch\ndef f(p, kw):\n    return torch.load(p, **kw)\n",
     "... by a name a class body reads before binding it (the module's, then)": (
         "import io, torch\nSAFE = 0\nclass _C:\n    m = torch.load(io.BytesIO(b''), weights_only=SAFE)\n"
@@ -1025,6 +1040,11 @@ def test_a_loader_that_may_run_a_pickle_s_code_is_said_as_what_it_is():
                            "is handed: load with weights_only=True)"]).describe()
     assert said.startswith("your submission may load a file in a way that runs code the file names: training.py:9")
     assert "WEIGHTS_ONLY = True" in said and "must not import the grader" not in said, said
+    allowed = ReachesInFault(["training.py:13 uses .add_safe_globals, which lets torch.load's weights_only "
+                              "unpickler call what it is given, which any checkpoint's pickle may then name; a "
+                              "checkpoint of tensors, dicts, lists and numbers needs no such list"]).describe()
+    assert allowed.startswith("your submission may load a file in a way that runs code the file names"), allowed
+    assert "add_safe_globals and safe_globals" in allowed and "WEIGHTS_ONLY = True" not in allowed, allowed
     mixed = ReachesInFault(["training.py:9 calls torch.load with a pickle module of its own",
                             "training.py:12 uses sys.modules"]).describe()
     assert mixed.startswith("your submission reaches into code it did not write") and "WEIGHTS_ONLY" in mixed

@@ -163,7 +163,8 @@ class ReachesInFault(Fault):
     def __init__(self, places: list[str]) -> None:
         more = f" (and {len(places) - 1} more place{'s' if len(places) > 2 else ''}: {', '.join(places[1:4])}" \
                f"{', ...' if len(places) > 4 else ''})" if len(places) > 1 else ""
-        hints = [hint for trigger, hint in HINTS if any(trigger in place.lower() for place in places)]
+        hints = [hint for trigger, hint in HINTS if any(trigger in place.lower() and not (
+            hint is LOADER_OPTIONS and "unpickler call" in place) for place in places)]  # (not a loader's options)
         # a loader that may run a pickle's code runs code no reading sees, as exec would: said as what it is
         self.loads_code = all("pickle" in place for place in places)
         # names given at run time, whatever they name (the submission's own objects too): the reading cannot
@@ -224,11 +225,15 @@ LOADER_OPTIONS = ("torch.load (and np.load) run the code a pickle names unless t
                   "module's top and only read for its fields (OPTIONS.weights_only, **dataclasses.asdict(OPTIONS)); "
                   "a value a caller passes in, or an object that is handed on or changed, may be anything when it "
                   "runs.")
+SAFE_GLOBALS = ("torch.serialization.add_safe_globals and safe_globals (and the list behind them) let torch.load's "
+                "weights_only unpickler call more than it does by itself: a checkpoint's pickle that names such a "
+                "function (shutil.rmtree) runs it. Save tensors, state dicts, lists, dicts and numbers, which "
+                "torch.load(path, weights_only=True) reads as it is.")
 LIBRARY_OPS = ("torch.library registers an op in torch's dispatcher for the whole process (custom_op, "
                "Library.impl, register_autograd): every later call of that op, the harness's included, would run code "
                "of yours. Write a plain function (a decorator of your own, if you like) instead.")
 # what a refusal's places say -> what to write instead, said once after the paragraph above
-HINTS = (("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME),
+HINTS = (("unpickler call", SAFE_GLOBALS), ("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME),
          ("namespace", ATTRIBUTES_BY_NAME),
          ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS),
          ("torch.library", LIBRARY_OPS))

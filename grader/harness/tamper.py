@@ -227,8 +227,17 @@ MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mod
                         "_unset_infra_mode", "_detect_infra_mode", "_is_in_torch_dispatch_mode",
                         "_is_in_non_infra_torch_dispatch_mode", "_is_in_any_mode_without_ignore_compile_internals",
                         "_dispatch_call_boxed", "_dispatch_keys", "_dispatch_key_set"])
+# torch's list of what its weights_only unpickler may call besides tensors and containers: a function put there
+# (shutil.rmtree) is called by any checkpoint whose pickle names it, ``weights_only=True`` written out or not
+UNPICKLER_ALLOWS = frozenset(["add_safe_globals", "safe_globals", "_add_safe_globals", "_marked_safe_globals_set",
+                              "_get_allowed_globals", "_get_user_allowed_globals", "_safe_globals"])
+ALLOWS_UNPICKLING = ("lets torch.load's weights_only unpickler call what it is given, which any checkpoint's pickle "
+                     "may then name; a checkpoint of tensors, dicts, lists and numbers needs no such list")
+# the calls that take a stacklevel (warnings', a logger's): a ``**`` of options not written out handed to one is
+# read as asking where its callers are
+WARNS_OR_LOGS = frozenset(["warn", "warning", "info", "debug", "error", "exception", "critical", "fatal", "log"])
 # names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
-NAMED = REACHING | MODE_PEEKS | frozenset(["modules", "__dict__", *ADDRESSED])
+NAMED = REACHING | MODE_PEEKS | UNPICKLER_ALLOWS | frozenset(["modules", "__dict__", *ADDRESSED])
 # the libraries a module may take every name of (``from math import *``), whatever they bind; torch's and numpy's
 # other modules too (``from torch.nn.init import *``), read as what they bind (``_star_names``), if none of those
 # names is one this reading refuses; others' (``sys``'s, ``gc``'s) may hand out what it refuses by name
@@ -979,7 +988,9 @@ class _Reader(ast.NodeVisitor):
                 and _star_refused(node.module):
             self._add(node, f"imports * from {node.module} (what it binds is not read, or is refused)")
         for alias in node.names:
-            if forbidden or (alias.name in NAMED and f"{node.module}.{alias.name}" != "dataclasses.make_dataclass"):
+            if alias.name in UNPICKLER_ALLOWS and not forbidden:
+                self._add(node, f"imports {alias.name} from {node.module}, which {ALLOWS_UNPICKLING}")
+            elif forbidden or (alias.name in NAMED and f"{node.module}.{alias.name}" != "dataclasses.make_dataclass"):
                 self._add(node, f"imports {alias.name} from {node.module}")  # (make_dataclass: read where called)
 
     # names and attributes
@@ -1043,6 +1054,8 @@ class _Reader(ast.NodeVisitor):
             self._format_string(node)
         if id(node) in self.allowed or id(node) in self.harmless_bases:
             pass
+        elif node.attr in UNPICKLER_ALLOWS:
+            self._add(node, f"uses .{node.attr}, which {ALLOWS_UNPICKLING}")
         elif node.attr in REACHING or node.attr in MODE_PEEKS:
             self._add(node, f"uses .{node.attr}")
         elif node.attr in ADDRESSED and not isinstance(node.ctx, ast.Load):  # (a real array's is read freely)
@@ -1196,13 +1209,20 @@ class _Reader(ast.NodeVisitor):
             self.allowed.add(id(func))  # its fields' names are read here, as a class statement's would be
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
-        for keyword in node.keywords:  # warnings.warn and logging's calls: a caller's file, line and name
-            value = keyword.value.value if isinstance(keyword.value, ast.Constant) else ...
-            if (keyword.arg == "stacklevel" and not (type(value) is int and value == 1)) or (
-                    keyword.arg == "stack_info" and value not in (False, None)):
-                self._add(node, f"asks where its callers are ({keyword.arg}=)")
-        # the same given by position: warnings.warn(message, category, stacklevel)
-        if self.dotted(func) == "warnings.warn" and len(node.args) >= 3 and not (
+        # warnings.warn and logging's calls: a caller's file, line and name (``**`` of a table written out read
+        # as its items; one not written out, handed to a warning or a log call, may hold either)
+        options = self._options(node.keywords)
+        if options is None and isinstance(func, (ast.Attribute, ast.Name)) \
+                and (func.attr if isinstance(func, ast.Attribute) else func.id) in WARNS_OR_LOGS:
+            self._add(node, "asks where its callers are, maybe (** of options not written out, which may hold "
+                            "stacklevel=)")
+        for name, option in (options or {}).items():
+            value = option.value if isinstance(option, ast.Constant) else ...
+            if (name == "stacklevel" and not (type(value) is int and value == 1)) or (
+                    name == "stack_info" and value not in (False, None)):
+                self._add(node, f"asks where its callers are ({name}=)")
+        # the same given by position: warnings.warn(message, category, stacklevel), or its C twin's
+        if self.dotted(func) in ("warnings.warn", "_warnings.warn") and len(node.args) >= 3 and not (
                 isinstance(node.args[2], ast.Constant) and type(node.args[2].value) is int and node.args[2].value == 1):
             self._add(node, "asks where its callers are (a stacklevel, warn's third argument)")
         builtin = isinstance(func, ast.Name) and func.id not in self.bound \
