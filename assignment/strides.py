@@ -94,7 +94,9 @@ def slice_view(
     else ``ValueError``.
 
     The view starts ``first_index * stride`` elements further into storage, and
-    its stride on ``dim`` is ``stride * step``.
+    its stride on ``dim`` is ``stride * step``. Work the indices out, never list
+    them: a size may be far past what memory holds (a test slices a dim of
+    3**17 + 2, where ``np.arange`` of it is a gigabyte and times out).
 
     Examples (x = torch.arange(10), shape (10,), strides (1,), offset 0):
         x[2:8:3]   -> ((2,), (3,), 2)
