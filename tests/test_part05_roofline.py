@@ -457,9 +457,12 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
 # came to 0.81 and stayed at 0.84 for four more watched runs in a row, then 1.00 (the spell over). Only the
 # watched side is run again: its fastest product can only fall to what the product costs, so a call that
 # times [m, k/2] @ [k/2, n] when unwatched stays about 0.52 of it however often it runs (the same graded
-# runs: 0.50-0.53 after 4 watched runs or 8, but once, 0.84, where all six of its figures were stretched)
+# runs: 0.50-0.53 after 4 watched runs or 8, but once, 0.84, where all six of its figures were stretched).
+# Graded beside the other piece of a whole submission (its Parts 8 and 9 torch work), an honest per-trial timer
+# came to 0.73 after the six runs below that ended at 1 s: such a spell lasts seconds, and the last two pauses
+# (never waited for where the figure holds at once, as an honest one does all but rarely) outlast it
 WATCHED_SHARE = 0.75
-WATCHED_PAUSES = (0.0, 0.0, 0.0, 0.1, 0.3, 0.6)  # seconds before each run again
+WATCHED_PAUSES = (0.0, 0.0, 0.0, 0.1, 0.3, 0.6, 1.0, 2.0)  # seconds before each run again
 
 
 def _figures_of_watched_products(impl, fn: str, case: tuple, seen: _Timings) -> None:
