@@ -452,6 +452,8 @@ REACHING = {
     "... its level in a table of options": "import warnings\nOPTIONS = {'stacklevel': 3}\nwarnings.warn('x', **OPTIONS)\n",
     "... its level in options handed on": "import logging\ndef say(msg, **options):\n"
                                             "    logging.getLogger().warning(msg, **options)\n",
+    "... its level beside options handed on": "import functools, warnings\ndef say(**options):\n"
+                                                "    return functools.partial(warnings.warn, stacklevel=3, **options)\n",
     "... by logging": "import logging\nlogging.getLogger().info('x', stack_info=True)\n",
     "... by findCaller": "import logging\nwho = logging.getLogger().findCaller()\n",
     "a thread torch's watch never sees started": "import _thread\n_thread.start_new_thread(print, ())\n",
@@ -1040,9 +1042,9 @@ def test_a_loader_that_may_run_a_pickle_s_code_is_said_as_what_it_is():
                            "is handed: load with weights_only=True)"]).describe()
     assert said.startswith("your submission may load a file in a way that runs code the file names: training.py:9")
     assert "WEIGHTS_ONLY = True" in said and "must not import the grader" not in said, said
-    allowed = ReachesInFault(["training.py:13 uses .add_safe_globals, which lets torch.load's weights_only "
-                              "unpickler call what it is given, which any checkpoint's pickle may then name; a "
-                              "checkpoint of tensors, dicts, lists and numbers needs no such list"]).describe()
+    allowed = ReachesInFault(["training.py:13 uses .add_safe_globals: it lets torch.load's weights_only unpickler "
+                              "call what it is given, and any checkpoint's pickle may name that; a checkpoint of "
+                              "tensors, dicts, lists and numbers needs no such list"]).describe()
     assert allowed.startswith("your submission may load a file in a way that runs code the file names"), allowed
     assert "add_safe_globals and safe_globals" in allowed and "WEIGHTS_ONLY = True" not in allowed, allowed
     mixed = ReachesInFault(["training.py:9 calls torch.load with a pickle module of its own",

@@ -233,8 +233,8 @@ LIBRARY_OPS = ("torch.library registers an op in torch's dispatcher for the whol
                "Library.impl, register_autograd): every later call of that op, the harness's included, would run code "
                "of yours. Write a plain function (a decorator of your own, if you like) instead.")
 # what a refusal's places say -> what to write instead, said once after the paragraph above
-HINTS = (("unpickler call", SAFE_GLOBALS), ("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES), ("uses setattr", ATTRIBUTES_BY_NAME),
-         ("namespace", ATTRIBUTES_BY_NAME),
+HINTS = (("unpickler call", SAFE_GLOBALS), ("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES),
+         ("uses setattr", ATTRIBUTES_BY_NAME), ("namespace", ATTRIBUTES_BY_NAME),
          ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS),
          ("torch.library", LIBRARY_OPS))
 # places that are only names given at run time (a getattr's, a setattr's): their hints come first

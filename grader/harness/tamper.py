@@ -231,8 +231,8 @@ MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mod
 # (shutil.rmtree) is called by any checkpoint whose pickle names it, ``weights_only=True`` written out or not
 UNPICKLER_ALLOWS = frozenset(["add_safe_globals", "safe_globals", "_add_safe_globals", "_marked_safe_globals_set",
                               "_get_allowed_globals", "_get_user_allowed_globals", "_safe_globals"])
-ALLOWS_UNPICKLING = ("lets torch.load's weights_only unpickler call what it is given, which any checkpoint's pickle "
-                     "may then name; a checkpoint of tensors, dicts, lists and numbers needs no such list")
+ALLOWS_UNPICKLING = ("lets torch.load's weights_only unpickler call what it is given, and any checkpoint's pickle "
+                     "may name that; a checkpoint of tensors, dicts, lists and numbers needs no such list")
 # the calls that take a stacklevel (warnings', a logger's): a ``**`` of options not written out handed to one is
 # read as asking where its callers are
 WARNS_OR_LOGS = frozenset(["warn", "warning", "info", "debug", "error", "exception", "critical", "fatal", "log"])
@@ -989,7 +989,7 @@ class _Reader(ast.NodeVisitor):
             self._add(node, f"imports * from {node.module} (what it binds is not read, or is refused)")
         for alias in node.names:
             if alias.name in UNPICKLER_ALLOWS and not forbidden:
-                self._add(node, f"imports {alias.name} from {node.module}, which {ALLOWS_UNPICKLING}")
+                self._add(node, f"imports {alias.name} from {node.module}: it {ALLOWS_UNPICKLING}")
             elif forbidden or (alias.name in NAMED and f"{node.module}.{alias.name}" != "dataclasses.make_dataclass"):
                 self._add(node, f"imports {alias.name} from {node.module}")  # (make_dataclass: read where called)
 
@@ -1055,7 +1055,7 @@ class _Reader(ast.NodeVisitor):
         if id(node) in self.allowed or id(node) in self.harmless_bases:
             pass
         elif node.attr in UNPICKLER_ALLOWS:
-            self._add(node, f"uses .{node.attr}, which {ALLOWS_UNPICKLING}")
+            self._add(node, f"uses .{node.attr}: it {ALLOWS_UNPICKLING}")
         elif node.attr in REACHING or node.attr in MODE_PEEKS:
             self._add(node, f"uses .{node.attr}")
         elif node.attr in ADDRESSED and not isinstance(node.ctx, ast.Load):  # (a real array's is read freely)
@@ -1216,7 +1216,8 @@ class _Reader(ast.NodeVisitor):
                 and (func.attr if isinstance(func, ast.Attribute) else func.id) in WARNS_OR_LOGS:
             self._add(node, "asks where its callers are, maybe (** of options not written out, which may hold "
                             "stacklevel=)")
-        for name, option in (options or {}).items():
+        written = options if options is not None else {k.arg: k.value for k in node.keywords if k.arg is not None}
+        for name, option in written.items():
             value = option.value if isinstance(option, ast.Constant) else ...
             if (name == "stacklevel" and not (type(value) is int and value == 1)) or (
                     name == "stack_info" and value not in (False, None)):
