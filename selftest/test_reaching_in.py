@@ -449,6 +449,8 @@ REACHING = {
     "a caller's place, by warnings": "import warnings\nwarnings.warn('x', stacklevel=3)\n",
     "... its level given by position": "from warnings import warn\nwarn('x', UserWarning, 2)\n",
     "... by warnings' C twin": "import _warnings\n_warnings.warn('x', UserWarning, 3)\n",
+    "... in a * of arguments": "import warnings\nwarnings.warn(*('x', UserWarning, 3))\n",
+    "... partly applied": "import functools, warnings\nsay = functools.partial(warnings.warn, 'x', UserWarning, 3)\n",
     "... its level in a table of options": "import warnings\nOPTIONS = {'stacklevel': 3}\nwarnings.warn('x', **OPTIONS)\n",
     "... its level in options handed on": "import logging\ndef say(msg, **options):\n"
                                             "    logging.getLogger().warning(msg, **options)\n",
@@ -660,6 +662,8 @@ REACHING = {
                         "        return torch.load(p, weights_only=True)\n",
     "... through its private list": "import shutil\nimport torch\n"
                                     "torch._weights_only_unpickler._marked_safe_globals_set.add(shutil.rmtree)\n",
+    "... through the classes it builds its list from": "import shutil\nimport torch\n"
+                                                       "torch._tensor_classes.add(shutil.rmtree)\n",
     "... by options not written out": "import torch\ndef f(p, kw):\n    return torch.load(p, **kw)\n",
     "... by a name a class body reads before binding it (the module's, then)": (
         "import io, torch\nSAFE = 0\nclass _C:\n    m = torch.load(io.BytesIO(b''), weights_only=SAFE)\n"

@@ -230,7 +230,9 @@ MODE_PEEKS = frozenset(["_get_current_dispatch_mode", "_get_current_dispatch_mod
 # torch's list of what its weights_only unpickler may call besides tensors and containers: a function put there
 # (shutil.rmtree) is called by any checkpoint whose pickle names it, ``weights_only=True`` written out or not
 UNPICKLER_ALLOWS = frozenset(["add_safe_globals", "safe_globals", "_add_safe_globals", "_marked_safe_globals_set",
-                              "_get_allowed_globals", "_get_user_allowed_globals", "_safe_globals"])
+                              "_get_allowed_globals", "_get_user_allowed_globals", "_safe_globals",
+                              # the classes it builds its list from (``torch._tensor_classes.add(shutil.rmtree)``)
+                              "_tensor_classes", "_storage_classes"])
 ALLOWS_UNPICKLING = ("lets torch.load's weights_only unpickler call what it is given, and any checkpoint's pickle "
                      "may name that; a checkpoint of tensors, dicts, lists and numbers needs no such list")
 # the calls that take a stacklevel (warnings', a logger's): a ``**`` of options not written out handed to one is
@@ -1222,10 +1224,18 @@ class _Reader(ast.NodeVisitor):
             if (name == "stacklevel" and not (type(value) is int and value == 1)) or (
                     name == "stack_info" and value not in (False, None)):
                 self._add(node, f"asks where its callers are ({name}=)")
-        # the same given by position: warnings.warn(message, category, stacklevel), or its C twin's
-        if self.dotted(func) in ("warnings.warn", "_warnings.warn") and len(node.args) >= 3 and not (
-                isinstance(node.args[2], ast.Constant) and type(node.args[2].value) is int and node.args[2].value == 1):
-            self._add(node, "asks where its callers are (a stacklevel, warn's third argument)")
+        # the same given by position: warnings.warn(message, category, stacklevel), or its C twin's, called or
+        # partly applied; a * of arguments may hold it too
+        warn, args = self.dotted(func), node.args
+        if warn == "functools.partial" and args:
+            warn, args = self.dotted(args[0]), args[1:]
+        if warn in ("warnings.warn", "_warnings.warn"):
+            if any(isinstance(arg, ast.Starred) for arg in args):
+                self._add(node, "asks where its callers are, maybe (a * of arguments, which may hold warn's third, "
+                                "its stacklevel)")
+            elif len(args) >= 3 and not (isinstance(args[2], ast.Constant) and type(args[2].value) is int
+                                         and args[2].value == 1):
+                self._add(node, "asks where its callers are (a stacklevel, warn's third argument)")
         builtin = isinstance(func, ast.Name) and func.id not in self.bound \
             and not any(func.id in shadow for shadow in self.shadows)
         if builtin and func.id in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2:
