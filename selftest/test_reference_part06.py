@@ -405,7 +405,7 @@ def test_doubled_einops_doubles_the_reference_and_comes_back():
     import einops
 
     from grader.harness.probes.part06 import einops_doubled
-    from tests.test_part06_named import einops_growth
+    from tests.test_part06_named import einops_growth, made_of_results
 
     inputs = {"named.attention_scores": (torch.arange(48.0).reshape(2, 3, 2, 4), torch.arange(80.0).reshape(2, 5, 2, 4)),
               "named.split_heads": (torch.arange(48.0).reshape(2, 3, 8), 2),
@@ -427,6 +427,10 @@ def test_doubled_einops_doubles_the_reference_and_comes_back():
                 assert not isinstance(getattr(other, field), torch.Tensor) \
                     or torch.equal(getattr(other, field), getattr(seen[0], field))
         return einops_growth(seen[0].plain, seen[0].tied if tied else seen[0].doubled)
+
+    def made_of_tied(fn, name):  # the answer holds the values of a result of the steps handed the inputs
+        seen = einops_doubled.fn(Functions(**{name: fn}), name, ("plain", "doubled", "tied"), *inputs[name])
+        return made_of_results(seen.tied_results, seen.plain)
 
     for name in inputs:
         assert growth(getattr(R, name.split(".")[1]), name) == 2.0, name
@@ -480,8 +484,25 @@ def test_doubled_einops_doubles_the_reference_and_comes_back():
     assert growth(in_halves, "named.split_heads", tied=True, given=drawn) == 1.0
     assert growth(beside_one_discarded, "named.attention_scores") == 2.0
     assert growth(beside_one_discarded, "named.attention_scores", tied=True) == 1.0
-    for honest in (per_head, scale_as_a_tensor):
+    def identity_operand(q, k):  # honest: the head axes paired through an identity matrix, scaled
+        eye = torch.eye(q.shape[-1]) / math.sqrt(q.shape[-1])
+        return einops.einsum(q, eye, k, "b i h d, d e, b j h e -> b h i j")
+
+    def products_then_summed(q, k):  # honest: einsum's products kept, summed by einops.reduce
+        products = einops.einsum(q, k, "b i h d, b j h d -> b h i j d")
+        return einops.reduce(products, "b h i j d -> b h i j", "sum") / math.sqrt(q.shape[-1])
+
+    def times_a_factor_of_one(q, k):  # made with torch, times 1 that einops made of q's values: doubles, holds none
+        top = einops.reduce(q.abs(), "b i h d -> ", "max")
+        return (q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1)) * (top / q.abs().max())
+
+    assert growth(times_a_factor_of_one, "named.attention_scores", tied=True) == 2.0
+    assert not made_of_tied(times_a_factor_of_one, "named.attention_scores")
+    for name in inputs:
+        assert made_of_tied(getattr(R, name.split(".")[1]), name), name
+    for honest in (per_head, scale_as_a_tensor, identity_operand, products_then_summed):
         assert growth(honest, "named.attention_scores", tied=True) == 2.0, honest.__name__
+        assert made_of_tied(honest, "named.attention_scores"), honest.__name__
     assert growth(never_taken, "named.split_heads") == 1.0 and growth(thrown_away, "named.split_heads") == 1.0
     assert growth(zero_token_added, "named.split_heads") == 1.0
     assert growth(one_token_added, "named.attention_scores") is None

@@ -406,8 +406,8 @@ def test_uses_einops(impl, oracle, case, order):
     given two tensors for; and, where no axis is 1, no einops step handed the answer already made
     elsewhere (``given_the_answer``: passed through einops, flattened and reshaped back); and called with only
     the einops steps handed the function's own inputs doubled (q and k, x: their values, scaled, cast, sliced
-    or moved), its answer doubles too: an answer made another way and handed to einops in pieces to add back
-    up does not move. (The same inputs again, einops as it is, must give the right answer again; the three
+    or moved), its answer doubles too, and is what those steps returned: an answer made another way and handed
+    to einops in pieces to add back up does not move, and one times a factor einops made of q is none of them. (The same inputs again, einops as it is, must give the right answer again; the three
     calls in the order drawn.)"""
     q, k, x, num_heads, split = case
     right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
@@ -450,6 +450,11 @@ def test_uses_einops(impl, oracle, case, order):
                 f"it was handed something other than {handed} (an answer made another way, or its parts to add "
                 f"up?). Compute the result with einops.{op} of {handed}, as the docstring asks",
                 inputs=named_inputs(function.name, args), show_values=False)
+        require(made_of_results(seen.tied_results, seen.plain), function.name,
+                f"is not what the einops steps handed {handed} returned: none of their results holds the answer's "
+                f"values (up to a constant factor and their order), so the answer is made another way (an einops "
+                f"result of {handed} multiplied in as a factor?). Compute the result with einops.{op} of {handed}, "
+                f"as the docstring asks", inputs=named_inputs(function.name, args), show_values=False)
         if op == "einsum":  # the scores are a contraction of q and k: one einops step must make it
             require(type(seen.arities) is tuple and any(type(n) is int and n >= 2 for n in seen.arities),
                     function.name, "never gave einops.einsum two tensors: the scores, a contraction of q and k, "

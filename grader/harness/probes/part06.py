@@ -75,9 +75,10 @@ _SPREAD = 64  # the values a factor is first tried on (the largest among them), 
 
 def _handed_the_inputs(tensors: Any, sources: Any) -> bool:
     """Whether an einops step was handed the call's own inputs: every tensor it was given holds values of the
-    inputs (``_holds_values_of``) or one value throughout (a scale handed in as a tensor), and one of them at
-    least holds the inputs'. What einops makes of q and k (of x), however they were scaled, cast, sliced or
-    moved first, is such a step; scores made another way and handed in (whole, or as parts to add up) are not."""
+    inputs (``_holds_values_of``) or is a pattern (``_pattern``: a scale handed in as a tensor, an identity
+    matrix, a diagonal of scales, a mask), and one of them at least holds the inputs'. What einops makes of q
+    and k (of x), however they were scaled, cast, sliced or moved first, is such a step; scores made another way
+    and handed in (whole, or as parts to add up) are not."""
     import torch
 
     held = False
@@ -86,9 +87,18 @@ def _handed_the_inputs(tensors: Any, sources: Any) -> bool:
             continue
         if _holds_values_of(tensor, sources):
             held = True
-        elif not (tensor.numel() > 0 and bool((tensor == tensor.reshape(-1)[0]).all())):
+        elif not _pattern(tensor):
             return False
     return held
+
+
+def _pattern(tensor: Any) -> bool:
+    """Whether ``tensor`` holds one value throughout, or one value and zeros: it carries where, never what (no
+    answer's values travel in it)."""
+    if tensor.numel() == 0:
+        return False
+    values = tensor.detach().reshape(-1).unique()
+    return values.numel() == 1 or (values.numel() == 2 and bool((values == 0).any()))
 
 
 def _holds_values_of(tensor: Any, sources: Any) -> bool:
@@ -134,6 +144,8 @@ class Doubled(Report):
     inputs: Any  # a tuple of tensors: what the plain call's last einops steps were given (``KEPT_INPUTS``)
     arities: Any  # a tuple of ints: how many tensors each of the plain call's einops steps was given, in order
     tied: Any  # the answer with only the steps handed the call's own tensors doubled
+    tied_results: Any  # a tuple of tensors: what those steps (or steps handed their results) returned in the plain
+    # call, as ``results``
 
 
 KEPT_RESULTS = 4
@@ -167,6 +179,7 @@ def einops_doubled(impl: Implementation, function: str, order: tuple, *args: Any
     fn = impl.function(function)
     sources = [a.detach().clone() for a in args if type(a) is torch.Tensor]
     results: list = []
+    tied_results: list = []
     inputs: list = []
     arities: list = []
 
@@ -181,6 +194,10 @@ def einops_doubled(impl: Implementation, function: str, order: tuple, *args: Any
         if type(out) is torch.Tensor:
             results.append(out.detach().clone())
             del results[:-64]  # what a long loop of einops calls made, the last of it
+            # handed the inputs, or what such a step returned (an einsum's products a reduce then sums)
+            if _handed_the_inputs(tensors, sources + tied_results):
+                tied_results.append(results[-1])
+                del tied_results[:-64]
         return out
 
     def call(step: Any) -> Any:
@@ -208,16 +225,22 @@ def einops_doubled(impl: Implementation, function: str, order: tuple, *args: Any
     answers = {name: call(steps[name]) for name in order}
     plain = answers["plain"]
     size = plain.numel() if type(plain) is torch.Tensor else -1
-    kept: list = []  # the last results of at most the answer's size, at most KEPT_RESULTS answers' worth
-    for result in reversed(results):
-        if 0 < result.numel() <= size:
-            if sum(r.numel() for r in kept) + result.numel() > KEPT_RESULTS * size:
-                break
-            kept.insert(0, result)
+
+    def last(made: list) -> tuple:
+        """The last results of at most the answer's size, at most KEPT_RESULTS answers' worth."""
+        kept: list = []
+        for result in reversed(made):
+            if 0 < result.numel() <= size:
+                if sum(r.numel() for r in kept) + result.numel() > KEPT_RESULTS * size:
+                    break
+                kept.insert(0, result)
+        return tuple(kept)
+
     fed: list = []  # the last inputs of a whole number of answers' size, at most KEPT_INPUTS answers' worth
     for tensor in reversed(inputs):
         if size > 0 and tensor.numel() % size == 0 and tensor.numel() > 0:
             if sum(t.numel() for t in fed) + tensor.numel() > KEPT_INPUTS * size:
                 break
             fed.insert(0, tensor)
-    return Doubled(plain, answers["doubled"], tuple(kept), tuple(fed), tuple(arities), answers["tied"])
+    return Doubled(plain, answers["doubled"], last(results), tuple(fed), tuple(arities), answers["tied"],
+                   last(tied_results))
