@@ -407,8 +407,9 @@ def test_uses_einops(impl, oracle, case, order):
     elsewhere (``given_the_answer``: passed through einops, flattened and reshaped back); and called with only
     the einops steps handed the function's own inputs doubled (q and k, x: their values, scaled, cast, sliced
     or moved), its answer doubles too, and is what those steps returned: an answer made another way and handed
-    to einops in pieces to add back up does not move, and one times a factor einops made of q is none of them. (The same inputs again, einops as it is, must give the right answer again; the three
-    calls in the order drawn.)"""
+    to einops in pieces to add back up does not move, and one times a factor einops made of q is none of them.
+    (The same inputs again, einops as it is, must give the right answer again; the three calls in the order
+    drawn.)"""
     q, k, x, num_heads, split = case
     right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
              split_heads.name: check_split_heads(impl, oracle, x, num_heads),
