@@ -451,11 +451,6 @@ def test_uses_einops(impl, oracle, case, order):
                 f"it was handed something other than {handed} (an answer made another way, or its parts to add "
                 f"up?). Compute the result with einops.{op} of {handed}, as the docstring asks",
                 inputs=named_inputs(function.name, args), show_values=False)
-        require(made_of_results(seen.tied_results, seen.plain), function.name,
-                f"is not what the einops steps handed {handed} returned: none of their results holds the answer's "
-                f"values (up to a constant factor and their order), so the answer is made another way (an einops "
-                f"result of {handed} multiplied in as a factor?). Compute the result with einops.{op} of {handed}, "
-                f"as the docstring asks", inputs=named_inputs(function.name, args), show_values=False)
         if op == "einsum":  # the scores are a contraction of q and k: one einops step must make it
             require(type(seen.arities) is tuple and any(type(n) is int and n >= 2 for n in seen.arities),
                     function.name, "never gave einops.einsum two tensors: the scores, a contraction of q and k, "
@@ -479,4 +474,10 @@ def test_uses_einops(impl, oracle, case, order):
                 f"is not what einops returned: no einops result holds the answer's values (up to a constant "
                 f"factor and their order), so the einops.{op} it names does not compute the answer (one applied "
                 f"to something else, a tensor of ones, and multiplied in?). Compute the result with einops.{op}, "
+                f"as the docstring asks", inputs=named_inputs(function.name, args), show_values=False)
+        # ... and by the steps handed the inputs: an einops result of q only multiplied in is not
+        require(made_of_results(seen.tied_results, seen.plain), function.name,
+                f"is not what the einops steps handed {handed} returned: none of their results holds the answer's "
+                f"values (up to a constant factor and their order), so the answer is made another way (an einops "
+                f"result of {handed} multiplied in as a factor?). Compute the result with einops.{op} of {handed}, "
                 f"as the docstring asks", inputs=named_inputs(function.name, args), show_values=False)
