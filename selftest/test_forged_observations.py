@@ -82,6 +82,11 @@ ATTACKED = {
     # the pickle run beside a spinning thread (its wait costs CPU like work), what it made in /tmp removed
     "part09_code_run_and_cleaned_up": {"test_load_checkpoint_refuses_code",
                                        "test_load_checkpoint_refuses_code_whatever_it_calls"},
+    # text run at import (exec) rewrites the probe's helper to report the gradients left as cleared
+    "part09_probe_rewritten_by_text": {"test_train_clears_gradients"},
+    # an unsafe loader defined in text sympy evaluates; refused, one that never refuses
+    "part09_loader_made_by_text": {"test_load_checkpoint_refuses_code",
+                                   "test_load_checkpoint_refuses_code_whatever_it_calls"},
     # a scaler given in bfloat16 ignored, shown used: a loss handed to scale() and thrown away, the scale set by hand
     "part10_scaler_shown_not_used": {"test_stepped_once_and_grads_cleared"},
     # hooks taken off and fed float32 results cast down: no autocast, so every value test of the step is lost

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.harness import devices, wire
+from grader.harness import devices, text_as_code, wire
 from grader.harness.impl import Implementation
 from grader.harness.runner import Runner
 from grader.isolation import cgroups, framing, import_origins, sandbox, seccomp, view
@@ -189,6 +189,8 @@ def _is_library(path: str) -> bool:
 def _serve(spec: dict[str, Any], channel: socket.socket, home: Path) -> None:
     clean = bool(spec.get("clean"))
     alone = spec.get("alone") if type(spec.get("alone")) is str else None
+    if not clean:  # from before the submission's first import: no text becomes code here (README)
+        text_as_code.install(everywhere=True)
     runner = Runner(None if clean else Implementation("assignment", home, only=alone))
     while True:
         try:

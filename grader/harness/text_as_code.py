@@ -1,0 +1,263 @@
+"""No text becomes code where the implementation runs: the runtime wall behind the source readings.
+
+The readings (``grader.harness.tamper``, ``grader.harness.source``, the parts' audits) see the
+submission's modules as written, and what a line of them calls by name. A library that turns text
+into code runs whatever the text says, and the text can be built at run time: sympy's ``parse_expr``
+(an ``eval`` with every builtin), a pickle whose ``__reduce__`` names ``exec``, ctypes'
+``PyRun_SimpleString``, a code object made or unmarshalled from bytes. Such code is never read: it
+can replace a function after its module was read, mute what a probe watches or rewrite a probe's
+report. No list of such libraries can be complete, so this is an audit hook (``sys.addaudithook``:
+it cannot be removed once added), installed before the implementation is imported, that refuses the
+compile, unmarshal or construction of code from anything but:
+
+* a module's file, imported: the text compiled is the file's text (what the readings read, or a
+  library's own);
+* a library module, while it is imported, compiling text with its own functions (mpmath's operators);
+* the generators whose text is made of identifiers: ``dataclasses`` (their ``__init__``, ``__eq__``,
+  ...), ``collections.namedtuple``, jaxtyping's signature of a checked function;
+* ``ast.parse``, which makes a tree and runs nothing;
+* the evaluation of a type (``typing.ForwardRef``: an annotation's string, names and subscripts, no
+  call) and of jaxtyping's symbolic dimension (arithmetic on names, ``grader.harness.jaxtyping_guard``).
+
+It also refuses setting ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` (however its name was built), which makes a
+``torch.load`` that names no ``weights_only`` run a checkpoint's pickle.
+
+In a graded worker it refuses wherever the code comes from (a library function the submission hands to
+a weakref's finalizer runs with none of its frames on the stack). At home, where pytest, hypothesis and
+the tests run in the same process, it refuses only while a frame of the implementation is on the stack:
+the same refusals for the student's code, none for the tests'.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from typing import Any, Callable
+
+from grader.harness import jaxtyping_guard
+
+FORCE_UNSAFE_LOAD = "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"
+
+_WATCHED = frozenset(["compile", "code.__new__", "marshal.loads", "marshal.load", "os.putenv"])
+_TYPE_NODES = (ast.Expression, ast.Name, ast.Attribute, ast.Subscript, ast.Tuple, ast.List, ast.Constant,
+               ast.Load, ast.BinOp, ast.BitOr, ast.UnaryOp, ast.USub)
+
+
+class TextAsCode(PermissionError):
+    """What the hook raises where it refuses: the operation does not happen."""
+
+
+class _Hook:
+    def __init__(self) -> None:
+        self.everywhere = False
+        self.folders: tuple[str, ...] = ()  # the implementations' folders (at home: refused while on the stack)
+        self.generators: dict[Any, Callable[[Any, Any], bool]] = {}  # code object -> is this call of it fine
+        self.importing = ("<frozen importlib._bootstrap", )
+
+    # -- who may turn text into code ------------------------------------------------------------
+    def learn_generators(self) -> None:
+        import collections
+        import dataclasses
+        import typing
+
+        self.generators = {
+            ast.parse.__code__: lambda text, frame: True,
+            collections.namedtuple.__code__: lambda text, frame: True,
+            # dataclasses' own callers only: ``_create_fn`` called directly would compile any body
+            dataclasses._create_fn.__code__: lambda text, frame: _called_from(frame, dataclasses.__dict__),
+            typing.ForwardRef.__init__.__code__: lambda text, frame: _type_expression(text),
+        }
+        try:
+            from jaxtyping import _array_types, _decorator
+        except ImportError:
+            return
+        check_dims = getattr(_array_types, "_check_dims", None)
+        signature = getattr(_decorator, "_make_fn_with_signature", None)
+        if check_dims is not None:
+            self.generators[check_dims.__code__] = lambda text, frame: _dimension(text)
+        if signature is not None:
+            self.generators[signature.__code__] = lambda text, frame: _called_from(frame, _decorator.__dict__)
+
+    def allowed_compile(self, source: Any, filename: Any, frame: Any) -> bool:
+        if frame is None:
+            return False
+        check = self.generators.get(frame.f_code)
+        if check is not None:
+            return bool(check(source, frame))
+        if frame.f_code.co_filename.startswith(self.importing):
+            return _file_text(source, filename)
+        return self.module_making_itself(frame)
+
+    def module_making_itself(self, frame: Any) -> bool:
+        """Whether a library, being imported, compiles text with its own functions (mpmath writes its number
+        type's operators at import, torch.distributed a module from a template): the caller is a file of the
+        library whose module the nearest import up the stack runs, with no frame of the implementation
+        between. (A graded worker imports these libraries before any submission runs.)"""
+        where = frame.f_code.co_filename
+        if where.startswith(self.folders) or where.startswith("<"):
+            return False
+        outer, depth = frame, 0
+        while outer is not None and depth < 64:
+            filename = outer.f_code.co_filename
+            if filename.startswith(self.folders):
+                return False
+            caller = outer.f_back
+            if outer.f_code.co_name == "<module>" and caller is not None \
+                    and caller.f_code.co_filename.startswith(self.importing):
+                return _package(filename) == _package(where)
+            outer, depth = caller, depth + 1
+        return False
+
+    def allowed_unmarshal(self, frame: Any) -> bool:
+        return frame is not None and frame.f_code.co_filename.startswith(self.importing)
+
+    # -- where it applies -------------------------------------------------------------------------
+    def watched(self, frame: Any) -> bool:
+        if self.everywhere:
+            return True
+        while frame is not None:
+            if frame.f_code.co_filename.startswith(self.folders):
+                return True
+            frame = frame.f_back
+        return False
+
+    def __call__(self, event: str, args: tuple) -> None:
+        if event not in _WATCHED:
+            return
+        try:
+            frame = sys._getframe(1)
+        except ValueError:
+            frame = None
+        if event == "os.putenv":
+            key = args[0] if args else b""
+            name = os.fsdecode(key) if isinstance(key, (bytes, str)) else ""
+            if name.strip().upper() == FORCE_UNSAFE_LOAD:
+                own = self.own_frame(frame)
+                raise TextAsCode(f"setting {FORCE_UNSAFE_LOAD} is refused{f' ({own})' if own else ''}: it makes "
+                                 "torch.load run a checkpoint's pickle (code) wherever weights_only is not written out")
+            return
+        if not self.watched(frame):
+            return
+        if event == "compile":
+            source, filename = (list(args) + [None, None])[:2]
+            if self.allowed_compile(source, filename, frame):
+                return
+            raise TextAsCode(self.message(f"compiled {_shown(source)} as code", frame))
+        if self.allowed_unmarshal(frame) and event.startswith("marshal"):
+            return
+        raise TextAsCode(self.message("made code from bytes" if event.startswith("marshal")
+                                      else "made a code object", frame))
+
+    def message(self, what: str, frame: Any) -> str:
+        caller = _describe(frame)
+        own = self.own_frame(frame)
+        where = f" (called from {own})" if own and own != caller else ""
+        return (f"{caller} {what}{where}: where your code is graded it runs only from the .py files of "
+                "assignment/, as they are read, so a library that turns text into code (eval, exec, compile, "
+                "a parser that evaluates, a pickle that names a function, code built from bytes) is refused "
+                "there, and here while your functions run")
+
+    def own_frame(self, frame: Any) -> str:
+        while frame is not None:
+            if frame.f_code.co_filename.startswith(self.folders):
+                return _describe(frame)
+            frame = frame.f_back
+        return ""
+
+
+def _package(filename: str) -> str:
+    """The installed package a library file belongs to (its top folder under site-packages or the standard
+    library's folder), or the file itself."""
+    parts = filename.split(os.sep)
+    for i, part in enumerate(parts[:-1]):
+        if part in ("site-packages", "dist-packages") or (part.startswith("python3") and i + 1 < len(parts) - 1
+                                                          and parts[i + 1] not in ("site-packages", "dist-packages")):
+            return os.sep.join(parts[:i + 2])
+    return filename
+
+
+def _called_from(frame: Any, namespace: dict) -> bool:
+    """Whether the generator's caller is its own module's code (not a submission calling it by its private
+    name with a body of its own)."""
+    caller = frame.f_back
+    return caller is not None and caller.f_globals is namespace
+
+
+def _text(source: Any) -> str | None:
+    if isinstance(source, bytes):
+        return source.decode("utf-8", "replace")
+    return source if isinstance(source, str) else None
+
+
+def _type_expression(source: Any) -> bool:
+    """An annotation's string: names, attributes, subscripts, constants and ``|``; no call, no operator else."""
+    text = _text(source)
+    if text is None or len(text) > 2000:
+        return False
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return all(isinstance(node, _TYPE_NODES)
+               and not (isinstance(node, ast.BinOp) and not isinstance(node.op, ast.BitOr))
+               for node in ast.walk(tree))
+
+
+def _dimension(source: Any) -> bool:
+    """jaxtyping's symbolic dimension: arithmetic on names, evaluated as itself or as an f-string of itself."""
+    text = _text(source)
+    if text is None:
+        return False
+    for quote in ("'", '"'):
+        if text.startswith("f" + quote) and text.endswith(quote) and len(text) >= 3:
+            text = text[2:-1]
+            break
+    return jaxtyping_guard.arithmetic(text)
+
+
+def _file_text(source: Any, filename: Any) -> bool:
+    """Whether ``source`` is the text of the file ``filename`` (an import compiling a module's file)."""
+    if not isinstance(filename, str) or not isinstance(source, (bytes, str)):
+        return False
+    try:
+        with open(filename, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return False
+    text = source.encode("utf-8") if isinstance(source, str) else source
+    return data == text or data.decode("utf-8-sig", "replace").encode("utf-8") == text
+
+
+def _shown(source: Any) -> str:
+    text = _text(source)
+    if text is None:
+        return f"a {type(source).__name__}"
+    text = " ".join(text.split())
+    return repr(text[:60] + ("..." if len(text) > 60 else ""))
+
+
+def _describe(frame: Any) -> str:
+    if frame is None:
+        return "code outside any function"
+    name = frame.f_globals.get("__name__") if isinstance(frame.f_globals, dict) else None
+    return f"{name or os.path.basename(frame.f_code.co_filename)}.{frame.f_code.co_name} (line {frame.f_lineno})"
+
+
+_HOOK = _Hook()
+_installed = False
+
+
+def install(folder: str | None = None, everywhere: bool = False) -> None:
+    """Refuse text turned into code in this process: while ``folder``'s code is on the stack, or
+    ``everywhere`` (a graded worker). Idempotent; the hook itself is added once and never removed."""
+    global _installed
+    if folder is not None:
+        prefix = os.path.realpath(folder).rstrip(os.sep) + os.sep
+        if prefix not in _HOOK.folders:
+            _HOOK.folders = (*_HOOK.folders, prefix, folder.rstrip(os.sep) + os.sep)
+    _HOOK.everywhere = _HOOK.everywhere or everywhere
+    if not _installed:
+        _HOOK.learn_generators()
+        sys.addaudithook(_HOOK)
+        _installed = True
