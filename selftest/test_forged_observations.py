@@ -51,6 +51,8 @@ ATTACKED = {
     "part06_einops_adds_masked_halves": {"test_uses_einops"},
     # the same times a factor of 1 einops made of q's and k's values: it doubles with them, and holds no score
     "part06_scores_times_a_factor_einops_made": {"test_uses_einops"},
+    # each answer made with torch and handed to the step of einops' backend, which the watch's stand-in was
+    "part06_answer_relayed_through_the_watch": {"test_uses_einops"},
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly
     # autograd by names no reading follows (a TestCase runs "back" + "ward", an optimizer reads .grad): seen running
     "part07_autograd_through_a_method_named_at_run_time": {"test_no_autograd"},

@@ -27,21 +27,25 @@ from grader.harness.impl import Implementation
 from grader.harness.probe import Report, probe
 
 
-class _Backend:
-    """A backend of einops whose einsum's result goes through ``step(out, tensors)``; anything else is the
-    real one's."""
+def _backend(real: Any, step: Any) -> Any:
+    """A stand-in for einops' backend whose einsum's result goes through ``step(out, tensors)``; anything else
+    is the real one's. The step lives in this closure, never in an attribute: code that holds the stand-in
+    (``einops.einops.get_backend(x)``) can call its einsum, which runs the real one on what it is handed, but
+    cannot hand the step a result of its own as einops' (the reading refuses ``__closure__``)."""
 
-    def __init__(self, real: Any, step: Any) -> None:
-        self.real, self.step = real, step
+    class Backend:
+        __slots__ = ()
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
 
-    def einsum(self, pattern: str, *tensors: Any) -> Any:
-        out = self.real.einsum(pattern, *tensors)
-        if len(tensors) == 1 and _unchanged(tensors[0], out):
-            return out
-        return self.step(out, tensors)
+        def einsum(self, pattern: str, *tensors: Any) -> Any:
+            out = real.einsum(pattern, *tensors)
+            if len(tensors) == 1 and _unchanged(tensors[0], out):
+                return out
+            return step(out, tensors)
+
+    return Backend()
 
 
 def _unchanged(tensor: Any, out: Any) -> bool:
@@ -202,7 +206,7 @@ def einops_doubled(impl: Implementation, function: str, order: tuple, *args: Any
 
     def call(step: Any) -> Any:
         get_backend, apply_recipe = inner.get_backend, inner._apply_recipe
-        inner.get_backend = lambda tensor: _Backend(get_backend(tensor), step)
+        inner.get_backend = lambda tensor: _backend(get_backend(tensor), step)
 
         def recipe(backend: Any, *rest: Any, **named: Any) -> Any:
             out = apply_recipe(backend, *rest, **named)
