@@ -158,31 +158,43 @@ def test_forcing_torch_load_to_run_pickles_is_refused(own):
 
 
 EVERYWHERE = textwrap.dedent('''
-    import gc, weakref
+    import builtins, gc, os, sys, tempfile, weakref
     from grader.harness import text_as_code
     from sympy.parsing.sympy_parser import parse_expr
     text_as_code.install(everywhere=True)
     import dataclasses
     dataclasses.make_dataclass("Fine", [("a", int)])
-    ran = []
-    class Holder:
-        pass
-    holder = Holder()
-    # a library's function handed to a finalizer runs with no submission frame on the stack
-    weakref.finalize(holder, lambda: ran.append(_try(parse_expr, "1 + 1")))
+    MARK = "setattr(__import__('builtins'), 'TEXT_RAN', True)"  # one expression: nothing compiled within
     def _try(f, *args):
         try:
             f(*args)
             return "ran"
         except text_as_code.TextAsCode:
             return "refused"
-    del holder
-    gc.collect()
-    print(ran, _try(eval, "1 + 1"))
+    class Cycle:
+        pass
+    # a library's evaluator handed to a finalizer runs with no submission frame on the stack: where the garbage
+    # is collected (here), and in the middle of a library's import (a module whose own code collects)
+    gc.disable()  # collected only where asked
+    for where in ("collect", "import"):
+        cycle = Cycle()
+        cycle.itself = cycle
+        weakref.finalize(cycle, parse_expr, MARK)
+        del cycle
+        if where == "collect":
+            gc.collect()
+        else:
+            folder = tempfile.mkdtemp()
+            with open(os.path.join(folder, "collects_at_import.py"), "w") as module:
+                module.write("import gc\\ngc.collect()\\n")
+            sys.path.insert(0, folder)
+            import collects_at_import
+        print(where, getattr(builtins, "TEXT_RAN", False))
+    print(_try(eval, "1 + 1"))
 ''')
 
 
 def test_a_graded_worker_refuses_wherever_the_text_comes_from():
     run = subprocess.run([sys.executable, "-c", EVERYWHERE], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout.split() == ["['refused']", "refused"], run.stdout
+    assert run.stdout.split() == ["collect", "False", "import", "False", "refused"], run.stdout

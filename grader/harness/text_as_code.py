@@ -12,7 +12,7 @@ compile, unmarshal or construction of code from anything but:
 
 * a module's file, imported: the text compiled is the file's text (what the readings read, or a
   library's own);
-* a library module, while it is imported, compiling text with its own functions (mpmath's operators);
+* a library, while one of its modules is imported, compiling text (mpmath's operators, torch's templates);
 * the generators whose text is made of identifiers: ``dataclasses`` (their ``__init__``, ``__eq__``,
   ...), ``collections.namedtuple``, jaxtyping's signature of a checked function;
 * ``ast.parse``, which makes a tree and runs nothing;
@@ -54,6 +54,7 @@ class _Hook:
         self.folders: tuple[str, ...] = ()  # the implementations' folders (at home: refused while on the stack)
         self.generators: dict[Any, Callable[[Any, Any], bool]] = {}  # code object -> is this call of it fine
         self.importing = ("<frozen importlib._bootstrap", )
+        self.collecting = False
 
     # -- who may turn text into code ------------------------------------------------------------
     def learn_generators(self) -> None:
@@ -90,24 +91,27 @@ class _Hook:
         return self.module_making_itself(frame)
 
     def module_making_itself(self, frame: Any) -> bool:
-        """Whether a library, being imported, compiles text with its own functions (mpmath writes its number
-        type's operators at import, torch.distributed a module from a template): the caller is a file of the
-        library whose module the nearest import up the stack runs, with no frame of the implementation
-        between. (A graded worker imports these libraries before any submission runs.)"""
-        where = frame.f_code.co_filename
-        if where.startswith(self.folders) or where.startswith("<"):
+        """Whether a library, being imported, compiles text (mpmath writes its number type's operators at
+        import, torch's inductor its kernels' jinja2 templates, torch.distributed a module from a template):
+        every frame from the compile up to the nearest import is a library's file, that import runs a
+        library's module, and no garbage collection is under way (a finalizer the submission handed a
+        library's evaluator could run in the middle of any import)."""
+        if self.collecting:
             return False
         outer, depth = frame, 0
-        while outer is not None and depth < 64:
+        while outer is not None and depth < 256:
             filename = outer.f_code.co_filename
-            if filename.startswith(self.folders):
+            if filename.startswith(self.folders) or filename.startswith("<"):
                 return False
             caller = outer.f_back
             if outer.f_code.co_name == "<module>" and caller is not None \
                     and caller.f_code.co_filename.startswith(self.importing):
-                return _package(filename) == _package(where)
+                return True
             outer, depth = caller, depth + 1
         return False
+
+    def garbage_collection(self, phase: str, info: dict) -> None:
+        self.collecting = phase == "start"
 
     def allowed_unmarshal(self, frame: Any) -> bool:
         return frame is not None and frame.f_code.co_filename.startswith(self.importing)
@@ -164,17 +168,6 @@ class _Hook:
                 return _describe(frame)
             frame = frame.f_back
         return ""
-
-
-def _package(filename: str) -> str:
-    """The installed package a library file belongs to (its top folder under site-packages or the standard
-    library's folder), or the file itself."""
-    parts = filename.split(os.sep)
-    for i, part in enumerate(parts[:-1]):
-        if part in ("site-packages", "dist-packages") or (part.startswith("python3") and i + 1 < len(parts) - 1
-                                                          and parts[i + 1] not in ("site-packages", "dist-packages")):
-            return os.sep.join(parts[:i + 2])
-    return filename
 
 
 def _called_from(frame: Any, namespace: dict) -> bool:
@@ -259,5 +252,8 @@ def install(folder: str | None = None, everywhere: bool = False) -> None:
     _HOOK.everywhere = _HOOK.everywhere or everywhere
     if not _installed:
         _HOOK.learn_generators()
+        import gc
+
+        gc.callbacks.append(_HOOK.garbage_collection)
         sys.addaudithook(_HOOK)
         _installed = True
