@@ -119,6 +119,10 @@ def harness_module_in_words(kind, *sizes):
     if kind == "linear_batchnorm":
         return (f"nn.Linear({sizes[0]}, {sizes[0]}) then nn.BatchNorm1d({sizes[0]}), whose running "
                 "statistics are buffers, not parameters")
+    if kind == "scaled_half":
+        return (f"nn.Linear({sizes[0]}, {sizes[0]}, dtype=torch.bfloat16) and a learnable temperature, "
+                "nn.Parameter(torch.tensor(1.0, dtype=torch.float64)): numbers, whatever their dtype, one for a "
+                "0-d parameter")
     vocab, dim = sizes
     if kind == "frozen_embedding":
         return (f"nn.Embedding({vocab}, {dim}) with requires_grad=False (kept fixed, still a parameter), "
@@ -132,10 +136,11 @@ def harness_module_in_words(kind, *sizes):
 @example(module=("frozen_embedding", 5, 3), cruncher=(1, 0))  # 15 frozen + 20 trainable: 35
 @example(module=("mlp", (4, 3, 2), True), cruncher=(4, 1))  # two biases, a ReLU between
 @example(module=("tied_embedding", 5, 3), cruncher=(2, 1))  # one weight used twice, counted once: 15
+@example(module=("scaled_half", 3), cruncher=(3, 1))  # 9 + 3 in bfloat16 and a float64 scalar: 13
 def test_num_parameters(impl, oracle, module, cruncher):
     """First on a module the harness builds (an MLP of nn.Linear layers with or without bias,
     a deep linear stack, nn.Linear + nn.BatchNorm1d, an embedding tied to the output layer, a frozen
-    embedding),
+    embedding, a bfloat16 layer beside a 0-d float64 parameter),
     then on your own ``Cruncher(dim, num_layers)``."""
     ask(impl, oracle, num_parameters_of, module, returns=INT).about("model.num_parameters").same(
         f"wrong count for {harness_module_in_words(*module)}")
@@ -367,11 +372,13 @@ def check_truncated(weight: torch.Tensor, answers: Answers, input_dim: int, whos
 @settings(max_examples=2)  # 2 * 2**18 weights each
 @given(case=S.cruncher_init_cases)
 @example(case=(512, 2, 0))
+@example(case=(2**19, 0, 1))  # no hidden layer: the final layer's 2**19 weights tell its draw as a hidden one's do
 def test_cruncher_init(impl, case):
     """A fresh Cruncher's layers start as Linear starts them: each hidden layer's 2**18 weights and the
     final layer's 512 hold Linear's spread (``check_std``: Bernstein's bounds, which hold for any number
-    of weights), none beyond the cut, each hidden layer a truncated normal (``check_truncated``: its
-    largest weight near the cut, no pile at 0; 2**18 weights put about 270 beyond 2.9 std), and no two
+    of weights), none beyond the cut, each layer of 2**18 weights or more a truncated normal
+    (``check_truncated``: its largest weight near the cut, no pile at 0; 2**18 weights put about 270
+    beyond 2.9 std; a Cruncher of width 2**19 and no hidden layer has such a final layer), and no two
     hidden layers alike. A Cruncher only puts layers together: initialising them again (zeros for the
     last layer, std 0.02, a depth scaling) is not the spec's Cruncher, though it loads the spec's
     weights and runs them right. And the weights state_dict() shows are the ones it runs: a fresh
@@ -389,7 +396,7 @@ def test_cruncher_init(impl, case):
                          f"{shape} (test_cruncher_state_dict says what the layout must be)")
         weight, whose = weight.to(torch.float64), f"Cruncher({dim}, {num_layers}) as built: {key}'s"
         check_std(weight, answers, dim, whose=whose)
-        if key != "final.weight":
+        if weight.numel() >= 2**18:
             check_truncated(weight, answers, dim, whose=whose)
         elif weight.abs().max().item() * math.sqrt(dim) > CUT * (1 + 1e-6):  # 512 weights: the cut alone
             answers.fail(f"{whose} largest |weight| is beyond 3 std; Linear's initialisation has none there")

@@ -23,6 +23,7 @@ harness_modules = st.one_of(
     st.tuples(st.just("linear_batchnorm"), dims),
     st.tuples(st.just("tied_embedding"), st.integers(1, 20), dims),
     st.tuples(st.just("frozen_embedding"), st.integers(1, 20), dims),
+    st.tuples(st.just("scaled_half"), dims),
 )
 
 # (dim, num_layers) of a Cruncher; no hidden layers at all is allowed

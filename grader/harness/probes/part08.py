@@ -48,6 +48,16 @@ class TiedEmbedding(nn.Module):
         self.unembed.weight = self.embed.weight
 
 
+class ScaledHalf(nn.Module):
+    """A bfloat16 layer and a learnable float64 temperature, a 0-d parameter: numbers are counted, not bytes
+    or dimensions."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.layer = nn.Linear(dim, dim, dtype=torch.bfloat16)
+        self.temperature = nn.Parameter(torch.tensor(1.0, dtype=torch.float64))
+
+
 def harness_module(kind: str, *sizes: Any) -> nn.Module:
     """A module of the harness's own, described by plain data (see ``harness_modules``)."""
     if kind == "mlp":  # sizes: (dims, bias)
@@ -68,6 +78,8 @@ def harness_module(kind: str, *sizes: Any) -> nn.Module:
         model = nn.Sequential(nn.Embedding(vocab, dim), nn.Linear(dim, vocab))
         model[0].weight.requires_grad_(False)
         return model
+    if kind == "scaled_half":  # sizes: (dim,); a bfloat16 Linear and a float64 scalar: dim * dim + dim + 1
+        return ScaledHalf(*sizes)
     raise ValueError(f"unknown harness module {kind!r}")
 
 
