@@ -109,9 +109,9 @@ def test_nvfp4_nbytes(impl, oracle, case):
 # (torch.isclose) rounds them to even, 2.5 + 2^-20 -> 2, where 3 is nearest
 @example(case=(torch.tensor([6.0, 2.5 + 2.0**-20, 5.0 + 2.0**-19, 0.75 - 2.0**-22]), 4))
 # blocks deep in float32's subnormals: the scale rounds (to 2^-149 for amax 7·2^-149, so x / scale is 7, past
-# the grid's 6: clamp it), or rounds to 0 with a nonzero amax (0 / 0 where only amax is guarded); in float64
-# the scale would not round at all
-@example(case=(torch.tensor([7.0, 1.0]) * 2.0**-149, 2))
+# the grid's 6: clamp it, the negative block's to -6 too), or rounds to 0 with a nonzero amax (0 / 0 where only
+# amax is guarded); in float64 the scale would not round at all
+@example(case=(torch.tensor([7.0, 1.0, -7.0, 1.0]) * 2.0**-149, 2))
 @example(case=(torch.tensor([3.0 * 2.0**-149, 0.0, -(2.0**-149), 6.0, 1.0]), 3))
 @example(case=(torch.tensor([1e-40, 5e-41]), None))
 @example(case=(torch.tensor([]), None))  # no values, no blocks
