@@ -31,13 +31,16 @@ the same refusals for the student's code, none for the tests'.
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import sys
+import weakref
 from typing import Any, Callable
 
 from grader.harness import jaxtyping_guard
 
 FORCE_UNSAFE_LOAD = "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"
+_FINALIZE = weakref.finalize.__call__.__code__  # a finalizer's call: never a library's own import
 
 _WATCHED = frozenset(["compile", "code.__new__", "marshal.loads", "marshal.load", "os.putenv"])
 _TYPE_NODES = (ast.Expression, ast.Name, ast.Attribute, ast.Subscript, ast.Tuple, ast.List, ast.Constant,
@@ -96,12 +99,12 @@ class _Hook:
         every frame from the compile up to the nearest import is a library's file, that import runs a
         library's module, and no garbage collection is under way (a finalizer the submission handed a
         library's evaluator could run in the middle of any import)."""
-        if self.collecting:
+        if self.collecting or self.garbage_collection not in gc.callbacks:
             return False
         outer, depth = frame, 0
         while outer is not None and depth < 256:
             filename = outer.f_code.co_filename
-            if filename.startswith(self.folders) or filename.startswith("<"):
+            if filename.startswith(self.folders) or filename.startswith("<") or outer.f_code is _FINALIZE:
                 return False
             caller = outer.f_back
             if outer.f_code.co_name == "<module>" and caller is not None \
@@ -110,8 +113,9 @@ class _Hook:
             outer, depth = caller, depth + 1
         return False
 
-    def garbage_collection(self, phase: str, info: dict) -> None:
-        self.collecting = phase == "start"
+    def garbage_collection(self, phase: str, info: Any) -> None:
+        if type(info) is dict and "generation" in info:  # as the collector calls it, not a finalizer
+            self.collecting = phase == "start"
 
     def allowed_unmarshal(self, frame: Any) -> bool:
         return frame is not None and frame.f_code.co_filename.startswith(self.importing)
@@ -233,8 +237,9 @@ def _shown(source: Any) -> str:
 def _describe(frame: Any) -> str:
     if frame is None:
         return "code outside any function"
-    name = frame.f_globals.get("__name__") if isinstance(frame.f_globals, dict) else None
-    return f"{name or os.path.basename(frame.f_code.co_filename)}.{frame.f_code.co_name} (line {frame.f_lineno})"
+    name = frame.f_globals.get("__name__") if type(frame.f_globals) is dict else None
+    name = name if type(name) is str else os.path.basename(str(frame.f_code.co_filename))
+    return f"{name}.{frame.f_code.co_name} (line {frame.f_lineno})"
 
 
 _HOOK = _Hook()
@@ -252,8 +257,6 @@ def install(folder: str | None = None, everywhere: bool = False) -> None:
     _HOOK.everywhere = _HOOK.everywhere or everywhere
     if not _installed:
         _HOOK.learn_generators()
-        import gc
-
         gc.callbacks.append(_HOOK.garbage_collection)
         sys.addaudithook(_HOOK)
         _installed = True
