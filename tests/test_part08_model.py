@@ -351,12 +351,14 @@ def check_truncated(weight: torch.Tensor, answers: Answers, input_dim: int, whos
         answers.fail(f"{most} of {whose} {n} weights have the same magnitude "
                      f"({values[counts.argmax()].item() / std:.4f} std): a truncated normal has no pile at any "
                      "value. Clamping the draws to ±3 std puts the 0.27% beyond the cut on the bounds; they must be "
-                     "drawn again: nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std) does it")
+                     "drawn again: nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std) does it (and "
+                     "drawing in a 16-bit dtype, then casting, leaves only that dtype's few values: draw in float32)")
     shared = int(counts[counts > 1].sum())
     if n >= 2**14 and shared > SHARED_MAX * n:
         answers.fail(f"{shared} of {whose} {n} weights ({shared / n:.0%}) share their magnitude with another weight, "
                      f"where independent draws share about 2% by chance: the weights are not drawn one by one (a "
-                     "half mirrored, w and -w, or draws copied), whatever their spread. Draw every weight: "
+                     "half mirrored, w and -w, or draws copied) or not in float32 (drawn in a 16-bit dtype and cast: "
+                     "a few thousand values in all), whatever their spread. Draw every weight, in float32: "
                      "nn.init.trunc_normal_(self.weight, std=std, a=-3 * std, b=3 * std)")
     # the few a clamp leaves after drawing again once (0.27% of 0.27%: about 4 of 2**19) sit on the cut, all of
     # one magnitude (three or more in 73% of 2**19 draws, each; far more where there are several layers). A

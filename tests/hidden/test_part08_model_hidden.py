@@ -40,7 +40,8 @@ def test_gradients_reach_every_weight(impl, oracle, case):
     missing = sorted(name for name, grad in answers.got.grads.items() if grad is None)
     if missing:
         answers.fail(f"after backward from the output, no gradient reached {missing}: the forward must compute "
-                     "x @ self.weight with the Parameter itself (not .data, not detached, not under no_grad)")
+                     "x @ self.weight with the Parameter itself (not .data, not detached, not under no_grad), "
+                     "and the Parameter must require grad (nn.Parameter's default; requires_grad=False freezes it)")
     answers.where("grads").within(**GRADIENTS, problem="the weights' gradients after backward from the output differ")
     answers.where("input_grad").within(**GRADIENTS, problem="the input's gradient after backward from the output "
                                        "differs")
