@@ -430,6 +430,7 @@ REACHING = {
     "a source loader by hand": "import importlib._bootstrap_external as b\n"
                                 "m = b.SourceFileLoader('x', '/tmp/x.py').load_module()\n",
     "... from the frozen copy": "from _frozen_importlib_external import SourceFileLoader\nL = SourceFileLoader\n",
+    "a loader found by name": "import importlib\nc = importlib.find_loader('json').source_to_code(b'', '/tmp/x.py')\n",
     "imp": "import imp\nm = imp.load_source('x', '/tmp/x.py')\n",
     "zipimport": "import zipimport\nm = zipimport.zipimporter('/tmp/x.zip')\n",
     "a .pth file's imports": "import site\nsite.addsitedir('/tmp/x')\n",

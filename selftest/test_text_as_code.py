@@ -78,6 +78,36 @@ def test_text_turned_into_code_is_refused_while_the_folder_runs(own, attempt):
     assert "own_code" in message and "assignment/" in message, message
 
 
+def test_code_of_a_file_written_at_run_time_is_refused(own, tmp_path_factory):
+    """A loader handed a file the code wrote where no module may lie (its /tmp): the text matches the file,
+    and is refused all the same; so is bytecode cached beside it."""
+    import importlib.machinery
+    import py_compile
+
+    folder = tmp_path_factory.mktemp("written")
+    source = folder / "written.py"
+    source.write_text("ANSWER = 42\n")
+    loader = importlib.machinery.SourceFileLoader("written", str(source))
+    with pytest.raises(TextAsCode):
+        own.call(loader.source_to_code, source.read_bytes(), str(source))
+    cached = py_compile.compile(str(source), cfile=str(folder / "written.pyc"))
+    with pytest.raises(TextAsCode):
+        own.call(importlib.machinery.SourcelessFileLoader("written", cached).get_code, "written")
+
+
+def test_a_function_of_a_code_object_is_refused_to_the_implementation(own):
+    with pytest.raises(TextAsCode):
+        own.call(type(own.call), own.evaluate.__code__, {})
+
+
+def test_timeit_of_a_callable_runs_and_of_text_is_refused(own):
+    import timeit
+
+    assert own.call(timeit.Timer, lambda: 1).timeit(3) >= 0
+    with pytest.raises(TextAsCode):
+        own.call(timeit.Timer, "x = 1")
+
+
 def test_text_run_through_ctypes_is_refused(own):
     import ctypes
 
@@ -161,6 +191,9 @@ EVERYWHERE = textwrap.dedent('''
     import builtins, gc, os, sys, tempfile, weakref
     from grader.harness import text_as_code
     from sympy.parsing.sympy_parser import parse_expr
+    LIBRARY = os.path.join(tempfile.mkdtemp(), "site-packages")  # a library's folder, as a worker's roots hold
+    os.mkdir(LIBRARY)
+    sys.path.insert(0, LIBRARY)
     text_as_code.install(everywhere=True)
     import dataclasses
     dataclasses.make_dataclass("Fine", [("a", int)])
@@ -184,10 +217,8 @@ EVERYWHERE = textwrap.dedent('''
         if where == "collect":
             gc.collect()
         else:
-            folder = tempfile.mkdtemp()
-            with open(os.path.join(folder, "collects_at_import.py"), "w") as module:
+            with open(os.path.join(LIBRARY, "collects_at_import.py"), "w") as module:
                 module.write("import gc\\ngc.collect()\\n")
-            sys.path.insert(0, folder)
             import collects_at_import
         print(where, getattr(builtins, "TEXT_RAN", False))
     print(_try(eval, "1 + 1"))

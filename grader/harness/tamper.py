@@ -97,7 +97,7 @@ REACHING_FUNCTIONS = frozenset([
     "importlib.import_module", "importlib.reload", "importlib.__import__", "importlib.util.module_from_spec",
     "importlib.util.spec_from_file_location", "importlib.util.spec_from_loader", "importlib.machinery",
     "importlib.resources", "importlib._bootstrap", "importlib._bootstrap_external", "importlib.abc",
-    "importlib.util.LazyLoader", "_frozen_importlib", "_frozen_importlib_external", "_imp", "imp", "zipimport",
+    "importlib.util.LazyLoader", "importlib.find_loader", "_frozen_importlib", "_frozen_importlib_external", "_imp", "imp", "zipimport",
     "pkgutil", "site", "sitecustomize", "usercustomize", "pkgutil.resolve_name", "pkgutil.get_importer", "pkgutil.iter_modules",
     "pkgutil.walk_packages", "pydoc.locate", "pydoc.safeimport", "runpy", "code.interact", "codeop",
     "pickle.loads", "pickle.load", "pickle.Unpickler", "_pickle", "marshal.loads", "marshal.load", "copyreg",

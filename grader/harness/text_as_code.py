@@ -10,22 +10,26 @@ report. No list of such libraries can be complete, so this is an audit hook (``s
 it cannot be removed once added), installed before the implementation is imported, that refuses the
 compile, unmarshal or construction of code from anything but:
 
-* a module's file, imported: the text compiled is the file's text (what the readings read, or a
-  library's own);
-* a library, while one of its modules is imported, compiling text (mpmath's operators, torch's templates);
+* a module's file, imported: the text compiled is the file's text (or its cached bytecode), and the file lies
+  where modules may (the implementation's folder, the installed libraries, the harness), never where code
+  could write one while it runs;
+* a library, while one of its modules is imported, compiling text (mpmath's operators, torch's templates),
+  unless garbage is being collected or a finalizer runs;
 * the generators whose text is made of identifiers: ``dataclasses`` (their ``__init__``, ``__eq__``,
-  ...), ``collections.namedtuple``, jaxtyping's signature of a checked function;
+  ...), ``collections.namedtuple``, jaxtyping's signature of a checked function, ``timeit.Timer`` of callables;
 * ``ast.parse``, which makes a tree and runs nothing;
-* the evaluation of a type (``typing.ForwardRef``: an annotation's string, names and subscripts, no
-  call) and of jaxtyping's symbolic dimension (arithmetic on names, ``grader.harness.jaxtyping_guard``).
+* the evaluation of a type (``typing.ForwardRef``, or any library's: names and subscripts, no call) and of
+  jaxtyping's symbolic dimension (arithmetic on names, ``grader.harness.jaxtyping_guard``).
 
-It also refuses setting ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` (however its name was built), which makes a
-``torch.load`` that names no ``weights_only`` run a checkpoint's pickle.
+It also refuses a function the implementation makes of a code object (``type(f)(code, globals)``), and
+setting ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` (however its name was built), which makes a ``torch.load`` that
+names no ``weights_only`` run a checkpoint's pickle.
 
 In a graded worker it refuses wherever the code comes from (a library function the submission hands to
 a weakref's finalizer runs with none of its frames on the stack). At home, where pytest, hypothesis and
 the tests run in the same process, it refuses only while a frame of the implementation is on the stack:
-the same refusals for the student's code, none for the tests'.
+the same refusals for the student's code, none for the tests'; and torch's compiler (dynamo, fx, inductor)
+may make code there, which a graded worker never runs (``adapters.compile_runs_as_written``).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from grader.harness import jaxtyping_guard
 FORCE_UNSAFE_LOAD = "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"
 _FINALIZE = weakref.finalize.__call__.__code__  # a finalizer's call: never a library's own import
 
-_WATCHED = frozenset(["compile", "code.__new__", "marshal.loads", "marshal.load", "os.putenv"])
+_WATCHED = frozenset(["compile", "code.__new__", "marshal.loads", "marshal.load", "os.putenv", "function.__new__"])
 _TYPE_NODES = (ast.Expression, ast.Name, ast.Attribute, ast.Subscript, ast.Tuple, ast.List, ast.Constant,
                ast.Load, ast.BinOp, ast.BitOr, ast.UnaryOp, ast.USub)
 
@@ -56,22 +60,42 @@ class _Hook:
         self.everywhere = False
         self.folders: tuple[str, ...] = ()  # the implementations' folders (at home: refused while on the stack)
         self.generators: dict[Any, Callable[[Any, Any], bool]] = {}  # code object -> is this call of it fine
+        self.namespaces: dict[int, Callable[[Any, Any], bool]] = {}  # id(a module's globals) -> the same
         self.importing = ("<frozen importlib._bootstrap", )
         self.collecting = False
+        self.roots: tuple[str, ...] = ()
+        self.compiler: tuple[str, ...] = ("\0",)  # torch's compiler stack's folders (``_torch_compiler_folders``)
 
     # -- who may turn text into code ------------------------------------------------------------
     def learn_generators(self) -> None:
+        """Who may compile text, and what: looked up by name where a Python version has them (dataclasses'
+        generator is ``_create_fn`` in 3.11 and a builder's method in 3.13), never assumed."""
         import collections
         import dataclasses
+        import timeit
         import typing
 
-        self.generators = {
-            ast.parse.__code__: lambda text, frame: True,
-            collections.namedtuple.__code__: lambda text, frame: True,
-            # dataclasses' own callers only: ``_create_fn`` called directly would compile any body
-            dataclasses._create_fn.__code__: lambda text, frame: _called_from(frame, dataclasses.__dict__),
-            typing.ForwardRef.__init__.__code__: lambda text, frame: _type_expression(text),
+        self.generators = {ast.parse.__code__: lambda text, frame: True}
+        self.namespaces = {
+            # dataclasses' methods, written by dataclasses' own code (called directly, a private generator would
+            # compile any body it is handed)
+            id(dataclasses.__dict__): lambda text, frame: _called_from(frame, dataclasses.__dict__),
+            # a named tuple's __new__, of field names it checked are identifiers
+            id(collections.__dict__): lambda text, frame: frame.f_code.co_name == "namedtuple",
+            id(typing.__dict__): lambda text, frame: _type_expression(text),
         }
+        try:
+            import annotationlib  # (Python 3.14: annotations' forward references live there)
+        except ImportError:
+            pass
+        else:
+            self.namespaces[id(annotationlib.__dict__)] = lambda text, frame: _type_expression(text)
+        # timeit.Timer of callables (what the harness and students time a product with): its fixed template
+        timed = {"pass", "pass\npass"} | {
+            timeit.template.format(stmt=stmt, setup=setup, init=init)
+            for stmt in ("pass", "_stmt()") for setup in ("pass", "_setup()")
+            for init in ("", ", _setup=_setup", ", _stmt=_stmt", ", _setup=_setup, _stmt=_stmt")}
+        self.namespaces[id(timeit.__dict__)] = lambda text, frame: _text(text) in timed
         try:
             from jaxtyping import _array_types, _decorator
         except ImportError:
@@ -83,15 +107,54 @@ class _Hook:
         if signature is not None:
             self.generators[signature.__code__] = lambda text, frame: _called_from(frame, _decorator.__dict__)
 
+    def learn_roots(self) -> None:
+        """Where an imported file may lie for its text (or its bytecode) to be compiled: the Python
+        installation's libraries and the harness, besides the implementations' folders; never a folder
+        code can write to while it runs (its /tmp)."""
+        import sysconfig
+
+        import grader
+
+        paths = sysconfig.get_paths()
+        found = [paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")]
+        found += [p for p in sys.path if "site-packages" in p or "dist-packages" in p]
+        found += list(grader.__path__)
+        self.roots = tuple(sorted({os.path.realpath(p).rstrip(os.sep) + os.sep for p in found if p}))
+
+    def readable_file(self, path: Any) -> bool:
+        """Whether ``path`` is a file of the implementation or of an installed library."""
+        if not isinstance(path, str):
+            return False
+        real = os.path.realpath(path)
+        return real.startswith(self.roots) or real.startswith(self.folders) or path.startswith(self.folders)
+
     def allowed_compile(self, source: Any, filename: Any, frame: Any) -> bool:
         if frame is None:
             return False
-        check = self.generators.get(frame.f_code)
-        if check is not None:
-            return bool(check(source, frame))
-        if frame.f_code.co_filename.startswith(self.importing):
-            return _file_text(source, filename)
-        return self.module_making_itself(frame)
+        check = self.generators.get(frame.f_code) or self.namespaces.get(id(frame.f_globals))
+        if check is not None and check(source, frame):
+            return True
+        if frame.f_code.co_filename.startswith(self.importing) and self.readable_file(filename) \
+                and _file_text(source, filename):  # an import: the file's own text, where modules may lie
+            return True
+        if self.own(frame):
+            return False
+        # a library evaluating a type's text (torch reads a custom op's string annotations), or at home torch's
+        # compiler making its graph's code (a graded worker runs compiled code as written: it never does)
+        return _type_expression(source) or not self.everywhere and self.torch_compiler(frame) \
+            or self.module_making_itself(frame)
+
+    def torch_compiler(self, frame: Any) -> bool:
+        """Whether torch's compiler is at work below ``frame``, before any frame of the implementation."""
+        depth = 0
+        while frame is not None and depth < 256:
+            filename = frame.f_code.co_filename
+            if filename.startswith(self.compiler):
+                return True
+            if filename.startswith(self.folders):
+                return False
+            frame, depth = frame.f_back, depth + 1
+        return False
 
     def module_making_itself(self, frame: Any) -> bool:
         """Whether a library, being imported, compiles text (mpmath writes its number type's operators at
@@ -118,7 +181,15 @@ class _Hook:
             self.collecting = phase == "start"
 
     def allowed_unmarshal(self, frame: Any) -> bool:
-        return frame is not None and frame.f_code.co_filename.startswith(self.importing)
+        """An import reading a module's cached bytecode, from beside a file where modules may lie."""
+        if frame is None or not frame.f_code.co_filename.startswith(self.importing):
+            return False
+        local = frame.f_locals
+        paths = [local.get("bytecode_path"), local.get("source_path")]
+        return any(p is not None for p in paths) and all(p is None or self.readable_file(p) for p in paths)
+
+    def own(self, frame: Any) -> bool:
+        return frame is not None and frame.f_code.co_filename.startswith(self.folders)
 
     # -- where it applies -------------------------------------------------------------------------
     def watched(self, frame: Any) -> bool:
@@ -152,10 +223,17 @@ class _Hook:
             if self.allowed_compile(source, filename, frame):
                 return
             raise TextAsCode(self.message(f"compiled {_shown(source)} as code", frame))
-        if self.allowed_unmarshal(frame) and event.startswith("marshal"):
-            return
-        raise TextAsCode(self.message("made code from bytes" if event.startswith("marshal")
-                                      else "made a code object", frame))
+        if event.startswith("marshal"):
+            if self.allowed_unmarshal(frame):
+                return
+            raise TextAsCode(self.message("made code from bytes", frame))
+        if event == "function.__new__":  # a function of a code object it was handed, called for by the submission
+            if not self.own(frame):
+                return
+            raise TextAsCode(self.message("made a function of a code object", frame))
+        if not self.everywhere and not self.own(frame) and self.torch_compiler(frame):
+            return  # (torch's compiler rewrites bytecode at home)
+        raise TextAsCode(self.message("made a code object", frame))
 
     def message(self, what: str, frame: Any) -> str:
         caller = _describe(frame)
@@ -242,6 +320,18 @@ def _describe(frame: Any) -> str:
     return f"{name}.{frame.f_code.co_name} (line {frame.f_lineno})"
 
 
+def _torch_compiler_folders() -> tuple[str, ...]:
+    """torch's compiler stack (dynamo, fx, inductor), where torch is installed: at home it makes code of a traced
+    graph (a graded worker runs compiled functions as written, and none of it runs there)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.submodule_search_locations:
+        return ("\0",)
+    torch = os.path.realpath(list(spec.submodule_search_locations)[0])
+    return tuple(os.path.join(torch, sub) + os.sep for sub in ("_dynamo", "fx", "_inductor", "_functorch"))
+
+
 _HOOK = _Hook()
 _installed = False
 
@@ -257,6 +347,8 @@ def install(folder: str | None = None, everywhere: bool = False) -> None:
     _HOOK.everywhere = _HOOK.everywhere or everywhere
     if not _installed:
         _HOOK.learn_generators()
+        _HOOK.learn_roots()
+        _HOOK.compiler = _torch_compiler_folders()
         gc.callbacks.append(_HOOK.garbage_collection)
         sys.addaudithook(_HOOK)
         _installed = True
