@@ -229,3 +229,20 @@ def test_a_graded_worker_refuses_wherever_the_text_comes_from():
     run = subprocess.run([sys.executable, "-c", EVERYWHERE], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split() == ["collect", "False", "import", "False", "refused"], run.stdout
+
+
+def test_the_collectors_callback_hands_out_nothing_of_the_hook(own):
+    """The callback the hook leaves in ``gc.callbacks`` (a list any code reads) is a plain function: no bound
+    method whose object (``weakref.WeakMethod`` hands it back with no dunder written) holds the hook's switches,
+    and a call that is not the collector's changes nothing."""
+    import gc
+    import weakref
+
+    ours = [callback for callback in gc.callbacks if getattr(callback, "__name__", "") == "on_collection"]
+    assert ours, gc.callbacks
+    for callback in gc.callbacks:
+        assert getattr(callback, "__self__", None) is not text_as_code._HOOK
+        with pytest.raises(TypeError):
+            weakref.WeakMethod(callback)
+    ours[0]("start", {})  # not the collector's call: ignored
+    assert text_as_code._HOOK.collecting == [False]

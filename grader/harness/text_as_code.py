@@ -62,7 +62,9 @@ class _Hook:
         self.generators: dict[Any, Callable[[Any, Any], bool]] = {}  # code object -> is this call of it fine
         self.namespaces: dict[int, Callable[[Any, Any], bool]] = {}  # id(a module's globals) -> the same
         self.importing = ("<frozen importlib._bootstrap", )
-        self.collecting = False
+        # whether garbage is being collected, kept in a cell of ``on_collection``'s closure: the collector's
+        # callbacks are a list any code can read, and a bound method there would hand out this hook
+        self.collecting, self.on_collection = _collection_watch()
         self.roots: tuple[str, ...] = ()
         self.compiler: tuple[str, ...] = ("\0",)  # torch's compiler stack's folders (``_torch_compiler_folders``)
 
@@ -162,7 +164,7 @@ class _Hook:
         every frame from the compile up to the nearest import is a library's file, that import runs a
         library's module, and no garbage collection is under way (a finalizer the submission handed a
         library's evaluator could run in the middle of any import)."""
-        if self.collecting or self.garbage_collection not in gc.callbacks:
+        if self.collecting[0] or not any(callback is self.on_collection for callback in gc.callbacks):
             return False
         outer, depth = frame, 0
         while outer is not None and depth < 256:
@@ -175,10 +177,6 @@ class _Hook:
                 return True
             outer, depth = caller, depth + 1
         return False
-
-    def garbage_collection(self, phase: str, info: Any) -> None:
-        if type(info) is dict and "generation" in info:  # as the collector calls it, not a finalizer
-            self.collecting = phase == "start"
 
     def allowed_unmarshal(self, frame: Any) -> bool:
         """An import reading a module's cached bytecode, from beside a file where modules may lie."""
@@ -250,6 +248,17 @@ class _Hook:
                 return _describe(frame)
             frame = frame.f_back
         return ""
+
+
+def _collection_watch() -> tuple[list, Callable[[str, Any], None]]:
+    """A flag, and the collector's callback that sets it: a plain function holding nothing but the flag."""
+    collecting = [False]
+
+    def on_collection(phase: str, info: Any) -> None:
+        if type(info) is dict and "generation" in info:  # as the collector calls it, not a finalizer
+            collecting[0] = phase == "start"
+
+    return collecting, on_collection
 
 
 def _called_from(frame: Any, namespace: dict) -> bool:
@@ -349,6 +358,6 @@ def install(folder: str | None = None, everywhere: bool = False) -> None:
         _HOOK.learn_generators()
         _HOOK.learn_roots()
         _HOOK.compiler = _torch_compiler_folders()
-        gc.callbacks.append(_HOOK.garbage_collection)
+        gc.callbacks.append(_HOOK.on_collection)
         sys.addaudithook(_HOOK)
         _installed = True
