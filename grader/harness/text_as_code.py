@@ -46,6 +46,7 @@ from grader.harness import jaxtyping_guard
 FORCE_UNSAFE_LOAD = "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"
 _FINALIZE = weakref.finalize.__call__.__code__  # a finalizer's call: never a library's own import
 
+_IMPORTING = "<frozen importlib._bootstrap"  # the import machinery's frames (and _bootstrap_external's)
 _WATCHED = frozenset(["compile", "code.__new__", "marshal.loads", "marshal.load", "os.putenv", "function.__new__"])
 _TYPE_NODES = (ast.Expression, ast.Name, ast.Attribute, ast.Subscript, ast.Tuple, ast.List, ast.Constant,
                ast.Load, ast.BinOp, ast.BitOr, ast.UnaryOp, ast.USub)
@@ -61,7 +62,6 @@ class _Hook:
         self.folders: tuple[str, ...] = ()  # the implementations' folders (at home: refused while on the stack)
         self.generators: dict[Any, Callable[[Any, Any], bool]] = {}  # code object -> is this call of it fine
         self.namespaces: dict[int, Callable[[Any, Any], bool]] = {}  # id(a module's globals) -> the same
-        self.importing = ("<frozen importlib._bootstrap", )
         # whether garbage is being collected, kept in a cell of ``on_collection``'s closure: the collector's
         # callbacks are a list any code can read, and a bound method there would hand out this hook
         self.collecting, self.on_collection = _collection_watch()
@@ -128,7 +128,7 @@ class _Hook:
         if not isinstance(path, str):
             return False
         real = os.path.realpath(path)
-        return real.startswith(self.roots) or real.startswith(self.folders) or path.startswith(self.folders)
+        return real.startswith(self.roots) or real.startswith(self.folders)
 
     def allowed_compile(self, source: Any, filename: Any, frame: Any) -> bool:
         if frame is None:
@@ -136,7 +136,7 @@ class _Hook:
         check = self.generators.get(frame.f_code) or self.namespaces.get(id(frame.f_globals))
         if check is not None and check(source, frame):
             return True
-        if frame.f_code.co_filename.startswith(self.importing) and self.readable_file(filename) \
+        if frame.f_code.co_filename.startswith(_IMPORTING) and self.readable_file(filename) \
                 and _file_text(source, filename):  # an import: the file's own text, where modules may lie
             return True
         if self.own(frame):
@@ -150,10 +150,9 @@ class _Hook:
         """Whether torch's compiler is at work below ``frame``, before any frame of the implementation."""
         depth = 0
         while frame is not None and depth < 256:
-            filename = frame.f_code.co_filename
-            if filename.startswith(self.compiler):
+            if frame.f_code.co_filename.startswith(self.compiler):
                 return True
-            if filename.startswith(self.folders):
+            if self.own(frame):
                 return False
             frame, depth = frame.f_back, depth + 1
         return False
@@ -169,18 +168,18 @@ class _Hook:
         outer, depth = frame, 0
         while outer is not None and depth < 256:
             filename = outer.f_code.co_filename
-            if filename.startswith(self.folders) or filename.startswith("<") or outer.f_code is _FINALIZE:
+            if self.own(outer) or filename.startswith("<") or outer.f_code is _FINALIZE:
                 return False
             caller = outer.f_back
             if outer.f_code.co_name == "<module>" and caller is not None \
-                    and caller.f_code.co_filename.startswith(self.importing):
+                    and caller.f_code.co_filename.startswith(_IMPORTING):
                 return True
             outer, depth = caller, depth + 1
         return False
 
     def allowed_unmarshal(self, frame: Any) -> bool:
         """An import reading a module's cached bytecode, from beside a file where modules may lie."""
-        if frame is None or not frame.f_code.co_filename.startswith(self.importing):
+        if frame is None or not frame.f_code.co_filename.startswith(_IMPORTING):
             return False
         local = frame.f_locals
         paths = [local.get("bytecode_path"), local.get("source_path")]
@@ -189,15 +188,15 @@ class _Hook:
     def own(self, frame: Any) -> bool:
         return frame is not None and frame.f_code.co_filename.startswith(self.folders)
 
+    def nearest_own(self, frame: Any) -> Any:
+        """The innermost frame of the implementation at or below ``frame`` on the stack, or None."""
+        while frame is not None and not self.own(frame):
+            frame = frame.f_back
+        return frame
+
     # -- where it applies -------------------------------------------------------------------------
     def watched(self, frame: Any) -> bool:
-        if self.everywhere:
-            return True
-        while frame is not None:
-            if frame.f_code.co_filename.startswith(self.folders):
-                return True
-            frame = frame.f_back
-        return False
+        return self.everywhere or self.nearest_own(frame) is not None
 
     def __call__(self, event: str, args: tuple) -> None:
         if event not in _WATCHED:
@@ -243,11 +242,8 @@ class _Hook:
                 "there, and here while your functions run")
 
     def own_frame(self, frame: Any) -> str:
-        while frame is not None:
-            if frame.f_code.co_filename.startswith(self.folders):
-                return _describe(frame)
-            frame = frame.f_back
-        return ""
+        own = self.nearest_own(frame)
+        return _describe(own) if own is not None else ""
 
 
 def _collection_watch() -> tuple[list, Callable[[str, Any], None]]:
