@@ -890,6 +890,55 @@ def test_a_loader_s_option_in_a_name_another_module_can_rebind_is_refused(other)
     assert any("weights_only=WEIGHTS_ONLY, which may be False" in what for what in found), found
 
 
+def test_a_loader_s_option_a_star_import_may_bind_again_is_refused():
+    # ``from .helpers import *`` after the constant binds it again when helpers binds it (read as any may)
+    mod = "import torch\nWEIGHTS_ONLY = True\nfrom .helpers import *\ndef f(p):\n" \
+          "    return torch.load(p, weights_only=WEIGHTS_ONLY)\n"
+    found = [r.what for r in reaches({"mod": mod, "helpers": "WEIGHTS_ONLY = False\n"}) if r.module == "mod"]
+    assert any("weights_only=WEIGHTS_ONLY, which may be False" in what for what in found), found
+
+
+LOAD_WITH = "import torch\n{imports}\ndef f(p):\n    return torch.load(p, weights_only={option})\n"
+
+
+@pytest.mark.parametrize("imports, option", [("from .common import WEIGHTS_ONLY", "WEIGHTS_ONLY"),
+                                             ("from assignment.common import WEIGHTS_ONLY", "WEIGHTS_ONLY"),
+                                             ("from . import common", "common.WEIGHTS_ONLY"),
+                                             ("from assignment import common", "common.WEIGHTS_ONLY"),
+                                             ("import assignment.common as c", "c.WEIGHTS_ONLY"),
+                                             ("import common", "common.WEIGHTS_ONLY"),
+                                             ("from .middle import WEIGHTS_ONLY", "WEIGHTS_ONLY")])
+def test_a_loader_s_option_imported_from_a_module_of_its_own_is_read_there(imports, option):
+    sources = {"mod": LOAD_WITH.format(imports=imports, option=option), "__init__": "",
+               "common": "from typing import Final\nWEIGHTS_ONLY: Final = True\n",
+               "middle": "from .common import WEIGHTS_ONLY\n"}
+    assert reaches(sources) == []
+
+
+@pytest.mark.parametrize("common, others", [
+    ("WEIGHTS_ONLY = False\n", {}),
+    ("WEIGHTS_ONLY = True\ndef unsafe():\n    global WEIGHTS_ONLY\n    WEIGHTS_ONLY = False\n", {}),
+    ("WEIGHTS_ONLY = True\nfrom .evil import *\n", {"evil": "WEIGHTS_ONLY = False\n"}),
+    ("WEIGHTS_ONLY = True\n", {"evil": "from . import common\ncommon.WEIGHTS_ONLY = False\n"}),
+    # ``from . import common`` reads the package's attribute first: here another module
+    ("WEIGHTS_ONLY = True\n", {"evil": "WEIGHTS_ONLY = False\n", "__init__": "from . import evil as common\n"}),
+    ("WEIGHTS_ONLY = {'on': True}\n", {}),  # (a display another module may change: not followed)
+], ids=["false", "global", "star", "set-from-elsewhere", "package-attribute", "display"])
+def test_a_loader_s_option_imported_from_a_module_of_its_own_is_refused_where_it_may_be_false(common, others):
+    forms = [("from .common import WEIGHTS_ONLY", "WEIGHTS_ONLY"), ("from . import common", "common.WEIGHTS_ONLY")]
+    for imports, option in forms[1:] if "__init__" in others else forms:  # (``from .common`` imports common)
+        sources = {"mod": LOAD_WITH.format(imports=imports, option=option), "common": common, **others}
+        found = [r.what for r in reaches(sources) if r.module == "mod"]
+        assert any(f"weights_only={option}, which may be False" in what for what in found), (imports, found)
+
+
+def test_a_bare_import_a_library_answers_is_not_read_as_the_submission_s_module():
+    # the workers find a sibling by its bare name after every library: ``import sys`` is the real one
+    sources = {"mod": LOAD_WITH.format(imports="import sys", option="sys.dont_write_bytecode"),
+               "sys": "dont_write_bytecode = True\n"}
+    assert any("which may be False" in r.what for r in reaches(sources))
+
+
 MATCHED = "from .dtypes import FloatFormat\ndef f(x):\n    match x:\n        case FloatFormat(exponent_bits=5):\n" \
           "            return 1\n"
 SIBLING = "class FloatFormat:\n    __match_args__ = ('exponent_bits',)\n    exponent_bits: int = 0\n"

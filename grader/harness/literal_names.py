@@ -41,6 +41,8 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import importlib.util
+import sys
 from dataclasses import dataclass, field
 
 from grader.harness.source import walk
@@ -321,6 +323,18 @@ class _Module:
         return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in walk(self.tree))
 
 
+@functools.lru_cache(maxsize=256)
+def _a_library(name: str) -> bool:
+    """Whether a bare ``import name`` may find something other than the submission's module of that name: the
+    workers look for a sibling by its bare name last, after every library (``import sys`` is the real one)."""
+    if name in sys.stdlib_module_names or name in sys.builtin_module_names or name in sys.modules:
+        return True
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return True
+
+
 class LiteralStrings:
     """For one module of a submission (read beside the others): the strings an expression can take, where
     it can only take strings written out in the source (``of``)."""
@@ -330,6 +344,7 @@ class LiteralStrings:
         # other: every reading here stays linear in the source, whatever it holds)
         self.module = _scanned(tree)
         self.others = others
+        self.siblings: dict[str, LiteralStrings] = {}  # the submission's other modules by name (``learn_siblings``)
         # names this module's own setattr is given, not written out (``for line, v in ROW.items(): setattr(
         # ledger, line, v)``): each read as the strings it can hold (else it may replace any name). Read first
         # as though they replace none of this module's names, then as though they replace every string found
@@ -363,10 +378,75 @@ class LiteralStrings:
                 break
             self.strings = found
 
+    def learn_siblings(self, siblings: dict[str, "LiteralStrings"]) -> None:
+        """The readings of the submission's other modules, by module name: a constant one of them binds and this
+        one imports (``from ._common import WEIGHTS_ONLY``, ``_common.WEIGHTS_ONLY``) is read as what it is
+        there. (What was read before them read such a name as built at run time: read again.)"""
+        self.siblings = siblings
+        self._known = {}
+
+    def _imported(self, alias: ast.alias, depth: int) -> list[ast.AST] | None:
+        """The constants a name imported from a module of the submission (``from .common import X``) can be."""
+        statement = self.module.parent.get(id(alias))
+        if not isinstance(statement, ast.ImportFrom) or statement.module is None or alias.name == "*":
+            return None
+        parts = statement.module.split(".")
+        sibling = parts[-1] if statement.level > 0 and len(parts) == 1 else \
+            parts[1] if statement.level == 0 and len(parts) == 2 and parts[0] == "assignment" else \
+            parts[0] if statement.level == 0 and len(parts) == 1 and not _a_library(parts[0]) else None
+        reading = self.siblings.get(sibling) if sibling is not None else None
+        return None if reading is None or reading is self else reading.constants(alias.name, depth + 1)
+
+    def _sibling_module(self, node: ast.AST) -> "LiteralStrings | None":
+        """The reading of the submission's module a name is bound to, once, by an import of it (``from . import
+        common``, ``from assignment import common``, ``import assignment.common as common``, ``import common``)."""
+        bindings = self._bindings_of(node) if isinstance(node, ast.Name) else None
+        if not bindings or len(bindings) != 1 or bindings[0].kind != "import":
+            return None
+        alias = bindings[0].source
+        statement = self.module.parent.get(id(alias))
+        if isinstance(statement, ast.ImportFrom):
+            own = statement.level > 0 and statement.module is None or statement.level == 0 \
+                and statement.module == "assignment"
+            sibling = alias.name if own and self._package_holds_module(alias.name) else None
+        else:
+            parts = alias.name.split(".")
+            sibling = parts[1] if len(parts) == 2 and parts[0] == "assignment" and alias.asname \
+                and self._package_holds_module(parts[1]) else \
+                parts[0] if len(parts) == 1 and not _a_library(parts[0]) else None
+        reading = self.siblings.get(sibling) if sibling is not None else None
+        return None if reading is self else reading
+
+    def _package_holds_module(self, name: str) -> bool:
+        """Whether the package's attribute ``name``, which ``from . import name`` reads before it imports the
+        module, can only be that module: ``__init__`` binds no such name and no code can set it."""
+        init = self.siblings.get("__init__")
+        if init is not None:
+            return name not in init.module.bound.get(id(init.module.tree), ()) and not init._replaceable(name)
+        return not any(name in _replaceable_of(t) for t in (self.module.tree, *self.others))
+
+    def constants(self, name: str, depth: int = 0) -> list[ast.AST] | None:
+        """The constants this module's top-level ``name`` can hold, where every binding of it gives one written
+        out (here, or imported so from another module of the submission) and no code can replace it; else None.
+        Constants alone: a display handed to another module may be changed there."""
+        bindings = self.module.bindings.get((id(self.module.tree), name))
+        if depth > ROUNDS or not bindings or self._replaceable(name):
+            return None
+        found: list[ast.AST] = []
+        for binding in bindings:
+            values = self._values(binding.source, depth) if binding.kind == "assign" and not binding.path else \
+                self._imported(binding.source, depth) if binding.kind == "import" else None
+            if values is None or not all(isinstance(v, ast.Constant) for v in values):
+                return None
+            found += values
+        return found
+
     def _replaceable(self, name: str) -> bool:
-        """Whether code of the submission could replace this module's name ``name`` (``_replaceable_of``)."""
-        return self._every or name in self._set or name in _setters(self.module.tree)[0] \
-            or any(name in _replaceable_of(t) for t in self.others)
+        """Whether code of the submission could replace this module's name ``name`` (``_replaceable_of``), or
+        a star import of this module's may (``WEIGHTS_ONLY = True`` and then ``from .helpers import *``, whose
+        module binds it again: read as though any does, as for the built-ins)."""
+        return self._every or self.module.star_imports or name in self._set \
+            or name in _setters(self.module.tree)[0] or any(name in _replaceable_of(t) for t in self.others)
 
     def _named_elsewhere(self, name: str) -> bool:
         return any(name in _index(other) for other in self.others)
@@ -500,6 +580,9 @@ class LiteralStrings:
             option = self._instance_field(node)  # ``OPTIONS.weights_only`` of a plain dataclass's one instance
             if option is not None:
                 return [option]
+            sibling = self._sibling_module(node.value)  # ``common.WEIGHTS_ONLY``: that module's constant
+            if sibling is not None:
+                return sibling.constants(node.attr, depth + 1)
             rows = self._values(node.value, depth + 1)
             found = [self._field(row, node.attr) for row in rows or ()]
             return None if rows is None or not rows or None in found else found
@@ -513,6 +596,8 @@ class LiteralStrings:
                     values = self._values(binding.source, depth + 1)
                 elif binding.kind == "loop":
                     values = self._row_values(binding.source, depth + 1)
+                elif binding.kind == "import":  # ``from .common import WEIGHTS_ONLY``: a constant there
+                    values = self._imported(binding.source, depth)
                 else:
                     return None
                 values = _complete(_at(values, binding.path, self._readable))

@@ -424,6 +424,8 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
         readers = {name: _Reader(f"{name}.py", bound[name],
                                  LiteralStrings(tree, [other for o, other in trees.items() if o != name]))
                    for name, tree in trees.items()}
+        for reader in readers.values():
+            reader.strings.learn_siblings({name: r.strings for name, r in readers.items()})
         plain = {name: _plain_classes(tree, readers[name].dotted) for name, tree in trees.items()}
         for name, tree in trees.items():
             reader = readers[name]
