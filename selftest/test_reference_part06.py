@@ -136,7 +136,7 @@ def test_the_checker_is_typeguard_2_and_really_checks():
 PAYLOAD = '{__import__("builtins").setattr(__import__("builtins"), "ANNOTATION_RAN", 1) or "seq"}'
 
 
-@pytest.mark.parametrize("axis", [PAYLOAD, "seq+1", 'n=len("abc")', '_(__import__("os"))'])
+@pytest.mark.parametrize("axis", [PAYLOAD, "seq**9**9", 'n=len("abc")', '_(__import__("os"))', "seq.real"])
 def test_an_axis_jaxtyping_would_evaluate_is_refused_never_run(axis):
     """A symbolic axis goes through eval in jaxtyping's check, and the check runs in the grading
     process: the annotation is refused with a message, and whatever it holds never runs."""
@@ -147,6 +147,21 @@ def test_an_axis_jaxtyping_would_evaluate_is_refused_never_run(axis):
     complaint = check_call(module.annotations("split_heads"), PARAMS["split_heads"], (torch.ones(2, 3), 1),
                            torch.ones(2, 3))
     assert complaint and "run as code" in complaint and not hasattr(builtins, "ANNOTATION_RAN")
+
+
+def test_an_axis_of_arithmetic_is_checked_as_jaxtyping_checks_it():
+    """``heads*head_dim`` in a return annotation (what merge_heads makes): checked, and a wrong size told;
+    an axis no argument binds is told, not raised."""
+    source = "def merge_heads(x: Float[torch.Tensor, 'batch heads seq head_dim']) -> " \
+             "Float[torch.Tensor, 'batch seq heads*head_dim']:\n    return x\n"
+    header = "import torch\nfrom jaxtyping import Float\n"
+    annotations = Module.parse(header + source, "named").annotations("merge_heads")
+    x = torch.ones(2, 3, 4, 5)
+    assert check_call(annotations, ("x",), (x,), torch.ones(2, 4, 15)) is None
+    wrong = check_call(annotations, ("x",), (x,), torch.ones(2, 4, 16))
+    assert wrong and "heads*head_dim" in wrong and "head_dim=5" in wrong, wrong
+    unbound = Module.parse(header + source.replace("heads*head_dim", "h*d"), "named").annotations("merge_heads")
+    assert "could not be worked out" in check_call(unbound, ("x",), (x,), torch.ones(2, 4, 15))
 
 
 def test_annotations_of_a_function_made_an_alias_are_its_own():

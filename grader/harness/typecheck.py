@@ -27,6 +27,7 @@ import jaxtyping
 import torch
 import typeguard
 
+from grader.harness.jaxtyping_guard import arithmetic
 from grader.harness.source import Annotation, Plain
 
 CHECK_FAILED = (jaxtyping.TypeCheckError, TypeError)
@@ -41,10 +42,11 @@ class RunsCode(ValueError):
 
 
 def code_axes(dims: str) -> list[str]:
-    """The axes of ``dims`` that jaxtyping's check would run as code: a *symbolic* axis (``dim+1``,
-    anything that is not a name or a size once its ``#``, ``*``, ``_``, ``?`` marks and a ``name=``
-    are taken off) goes through ``eval``. The student wrote these strings and this is the grading
-    process: such an axis is refused here, never handed to jaxtyping (same parse as its own)."""
+    """The axes of ``dims`` that jaxtyping's check would run as code: a *symbolic* axis (anything that is
+    not a name or a size once its ``#``, ``*``, ``_``, ``?`` marks and a ``name=`` are taken off) goes
+    through ``eval``. The student wrote these strings and this is the grading process: such an axis is
+    handed to jaxtyping only where it is arithmetic that cannot run anything or take long (``h*d``,
+    ``n-1``, ``(s+1)//2``: names, integers, + - * // %, no power), else refused here (same parse as its own)."""
     found = []
     for axis in dims.split():
         elem = axis
@@ -55,7 +57,8 @@ def code_axes(dims: str) -> list[str]:
         try:
             int(elem)
         except ValueError:
-            found.append(axis)
+            if not arithmetic(elem) or "**" in elem:
+                found.append(axis)
     return found
 
 
@@ -66,8 +69,8 @@ def rebuilt(annotation: Annotation | Plain) -> Any:
         code = code_axes(annotation.dims)
         if code:
             raise RunsCode(f"the annotation {annotation.dtype}[{annotation.array}, {annotation.dims!r}] has an axis "
-                           f"jaxtyping would run as code ({code[0]!r}): write axis names "
-                           "(batch, seq), sizes, *name, ... or _, not expressions")
+                           f"jaxtyping would run as code ({code[0]!r}): write axis names (batch, seq), sizes, "
+                           "*name, ... or _, or arithmetic on them (heads*head_dim, n-1), not other expressions")
         array = ARRAYS.get(annotation.array)
         if annotation.dtype in DTYPES and array is not None:
             return getattr(jaxtyping, annotation.dtype)[array, annotation.dims]
@@ -111,6 +114,8 @@ def check_call(annotations: dict[str, Annotation | Plain], params: tuple[str, ..
         stand_in(*args, result=result)
     except CHECK_FAILED as exc:
         return complaint(exc)
+    except (ArithmeticError, jaxtyping.AnnotationError) as exc:  # a symbolic axis naming no argument's axis
+        return f"a symbolic axis could not be worked out: {str(exc).splitlines()[0] if str(exc) else exc!r}"[:300]
     if len(_PASSED) < 4096:
         _PASSED.add(passed)
     return None
