@@ -285,6 +285,17 @@ def test_a_store_into_torch_by_a_module_the_package_imports_is_charged():
     assert [f.what for f in unwritten_lookups(sources, "flops", "count_matmul_flops")] == ["patches torch.my_counter"]
 
 
+def test_names_a_star_import_may_bind_again_are_charged():
+    """``ATTRS = ("data",)`` then ``from .helpers import *``, whose module binds ATTRS to torch's counter's
+    names: the tuple written out is not what the getattr is given."""
+    flops = "import torch\n\nATTRS = ('data',)\nfrom .helpers import *\n\ndef count_matmul_flops(fn):\n" \
+            "    return [getattr(torch.utils, a) for a in ATTRS]\n"
+    sources = {"flops": flops, "helpers": "ATTRS = ('flop_counter',)\n"}
+    assert [f.what for f in unwritten_lookups(sources, "flops", "count_matmul_flops")] == ["uses getattr"]
+    assert unwritten_lookups({"flops": flops.replace("from .helpers import *\n", "")}, "flops",
+                             "count_matmul_flops") == []
+
+
 @pytest.mark.parametrize("name", sorted(WRITTEN))
 def test_names_written_out_are_not_charged(name):
     sources = {"flops": "import torch\n\n_MATMULS = ()\n" + COUNTER + WRITTEN[name],
@@ -342,6 +353,26 @@ def test_torchs_counter_is_found_through_getattr_of_a_written_name():
     text = ("import torch\n\ndef count_matmul_flops(fn):\n"
             "    return getattr(getattr(torch.utils, 'flop_counter'), 'FlopCounterMode')(display=False)\n")
     assert package_names({"flops": text}, "flops", "count_matmul_flops", _is_flop_counter)
+
+
+FLAGGED = ("import torch\nUSE_TORCH = False\n{extra}\ndef count_matmul_flops(fn):\n    if USE_TORCH:\n"
+           "        from torch.utils.flop_counter import FlopCounterMode\n        return FlopCounterMode\n    return 0\n")
+
+
+@pytest.mark.parametrize("extra, others", [
+    ("from .helpers import *", {"helpers": "USE_TORCH = True\n"}),
+    ("", {"gradients": "from . import flops\nflops.USE_TORCH = True\n"}),
+    ("", {"gradients": "from . import flops\nsetattr(flops, 'USE_TORCH', True)\n"}),
+], ids=["star import", "set from another module", "setattr from another module"])
+def test_a_branch_under_a_flag_something_may_change_is_read(extra, others):
+    """A branch under a flag bound once to False never runs, unless something may set the flag: a star import
+    after it, or another module of the package. Then what it names is read (here, torch's counter)."""
+    from grader.harness.source import package_names
+
+    sources = {"__init__": "", "flops": FLAGGED.format(extra=extra), **others}
+    assert package_names(sources, "flops", "count_matmul_flops", _is_flop_counter, []) == ["flops.py:7"]
+    unchanged = {"__init__": "", "flops": FLAGGED.format(extra="")}  # a dead branch: not read
+    assert package_names(unchanged, "flops", "count_matmul_flops", _is_flop_counter, []) == []
 
 
 def test_a_scratch_script_nothing_imports_is_not_read():

@@ -67,6 +67,9 @@ class Plain:
     text: str
 
 
+FIXED = "fixed"  # ``Module.walk``'s flags where a name must not be found: only flags nothing can change
+
+
 @dataclass
 class Module:
     """One source file, parsed, with its top-level names resolved."""
@@ -97,6 +100,10 @@ class Module:
     # a sibling's name it takes (``.model._derive``) -> the library object that sibling bound it to
     # (``torch.autograd.grad``): read in a package, as ``_read_package`` sets it (``_through_siblings``)
     through: dict[str, str] = field(default_factory=dict)
+    # the package's modules' trees, this one's included, where it is read in a package (``_read_package``);
+    # None where it is read alone: then no flag decides a branch (another module may set it)
+    package: tuple[ast.Module, ...] | None = None
+    _fixed_flags: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str, name: str) -> "Module":
@@ -241,10 +248,11 @@ class Module:
         found, always = brought[-1]
         return found if always or len(brought) == 1 else ""
 
-    def scope(self, function: ast.AST, sources: dict[str, str] | None = None) -> dict[str, str]:
+    def scope(self, function: ast.AST, sources: dict[str, str] | None = None, strict: bool = False) -> dict[str, str]:
         """A function's local names that stand for something a reading can name: its own imports
         (``from time import perf_counter`` inside it), aliases (``einsum = torch.einsum``) and parameter
-        defaults (``clock=time.perf_counter``); any other parameter or local shadows the module's name."""
+        defaults (``clock=time.perf_counter``); any other parameter or local shadows the module's name.
+        ``strict``: as ``read_names``'s."""
         local: dict[str, str] = {}
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             args = function.args
@@ -253,7 +261,7 @@ class Module:
             defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
             for arg in [*positional, *args.kwonlyargs, *filter(None, [args.vararg, args.kwarg])]:
                 local[arg.arg] = (self.resolve(defaults[arg.arg], sources=sources) or "") if arg.arg in defaults else ""
-        for node in self.walk(function, flags=True):
+        for node in self.walk(function, flags=FIXED if strict else True):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     local[alias.asname or alias.name.split(".")[0]] = \
@@ -321,18 +329,19 @@ class Module:
             return None if isinstance(final, (ast.Import, ast.ImportFrom)) else final
         return self.functions.get(name) or self.classes.get(name)
 
-    def walk(self, node: ast.AST, flags: bool = False) -> Iterator[ast.AST]:
+    def walk(self, node: ast.AST, flags: bool | str = False) -> Iterator[ast.AST]:
         """``ast.walk``, without the code that cannot run (see the module's docstring). ``flags``: a
-        name bound once to a constant (``USE_EINOPS = False``) decides a branch too. Only where reading
-        less can cost the submission (a clock or einops it must use), never where reading less would
-        hide something: another module may set the flag (``gradients.CHECK = True``)."""
+        name bound once to a constant (``USE_EINOPS = False``) decides a branch too: where reading less
+        can cost the submission (a clock or einops it must use). ``flags=FIXED``: only a flag nothing can
+        change, where reading less would hide something (a name that must not be found): another module
+        may set a flag (``gradients.CHECK = True``), and a star import bind it again."""
         todo = [node]
         while todo:
             node = todo.pop()
             yield node
             todo.extend(reversed(list(self._live_children(node, flags))))
 
-    def _live_children(self, node: ast.AST, flags: bool = False) -> Iterator[ast.AST]:
+    def _live_children(self, node: ast.AST, flags: bool | str = False) -> Iterator[ast.AST]:
         if isinstance(node, ast.BoolOp):
             yield from self._short_circuit(node, flags)
             return
@@ -349,7 +358,7 @@ class Module:
             elif isinstance(value, ast.AST):
                 yield value
 
-    def live(self, body: list, flags: bool = False) -> list:
+    def live(self, body: list, flags: bool | str = False) -> list:
         """A block's statements up to the first that always leaves it; a constant ``if`` at the top
         level is replaced by the branch it takes."""
         out = []
@@ -363,7 +372,7 @@ class Module:
                 break
         return out
 
-    def static_truth(self, test: ast.expr, flags: bool = False) -> bool | None:
+    def static_truth(self, test: ast.expr, flags: bool | str = False) -> bool | None:
         """What a condition always is, where a reading can tell: a constant, ``not`` one, and
         ``__name__ == "__main__"`` (false for an imported module that does not rebind ``__name__``, and
         always for a top-level block staging takes out, ``main_tests``)."""
@@ -375,8 +384,8 @@ class Module:
                 and _bound_counts(self.tree)[_head(test)] == 1 and not self.sets_type_checking:
             return False  # the import, no parameter or capture of it, and nothing that may set it
         if flags and isinstance(test, ast.Name) and _bound_counts(self.tree)[test.id] == 1 and \
-                isinstance(self.final.get(test.id), ast.Constant):  # a flag set once: USE_EINOPS = False
-            return bool(self.final[test.id].value)
+                isinstance(self.final.get(test.id), ast.Constant) and (flags is not FIXED or self._fixed(test.id)):
+            return bool(self.final[test.id].value)  # a flag set once: USE_EINOPS = False
         if isinstance(test, ast.BoolOp):
             truths = [self.static_truth(v, flags) for v in test.values]
             decisive = isinstance(test.op, ast.Or)  # an Or is decided by a true operand, an And by a false one
@@ -393,7 +402,21 @@ class Module:
                 return isinstance(test.ops[0], ast.NotEq)
         return None
 
-    def _short_circuit(self, node: ast.BoolOp, flags: bool = False) -> list[ast.expr]:
+    def _fixed(self, name: str) -> bool:
+        """Whether a top-level name bound once can hold nothing else when the module runs: read in its package,
+        no star import of the module's may bind it again (``from .helpers import *``) and no module of the
+        package may set it as an attribute (``flops.USE_TORCH = True``, ``setattr(flops, "USE_TORCH", ...)``,
+        ``vars``: the literal names' reading of what a module can replace)."""
+        from grader.harness.literal_names import _replaceable_of  # (it reads with this module's walk)
+
+        fixed = self._fixed_flags.get(name)
+        if fixed is None:
+            fixed = self.package is not None and not self.stars \
+                and not any(name in _replaceable_of(t) for t in self.package)
+            self._fixed_flags[name] = fixed
+        return fixed
+
+    def _short_circuit(self, node: ast.BoolOp, flags: bool | str = False) -> list[ast.expr]:
         """The operands an ``and``/``or`` can evaluate: none after one that always decides it."""
         decisive = isinstance(node.op, ast.Or)
         out = []
@@ -455,15 +478,18 @@ class Module:
         simple = 1 if isinstance(self.final.get(function), ast.expr) else 0
         return self.stores.get(function, 0) > simple
 
-    def read_names(self, roots: list[ast.AST], sources: dict[str, str] | None = None) -> Iterator[tuple[ast.AST, str]]:
+    def read_names(self, roots: list[ast.AST], sources: dict[str, str] | None = None,
+                   strict: bool = False) -> Iterator[tuple[ast.AST, str]]:
         """Each name or attribute read (not bound) in ``roots`` (what a function runs, ``reachable``),
-        with what it resolves to (``sources``: as ``resolve``)."""
+        with what it resolves to (``sources``: as ``resolve``). A branch under a flag bound once to a constant
+        is left out where the flag says it never runs (``walk``'s ``flags``); ``strict`` (where a name must
+        NOT be found): only under a flag that nothing can change (``_fixed``)."""
         for root in roots:
-            scope = self.scope(root, sources)
+            scope = self.scope(root, sources, strict)
             # a parameter's default is read where the parameter is (``clock()`` is time.perf_counter's
             # call when ``clock=time.perf_counter``): a default never used reads as nothing
             defaults = {id(n) for d in _defaults(root) for n in walk(d)}
-            for inner in self.walk(root, flags=True):
+            for inner in self.walk(root, flags=FIXED if strict else True):
                 if ((isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load))
                         or _literal_getattr(inner) is not None) and id(inner) not in defaults:
                     yield inner, self.resolve(inner, scope=scope, sources=sources) or ""
@@ -685,7 +711,7 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
             if _star_unknown(mod, fn, sources) and unreadable is not None:
                 unreadable.append(name)
         # a helper only a `from ._bench import *` binds reads as `._bench.helper`: followed below
-        for node, resolved in mod.read_names(roots, sources):
+        for node, resolved in mod.read_names(roots, sources, strict=unreadable is not None):
             attribute = node.attr if isinstance(node, ast.Attribute) else _literal_getattr(node)
             if not resolved and attribute and not (isinstance(node, ast.Attribute) and _self(mod, node.value)):
                 resolved = f"?.{attribute}"  # an attribute of what no reading can name (a call's result)
@@ -720,8 +746,8 @@ def import_time_names(sources: dict[str, str], wanted, module: str | None = None
             mod = _in_package(sources, name)
         except SyntaxError:
             continue  # unreadable: the readings that need it say so
-        found += [f"{name}.py:{node.lineno}" for node, resolved in mod.read_names(mod.import_time(), sources)
-                  if wanted(resolved)]
+        found += [f"{name}.py:{node.lineno}" for node, resolved in mod.read_names(mod.import_time(), sources,
+                                                                                  strict=True) if wanted(resolved)]
     return sorted(set(found))
 
 
@@ -1792,8 +1818,8 @@ def _through_siblings(parsed: dict[str, Module], sources: dict[str, str]) -> dic
                         grown = True
         if not grown:
             break
-    return {name: replace(mod, through=found[name]) if found[name] else mod
-            for name, mod in parsed.items()}
+    package = tuple(mod.tree for mod in parsed.values())
+    return {name: replace(mod, through=found[name], package=package) for name, mod in parsed.items()}
 
 
 def _every_import(mod: Module) -> list[str]:
@@ -2282,8 +2308,10 @@ def _literal_getattr(node: ast.AST) -> str | None:
 
 def _literal_strings(mod: Module, node: ast.expr) -> list[str] | None:
     """The strings ``node`` can only be, when it is written as them: a literal tuple, list or set of
-    strings, ``"a b".split()``, or a module-level name bound once to one of those."""
-    if isinstance(node, ast.Name) and _bound_counts(mod.tree)[node.id] == 1 and isinstance(mod.final.get(node.id), ast.expr):
+    strings, ``"a b".split()``, or a module-level name bound once to one of those (in a module with no star
+    import, which may bind it again: ``from .helpers import *``)."""
+    if isinstance(node, ast.Name) and _bound_counts(mod.tree)[node.id] == 1 and not mod.stars \
+            and isinstance(mod.final.get(node.id), ast.expr):
         node = mod.final[node.id]
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)) \
             and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in node.elts):
