@@ -53,6 +53,10 @@ HONEST = {
     "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), dict(vars(self)), "
                           "[k for k in vars(self)], self.__dict__['x'], vars(self).items()\n",
     "a warning about its own line": "import warnings\ndef f():\n    warnings.warn('slow', stacklevel=1)\n",
+    "a warning about its caller's line (cut at its own outermost frame where it runs)": (
+        "import functools, warnings\nfrom warnings import warn\ndef f():\n    warnings.warn('slow', stacklevel=2)\n"
+        "    warn('slow', UserWarning, 3)\n    warnings.warn(*('x', UserWarning, 3))\n"
+        "    return functools.partial(warnings.warn, 'x', UserWarning, 3)\n"),
     "... its level given by position": "import warnings\ndef f():\n    warnings.warn('slow', UserWarning, 1)\n",
     "... its level in options written out": "import warnings\nOPTIONS = {'stacklevel': 1}\n"
                                               "def f():\n    warnings.warn('slow', **OPTIONS)\n",
@@ -447,16 +451,15 @@ REACHING = {
     "... dumped": "import faulthandler, io\nfaulthandler.dump_traceback(io.StringIO())\n",
     "... where objects were made": "import tracemalloc\ntracemalloc.start(25)\n",
     "... in a signal handler": "import signal\nsignal.signal(signal.SIGALRM, lambda n, f: print(f))\n",
-    "a caller's place, by warnings": "import warnings\nwarnings.warn('x', stacklevel=3)\n",
-    "... its level given by position": "from warnings import warn\nwarn('x', UserWarning, 2)\n",
-    "... by warnings' C twin": "import _warnings\n_warnings.warn('x', UserWarning, 3)\n",
-    "... in a * of arguments": "import warnings\nwarnings.warn(*('x', UserWarning, 3))\n",
-    "... partly applied": "import functools, warnings\nsay = functools.partial(warnings.warn, 'x', UserWarning, 3)\n",
-    "... its level in a table of options": "import warnings\nOPTIONS = {'stacklevel': 3}\nwarnings.warn('x', **OPTIONS)\n",
+    # (warnings.warn's stacklevel is cut where it runs: ``warning_frames``; its C twin is not)
+    "a caller's place, by warnings' C twin": "import _warnings\n_warnings.warn('x', UserWarning, 3)\n",
+    "... in a * of arguments": "import _warnings\n_warnings.warn(*('x', UserWarning, 3))\n",
+    "... partly applied": "import functools, _warnings\nsay = functools.partial(_warnings.warn, 'x', UserWarning, 3)\n",
+    "... by logging, its level in a table of options": "import logging\nOPTIONS = {'stacklevel': 3}\n"
+                                                         "logging.getLogger().warning('x', **OPTIONS)\n",
     "... its level in options handed on": "import logging\ndef say(msg, **options):\n"
                                             "    logging.getLogger().warning(msg, **options)\n",
-    "... its level beside options handed on": "import functools, warnings\ndef say(**options):\n"
-                                                "    return functools.partial(warnings.warn, stacklevel=3, **options)\n",
+    "... its level given to a logger": "import logging\nlogging.getLogger().warning('x', stacklevel=2)\n",
     "... by logging": "import logging\nlogging.getLogger().info('x', stack_info=True)\n",
     "... by findCaller": "import logging\nwho = logging.getLogger().findCaller()\n",
     "a thread torch's watch never sees started": "import _thread\n_thread.start_new_thread(print, ())\n",

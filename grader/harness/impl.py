@@ -25,7 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-from grader.harness import jaxtyping_guard, text_as_code
+from grader.harness import jaxtyping_guard, text_as_code, warning_frames
 from grader.harness.source import strip_main_blocks
 
 MODULES = (
@@ -105,6 +105,7 @@ class Implementation:
     def _ensure_package(self) -> None:
         jaxtyping_guard.install()  # before any of the implementation runs
         text_as_code.install(str(self.package_dir))  # and no text becomes code while it runs
+        warning_frames.install(str(self.package_dir))  # nor does a warning name who called it
         existing = sys.modules.get(self.package)
         if existing is not None:
             where = Path(getattr(existing, "__file__", "") or "").resolve().parent

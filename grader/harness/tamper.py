@@ -1214,25 +1214,28 @@ class _Reader(ast.NodeVisitor):
             self.allowed.add(id(func))  # its fields' names are read here, as a class statement's would be
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
-        # warnings.warn and logging's calls: a caller's file, line and name (``**`` of a table written out read
-        # as its items; one not written out, handed to a warning or a log call, may hold either)
+        # logging's calls (and _warnings.warn's): a caller's file, line and name (``**`` of a table written out
+        # read as its items; one not written out, handed to a log call, may hold either). warnings.warn's
+        # stacklevel is cut at the implementation's outermost frame where it runs (``warning_frames``)
+        warn, args = self.dotted(func), node.args
+        if warn == "functools.partial" and args:
+            warn, args = self.dotted(args[0]), args[1:]
         options = self._options(node.keywords)
-        if options is None and isinstance(func, (ast.Attribute, ast.Name)) \
+        if warn == "warnings.warn":
+            options = {}
+        elif options is None and isinstance(func, (ast.Attribute, ast.Name)) \
                 and (func.attr if isinstance(func, ast.Attribute) else func.id) in WARNS_OR_LOGS:
             self._add(node, "asks where its callers are, maybe (** of options not written out, which may hold "
                             "stacklevel=)")
         written = options if options is not None else {k.arg: k.value for k in node.keywords if k.arg is not None}
-        for name, option in written.items():
+        for name, option in written.items():  # (any call's: a helper of one's own may hand it to a log call)
             value = option.value if isinstance(option, ast.Constant) else ...
             if (name == "stacklevel" and not (type(value) is int and value == 1)) or (
                     name == "stack_info" and value not in (False, None)):
                 self._add(node, f"asks where its callers are ({name}=)")
-        # the same given by position: warnings.warn(message, category, stacklevel), or its C twin's, called or
-        # partly applied; a * of arguments may hold it too
-        warn, args = self.dotted(func), node.args
-        if warn == "functools.partial" and args:
-            warn, args = self.dotted(args[0]), args[1:]
-        if warn in ("warnings.warn", "_warnings.warn"):
+        # the same given by position to the C twin of warnings.warn (which no cut reaches), called or partly
+        # applied; a * of arguments may hold it too
+        if warn == "_warnings.warn":
             if any(isinstance(arg, ast.Starred) for arg in args):
                 self._add(node, "asks where its callers are, maybe (a * of arguments, which may hold warn's third, "
                                 "its stacklevel)")
