@@ -43,6 +43,15 @@ HONEST = {
     "a model's modules": "def init(model):\n    for m in model.modules():\n        pass\n",
     "fields read by name": "from dataclasses import fields\nclass C:\n"
                            "    def total(self):\n        return sum(getattr(self, f.name) for f in fields(self))\n",
+    "... a field's name kept first": "from dataclasses import fields\nclass C:\n    def total(self):\n        t = 0\n"
+                                     "        for f in fields(self):\n            name = f.name\n"
+                                     "            t += getattr(self, name)\n        return t\n",
+    "... the names of its dataclass's or named tuple's table": (
+        "from typing import NamedTuple\nclass C:\n    def total(self):\n"
+        "        return sum(getattr(self, n) for n in self.__dataclass_fields__) + sum(\n"
+        "            getattr(self, n) for n in type(self).__dataclass_fields__.keys())\n"
+        "class P(NamedTuple):\n    x: int\n    def __str__(self):\n"
+        "        return ', '.join(f'{n}={getattr(self, n)}' for n in self._fields)\n"),
     "inspect's signature": "import inspect\ndef arity(f):\n    return len(inspect.signature(f).parameters)\n",
     "a base class's __init__": "from torch import nn\nclass M(nn.Module):\n"
                                "    def __init__(self):\n        nn.Module.__init__(self)\n",
@@ -555,6 +564,11 @@ REACHING = {
     "... zipped, on another object": "import dataclasses\nT = ('x',)\ndef f(o, m, v):\n"
                                      "    for fl, n in zip(dataclasses.fields(o), (1,)):\n        setattr(m, fl.name, n)\n"
                                      "    return getattr(o, T[0])\n",
+    "... a named tuple's table of names set": "class P:\n    _fields = ('__class__',)\n"
+                                              "    def f(self):\n        return [getattr(self, n) for n in self._fields]\n",
+    "... a field's name or another kept": "import dataclasses\nclass C:\n    def f(self, k):\n        name = k\n"
+                                          "        for fl in dataclasses.fields(self):\n            name = fl.name\n"
+                                          "        return getattr(self, name)\n",
     "... on one bound again in the loop": "import dataclasses\nT = ('x',)\ndef f(o, m, v):\n"
                                           "    for fl in dataclasses.fields(o):\n        o = m\n"
                                           "        setattr(o, fl.name, v)\n    return getattr(o, T[0])\n",

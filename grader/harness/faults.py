@@ -205,7 +205,10 @@ BUILT_NAMES = ("A name given to getattr or setattr is read only where it can hol
                "ever read (iterated, indexed, .get, in, len, made into text); a row of a tuple of tuples picked by a "
                "comprehension ([r for r in TABLE if ...][0], {r[0]: r for r in TABLE}[key]) or next(..., None); a "
                "helper's parameter every call gives such text (a def, or a lambda bound to a name, that no other "
-               "module takes); a field of a plain NamedTuple's rows written out. A table handed to a function (a "
+               "module takes); a field of a plain NamedTuple's rows written out; a dataclass's or a named tuple's "
+               "own fields' names (getattr(self, f.name) for f in dataclasses.fields(self), or over "
+               "self.__dataclass_fields__ or self._fields); a name of your own object that starts with letters "
+               "written out (getattr(self, f\"layer{i}\")). A table handed to a function (a "
                "logger, a helper of yours), changed or bound again, or names kept in a dataclass or an Enum, are "
                "not read: put the objects themselves in the table (torch.float32, not 'float32'), or keep the names "
                "in a table written out and only read.")
@@ -234,8 +237,13 @@ SAFE_GLOBALS = ("torch.serialization.add_safe_globals and safe_globals (and the 
 LIBRARY_OPS = ("torch.library registers an op in torch's dispatcher for the whole process (custom_op, "
                "Library.impl, register_autograd): every later call of that op, the harness's included, would run code "
                "of yours. Write a plain function (a decorator of your own, if you like) instead.")
+CALLERS = ("A log call's stacklevel above 1 (or stack_info=True, or a ** of options not written out handed to one) "
+           "names the frames that called your function, which are the tests' own: log without it (stacklevel=1 "
+           "names your line). warnings.warn's stacklevel is fine: where your code runs, a warning names at most "
+           "your outermost frame.")
 # what a refusal's places say -> what to write instead, said once after the paragraph above
-HINTS = (("unpickler call", SAFE_GLOBALS), ("pickle", LOADER_OPTIONS), ("built at run time", BUILT_NAMES),
+HINTS = (("asks where its callers are", CALLERS), ("unpickler call", SAFE_GLOBALS), ("pickle", LOADER_OPTIONS),
+         ("built at run time", BUILT_NAMES),
          ("uses setattr", ATTRIBUTES_BY_NAME), ("namespace", ATTRIBUTES_BY_NAME),
          ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS),
          ("torch.library", LIBRARY_OPS))

@@ -509,6 +509,13 @@ class LiteralStrings:
             return None
         return [b.source.args[b.path[0]] if b.path else b.source for b in bindings]
 
+    def assign_sources(self, node: ast.Name) -> list[ast.AST] | None:
+        """The values of every binding of a read name, where each is a plain ``=`` of the whole name; else None."""
+        bindings = self._bindings_of(node)
+        if not bindings or any(b.kind != "assign" or b.path for b in bindings):
+            return None
+        return [b.source for b in bindings]
+
     def only_imported(self, node: ast.AST) -> bool:
         """Whether a read name (or an attribute's base name) is bound, where it is read, by imports only."""
         while isinstance(node, ast.Attribute):

@@ -71,7 +71,7 @@ import sys
 import types
 from dataclasses import dataclass
 
-from grader.harness.literal_names import LiteralStrings, _loads, _no_value
+from grader.harness.literal_names import ROUNDS, LiteralStrings, _loads, _no_value
 from grader.harness.source import (CLASS_DECORATORS, MAX_DEPTH, _bound_counts, format_fields, match_positions,
                                    nesting_depth, reached_as, walk)
 
@@ -496,6 +496,25 @@ def _class_methods(trees: dict[str, ast.Module]) -> dict[str, frozenset[str]]:
     return {name: frozenset(methods) for name, methods in found.items() if methods}
 
 
+# a dataclass's and a named tuple's tables of their fields' names (``Reader._field_names``)
+FIELD_TABLES = frozenset(["__dataclass_fields__", "_fields"])
+
+
+@functools.lru_cache(maxsize=64)
+def _field_tables_set(trees: tuple[ast.Module, ...]) -> bool:
+    """Whether a module of the submission may set a table of fields' names: binds one (a class body's
+    ``_fields = ...``, ``x._fields = ...``), or names one as text (``setattr(C, "_fields", ...)``)."""
+    for tree in trees:
+        for node in walk(tree):
+            if isinstance(node, ast.Name) and node.id in FIELD_TABLES and not isinstance(node.ctx, ast.Load) \
+                    or isinstance(node, ast.Attribute) and node.attr in FIELD_TABLES \
+                    and not isinstance(node.ctx, ast.Load) \
+                    or isinstance(node, ast.Constant) and node.value in FIELD_TABLES \
+                    or isinstance(node, ast.alias) and (node.asname or node.name) in FIELD_TABLES:
+                return True
+    return False
+
+
 def _named(node: ast.AST) -> str | None:
     """The name ``node`` names, if any: a name, an attribute, an import's, or text (``__all__``)."""
     if isinstance(node, ast.Name):
@@ -878,15 +897,40 @@ class _Reader(ast.NodeVisitor):
                 if part in NAMED or part in REACHING or part in MODE_PEEKS or part.split(".")[0] in FORBIDDEN_IMPORTS:
                     self._add(node, f"reads .{part} through a format string ({text[:40]!r})")
 
-    def _field_name(self, name: ast.AST) -> bool:
-        """``f.name`` where every binding of ``f`` is a loop over ``dataclasses.fields(...)``: a dataclass's
-        own fields (no module of the submission binds a name of ``NAMED``; ``make_dataclass`` is refused)."""
-        if not (isinstance(name, ast.Attribute) and name.attr == "name" and isinstance(name.value, ast.Name)
-                and self.strings is not None):
+    def _field_name(self, name: ast.AST, depth: int = 0) -> bool:
+        """A field's name of a dataclass or a named tuple: ``f.name`` where every binding of ``f`` is a loop over
+        ``dataclasses.fields(...)``, a name every binding of which is a loop over its own object's field names
+        (``for key in self.__dataclass_fields__``, ``self._fields``) or such a value (``key = f.name``): no
+        module of the submission binds a name of ``NAMED`` (``make_dataclass`` is refused), nor sets those
+        tables (``_field_tables``)."""
+        if self.strings is None or depth > ROUNDS:
+            return False
+        if isinstance(name, ast.Name):
+            loops = self.strings.loop_sources(name)
+            if loops:
+                return all(self._field_names(source) for source in loops)
+            values = self.strings.assign_sources(name)
+            return bool(values) and all(self._field_name(value, depth + 1) for value in values)
+        if not (isinstance(name, ast.Attribute) and name.attr == "name" and isinstance(name.value, ast.Name)):
             return False
         sources = self.strings.loop_sources(name.value)
         return bool(sources) and all(isinstance(source, ast.Call) and self.dotted(source.func) == "dataclasses.fields"
                                      and self.strings.only_imported(source.func) for source in sources)
+
+    def _field_names(self, source: ast.AST) -> bool:
+        """An iterable of its own object's field names: ``self.__dataclass_fields__`` (its ``.keys()``) or a
+        named tuple's ``self._fields``, also through ``type(self)``, where no module of the submission sets
+        either table (a class body's ``_fields = ("__class__",)`` would name anything)."""
+        if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and source.func.attr == "keys" \
+                and not source.args and not source.keywords:
+            source = source.func.value
+        if not (isinstance(source, ast.Attribute) and source.attr in FIELD_TABLES):
+            return False
+        owner = source.value
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "type" \
+                and not self.strings.module.rebinds_builtin("type") and len(owner.args) == 1 and not owner.keywords:
+            owner = owner.args[0]
+        return self._is_own(owner) and not _field_tables_set(tuple(self.trees.values()))
 
     # scopes
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
