@@ -106,6 +106,10 @@ def read_as(answers: Answers, returns: Schema) -> Answers:
 
 LECTURE = (torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 1.0, 1.0]), 5.0)
 SMALL_LINEAR = (torch.tensor([[1.0, 2.0]]), torch.tensor([[3.0], [4.0]]), torch.tensor([[1.0]]))
+# all three square, none symmetric: a transpose left out (grad_y @ w, grad_y.T @ x) still fits the shapes here
+SQUARE_LINEAR = (torch.tensor([[1.0, 2.0, 0.0], [0.0, 1.0, 3.0], [2.0, 0.0, 1.0]]),
+                 torch.tensor([[1.0, 2.0, 3.0], [0.0, 1.0, 4.0], [5.0, 6.0, 0.0]]),
+                 torch.tensor([[1.0, 0.0, 2.0], [3.0, 1.0, 0.0], [0.0, 2.0, 1.0]]))
 
 
 @given(case=S.squared_error_cases())
@@ -116,12 +120,14 @@ def test_squared_error_grad(impl, oracle, case):
 
 @given(case=S.linear_cases())
 @example(case=SMALL_LINEAR)
+@example(case=SQUARE_LINEAR)
 def test_linear_backward_grad_x(impl, oracle, case):
     check_grad_x(impl, oracle, *case)
 
 
 @given(case=S.linear_cases())
 @example(case=SMALL_LINEAR)
+@example(case=SQUARE_LINEAR)
 def test_linear_backward_grad_w(impl, oracle, case):
     check_grad_w(impl, oracle, *case)
 
