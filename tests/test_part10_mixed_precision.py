@@ -82,12 +82,20 @@ def forward_under_autocast(step: Answers) -> None:
                                            "by hand gives its dtypes, but it is not autocast)")
 
 
-def params_and_grads_stay_fp32(step: Answers) -> None:
+def params_stay_fp32(step: Answers) -> None:
     step.where("params").map(dtypes).same("parameter dtypes after the step: they must stay float32 (autocast "
                                           "casts copies inside each op; never convert the model)")
-    grads = step.where("grads")
-    grads.map(dtypes).same("gradient dtypes, each time a gradient reached a parameter: one float32 gradient "
-                           "per parameter")
+
+
+def grads_stay_fp32(step: Answers) -> None:
+    step.where("grads").map(dtypes).same("gradient dtypes, each time a gradient reached a parameter: one float32 "
+                                         "gradient per parameter (autocast casts copies inside each op; never "
+                                         "convert the model)")
+
+
+def params_and_grads_stay_fp32(step: Answers) -> None:
+    params_stay_fp32(step)
+    grads_stay_fp32(step)
     grads_of_the_loss(step, "the gradients that reached the parameters are not those of this step's loss")
     step.where("autocast_in_backward").same("whether an autocast was on as each gradient reached a parameter: "
                                             "backward ran inside the autocast block. Only the forward and the loss "
@@ -121,6 +129,7 @@ def the_step_was_taken(step: Answers, what: str) -> None:
     A property of the step (its matmuls' dtypes, its float32 parameters and loss) counts only for a step that
     updates the model: one that never steps holds each of them trivially."""
     if step.got.refused is None and step.expected.refused is None:
+        params_stay_fp32(step)  # (a model converted: said as that, before its values are compared)
         step.where("params").within(**PARAMS, problem=f"parameters after the step differ from one optimizer step on "
                                     f"the autocast gradients ({what}: a property of a step counts only for a step "
                                     "that updates the model as this step's loss asks; call optimizer.step(), or "
@@ -134,6 +143,7 @@ def stepped_once_and_cleared(step: Answers) -> None:
     # stepped instead leaves the caller's without its moments and step count)
     step.where("steps").same("number of optimizer.step() calls on the optimizer given (with a scaler: none "
                              "when the scaled gradients overflowed)")
+    params_stay_fp32(step)  # (a model converted: said as that, before its values are compared)
     params = step.where("params")
     params.within(**PARAMS, problem="parameters after the step differ from one optimizer step on the autocast "
                   "gradients")
@@ -154,7 +164,9 @@ def scaler_used(step: Answers) -> None:
                                               " (this loss is inf, a float16 forward that overflowed: the scaler "
                                               "is still given it, and its step and update skip the step and halve "
                                               "the scale)" if overflowed(step) else ""))
-    # scaled, as they reach the parameters: a scale() whose result is thrown away leaves them unscaled
+    # scaled, as they reach the parameters: a scale() whose result is thrown away leaves them unscaled (a model
+    # converted to the autocast dtype makes gradients of that dtype: said as that first)
+    grads_stay_fp32(step)
     grads_of_the_loss(step, "the gradients that reached the parameters are not those of the scaled loss: "
                             "backward must start from scaler.scale(loss), and the scaler unscales them in step")
     step.where("scale").same("the scaler's scale after the step: scaler.update() halves it after an overflow and "
