@@ -101,7 +101,7 @@ class Module:
     # (``torch.autograd.grad``): read in a package, as ``_read_package`` sets it (``_through_siblings``)
     through: dict[str, str] = field(default_factory=dict)
     # the package's modules' trees, this one's included, where it is read in a package (``_read_package``);
-    # None where it is read alone: then no flag decides a branch (another module may set it)
+    # None where it is read alone: then no flag decides a branch where a name must not be found (``FIXED``)
     package: tuple[ast.Module, ...] | None = None
     _fixed_flags: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -902,7 +902,7 @@ class _Reader(ast.NodeVisitor):
         ``dataclasses.fields(...)``, a name every binding of which is a loop over its own object's field names
         (``for key in self.__dataclass_fields__``, ``self._fields``) or such a value (``key = f.name``): no
         module of the submission binds a name of ``NAMED`` (``make_dataclass`` is refused), nor sets those
-        tables (``_field_tables``)."""
+        tables (``_field_tables_set``)."""
         if self.strings is None or depth > ROUNDS:
             return False
         if isinstance(name, ast.Name):
