@@ -92,3 +92,21 @@ def test_stacklevel_of_any_size_or_kind_warns_as_before(warned):
     assert named(lambda: warned.warn(-3)) == ("m.py", 5)
     with pytest.raises(TypeError):
         warned.warn("2")
+
+
+def test_a_stacklevel_that_answers_otherwise_when_asked_again_is_asked_once(warned):
+    """An ``__index__`` that refuses once, then says 50: the cut asks it once and hands warn only its own number."""
+
+    class Shifty:
+        asked = 0
+
+        def __index__(self):
+            Shifty.asked += 1
+            if Shifty.asked == 1:
+                raise TypeError("not yet")
+            return 50
+
+    with pytest.raises(TypeError):
+        warned.warn(Shifty())
+    assert Shifty.asked == 1
+    assert named(lambda: warned.warn(Shifty())) == ("m.py", 5)  # (asked a second time: 50, cut)

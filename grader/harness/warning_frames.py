@@ -67,8 +67,8 @@ def install(folder: str) -> None:
     def warn(message, category=None, stacklevel=1, source=None, **options):
         try:
             asked = operator.index(stacklevel)
-        except TypeError:
-            return real(message, category, stacklevel, source, **options)  # (its own error)
+        except TypeError:  # (warn's own error; never handed on: an __index__ may answer otherwise a second time)
+            raise TypeError(f"'{type(stacklevel).__name__}' object cannot be interpreted as an integer") from None
         caller = sys._getframe(1)
         if options.get("skip_file_prefixes") and any(_own(f) for f in _frames(caller)):
             options = {k: v for k, v in options.items() if k != "skip_file_prefixes"}  # (it would skip ours)
