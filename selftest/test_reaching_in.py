@@ -924,7 +924,8 @@ LOAD_WITH = "import torch\n{imports}\ndef f(p):\n    return torch.load(p, weight
                                              ("from assignment import common", "common.WEIGHTS_ONLY"),
                                              ("import assignment.common as c", "c.WEIGHTS_ONLY"),
                                              ("import common", "common.WEIGHTS_ONLY"),
-                                             ("from .middle import WEIGHTS_ONLY", "WEIGHTS_ONLY")])
+                                             ("from .middle import WEIGHTS_ONLY", "WEIGHTS_ONLY"),
+                                             ("from .common import WEIGHTS_ONLY as SAFE", "SAFE")])
 def test_a_loader_s_option_imported_from_a_module_of_its_own_is_read_there(imports, option):
     sources = {"mod": LOAD_WITH.format(imports=imports, option=option), "__init__": "",
                "common": "from typing import Final\nWEIGHTS_ONLY: Final = True\n",

@@ -227,7 +227,7 @@ LOADER_OPTIONS = ("torch.load (and np.load) run the code a pickle names unless t
                   "(torch.load(path, **LOAD_OPTIONS)), or a field of a plain dataclass's one instance made at the "
                   "module's top and only read for its fields (OPTIONS.weights_only, **dataclasses.asdict(OPTIONS)), "
                   "each in the module that calls torch.load (of another module of yours, only such a constant is "
-                  "followed, imported by its own name: from .common import WEIGHTS_ONLY, or common.WEIGHTS_ONLY); a "
+                  "followed: from .common import WEIGHTS_ONLY, or common.WEIGHTS_ONLY); a "
                   "value a caller passes in, or an object that is handed on or changed, may be anything when it "
                   "runs.")
 SAFE_GLOBALS = ("torch.serialization.add_safe_globals and safe_globals (and the list behind them) let torch.load's "

@@ -430,7 +430,7 @@ class LiteralStrings:
         out (here, or imported so from another module of the submission) and no code can replace it; else None.
         Constants alone: a display handed to another module may be changed there."""
         bindings = self.module.bindings.get((id(self.module.tree), name))
-        if depth > ROUNDS or not bindings or self._replaceable(name):
+        if depth > ROUNDS or not bindings or self._replaceable(name) and not self._only_renamed(name):
             return None
         found: list[ast.AST] = []
         for binding in bindings:
@@ -440,6 +440,15 @@ class LiteralStrings:
                 return None
             found += values
         return found
+
+    def _only_renamed(self, name: str) -> bool:
+        """Whether ``name`` reads as replaceable only because a module imports it under another name
+        (``from .common import WEIGHTS_ONLY as W``), which rebinds no constant."""
+        if self._every or self.module.star_imports or name in self._set:
+            return False
+        own = self.module.tree
+        return (name not in _setters(own)[0] or name in _renamed_only(own)) and all(
+            name not in _replaceable_of(t) or name in _renamed_only(t) for t in self.others)
 
     def _replaceable(self, name: str) -> bool:
         """Whether code of the submission could replace this module's name ``name`` (``_replaceable_of``), or
@@ -1527,6 +1536,7 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
     if found is not None:
         return found
     names: set[str] = set()
+    renamed: set[str] = set()
     setting: list[ast.AST] = []
     own_fields = _own_fields_set(tree)
     for node in walk(tree):
@@ -1550,10 +1560,18 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
             else:
                 setting.append(named[0])
         elif isinstance(node, ast.alias) and node.asname and node.asname != node.name:
-            names.add(node.name)
-    found = (names, ()) if names is _EVERY else (frozenset(names), tuple(setting))
+            renamed.add(node.name)
+    tree._renamed_only = frozenset() if names is _EVERY else frozenset(renamed - names)
+    found = (names, ()) if names is _EVERY else (frozenset(names | renamed), tuple(setting))
     tree._replaceable = found
     return found
+
+
+def _renamed_only(tree: ast.Module) -> frozenset[str]:
+    """The names ``_setters`` counts only because the module imports them under another name (a table's items
+    may be changed through the new name; a constant cannot be)."""
+    _setters(tree)
+    return tree._renamed_only
 
 
 def _own_fields_set(tree: ast.Module) -> set[int]:
