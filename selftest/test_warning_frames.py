@@ -1,38 +1,71 @@
-"""A warning names no frame above the implementation's own (grader/harness/warning_frames.py).
+"""A warning made outside the harness names no frame of it (grader/harness/warning_frames.py).
 
 The implementation here is a package in a temporary folder, imported as the harness imports one
-(``Implementation``, which installs the cut): its function warns with ``stacklevel`` 1, 2 and 3, and a
-library's function it calls warns on its callers' behalf. What each warning names is read back as code
-of the implementation could read it (``catch_warnings(record=True)``).
+(``Implementation``, which installs the cut), beside a "library" module in another; this file stands for the
+harness (its folder is added to ``HARNESS`` for these tests). The implementation's function warns with
+``stacklevel`` 1, 2, 3 and 50, itself or through the library (as ``functools.partial(warnings.warn, ...)``
+entered by contextlib would). What each warning names is read back as code of the implementation could
+read it (``catch_warnings(record=True)``).
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import os
+import sys
 import warnings
 from pathlib import Path
 
 import pytest
 
+from grader.harness import warning_frames
 from grader.harness.impl import Implementation
 
 WARNS = """\
+import contextlib
+import functools
 import warnings
 
 
 def warn(level):
-    warnings.warn("slow", UserWarning, level)  # line 5
+    warnings.warn("slow", UserWarning, level)  # line 7
 
 
 def through_helper(level):
-    return warn(level)  # line 9
+    return warn(level)  # line 11
 
 
 def library_on_my_behalf(library_warn):
-    return library_warn()  # line 13
+    return library_warn()  # line 15
 
 
 def level_by_keyword(level):
-    warnings.warn("slow", stacklevel=level)  # line 17
+    warnings.warn("slow", stacklevel=level)  # line 19
+
+
+class _Told(contextlib.ContextDecorator):
+    __enter__ = functools.partial(warnings.warn, "entered", UserWarning, 5)
+
+    def __exit__(self, *exc):
+        return False
+
+
+@_Told()
+def decorated():
+    return 1
+"""
+
+LIBRARY = """\
+import warnings
+
+
+def warn_for_caller(level):
+    warnings.warn("deprecated", DeprecationWarning, stacklevel=level)  # line 5
+
+
+def calls_warn_for_caller():
+    warn_for_caller(2)  # line 9
 """
 
 
@@ -45,6 +78,22 @@ def warned(tmp_path_factory) -> object:
     return Implementation("warned", root).module("m")
 
 
+@pytest.fixture(scope="module")
+def library(tmp_path_factory) -> object:
+    path = tmp_path_factory.mktemp("library") / "warning_library.py"
+    path.write_text(LIBRARY)
+    spec = importlib.util.spec_from_file_location("warning_library", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(autouse=True)
+def this_file_is_the_harness(monkeypatch):
+    here = str(Path(__file__).resolve().parent) + os.sep
+    monkeypatch.setattr(warning_frames, "HARNESS", (*warning_frames.HARNESS, here))
+
+
 def named(call) -> tuple[str, int]:
     """The file (its name) and line the warning ``call`` makes names."""
     with warnings.catch_warnings(record=True) as caught:
@@ -55,41 +104,44 @@ def named(call) -> tuple[str, int]:
 
 
 def test_a_warning_inside_the_implementation_names_what_it_asks(warned):
-    assert named(lambda: warned.warn(1)) == ("m.py", 5)
-    assert named(lambda: warned.through_helper(2)) == ("m.py", 9)  # its helper's caller: its own
-    assert named(lambda: warned.level_by_keyword(1)) == ("m.py", 17)
+    assert named(lambda: warned.warn(1)) == ("m.py", 7)
+    assert named(lambda: warned.through_helper(2)) == ("m.py", 11)  # its helper's caller: its own
+    assert named(lambda: warned.level_by_keyword(1)) == ("m.py", 19)
 
 
 @pytest.mark.parametrize("level", [2, 3, 50])
-def test_a_warning_that_would_name_its_caller_names_its_outermost_frame(warned, level):
+def test_a_warning_that_would_name_the_harness_names_the_last_frame_below_it(warned, level):
     """Called by the harness (this file), stacklevel=2 would name this file's line: it names the
-    implementation's outermost frame instead, however far up it asks, or beyond the stack."""
-    assert named(lambda: warned.warn(level)) == ("m.py", 5)
-    assert named(lambda: warned.level_by_keyword(level)) == ("m.py", 17)
-    assert named(lambda: warned.through_helper(level + 1)) == ("m.py", 9)
+    implementation's outermost frame instead, however far up it asks."""
+    assert named(lambda: warned.warn(level)) == ("m.py", 7)
+    assert named(lambda: warned.level_by_keyword(level)) == ("m.py", 19)
+    assert named(lambda: warned.through_helper(level + 1)) == ("m.py", 11)
 
 
-def test_a_library_warning_on_the_implementation_s_behalf_names_no_frame_above_it(warned):
-    def library_warn():  # (this file is no implementation's: a library's function, to the cut)
-        warnings.warn("deprecated", DeprecationWarning, stacklevel=3)
+def test_a_library_warning_on_the_implementation_s_behalf_names_no_harness_frame(warned, library):
+    on_behalf = functools.partial(library.warn_for_caller, 4)  # its caller's caller's caller: this file's
+    assert named(lambda: warned.library_on_my_behalf(on_behalf)) == ("m.py", 15)
+    # warn handed to contextlib as __enter__: no frame of the implementation between it and the caller
+    filename, _ = named(warned.decorated)
+    assert filename == "contextlib.py", filename
 
-    assert named(lambda: warned.library_on_my_behalf(library_warn)) == ("m.py", 13)
 
+def test_a_warning_that_names_no_harness_frame_is_left_alone(warned, library):
+    assert named(library.calls_warn_for_caller) == ("warning_library.py", 9)
 
-def test_a_warning_that_never_passes_through_the_implementation_is_left_alone(warned):
-    def library_warn():
-        warnings.warn("deprecated", DeprecationWarning, stacklevel=2)
+    def harness_warns():  # the harness's own warning, about its own caller
+        warnings.warn("note", UserWarning, stacklevel=2)
 
     def caller():
-        library_warn()  # the line named
+        harness_warns()  # the line named
 
     assert named(caller) == ("test_warning_frames.py", caller.__code__.co_firstlineno + 1)
     assert warnings.warn._graded
 
 
 def test_stacklevel_of_any_size_or_kind_warns_as_before(warned):
-    assert named(lambda: warned.warn(0)) == ("m.py", 5)
-    assert named(lambda: warned.warn(-3)) == ("m.py", 5)
+    assert named(lambda: warned.warn(0)) == ("m.py", 7)
+    assert named(lambda: warned.warn(-3)) == ("m.py", 7)
     with pytest.raises(TypeError):
         warned.warn("2")
 
@@ -109,4 +161,9 @@ def test_a_stacklevel_that_answers_otherwise_when_asked_again_is_asked_once(warn
     with pytest.raises(TypeError):
         warned.warn(Shifty())
     assert Shifty.asked == 1
-    assert named(lambda: warned.warn(Shifty())) == ("m.py", 5)  # (asked a second time: 50, cut)
+    assert named(lambda: warned.warn(Shifty())) == ("m.py", 7)  # (asked a second time: 50, cut)
+
+
+def test_the_harness_is_the_grader_package():
+    grader = str(Path(warning_frames.__file__).resolve().parents[1]) + os.sep
+    assert grader in warning_frames.HARNESS and sys.modules["grader.harness.probes"].__file__.startswith(grader)
