@@ -460,6 +460,16 @@ REACHING = {
     "... dumped": "import faulthandler, io\nfaulthandler.dump_traceback(io.StringIO())\n",
     "... where objects were made": "import tracemalloc\ntracemalloc.start(25)\n",
     "... in a signal handler": "import signal\nsignal.signal(signal.SIGALRM, lambda n, f: print(f))\n",
+    "where its relative imports resolve": "__package__ = 'torch'\nfrom .version import debug\n",
+    "... through __name__": "__name__ = 'torch.x'\n",
+    "... in a function declared global": "def f():\n    global __package__\n    __package__ = 'torch'\n",
+    "... by an import's name": "import torch as __package__\n",
+    "... on a module of its own": "from . import training\ntraining.__package__ = 'torch'\n",
+    "... by its path": "__path__ = ['/usr/lib']\n",
+    "field names given as text, looked up on another object": (
+        "import collections\nU = collections.namedtuple('U', 'tb_frame f_back')\nclass W(U):\n"
+        "    def walk(self, node):\n        for key in self._fields:\n            node = getattr(node, key)\n"
+        "        return node\n"),
     # (warnings.warn's stacklevel is cut where it runs: ``warning_frames``; its C twin is not)
     "a caller's place, by warnings' C twin": "import _warnings\n_warnings.warn('x', UserWarning, 3)\n",
     "... in a * of arguments": "import _warnings\n_warnings.warn(*('x', UserWarning, 3))\n",

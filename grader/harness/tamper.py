@@ -240,7 +240,11 @@ ALLOWS_UNPICKLING = ("lets torch.load's weights_only unpickler call what it is g
 # read as asking where its callers are
 WARNS_OR_LOGS = frozenset(["warn", "warning", "info", "debug", "error", "exception", "critical", "fatal", "log"])
 # names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
-NAMED = REACHING | MODE_PEEKS | UNPICKLER_ALLOWS | frozenset(["modules", "__dict__", *ADDRESSED])
+# a module's names that decide where its relative imports resolve (``__package__ = "torch"``, then ``from .version
+# import debug`` is torch's): bound or set by the submission, its readings of its own modules are not what runs
+IMPORT_ANCHORS = frozenset(["__package__", "__name__", "__path__", "__spec__"])
+NAMED = REACHING | MODE_PEEKS | UNPICKLER_ALLOWS | frozenset(["modules", "__dict__", "__package__", "__path__",
+                                                              *ADDRESSED])
 # the libraries a module may take every name of (``from math import *``), whatever they bind; torch's and numpy's
 # other modules too (``from torch.nn.init import *``), read as what they bind (``_star_names``), if none of those
 # names is one this reading refuses; others' (``sys``'s, ``gc``'s) may hand out what it refuses by name
@@ -867,7 +871,7 @@ class _Reader(ast.NodeVisitor):
         if dotted and not _settable(dotted):
             self._add(node, f"{verb} {dotted}, an object of a library it imports")
 
-    def _text_name(self, node: ast.AST, name: ast.AST, verb: str) -> None:
+    def _text_name(self, node: ast.AST, name: ast.AST, verb: str, own: bool = False) -> None:
         """A name given as text (a getattr's, a lookup's): written out, it must lead nowhere; built at run
         time, it may lead anywhere, except a dtype's name on torch or numpy, a name that can only hold
         strings written out (``grader.harness.literal_names``: each is read as written out), or a
@@ -878,7 +882,7 @@ class _Reader(ast.NodeVisitor):
             for text in strings:
                 if text in NAMED or text.split(".")[0] in FORBIDDEN_IMPORTS:
                     self._add(node, f"{verb} {text!r}")
-        elif not self._field_name(name):
+        elif not self._field_name(name, own=own):
             self._add(node, f"{verb} a name built at run time")
 
     def _format_string(self, node: ast.Attribute) -> None:
@@ -897,20 +901,21 @@ class _Reader(ast.NodeVisitor):
                 if part in NAMED or part in REACHING or part in MODE_PEEKS or part.split(".")[0] in FORBIDDEN_IMPORTS:
                     self._add(node, f"reads .{part} through a format string ({text[:40]!r})")
 
-    def _field_name(self, name: ast.AST, depth: int = 0) -> bool:
+    def _field_name(self, name: ast.AST, depth: int = 0, own: bool = False) -> bool:
         """A field's name of a dataclass or a named tuple: ``f.name`` where every binding of ``f`` is a loop over
-        ``dataclasses.fields(...)``, a name every binding of which is a loop over its own object's field names
-        (``for key in self.__dataclass_fields__``, ``self._fields``) or such a value (``key = f.name``): no
-        module of the submission binds a name of ``NAMED`` (``make_dataclass`` is refused), nor sets those
-        tables (``_field_tables_set``)."""
+        ``dataclasses.fields(...)`` (no module of the submission binds a name of ``NAMED``; ``make_dataclass``
+        is refused), or such a value (``key = f.name``); and, where the name is looked up on that same object
+        (``own``: getattr(self, key)), a loop over its own field names (``for key in self.__dataclass_fields__``,
+        ``self._fields``) where no module sets those tables (``_field_tables_set``): a named tuple's fields given
+        as text may be any names, harmless as its own fields, not as another object's attributes."""
         if self.strings is None or depth > ROUNDS:
             return False
         if isinstance(name, ast.Name):
             loops = self.strings.loop_sources(name)
             if loops:
-                return all(self._field_names(source) for source in loops)
+                return own and all(self._field_names(source) for source in loops)
             values = self.strings.assign_sources(name)
-            return bool(values) and all(self._field_name(value, depth + 1) for value in values)
+            return bool(values) and all(self._field_name(value, depth + 1, own) for value in values)
         if not (isinstance(name, ast.Attribute) and name.attr == "name" and isinstance(name.value, ast.Name)):
             return False
         sources = self.strings.loop_sources(name.value)
@@ -1023,8 +1028,24 @@ class _Reader(ast.NodeVisitor):
         """Whether ``node`` is the enclosing method's own object (its first parameter, ``self``)."""
         return isinstance(node, ast.Name) and bool(self.method_self) and node.id == self.method_self[-1]
 
+    def _anchor(self, node: ast.AST, name: str) -> None:
+        self._add(node, f"binds {name} (where a module's relative imports resolve: from .version import x would "
+                        "then read another package's module)")
+
+    def visit_Global(self, node: ast.Global) -> None:  # ``global __package__`` in a function, then bound there
+        for name in node.names:
+            if name in IMPORT_ANCHORS:
+                self._anchor(node, name)
+
+    visit_Nonlocal = visit_Global
+
     # imports
+    def visit_alias(self, node: ast.alias) -> None:  # ``import torch as __package__``
+        if (node.asname or node.name.split(".")[0]) in IMPORT_ANCHORS:
+            self._anchor(node, node.asname or node.name)
+
     def visit_Import(self, node: ast.Import) -> None:
+        self.generic_visit(node)
         for alias in node.names:
             if alias.name.split(".")[0] in FORBIDDEN_IMPORTS | RUN_AT_IMPORT or (
                     _reaching(alias.name) and not alias.asname and "." in alias.name):
@@ -1032,6 +1053,7 @@ class _Reader(ast.NodeVisitor):
                 # whose attribute it then is: read where used only by a name bound to it)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        self.generic_visit(node)
         forbidden = node.level == 0 and node.module and node.module.split(".")[0] in FORBIDDEN_IMPORTS | RUN_AT_IMPORT
         if node.level == 0 and node.module != "assignment" and any(alias.name == "*" for alias in node.names) \
                 and _star_refused(node.module):
@@ -1053,6 +1075,8 @@ class _Reader(ast.NodeVisitor):
             self._add(node, f"hands the library objects in {node.id} on (read them as {node.id}[key])")
         if node.id in RUNNERS and node.id not in self.bound:
             self._add(node, f"uses {node.id}")
+        elif node.id in IMPORT_ANCHORS and not isinstance(node.ctx, ast.Load):
+            self._anchor(node, node.id)
         elif node.id in NAMED and not isinstance(node.ctx, ast.Load):  # a dataclass field ``__globals__``, read
             self._add(node, f"binds a name {node.id!r}")              # back as ``f.name``
         elif node.id == "make_dataclass":  # fields named at run time, read back as ``f.name``
@@ -1077,6 +1101,8 @@ class _Reader(ast.NodeVisitor):
             self._add(node, f"hands the module {self.bound[node.id]} on as a value")
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr in IMPORT_ANCHORS - {"__name__"} and not isinstance(node.ctx, ast.Load):
+            self._anchor(node, node.attr)  # (a function's __name__, set by a decorator, is its own business)
         dotted = self.dotted(node)
         if dotted in HARMLESS:  # ``multiprocessing.cpu_count()``: the module read for that alone
             self.harmless_bases.add(id(node.value))
@@ -1302,7 +1328,7 @@ class _Reader(ast.NodeVisitor):
                 pass  # (its own attributes by a name read here or one that starts with a letter written out,
                 # ``f"layer{i}"``: a method called through its class may be handed anything as ``self``)
             else:
-                self._text_name(node, name, f"uses {func.id} of")
+                self._text_name(node, name, f"uses {func.id} of", own=self._is_own(target))
             if isinstance(target, ast.Name) and isinstance(name, ast.Constant) \
                     and name.value in self.class_methods.get(target.id, ()):
                 self._add(node, f"reads the method {target.id}.{name.value} through its class (called so, it may be "
