@@ -62,7 +62,7 @@ HONEST = {
     "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), dict(vars(self)), "
                           "[k for k in vars(self)], self.__dict__['x'], vars(self).items()\n",
     "a warning about its own line": "import warnings\ndef f():\n    warnings.warn('slow', stacklevel=1)\n",
-    "a warning about its caller's line (cut at its own outermost frame where it runs)": (
+    "a warning about its caller's line (never a harness frame where it runs)": (
         "import functools, warnings\nfrom warnings import warn\ndef f():\n    warnings.warn('slow', stacklevel=2)\n"
         "    warn('slow', UserWarning, 3)\n    warnings.warn(*('x', UserWarning, 3))\n"
         "    return functools.partial(warnings.warn, 'x', UserWarning, 3)\n"),

@@ -1286,7 +1286,7 @@ class _Reader(ast.NodeVisitor):
             self.called.add(id(func))
         # logging's calls (and _warnings.warn's): a caller's file, line and name (``**`` of a table written out
         # read as its items; one not written out, handed to a log call, may hold either). warnings.warn's
-        # stacklevel is cut at the implementation's outermost frame where it runs (``warning_frames``)
+        # stacklevel never names a harness frame where it runs (``warning_frames``)
         warn, args = self.dotted(func), node.args
         if warn == "functools.partial" and args:
             warn, args = self.dotted(args[0]), args[1:]
