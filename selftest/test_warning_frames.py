@@ -167,3 +167,5 @@ def test_a_stacklevel_that_answers_otherwise_when_asked_again_is_asked_once(warn
 def test_the_harness_is_the_grader_package():
     grader = str(Path(warning_frames.__file__).resolve().parents[1]) + os.sep
     assert grader in warning_frames.HARNESS and sys.modules["grader.harness.probes"].__file__.startswith(grader)
+    as_imported = str(Path(warning_frames.__file__).absolute().parents[1]) + os.sep  # (a frame's file name)
+    assert as_imported in warning_frames.HARNESS

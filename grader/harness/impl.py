@@ -105,7 +105,7 @@ class Implementation:
     def _ensure_package(self) -> None:
         jaxtyping_guard.install()  # before any of the implementation runs
         text_as_code.install(str(self.package_dir))  # and no text becomes code while it runs
-        warning_frames.install(str(self.package_dir))  # nor does a warning name who called it
+        warning_frames.install()  # nor does a warning name who called it
         existing = sys.modules.get(self.package)
         if existing is not None:
             where = Path(getattr(existing, "__file__", "") or "").resolve().parent

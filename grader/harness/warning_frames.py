@@ -25,7 +25,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-_HERE = Path(__file__).resolve().parents[1]  # the grader package
+_HERE = Path(__file__).absolute().parents[1]  # the grader package, as imported (a frame's file name is)
 # the harness's folders, as found and as resolved: the grader package, and the tests beside it (at home)
 HARNESS = tuple(dict.fromkeys(prefix for folder in (_HERE, _HERE.parent / "tests")
                               for prefix in (str(folder) + os.sep, os.path.realpath(folder) + os.sep)))
@@ -60,9 +60,9 @@ def level_within(caller: Any, stacklevel: int) -> int:
     return stacklevel
 
 
-def install(folder: str | None = None) -> None:
+def install() -> None:
     """Make ``warnings.warn`` name no frame of the harness for a warning made outside it, in this process.
-    Idempotent. (``folder``, the implementation's, is accepted for symmetry with the other guards.)"""
+    Idempotent."""
     if getattr(warnings.warn, "_graded", False):
         return
     real = warnings.warn
