@@ -5,13 +5,17 @@ The implementation here is a package in a temporary folder, imported as the harn
 harness (its folder is added to ``HARNESS`` for these tests). The implementation's function warns with
 ``stacklevel`` 1, 2, 3 and 50, itself or through the library (as ``functools.partial(warnings.warn, ...)``
 entered by contextlib would). What each warning names is read back as code of the implementation could
-read it (``catch_warnings(record=True)``).
+read it (``catch_warnings(record=True)``). Every ``warn`` libraries took before the cut (``random._warn``,
+``from warnings import warn``, a default argument, TorchScript's table) is the cut too.
 """
 
 from __future__ import annotations
 
 import functools
+import gc
 import importlib.util
+import random
+import types
 import os
 import sys
 import warnings
@@ -54,6 +58,12 @@ class _Told(contextlib.ContextDecorator):
 @_Told()
 def decorated():
     return 1
+
+
+def through_warn_a_library_took(level):
+    import random
+
+    random._warn("slow", UserWarning, level)  # line 37: random took warn before the cut
 """
 
 LIBRARY = """\
@@ -137,6 +147,60 @@ def test_a_warning_that_names_no_harness_frame_is_left_alone(warned, library):
 
     assert named(caller) == ("test_warning_frames.py", caller.__code__.co_firstlineno + 1)
     assert warnings.warn._graded
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 50])
+def test_a_warn_a_library_took_before_the_cut_is_cut_too(warned, level):
+    assert named(lambda: warned.through_warn_a_library_took(level)) == ("m.py", 37)
+
+
+def test_nothing_but_the_cut_holds_the_real_warn(warned):
+    import asyncio.base_events
+
+    import torch.jit._builtins
+    import torch.nn.attention
+    import typeguard
+
+    cut = warning_frames._warn
+    assert warnings.warn is cut and sys.modules["_warnings"].warn is cut and random._warn is cut
+    assert typeguard.warn is cut and torch.nn.attention.warn is cut
+    assert [fn for fn, name in torch.jit._builtins._builtin_ops if name == "aten::warn"] == [cut]
+    assert asyncio.base_events.BaseEventLoop.__del__.__defaults__ == (cut,)
+    frozen = gc.get_freeze_count() > 0  # (the collector sees no frozen object)
+    gc.unfreeze()
+    try:
+        assert gc.get_referrers(warning_frames._REAL) == [vars(warning_frames)]
+    finally:
+        if frozen:
+            gc.freeze()
+
+
+def test_the_sweep_finds_every_kind_of_holder():
+    """``_rebind`` on a stand-in for warn, held every way a library holds a function."""
+
+    def real(*args):
+        return "real"
+
+    def cut(*args):
+        return "cut"
+
+    module = types.ModuleType("holder")
+    module.warn = real
+
+    class Holder:
+        warn = real
+
+    table = [(real, "aten::warn"), real]
+    defaults = types.FunctionType((lambda _warn=None: _warn).__code__, {}, "f", (real,))
+    cell = types.CellType(real)
+    partial = functools.partial(real, "message", stacklevel=2)
+    values = {"pair": (real, 1)}
+    instance = types.SimpleNamespace(warn=real)
+    warning_frames._rebind(real, cut)
+    assert module.warn is cut and Holder.warn is cut and Holder().warn() == "cut" and instance.warn is cut
+    assert table == [(cut, "aten::warn"), cut] and defaults() is cut and cell.cell_contents is cut
+    assert partial.func is cut and partial.args == ("message",) and partial.keywords == {"stacklevel": 2}
+    assert values == {"pair": (cut, 1)}
 
 
 def test_stacklevel_of_any_size_or_kind_warns_as_before(warned):

@@ -13,14 +13,27 @@ implementation and the libraries look up when they call it) never names a frame 
 it instead (the implementation's, or a library's, which say nothing of who called). A warning the harness
 makes itself, and one that names no harness frame, is left as it is.
 
-Installed once per process, before the implementation's package is imported (``impl.Implementation``).
+Replacing the module's attribute is not enough: libraries took ``warn`` before (``from warnings import warn``
+in ``typeguard`` and ``torch.nn.attention``, ``random._warn``, the pair ``(warn, "aten::warn")`` in
+TorchScript's table of builtins, a ``__del__``'s default ``_warn=warnings.warn``), and any of them called with
+``stacklevel=3`` would name the probe. So every reference to the real one that exists when the cut is installed
+(found by the garbage collector: in a namespace, a class, a list, a tuple in one, a function's defaults, a
+closure's cell, a ``functools.partial``) is made the cut, ``_warnings.warn`` included; what is imported later
+takes the cut. The real one stays in this module's namespace alone, which no implementation can reach (the
+readings refuse importing the grader, ``sys.modules`` and ``__globals__``).
+
+Installed once per process, before the implementation's package is imported (``impl.Implementation``), and in
+the fork server before it forks a worker, so that workers inherit it without sweeping the heap again.
 """
 
 from __future__ import annotations
 
+import functools
+import gc
 import operator
 import os
 import sys
+import types
 import warnings
 from pathlib import Path
 from typing import Any
@@ -60,24 +73,91 @@ def level_within(caller: Any, stacklevel: int) -> int:
     return stacklevel
 
 
+_REAL: Any = None  # the real ``warn``, where nothing but the cut reaches it (``install``)
+
+
+def _warn(message, category=None, stacklevel=1, source=None, **options):
+    try:
+        asked = operator.index(stacklevel)
+    except TypeError:  # (warn's own error; never handed on: an __index__ may answer otherwise a second time)
+        raise TypeError(f"'{type(stacklevel).__name__}' object cannot be interpreted as an integer") from None
+    caller = sys._getframe(1)
+    if options.get("skip_file_prefixes") and not _harness(caller):
+        options = {k: v for k, v in options.items() if k != "skip_file_prefixes"}  # (it would skip frames)
+    # (+1: this frame; warn names its caller for any stacklevel up to 1)
+    return _REAL(message, category, max(level_within(caller, asked), 1) + 1, source, **options)
+
+
 def install() -> None:
-    """Make ``warnings.warn`` name no frame of the harness for a warning made outside it, in this process.
-    Idempotent."""
-    if getattr(warnings.warn, "_graded", False):
+    """Make every ``warn`` there is name no frame of the harness for a warning made outside it, in this
+    process. Idempotent."""
+    global _REAL
+    if _REAL is not None:
         return
-    real = warnings.warn
+    _REAL = warnings.warn
+    _warn.__doc__, _warn.__name__, _warn.__qualname__ = _REAL.__doc__, _REAL.__name__, _REAL.__qualname__
+    _warn._graded = True
+    frozen = gc.get_freeze_count() > 0  # (the collector sees no frozen object: ``longlived``)
+    if frozen:
+        gc.unfreeze()
+    try:
+        _rebind(_REAL, _warn)
+    finally:
+        if frozen:
+            gc.freeze()
 
-    def warn(message, category=None, stacklevel=1, source=None, **options):
-        try:
-            asked = operator.index(stacklevel)
-        except TypeError:  # (warn's own error; never handed on: an __index__ may answer otherwise a second time)
-            raise TypeError(f"'{type(stacklevel).__name__}' object cannot be interpreted as an integer") from None
-        caller = sys._getframe(1)
-        if options.get("skip_file_prefixes") and not _harness(caller):
-            options = {k: v for k, v in options.items() if k != "skip_file_prefixes"}  # (it would skip frames)
-        # (+1: this frame; warn names its caller for any stacklevel up to 1)
-        return real(message, category, max(level_within(caller, asked), 1) + 1, source, **options)
 
-    warn._graded = True
-    warn.__doc__, warn.__name__, warn.__qualname__ = real.__doc__, real.__name__, real.__qualname__
-    warnings.warn = warn
+def _rebind(real: Any, cut: Any) -> None:
+    """Every reference to ``real`` the garbage collector can find, but this module's own, made ``cut``: in a
+    namespace or a class, a list, a dict's value, a tuple held by one of those or as a function's defaults, a
+    cell, a partial. (A tuple elsewhere, a frame's locals: nothing an implementation can reach holds one.) Two
+    sweeps of the heap in all, about 0.1 s with torch imported."""
+    # (no comprehension here names ``real``: it would hold it in a cell, which this sweep would find and set)
+    mine = globals()
+    namespaces, tuples = [], []
+    for holder in gc.get_referrers(real):
+        if holder is mine or isinstance(holder, types.FrameType):
+            continue
+        if type(holder) is dict:
+            namespaces.append(holder)
+        elif type(holder) is list:
+            holder[:] = _swapped(holder, real, cut)
+        elif type(holder) is tuple:
+            tuples.append(holder)
+        elif type(holder) is types.CellType:
+            holder.cell_contents = cut
+        elif type(holder) is functools.partial and holder.func is real:
+            holder.__setstate__((cut, holder.args, holder.keywords, holder.__dict__ or None))
+    swapped = {}
+    for old in tuples:
+        swapped[id(old)] = tuple(_swapped(old, real, cut))
+    classes = []
+    for holder in gc.get_referrers(*namespaces, *tuples) if namespaces or tuples else ():
+        if isinstance(holder, type):
+            classes.append(holder)  # (a class's namespace is set through it, so its cache hears of it)
+        elif isinstance(holder, types.FunctionType):
+            if id(holder.__defaults__) in swapped:
+                holder.__defaults__ = swapped[id(holder.__defaults__)]
+        elif type(holder) is list:
+            holder[:] = [swapped.get(id(item), item) if type(item) is tuple else item for item in holder]
+        elif type(holder) is dict and holder is not mine:
+            for key, value in list(holder.items()):
+                if type(value) is tuple and id(value) in swapped:
+                    holder[key] = swapped[id(value)]
+    for namespace in namespaces:
+        owner = next((c for c in classes if c.__dict__ == namespace), None)
+        for key, value in list(namespace.items()):
+            if value is real and owner is None:
+                namespace[key] = cut
+            elif value is real:
+                try:
+                    setattr(owner, key, cut)
+                except (TypeError, AttributeError):  # (a builtin type's: none holds warn)
+                    pass
+
+
+def _swapped(items: Any, real: Any, cut: Any) -> list:
+    found = []
+    for item in items:
+        found.append(cut if item is real else item)
+    return found

@@ -85,6 +85,9 @@ def prewarm() -> list[str]:
     load_all()
     import grader.harness.runner  # noqa: F401
     import grader.isolation.worker  # noqa: F401
+    from grader.harness import warning_frames
+
+    warning_frames.install()  # every warn imported so far made the cut, once, not in each worker
 
     return missing
 
