@@ -319,6 +319,23 @@ def test_a_submission_that_dies_at_import_scores_zero_with_the_reason(graded):
     assert "while importing the submission" in message
 
 
+def test_a_module_that_dies_at_import_costs_its_own_part_only(tmp_path):
+    """Part 9's checkpoint is read in a process of its own (``separate``), which imports training.py and what it
+    imports, as the process of every other question does: flops.py leaving the process when imported fails
+    Part 4, not Part 9's checkpoint tests too."""
+    subs = tmp_path / "subs"
+    mutants.materialize_reference(subs / "exits_in_flops")
+    flops = subs / "exits_in_flops" / "assignment" / "flops.py"
+    flops.write_text(flops.read_text() + "\nimport os\n\nos._exit(0)\n")
+    for path in [subs, *subs.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    run_grader(subs, tmp_path / "out", private_tmpdir(tmp_path), "-m", "part4 or part9", "-j", "1")
+    tests = written(tmp_path / "out")["exits_in_flops"]["tests"]
+    assert {t["test"] for t in tests if t["part"] == 4 and t["status"] == "passed"} == set()
+    lost = {t["test"]: t["message"][:300] for t in tests if t["part"] == 9 and t["status"] != "passed"}
+    assert lost == {} and any(t["part"] == 9 for t in tests), lost
+
+
 def test_results_files_cannot_be_forged(graded):
     forged = graded["gradescope"]["writes_results"]
     assert forged["tests"], "the grader's own results.json must stand"

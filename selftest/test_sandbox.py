@@ -616,14 +616,14 @@ def test_a_submission_s_workers_share_one_group_s_limits(server, package):
     try:
         for box, process in ((one, "main"), (one, "separate"), (other, "main")):
             call(box, "spin", 10, process=process)
-        groups = [one.workers["main"].memory_cgroup, one.workers["separate"].memory_cgroup,
+        groups = [one.workers["main"].memory_cgroup, one.workers["separate:strides"].memory_cgroup,
                   other.workers["main"].memory_cgroup]
         holders = [os.path.dirname(g) for g in groups]
         assert holders[0] == holders[1] != holders[2], groups
         limit = "memory.limit_in_bytes" if os.path.exists(os.path.join(groups[0], "memory.limit_in_bytes")) \
             else "memory.max"
         assert Path(holders[0], limit).read_text() == Path(groups[0], limit).read_text()
-        for pid in (one.workers["main"].pid, one.workers["separate"].pid):
+        for pid in (one.workers["main"].pid, one.workers["separate:strides"].pid):
             cpu = next(line.split(":", 2)[2] for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines()
                        if "cpu" in line.split(":")[1].split(",") or line.startswith("0::"))
             assert os.path.basename(os.path.dirname(cpu)) == os.path.basename(holders[0]), cpu

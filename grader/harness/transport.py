@@ -13,7 +13,8 @@ Three processes answer questions, named by ``Request.process``:
 * ``main``      the implementation under test;
 * ``separate``  the implementation again, in a process that never saw what
                 ``main`` was asked (a checkpoint written by one is read by the
-                other, so a report cannot echo the state it was given);
+                other, so a report cannot echo the state it was given), with the
+                question's module imported alone there too;
 * ``clean``     no implementation at all: the harness's own measurements
                 (timing a matmul, the CUDA allocator), where no submission ever
                 ran and so nothing can have been tampered with;

@@ -2,7 +2,8 @@
 
 ``Sandboxed`` keeps warm workers per submission, one per process role of
 ``grader.harness.transport``: ``main`` (the submission), ``separate`` (the
-submission again, never told what ``main`` was asked), ``clean`` (no
+submission again, never told what ``main`` was asked; its question's module imported
+alone there too, ``separate:<module>``), ``clean`` (no
 submission, the harness's own measurements) and one ``alone:<module>`` for each
 module (that module imported alone: ``grader.harness.transport.ALONE``). A worker is reused across calls
 until it misbehaves: a call that runs past its limit, a worker that dies
@@ -34,8 +35,9 @@ from pathlib import Path
 from grader.harness import faults, wire
 from grader.harness.show import printable
 from grader.harness.transport import (ALONE, OnReply, PathWatch, Protections, Reply, Request, Session,
-                                      answer_in_order, bytes_read, cpu_beside_main_thread, mappings, peak_growth,
-                                      process_cpu_seconds, read_since, reset_peak, thread_waits, waited_since)
+                                      alone_module, answer_in_order, bytes_read, cpu_beside_main_thread, mappings,
+                                      peak_growth, process_cpu_seconds, read_since, reset_peak, thread_waits,
+                                      waited_since)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
@@ -254,7 +256,8 @@ class _Worker:
 
 
 # each role's worker runs as its own user: uid + this. ``alone:<module>``: a process with that module
-# alone imported (see ``Request.alone``), one per module
+# alone imported (see ``Request.alone``), one per module; ``separate:<module>`` too, as ``separate`` (only
+# Part 9's checkpoint is read there: one such worker a submission)
 ROLES = {"main": 0, "separate": 1, "clean": 2, **{f"alone:{m}": 3 + i for i, m in enumerate(ALONE)}}
 UIDS_PER_SLOT = 16
 assert len(ROLES) <= UIDS_PER_SLOT
@@ -329,6 +332,10 @@ class Sandboxed:
             return "clean"
         if request.process == "alone":
             return f"alone:{request.alone}" if request.alone else "main"
+        if request.process == "separate" and alone_module(request.subject):
+            # the subject's module and what it imports, as for ``alone``: a module that hangs or breaks its
+            # process when imported fails its own part, not the checkpoint's too
+            return f"separate:{alone_module(request.subject)}"
         return request.process
 
     def _one(self, request: Request, requests: list[Request] = (), upcoming: int = 0) -> Reply:
@@ -455,7 +462,7 @@ class Sandboxed:
             (root / "assignment" / "__init__.py").touch()  # the worker sees its copy read-only: made here
         (root / "scratch").mkdir()  # its scratch folder where it gets no private /tmp
         (root / "view").mkdir()  # where it builds the root it will see
-        uid = None if self.uid is None else self.uid + ROLES[role]
+        uid = None if self.uid is None else self.uid + ROLES[role if role in ROLES else role.partition(":")[0]]
         if uid is not None:
             for path in [root, *root.rglob("*")]:
                 os.chown(path, uid, uid, follow_symlinks=False)
