@@ -45,6 +45,9 @@ def protect_staff_files(root: Path, given: tuple[str | None, ...] = ()) -> list[
     (``given``: a recording, a seed file, wherever they lie): a recording holds every graded question
     with the reference's answer, which a worker must never read, sandboxed or not."""
     done = []
+    # made now if missing, so that it is made the grader's alone: hypothesis keeps there the literals of every
+    # module it sees imported (the reference's tables and constants among them), made later world-readable
+    (root / ".hypothesis").mkdir(mode=0o700, exist_ok=True)
     for path in [root / name for name in STAFF_PATHS] + [Path(p) for p in given if p]:
         if path.exists():
             mode = path.stat().st_mode

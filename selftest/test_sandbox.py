@@ -460,8 +460,10 @@ def test_no_worker_can_change_the_host_s_device_nodes(box):
 def test_no_student_worker_sees_the_judges(box, server):
     judges = server.trusted / "grader" / "judges"
     assert judges.is_dir() and not any(p.startswith(str(server.trusted)) for p in server.view)
-    # nor another user of the machine: the judges' copy is at a path no one can list or guess
+    # nor another user of the machine: the judges' copy is at a path no one can list or guess, and one who
+    # learns it (a clean worker's mountinfo names it) cannot open it
     assert server.workdir.stat().st_mode & 0o777 == 0o711 and len(server.trusted.name) >= 32
+    assert server.trusted.stat().st_mode & 0o777 == 0o700
     assert call(box, "existing", [str(judges)]) == []
     assert call(box, "existing", [str(judges)], process="separate") == []
 

@@ -93,9 +93,12 @@ class ForkServerHandle:
 
     def _launch(self) -> None:
         harness = stage_harness(self.workdir / "harness")
-        # clean workers' path, the judges in it: a name no other user of the machine can guess (the folder
-        # above is 0711: passable, not listable; what is in it is readable, as a clean worker's user needs)
+        # clean workers' path, the judges in it: the grader's alone (0700). A clean worker imports the judges
+        # before it drops to a user of its own (``worker._sandbox``), so no other user of the machine needs
+        # to read them: a name another user learns (a clean worker's /proc/<pid>/mountinfo is world-readable)
+        # opens nothing. (A name no one can guess too: the folder above is 0711, passable, not listable.)
         self.trusted = stage_harness(self.workdir / f"trusted-{secrets.token_hex(16)}", judges=True)
+        self.trusted.chmod(0o700)
         self.workers = self.workdir / "workers"  # every worker's folder: gone with the fork server
         self.workers.mkdir(mode=0o711)
         if len(os.fsencode(self.private)) > 80:  # a socket's path has at most 107 bytes: a long $TMPDIR
