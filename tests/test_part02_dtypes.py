@@ -62,6 +62,7 @@ def test_bytes_per_element_and_nbytes(impl, oracle, case):
 @example(case=(1e-8, torch.float16))
 @example(case=(1e-8, torch.bfloat16))
 @example(case=(1e-7, torch.float16))  # a float16 subnormal (above half the smallest, 2^-25): it does not underflow
+@example(case=(2.0 ** -25 * 1.5, torch.float16))  # below the smallest subnormal, above half of it: rounds up to it
 @example(case=(2.0 ** -25 * (1 + 2.0 ** -30), torch.float16))  # above the tie by less than a float32 can hold
 # ... by less than math.log2 can tell: log2 of it is the tie's, -25.0 (and -134.0 for bfloat16)
 @example(case=(2.0 ** -25 * (1 + 2.0 ** -50), torch.float16))
