@@ -71,6 +71,11 @@ HONEST = {
                                               "def f():\n    warnings.warn('slow', **OPTIONS)\n",
     "options handed on to a function of its own": "def g(**options):\n    return options\n"
                                                   "def f(**options):\n    return g(**options)\n",
+    "a log call's options bound once and only handed on by **": (
+        "import logging, torch\nlog = logging.getLogger(__name__)\nEXTRA = {'extra': {'run': 1}}\n"
+        "def f(n, path):\n    for step in range(n):\n        options = {'extra': {'step': step}}\n"
+        "        log.debug('step %d', step, **options, **EXTRA)\n"
+        "    loading = {'map_location': 'cpu', 'weights_only': True}\n    return torch.load(path, **loading)\n"),
     "a match on its own class's fields": "import dataclasses\n@dataclasses.dataclass\nclass P:\n    x: int\n"
                                          "def f(p):\n    match p:\n        case P(x=0):\n            return 1\n",
     "a match on values and classes": "import torch\ndef f(d):\n    match d:\n        case torch.float32:\n"
@@ -478,6 +483,15 @@ REACHING = {
                                                          "logging.getLogger().warning('x', **OPTIONS)\n",
     "... its level in options handed on": "import logging\ndef say(msg, **options):\n"
                                             "    logging.getLogger().warning(msg, **options)\n",
+    "... its level added to options bound once": "import logging\ndef f():\n    options = {'extra': {}}\n"
+                                                   "    options['stacklevel'] = 3\n"
+                                                   "    logging.getLogger().warning('x', **options)\n",
+    "... its level added by a helper given the options": (
+        "import logging\ndef more(d):\n    d.update(stacklevel=3)\ndef f():\n    options = {'extra': {}}\n"
+        "    more(options)\n    logging.getLogger().warning('x', **options)\n"),
+    "... its level added in a closure": (
+        "import logging\ndef f():\n    options = {'extra': {}}\n    def more():\n"
+        "        options['stacklevel'] = 3\n    more()\n    logging.getLogger().warning('x', **options)\n"),
     "... its level given to a logger": "import logging\nlogging.getLogger().warning('x', stacklevel=2)\n",
     "... by logging": "import logging\nlogging.getLogger().info('x', stack_info=True)\n",
     "... by findCaller": "import logging\nwho = logging.getLogger().findCaller()\n",

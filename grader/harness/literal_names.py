@@ -1185,6 +1185,27 @@ class LiteralStrings:
         owner = self.module.owner.get(id(node))
         return None if owner is None else self.tables.get((id(owner), node.id))
 
+    def splatted(self, node: ast.AST) -> ast.Dict | None:
+        """The dict display a name is bound to, once, by ``=``, where every read of the name is a call's ``**``
+        (``options = {"extra": {"step": step}}``, then ``log.debug(text, **options)``): a ``**`` hands on a copy
+        of the items, so no code can add a key to the dict, whatever its values are. Else None."""
+        owner = self.module.owner.get(id(node)) if isinstance(node, ast.Name) else None
+        if owner is None or owner is AMBIGUOUS:
+            return None
+        bindings = self.module.bindings.get((id(owner), node.id), [])
+        if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path \
+                or not isinstance(bindings[0].source, ast.Dict):
+            return None
+        if owner is self.module.tree and (self._replaceable(node.id) or self._reached_by_name(node.id)):
+            return None
+        for read in self.module.loads.get(node.id, ()):
+            if self.module.owner.get(id(read)) is owner or id(read) in self.module.ambiguous:
+                keyword = self.module.parent.get(id(read))
+                if not (isinstance(keyword, ast.keyword) and keyword.arg is None and keyword.value is read
+                        and isinstance(self.module.parent.get(id(keyword)), ast.Call)):
+                    return None
+        return bindings[0].source
+
 
 class _Composer:
     """Literal tables made of others, read as what they hold, the way Python builds them:

@@ -1434,17 +1434,17 @@ class _Reader(ast.NodeVisitor):
         return f"={ast.unparse(value)[:60]}, which may be {not wanted} when it runs"
 
     def _options(self, keywords: list[ast.keyword]) -> dict[str, ast.AST] | None:
-        """A call's keywords by name, a ``**`` of a dict written out (in place, a table only read, or
-        ``dataclasses.asdict`` of a plain dataclass's one instance) read as its items; None where one is not
-        written out."""
+        """A call's keywords by name, a ``**`` of a dict written out (in place, a table only read, a dict bound
+        once and only ever handed on by ``**``, or ``dataclasses.asdict`` of a plain dataclass's one instance)
+        read as its items; None where one is not written out."""
         options: dict[str, ast.AST] = {}
         for keyword in keywords:
             if keyword.arg is not None:
                 options[keyword.arg] = keyword.value
                 continue
             table = keyword.value if isinstance(keyword.value, ast.Dict) else \
-                (self.strings._table(keyword.value) or self.strings.as_dict(keyword.value)) \
-                if self.strings is not None else None
+                (self.strings._table(keyword.value) or self.strings.as_dict(keyword.value)
+                 or self.strings.splatted(keyword.value)) if self.strings is not None else None
             if not isinstance(table, ast.Dict) or not all(isinstance(k, ast.Constant) and isinstance(k.value, str)
                                                           for k in table.keys):
                 return None
