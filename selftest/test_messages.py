@@ -336,3 +336,13 @@ def test_a_compiled_copy_kept_beside_the_gradients_is_charged_only_where_they_ru
             assert not passes and "compiles or traces code" in str(failure), failure
         else:
             assert passes, "a gradient function compiled passed the no-autograd test"
+
+
+def test_weights_clamped_to_the_cut_are_told_a_clamp_not_trunc_normal_s_bounds(tmp_path):
+    """A clamp leaves the std of the uncut normal, as trunc_normal_ given a and b in std's units does; only the
+    latter leaves weights beyond 3 std, so only it is told about a and b."""
+    for name, told, not_told in (("part08_clamped_normal", "(a clamp)", "absolute values"),
+                                 ("part08_untruncated_normal", "as if nothing was cut", "(a clamp)")):
+        folder = mutants.materialize(next(m for m in mutants.discover() if m.name == name), tmp_path / name)
+        run = pytest("tests/test_part08_model.py", "-k", "test_linear_init_std", f"--submission={folder}")
+        assert run.returncode == 1 and told in run.stdout and not_told not in run.stdout, run.stdout[-2000:]

@@ -184,7 +184,9 @@ def check_trajectory(impl, oracle, case):
     answers.where("params").within(**TRAINED, problem="the parameters after training differ")
     answers.where("optimizer").within(**TRAINED, problem="the optimizer train was given holds other state after "
                                       "training: step the optimizer you are given (optimizer.step()), not one of "
-                                      "your own")
+                                      "your own, with the gradients of F.mse_loss(pred, y) as it is, its mean "
+                                      "(Adam's steps hardly change when every gradient is scaled, its state does: "
+                                      "a loss summed over the batch, or scaled, shows here)")
     return answers
 
 
@@ -218,7 +220,8 @@ def test_train_trajectory(impl, oracle, case):
                        f"batch_size={batch_size}, seed={seed}, device='meta'")
         return
     require(fed == "meta", "training.train", f"asked for device='meta', it fed the model a batch on {fed or 'nothing'}: "
-            "pass train's device on to get_batch(data, batch_size, rng, device)",
+            "pass train's device on to get_batch(data, batch_size, rng, device), which puts the batch there (train "
+            "draws its batches with your get_batch: where test_get_batch fails too, mend get_batch first)",
             inputs=f"dim={dim}, num_layers={num_layers}, rows={rows}, batch_size={batch_size}, seed={seed}, "
                    "device='meta'", show_values=False)
 
