@@ -71,6 +71,10 @@ HONEST = {
                                               "def f():\n    warnings.warn('slow', **OPTIONS)\n",
     "options handed on to a function of its own": "def g(**options):\n    return options\n"
                                                   "def f(**options):\n    return g(**options)\n",
+    "a logger's _log of its own, and a logger's called as its public calls do": (
+        "import logging\nclass L:\n    def _log(self, a):\n        return a\n    def f(self):\n"
+        "        return list(map(self._log, [1]))\n"
+        "logging.getLogger()._log(logging.ERROR, 'x', (), None, None, False, 1)\n"),
     "a log call's options bound once and only handed on by **": (
         "import logging, torch\nlog = logging.getLogger(__name__)\nEXTRA = {'extra': {'run': 1}}\n"
         "def f(n, path):\n    for step in range(n):\n        options = {'extra': {'step': step}}\n"
@@ -495,6 +499,26 @@ REACHING = {
     "... its level given to a logger": "import logging\nlogging.getLogger().warning('x', stacklevel=2)\n",
     "... by logging": "import logging\nlogging.getLogger().info('x', stack_info=True)\n",
     "... by findCaller": "import logging\nwho = logging.getLogger().findCaller()\n",
+    "... by a logger's _log, its stacklevel by position": (
+        "import logging\nlogging.getLogger()._log(logging.ERROR, 'who', (), None, None, False, 3)\n"),
+    "... its stack_info by position": "import logging\nlogging.getLogger()._log(40, 'who', (), None, None, True)\n",
+    "... through its class": "import logging\nlg = logging.getLogger()\n"
+                             "type(lg)._log(lg, 40, 'who', (), None, None, 1, 3)\n",
+    "... in a * of arguments": "import logging\ndef f(a):\n    logging.getLogger()._log(*a)\n",
+    "... partly applied": "import functools, logging\np = functools.partial(logging.getLogger()._log, 40)\n"
+                          "p('who', (), None, None, False, 3)\n",
+    "... handed on": "import logging\np = logging.getLogger()._log\np(40, 'who', (), None, None, False, 3)\n",
+    "... looked up by name": "import logging, operator\n"
+                             "operator.attrgetter('_log')(logging.getLogger())(40, 'w', (), None, None, False, 3)\n",
+    "where the frames that made a coroutine stand": (
+        "import sys\nsys.set_coroutine_origin_tracking_depth(8)\nasync def g():\n    pass\n"
+        "def f():\n    c = g()\n    return c.cr_origin\n"),
+    "options bound once, changed through locals()": (
+        "import torch\ndef load(p):\n    loading = {'map_location': 'cpu', 'weights_only': True}\n"
+        "    locals()['loading']['weights_only'] = False\n    return torch.load(p, **loading)\n"),
+    "names in a list, one added through locals()": (
+        "def f(obj, extra):\n    names = ['weight', 'bias']\n    locals()['names'].append(extra)\n"
+        "    return [getattr(obj, n) for n in names]\n"),
     "a thread torch's watch never sees started": "import _thread\n_thread.start_new_thread(print, ())\n",
     "... on a class that says anything is one": "import torch\nclass Any(type):\n    def __instancecheck__(c, o):\n"
                                                 "        return True\nclass M(metaclass=Any):\n    pass\n"

@@ -959,8 +959,13 @@ class LiteralStrings:
         table that is no table is a use like any other). A table made of one that is no table (used otherwise
         elsewhere) is read again with that one's name kept as written, an item read as built at run time."""
         candidates: dict[tuple[int, str], ast.AST] = {}
+        # a function's ``locals()`` hands out its names' objects (and its closure's), as a dict: a table it holds
+        # can be changed through it, unseen (``locals()["names"].append(...)``)
+        handed_out = "locals" in _index(self.module.tree)
         for key, bindings in self.module.bindings.items():
             if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path:
+                continue
+            if handed_out and key[0] != id(self.module.tree):
                 continue
             if key[0] == id(self.module.tree) and self._replaceable(key[1]):
                 continue
@@ -1197,6 +1202,8 @@ class LiteralStrings:
                 or not isinstance(bindings[0].source, ast.Dict):
             return None
         if owner is self.module.tree and (self._replaceable(node.id) or self._reached_by_name(node.id)):
+            return None
+        if owner is not self.module.tree and "locals" in _index(self.module.tree):  # (``locals()`` hands it out)
             return None
         for read in self.module.loads.get(node.id, ()):
             if self.module.owner.get(id(read)) is owner or id(read) in self.module.ambiguous:

@@ -91,6 +91,9 @@ ADDRESSED = ("__array_interface__", "__array_struct__", "__cuda_array_interface_
 REACHING_FUNCTIONS = frozenset([
     "sys.modules", "sys._getframe", "sys._current_frames", "sys._current_exceptions", "sys.settrace",
     "sys.setprofile", "sys.addaudithook", "sys.meta_path", "sys.path_hooks", "sys.path_importer_cache",
+    # where a coroutine was made: the file, line and function of each frame above (``cr_origin``); the
+    # module of a frame up the stack, and the monitoring that hands over code objects (Python 3.12)
+    "sys.set_coroutine_origin_tracking_depth", "sys._getframemodulename", "sys.monitoring",
     "threading.settrace", "threading.setprofile", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
     "inspect.stack", "inspect.trace", "inspect.currentframe", "inspect.getouterframes", "inspect.getinnerframes",
     "inspect.getmodule", "inspect.getmembers", "inspect.getmembers_static", "inspect.getclosurevars",
@@ -180,6 +183,7 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__", "make_dataclass",
                       "load_module", "exec_module", "_load_module_shim",  # a loader run by hand: no finder asked
                       "findCaller",  # logging's: the caller's file, line and name
+                      "cr_origin",  # a coroutine's: where the frames that made it stand
                       # the resolvers and code makers above, wherever they are read from
                       "createResolutionCallbackFromEnv", "createResolutionCallbackFromClosure",
                       "createResolutionCallbackForClassMethods", "classify_class_attrs",
@@ -882,6 +886,9 @@ class _Reader(ast.NodeVisitor):
             for text in strings:
                 if text in NAMED or text.split(".")[0] in FORBIDDEN_IMPORTS:
                     self._add(node, f"{verb} {text!r}")
+                elif text == "_log" and not own:
+                    self._add(node, "asks where its callers are, maybe (a logger's _log looked up by name: what "
+                                    "calls it may give it a stacklevel by position)")
         elif not self._field_name(name, own=own):
             self._add(node, f"{verb} a name built at run time")
 
@@ -1114,6 +1121,11 @@ class _Reader(ast.NodeVisitor):
             root = root.value
         if node.attr == "__dict__" and isinstance(node.ctx, ast.Load) and id(node) not in self.allowed:
             self._namespace_handed_on(node)
+        if node.attr == "_log" and isinstance(node.ctx, ast.Load) and not self._is_own(node.value):
+            call = self._parent(node)  # a logger's _log, called right here (its arguments read: visit_Call)
+            if not (isinstance(call, ast.Call) and call.func is node):
+                self._add(node, "asks where its callers are, maybe (a logger's _log handed on: what calls it may "
+                                "give it a stacklevel by position)")
         through_class = isinstance(node.value, ast.Name) and node.attr in self.class_methods.get(node.value.id, ()) \
             and not any(node.value.id in shadow for shadow in self.shadows)
         through_type = (isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
@@ -1222,7 +1234,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_MatchClass(self, node: ast.MatchClass) -> None:
         for name in node.kwd_attrs:  # case object(__closure__=cells): an attribute read by its name
-            if name in NAMED:
+            if name in NAMED or name == "_log":
                 self._add(node, f"matches an attribute {name!r}")
         # ``case object(flop_counter=x)`` reads that attribute of whatever is matched (a library's module), by a
         # name no attribute read of the readings sees; on an instance of a plain class of its own (no metaclass,
@@ -1303,6 +1315,19 @@ class _Reader(ast.NodeVisitor):
             if (name == "stacklevel" and not (type(value) is int and value == 1)) or (
                     name == "stack_info" and value not in (False, None)):
                 self._add(node, f"asks where its callers are ({name}=)")
+        # a logger's own ``_log(level, msg, args, exc_info, extra, stack_info, stacklevel)``, which its public
+        # calls hand their options to: given by position (or in a * of arguments)
+        logged, given = (node.args[0], node.args[1:]) if self.dotted(func) == "functools.partial" and node.args \
+            else (func, node.args)
+        if isinstance(logged, ast.Attribute) and logged.attr == "_log":
+            if any(isinstance(arg, ast.Starred) for arg in given):
+                self._add(node, "asks where its callers are, maybe (a * of arguments to a logger's _log, which "
+                                "may hold its stack_info or stacklevel)")
+            elif len(given) > 7 or len(given) > 5 and not (
+                    isinstance(given[5], ast.Constant) and given[5].value in (False, None)) \
+                    or len(given) > 6 and not (isinstance(given[6], ast.Constant) and type(given[6].value) is int
+                                               and given[6].value == 1):
+                self._add(node, "asks where its callers are (a logger's _log given stack_info or stacklevel)")
         # the same given by position to the C twin of warnings.warn (which no cut reaches), called or partly
         # applied; a * of arguments may hold it too
         if warn == "_warnings.warn":
