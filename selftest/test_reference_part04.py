@@ -477,3 +477,8 @@ def test_a_function_whose_body_names_a_module_is_no_module_held():
     package = {"__init__": "", "flops": "from ._impl import *\n", "_impl": impl}
     assert unwritten_lookups(package, "flops", "count_matmul_flops") == []
     assert _flop_counter_reads(tuple(sorted(package.items()))) == ([], [])
+
+def test_the_function_counted_says_nothing_of_who_made_it():
+    """A count_matmul_flops that branched on ``fn.__module__`` ("grader...") would count right only when graded."""
+    fn = build_scenario([("mm", (2, 3, 4), (False, False))], False, 0)
+    assert (fn.__module__, fn.__name__, fn.__qualname__) == ("__main__", "step", "step")

@@ -106,6 +106,9 @@ def build_scenario(ops: list, backward: bool, seed: int, device: str = "cpu"):
                                    "(was it called under torch.no_grad() or torch.inference_mode()?)")
             sum(graphed).backward()
 
+    # named as a student's own script would name it, not as the harness's closure (``__module__`` "grader...",
+    # ``build_scenario.<locals>.fn``): a count_matmul_flops that asks who made fn learns nothing
+    fn.__module__, fn.__name__, fn.__qualname__ = "__main__", "step", "step"
     return fn
 
 
