@@ -904,6 +904,36 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
     assert "uses getattr of a name built at run time" in found, found
 
 
+def test_a_module_that_never_runs_beside_another_cannot_replace_its_names():
+    """A question about a module is answered where it and what it imports were imported alone: a setattr of a
+    name given at run time in model.py (refused there), which nothing imports beside memory.py, changes nothing
+    of memory.py's (its dataclass's ``fields`` stay dataclasses'); imported beside it (by it, by a module that
+    imports both, or by a star import of the package, which imports what ``__all__`` lists), it may."""
+    memory = ("import dataclasses\nfrom dataclasses import fields\n@dataclasses.dataclass\nclass Ledger:\n"
+              "    a: int = 1\n    def total(self):\n        return sum(getattr(self, f.name) for f in fields(self))\n")
+    model = "class M:\n    def put(self, name, value):\n        setattr(self, name, value)\n"
+    apart = reaches({"memory": memory, "model": model, "__init__": ""})
+    assert [r.module for r in apart] == ["model"], apart
+    for beside in ({"model": "from . import memory\n" + model},
+                   {"model": model, "__init__": "from . import memory, model\n"},
+                   {"model": model, "__init__": "__all__ = ['model']\n", "flops": "from . import *\n"}):
+        found = [r.what for r in reaches({"memory": memory, **beside}) if r.module == "memory"]
+        assert "uses getattr of a name built at run time" in found, (beside, found)
+
+
+def test_a_namespace_only_read_binds_nothing_through_it():
+    """``**vars(self)``, ``dict(self.__dict__)``, ``vars(self).items()``: copies and reads, which bind no name,
+    so another module's names read beside them stay what they are written as."""
+    memory = ("import dataclasses\nfrom dataclasses import fields\n@dataclasses.dataclass\nclass Ledger:\n"
+              "    a: int = 1\n    def total(self):\n        return sum(getattr(self, f.name) for f in fields(self))\n")
+    dtypes = ("from . import memory\nclass F:\n    def __repr__(self):\n"
+              "        return 'F({a})'.format(**vars(self)) + repr(dict(self.__dict__)) + str(list(vars(self).items()))\n")
+    assert reaches({"memory": memory, "dtypes": dtypes}) == []
+    for setter in ("        vars(self).update(a=1)\n", "        self.__dict__.setdefault('a', 1)\n"):
+        found = reaches({"memory": memory, "dtypes": dtypes + setter})
+        assert any(r.module == "memory" for r in found), (setter, found)
+
+
 def refusals_beside(mod: str, other: str) -> list[str]:
     """What is refused of ``mod``, accepted alone, when read beside ``other`` (a module that can reach into it)."""
     assert reaches({"mod": mod}) == []

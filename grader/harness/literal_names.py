@@ -1566,10 +1566,11 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
     names: set[str] = set()
     renamed: set[str] = set()
     setting: list[ast.AST] = []
-    own_fields = _own_fields_set(tree)
+    own_fields = _own_fields_set(tree) | _namespaces_only_read(tree)
     for node in walk(tree):
         if id(node) in own_fields:
-            continue  # a dataclass's own fields set (``for f in fields(o): setattr(o, f.name, ...)``): no module's
+            continue  # a dataclass's own fields set (``for f in fields(o): setattr(o, f.name, ...)``): no module's;
+            # a namespace only read (``**vars(self)``, ``dict(x.__dict__)``): no name bound through it
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.attr)
         elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
@@ -1592,6 +1593,41 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
     tree._renamed_only = frozenset() if names is _EVERY else frozenset(renamed - names)
     found = (names, ()) if names is _EVERY else (frozenset(names | renamed), tuple(setting))
     tree._replaceable = found
+    return found
+
+
+# built-ins that only read (or copy) the mapping they are given, where the module binds none of these names
+_COPIERS = frozenset(["dict", "list", "tuple", "sorted", "len", "repr", "str", "print", "set", "frozenset"])
+
+
+def _namespaces_only_read(tree: ast.Module) -> set[int]:
+    """The ``vars(x)`` calls and ``x.__dict__`` reads whose namespace is only read where it is used, so no name
+    can be bound through it: an item read, a loop over it, ``in``, an f-string's value, ``.items()`` and the
+    other reading methods called, a ``**`` in a call (which copies it), or a copying built-in the module does
+    not rebind (``dict(vars(x))``)."""
+    bound = {n.id for n in walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)} \
+        | {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))} \
+        | {(n.asname or n.name).split(".")[0] for n in walk(tree) if isinstance(n, ast.alias)} \
+        | {n.arg for n in walk(tree) if isinstance(n, ast.arg)}
+    parents = {id(child): parent for parent in walk(tree) for child in ast.iter_child_nodes(parent)}
+    found: set[int] = set()
+    for node in walk(tree):
+        namespace = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" \
+            and len(node.args) == 1 and not node.keywords or isinstance(node, ast.Attribute) \
+            and node.attr == "__dict__" and isinstance(node.ctx, ast.Load)
+        parent = parents.get(id(node))
+        if namespace and (
+                isinstance(parent, ast.keyword) and parent.arg is None
+                or isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load)
+                or isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node
+                or isinstance(parent, ast.Compare) and node in parent.comparators
+                and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+                or isinstance(parent, ast.FormattedValue)
+                or isinstance(parent, ast.Attribute) and parent.attr in ("items", "keys", "values", "get", "copy")
+                and isinstance(parents.get(id(parent)), ast.Call) and parents[id(parent)].func is parent
+                or isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+                and parent.func.id in _COPIERS and parent.func.id not in bound and node in parent.args):
+            found.add(id(node))
     return found
 
 

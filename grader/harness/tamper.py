@@ -429,8 +429,9 @@ def reaches(sources: dict[str, str]) -> list[Reach]:
             bound = grown
         methods = _class_methods(trees)
         names = {name: {_named(n) for n in walk(tree)} - {None} for name, tree in trees.items()}  # (read once)
+        beside = _run_beside(sources, trees)
         readers = {name: _Reader(f"{name}.py", bound[name],
-                                 LiteralStrings(tree, [other for o, other in trees.items() if o != name]))
+                                 LiteralStrings(tree, [other for o, other in trees.items() if o in beside[name]]))
                    for name, tree in trees.items()}
         for reader in readers.values():
             reader.strings.learn_siblings({name: r.strings for name, r in readers.items()})
@@ -581,6 +582,21 @@ def _siblings(tree: ast.AST, bound: dict[str, dict[str, str]]) -> dict[str, str]
         for local, sibling in modules:
             names.update({f"{local}.{k}": v for k, v in bound.get(sibling, {}).items() if "." not in k})
     return names
+
+
+def _run_beside(sources: dict[str, str], trees: dict[str, ast.Module]) -> dict[str, set[str]]:
+    """Each module's others that may run in a process beside it: a question about a module is answered where
+    that module and what it imports were imported alone (``grader.harness.transport.ALONE``), so a module runs
+    beside another only where one of them imports the other, or a third imports both. Code of a module that
+    never runs beside this one (``vars(self)`` in model.py) cannot replace this one's names. A star import of
+    the package itself imports what its ``__all__`` lists: read as every module."""
+    starred = any(isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+                  and (node.level > 0 and not node.module or node.level == 0 and node.module == "assignment")
+                  for tree in trees.values() for node in walk(tree))
+    if starred:
+        return {name: set(trees) - {name} for name in trees}
+    closure = {name: imported_with(sources, name) for name in sources}
+    return {name: set().union(*(c for c in closure.values() if name in c)) - {name} for name in trees}
 
 
 def imported_with(sources: dict[str, str], module: str) -> set[str]:
@@ -1165,12 +1181,13 @@ class _Reader(ast.NodeVisitor):
 
     def _namespace_handed_on(self, node: ast.AST) -> None:
         """``vars(x)`` or ``x.__dict__`` anywhere but where it is only read (an item, a loop, ``.items()``, a
-        copy, ``in``, text): handed to a function (``operator.setitem(vars(k), name, v)``), returned or kept,
+        copy, a call's ``**``, ``in``, text): handed to a function (``operator.setitem(vars(k), name, v)``), returned or kept,
         its names can be bound by keys built at run time, out of any reading's sight."""
         parent = self._parent(node)
         if parent is None:
             return
         if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
+                or isinstance(parent, ast.keyword) and parent.arg is None \
                 or isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
                 or isinstance(parent, ast.Compare) and node in parent.comparators and all(  # ``k in vars(x)``
                     isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in parent.ops) \
