@@ -268,6 +268,12 @@ AUTOGRAD = {
                                             "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n",
 }
 HIDDEN = {
+    "locals() handed to the format of text built at run time": (
+        "def squared_error_grad(x, w, t, spec='{x}'):\n    _ = (spec + '').format(**locals())\n"
+        "    return x * (x @ w - t)\n"),
+    "locals() handed on by ** to a function": (
+        "def _take(**names):\n    return names\n\n"
+        "def squared_error_grad(x, w, t):\n    _ = _take(**locals())\n    return x * (x @ w - t)\n"),
     "a Formatter handing a field's object to code of its own": "import string\n\n"
                                                               "class _Grab(string.Formatter):\n"
                                                               "    def format_field(self, value, spec):\n"
@@ -420,6 +426,10 @@ DEAD = {
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {
+    # a log line of text written out, its fields the function's own names (each field is read as code)
+    "locals() handed to the format of text written out": (
+        "def squared_error_grad(x, w, t):\n    n, d = x.shape if x.dim() == 2 else (1, x.shape[0])\n"
+        "    _ = 'squared_error_grad n={n} d={d}'.format(**locals())\n    return x * (x @ w - t)\n"),
     # a distribution's cdf, log_prob or sample differentiates nothing (a truncated normal's bounds by hand)
     "a distribution's cdf at import": (
         "_PHI = float(torch.distributions.Normal(0.0, 1.0).cdf(torch.tensor(3.0)))\n"

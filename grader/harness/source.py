@@ -1924,6 +1924,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     named = _literal_getattrs(mod, root, scopes)
     receivers = _getattr_receivers(mod, root, scopes)
     reading = _namespace_reads(root)
+    formatted = _formatted_namespaces(root)
     off = _switches_off(mod, root, scopes)
     set_to_constants = {id(t) for n in walk(root) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
                         for t in n.targets}
@@ -2066,7 +2067,9 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 setters = [n for n in names if n in SETTERS]  # `getattr(module, "__dict__")` reaches a setter
                 on = receivers.get(id(node))  # `getattr(torch.ops.aten, name)`: an op, whatever the name
                 if id(node) in reading:  # `[n for n in globals() if ...]`: a namespace read, nothing set
-                    if imports:  # (in another module's import-time code, `__all__ = [... dir() ...]`: its own)
+                    if imports and id(node) not in formatted:  # (in another module's import-time code, `__all__
+                        # = [... dir() ...]`: its own; `"{n}x{k}".format(**locals())`: fields of text written out,
+                        # read as code where they are, the names they look up no object of their own choosing)
                         found.append(Finding(where, f"reads {node.id}()", False))
                     continue
                 found.append(Finding(where, f"uses {node.id}" + (f" of {setters[0]}" if setters else
@@ -2274,7 +2277,7 @@ READ_ONLY_CALLS = frozenset(["list", "sorted", "set", "frozenset", "tuple", "len
 def _namespace_reads(root: ast.AST) -> set[int]:
     """The ``globals`` / ``vars`` / ``locals`` names in ``root`` called with no argument whose namespace is
     only read where it is made (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``,
-    ``globals().get(name)``): no name is set through them. Kept, or stored into, it may set any."""
+    ``globals().get(name)``, ``"{n}".format(**locals())``): no name is set through them. Kept, or stored into, it may set any."""
     parents = {id(child): parent for parent in walk(root) for child in ast.iter_child_nodes(parent)}
     reads: set[int] = set()
     for node in walk(root):
@@ -2290,10 +2293,26 @@ def _namespace_reads(root: ast.AST) -> set[int]:
             or (isinstance(parent, ast.Attribute) and parent.attr in READ_ONLY_METHODS
                 and isinstance(grand, ast.Call) and grand.func is parent) \
             or (isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name)
-                and parent.func.id in READ_ONLY_CALLS)
+                and parent.func.id in READ_ONLY_CALLS) \
+            or (isinstance(parent, ast.keyword) and parent.arg is None)  # ``**locals()``: a call gets a copy
         if read:
             reads.add(id(node.func))
     return reads
+
+
+def _formatted_namespaces(root: ast.AST) -> set[int]:
+    """The ``locals`` / ``vars`` names in ``root`` called with no argument and handed by ``**`` to ``.format`` of
+    text written out (``"{m}x{k}".format(**locals())``): its fields name what they read, and are read as code."""
+    found: set[int] = set()
+    for node in walk(root):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+                and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
+            for keyword in node.keywords:
+                value = keyword.value
+                if keyword.arg is None and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+                        and value.func.id in ("locals", "vars") and not value.args and not value.keywords:
+                    found.add(id(value.func))
+    return found
 
 
 def _literal_getattr(node: ast.AST) -> str | None:
