@@ -240,7 +240,8 @@ LIBRARY_OPS = ("torch.library registers an op in torch's dispatcher for the whol
 CALLERS = ("A log call's stacklevel above 1 (or stack_info=True, or a ** of options not written out handed to one) "
            "names the frames that called your function, which are the tests' own: log without it (stacklevel=1 "
            "names your line). A dict of options counts as written out where it is a display of its own keys, bound "
-           "once to a name that is only ever handed on with ** (never changed, or given to anything else). "
+           "once to a name that is only ever handed on with ** (never changed, or given to anything else), in a module "
+           "that does not call locals() (which hands the dict out). "
            "warnings.warn's stacklevel is fine: where your code runs, a warning never names the tests' frames.")
 # what a refusal's places say -> what to write instead, said once after the paragraph above
 HINTS = (("asks where its callers are", CALLERS), ("unpickler call", SAFE_GLOBALS), ("pickle", LOADER_OPTIONS),
