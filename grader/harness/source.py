@@ -2277,7 +2277,8 @@ READ_ONLY_CALLS = frozenset(["list", "sorted", "set", "frozenset", "tuple", "len
 def _namespace_reads(root: ast.AST) -> set[int]:
     """The ``globals`` / ``vars`` / ``locals`` names in ``root`` called with no argument whose namespace is
     only read where it is made (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``,
-    ``globals().get(name)``, ``"{n}".format(**locals())``): no name is set through them. Kept, or stored into, it may set any."""
+    ``globals().get(name)``, ``"{n}".format(**locals())``): no name is set through them. Kept, or stored
+    into, it may set any."""
     parents = {id(child): parent for parent in walk(root) for child in ast.iter_child_nodes(parent)}
     reads: set[int] = set()
     for node in walk(root):
