@@ -893,6 +893,12 @@ def test_code_that_reaches_into_other_code_is_refused(name):
     "from . import mod\nrow = mod.T['a']\nrow.update(p='__globals__')\n",
     "from .mod import T\ndef g(v):\n    for r in T.values():\n        r['p'] = v\n",
     "from .mod import A\nA['b']['p'] = '__globals__'\n",  # a table in a table made of tables, changed
+    # a module's namespace read, its tables changed through it (a copy of the dict holds the same lists)
+    "from . import mod\nvars(mod)['NAMES'].append('__globals__')\n",
+    "from . import mod\ndict(vars(mod))['NAMES'].append('__globals__')\n",
+    "from . import mod\nfor v in vars(mod).values():\n    v.append('__globals__') if isinstance(v, list) else 0\n",
+    "from . import mod\ndef g(**kw):\n    kw['NAMES'].append('__globals__')\ng(**vars(mod))\n",
+    "from . import mod\nmod.__dict__.get('NAMES').append('__globals__')\n",
 ])
 def test_names_another_module_can_replace_are_built_at_run_time(other):
     mod = "NAMES = ['real']\ndef f(o):\n    return [getattr(o, n) for n in NAMES]\n" \

@@ -1596,15 +1596,16 @@ def _setters(tree: ast.Module) -> tuple[frozenset[str], tuple[ast.AST, ...]]:
     return found
 
 
-# built-ins that only read (or copy) the mapping they are given, where the module binds none of these names
-_COPIERS = frozenset(["dict", "list", "tuple", "sorted", "len", "repr", "str", "print", "set", "frozenset"])
+# built-ins that read a mapping's keys, or make text of it, where the module binds none of these names
+_KEYS_OR_TEXT = frozenset(["sorted", "list", "tuple", "set", "frozenset", "len", "repr", "str", "print"])
 
 
 def _namespaces_only_read(tree: ast.Module) -> set[int]:
-    """The ``vars(x)`` calls and ``x.__dict__`` reads whose namespace is only read where it is used, so no name
-    can be bound through it: an item read, a loop over it, ``in``, an f-string's value, ``.items()`` and the
-    other reading methods called, a ``**`` in a call (which copies it), or a copying built-in the module does
-    not rebind (``dict(vars(x))``)."""
+    """The ``vars(x)`` calls and ``x.__dict__`` reads through which no name can be bound and no object of the
+    namespace changed: its keys or its text only (a loop over it, ``in``, ``.keys()``, an f-string's value,
+    ``sorted(...)``, ``repr(...)``); or, where ``x`` is the method's own object (``vars(self)``: a module's tables
+    are not among its values unless named where they are put there), any reading use (an item, ``.items()``, a
+    ``**`` in a call, ``dict(...)``). Built-ins count where the module does not rebind them."""
     bound = {n.id for n in walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)} \
         | {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))} \
         | {(n.asname or n.name).split(".")[0] for n in walk(tree) if isinstance(n, ast.alias)} \
@@ -1612,23 +1613,47 @@ def _namespaces_only_read(tree: ast.Module) -> set[int]:
     parents = {id(child): parent for parent in walk(tree) for child in ast.iter_child_nodes(parent)}
     found: set[int] = set()
     for node in walk(tree):
-        namespace = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" \
-            and len(node.args) == 1 and not node.keywords or isinstance(node, ast.Attribute) \
-            and node.attr == "__dict__" and isinstance(node.ctx, ast.Load)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" \
+                and len(node.args) == 1 and not node.keywords:
+            owner = node.args[0]
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.ctx, ast.Load):
+            owner = node.value
+        else:
+            continue
         parent = parents.get(id(node))
-        if namespace and (
-                isinstance(parent, ast.keyword) and parent.arg is None
-                or isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load)
-                or isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node
-                or isinstance(parent, ast.Compare) and node in parent.comparators
-                and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
-                or isinstance(parent, ast.FormattedValue)
-                or isinstance(parent, ast.Attribute) and parent.attr in ("items", "keys", "values", "get", "copy")
-                and isinstance(parents.get(id(parent)), ast.Call) and parents[id(parent)].func is parent
-                or isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
-                and parent.func.id in _COPIERS and parent.func.id not in bound and node in parent.args):
+        called = isinstance(parent, ast.Attribute) and isinstance(parents.get(id(parent)), ast.Call) \
+            and parents[id(parent)].func is parent
+        keys_or_text = isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
+            or isinstance(parent, ast.Compare) and node in parent.comparators \
+            and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops) \
+            or isinstance(parent, ast.FormattedValue) \
+            or called and parent.attr == "keys" \
+            or isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+            and parent.func.id in _KEYS_OR_TEXT and parent.func.id not in bound and node in parent.args
+        read = isinstance(parent, ast.keyword) and parent.arg is None \
+            or isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
+            or called and parent.attr in ("items", "values", "get", "copy") \
+            or isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "dict" \
+            and "dict" not in bound and node in parent.args
+        if keys_or_text or read and _own_object(owner, parents):
             found.add(id(node))
     return found
+
+
+def _own_object(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """Whether ``node`` is the first parameter of the method it is read in (a def in a class body, not a static
+    method), never bound again there."""
+    function = parents.get(id(node))
+    while function is not None and not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        function = parents.get(id(function))
+    if not isinstance(node, ast.Name) or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            or not isinstance(parents.get(id(function)), ast.ClassDef) or not function.args.args \
+            or any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+                   for d in function.decorator_list):
+        return False
+    name = function.args.args[0].arg
+    return node.id == name and not any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                                       for n in walk(function))
 
 
 def _renamed_only(tree: ast.Module) -> frozenset[str]:
