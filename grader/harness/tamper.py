@@ -243,10 +243,22 @@ ALLOWS_UNPICKLING = ("lets torch.load's weights_only unpickler call what it is g
 # the calls that take a stacklevel (warnings', a logger's): a ``**`` of options not written out handed to one is
 # read as asking where its callers are
 WARNS_OR_LOGS = frozenset(["warn", "warning", "info", "debug", "error", "exception", "critical", "fatal", "log"])
-# names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
+
+
+def _level_one(node: ast.AST) -> bool:
+    """A stacklevel written out as 1: the caller's own line, never a frame above it."""
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 1
+
+
+def _no_stack(node: ast.AST) -> bool:
+    """A stack_info written out as False (or None): no stack printed."""
+    return isinstance(node, ast.Constant) and node.value in (False, None)
+
+
 # a module's names that decide where its relative imports resolve (``__package__ = "torch"``, then ``from .version
 # import debug`` is torch's): bound or set by the submission, its readings of its own modules are not what runs
 IMPORT_ANCHORS = frozenset(["__package__", "__name__", "__path__", "__spec__"])
+# names (read as text: a getattr, a key, a match pattern's attribute) that lead where the above do
 NAMED = REACHING | MODE_PEEKS | UNPICKLER_ALLOWS | frozenset(["modules", "__dict__", "__package__", "__path__",
                                                               *ADDRESSED])
 # the libraries a module may take every name of (``from math import *``), whatever they bind; torch's and numpy's
@@ -1316,9 +1328,10 @@ class _Reader(ast.NodeVisitor):
         # logging's calls (and _warnings.warn's): a caller's file, line and name (``**`` of a table written out
         # read as its items; one not written out, handed to a log call, may hold either). warnings.warn's
         # stacklevel never names a harness frame where it runs (``warning_frames``)
-        warn, args = self.dotted(func), node.args
-        if warn == "functools.partial" and args:
-            warn, args = self.dotted(args[0]), args[1:]
+        called, args = func, node.args
+        if self.dotted(func) == "functools.partial" and args:
+            called, args = args[0], args[1:]
+        warn = self.dotted(called)
         options = self._options(node.keywords)
         if warn == "warnings.warn":
             options = {}
@@ -1328,22 +1341,16 @@ class _Reader(ast.NodeVisitor):
                             "stacklevel=)")
         written = options if options is not None else {k.arg: k.value for k in node.keywords if k.arg is not None}
         for name, option in written.items():  # (any call's: a helper of one's own may hand it to a log call)
-            value = option.value if isinstance(option, ast.Constant) else ...
-            if (name == "stacklevel" and not (type(value) is int and value == 1)) or (
-                    name == "stack_info" and value not in (False, None)):
+            if name == "stacklevel" and not _level_one(option) or name == "stack_info" and not _no_stack(option):
                 self._add(node, f"asks where its callers are ({name}=)")
         # a logger's own ``_log(level, msg, args, exc_info, extra, stack_info, stacklevel)``, which its public
         # calls hand their options to: given by position (or in a * of arguments)
-        logged, given = (node.args[0], node.args[1:]) if self.dotted(func) == "functools.partial" and node.args \
-            else (func, node.args)
-        if isinstance(logged, ast.Attribute) and logged.attr == "_log":
-            if any(isinstance(arg, ast.Starred) for arg in given):
+        if isinstance(called, ast.Attribute) and called.attr == "_log":
+            if any(isinstance(arg, ast.Starred) for arg in args):
                 self._add(node, "asks where its callers are, maybe (a * of arguments to a logger's _log, which "
                                 "may hold its stack_info or stacklevel)")
-            elif len(given) > 7 or len(given) > 5 and not (
-                    isinstance(given[5], ast.Constant) and given[5].value in (False, None)) \
-                    or len(given) > 6 and not (isinstance(given[6], ast.Constant) and type(given[6].value) is int
-                                               and given[6].value == 1):
+            elif len(args) > 7 or len(args) > 5 and not _no_stack(args[5]) \
+                    or len(args) > 6 and not _level_one(args[6]):
                 self._add(node, "asks where its callers are (a logger's _log given stack_info or stacklevel)")
         # the same given by position to the C twin of warnings.warn (which no cut reaches), called or partly
         # applied; a * of arguments may hold it too
@@ -1351,8 +1358,7 @@ class _Reader(ast.NodeVisitor):
             if any(isinstance(arg, ast.Starred) for arg in args):
                 self._add(node, "asks where its callers are, maybe (a * of arguments, which may hold warn's third, "
                                 "its stacklevel)")
-            elif len(args) >= 3 and not (isinstance(args[2], ast.Constant) and type(args[2].value) is int
-                                         and args[2].value == 1):
+            elif len(args) >= 3 and not _level_one(args[2]):
                 self._add(node, "asks where its callers are (a stacklevel, warn's third argument)")
         builtin = isinstance(func, ast.Name) and func.id not in self.bound \
             and not any(func.id in shadow for shadow in self.shadows)
