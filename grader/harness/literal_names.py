@@ -959,9 +959,7 @@ class LiteralStrings:
         table that is no table is a use like any other). A table made of one that is no table (used otherwise
         elsewhere) is read again with that one's name kept as written, an item read as built at run time."""
         candidates: dict[tuple[int, str], ast.AST] = {}
-        # a function's ``locals()`` hands out its names' objects (and its closure's), as a dict: a table it holds
-        # can be changed through it, unseen (``locals()["names"].append(...)``)
-        handed_out = "locals" in _index(self.module.tree)
+        handed_out = _hands_out_locals(self.module.tree)
         for key, bindings in self.module.bindings.items():
             if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path:
                 continue
@@ -1134,7 +1132,7 @@ class LiteralStrings:
         class's name (read as an attribute), a module's only in this module and named in no other, in no
         module that calls ``locals`` (its dict hands the names on), never ``+=``-ed or deleted."""
         owner = module.stores.get(id(name))
-        if owner is None or isinstance(owner, ast.ClassDef) or "locals" in _index(module.tree):
+        if owner is None or isinstance(owner, ast.ClassDef) or _hands_out_locals(module.tree):
             return False
         if owner is module.tree and (module is not self.module or self._replaceable(name.id)
                                      or self._named_elsewhere(name.id)):
@@ -1203,7 +1201,7 @@ class LiteralStrings:
             return None
         if owner is self.module.tree and (self._replaceable(node.id) or self._reached_by_name(node.id)):
             return None
-        if owner is not self.module.tree and "locals" in _index(self.module.tree):  # (``locals()`` hands it out)
+        if owner is not self.module.tree and _hands_out_locals(self.module.tree):
             return None
         for read in self.module.loads.get(node.id, ()):
             if self.module.owner.get(id(read)) is owner or id(read) in self.module.ambiguous:
@@ -1721,6 +1719,13 @@ def _scanned(tree: ast.Module) -> _Module:
         module.scan()
         tree._scopes = module
     return module
+
+
+def _hands_out_locals(tree: ast.Module) -> bool:
+    """Whether the module names ``locals``: a function's ``locals()`` hands out its names' objects (and its
+    closure's) as a dict, through which a table or a dict it holds can be changed unseen
+    (``locals()["names"].append(...)``), so no such name of a function of it is read as written."""
+    return "locals" in _index(tree)
 
 
 def _index(tree: ast.Module) -> dict[str, list[ast.AST]]:
