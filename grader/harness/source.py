@@ -1923,8 +1923,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     parents = {id(child): node for node in walk(root) for child in ast.iter_child_nodes(node)}
     named = _literal_getattrs(mod, root, scopes)
     receivers = _getattr_receivers(mod, root, scopes)
-    reading = _namespace_reads(root)
-    formatted = _formatted_namespaces(root)
+    reading, formatted = _namespace_reads(root)
     off = _switches_off(mod, root, scopes)
     set_to_constants = {id(t) for n in walk(root) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
                         for t in n.targets}
@@ -2274,19 +2273,22 @@ READ_ONLY_CALLS = frozenset(["list", "sorted", "set", "frozenset", "tuple", "len
                              "str", "any", "all", "enumerate", "filter", "map"])
 
 
-def _namespace_reads(root: ast.AST) -> set[int]:
+def _namespace_reads(root: ast.AST) -> tuple[set[int], set[int]]:
     """The ``globals`` / ``vars`` / ``locals`` names in ``root`` called with no argument whose namespace is
     only read where it is made (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``,
     ``globals().get(name)``, ``"{n}".format(**locals())``): no name is set through them. Kept, or stored
-    into, it may set any."""
+    into, it may set any. And of those, the ``locals`` / ``vars`` handed by ``**`` to ``.format`` of text
+    written out (``"{m}x{k}".format(**locals())``): its fields name what they read, and are read as code."""
     parents = {id(child): parent for parent in walk(root) for child in ast.iter_child_nodes(parent)}
     reads: set[int] = set()
+    formatted: set[int] = set()
     for node in walk(root):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in NAMESPACES
                 and not node.args and not node.keywords):
             continue
         parent = parents.get(id(node))
         grand = parents.get(id(parent)) if parent is not None else None
+        splatted = isinstance(parent, ast.keyword) and parent.arg is None  # ``**locals()``: a call gets a copy
         read = (isinstance(parent, ast.comprehension) and parent.iter is node) \
             or (isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node) \
             or (isinstance(parent, ast.Compare) and node in parent.comparators
@@ -2295,25 +2297,14 @@ def _namespace_reads(root: ast.AST) -> set[int]:
                 and isinstance(grand, ast.Call) and grand.func is parent) \
             or (isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name)
                 and parent.func.id in READ_ONLY_CALLS) \
-            or (isinstance(parent, ast.keyword) and parent.arg is None)  # ``**locals()``: a call gets a copy
+            or splatted
         if read:
             reads.add(id(node.func))
-    return reads
-
-
-def _formatted_namespaces(root: ast.AST) -> set[int]:
-    """The ``locals`` / ``vars`` names in ``root`` called with no argument and handed by ``**`` to ``.format`` of
-    text written out (``"{m}x{k}".format(**locals())``): its fields name what they read, and are read as code."""
-    found: set[int] = set()
-    for node in walk(root):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
-                and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
-            for keyword in node.keywords:
-                value = keyword.value
-                if keyword.arg is None and isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
-                        and value.func.id in ("locals", "vars") and not value.args and not value.keywords:
-                    found.add(id(value.func))
-    return found
+        if splatted and node.func.id in ("locals", "vars") and isinstance(grand, ast.Call) \
+                and isinstance(grand.func, ast.Attribute) and grand.func.attr == "format" \
+                and isinstance(grand.func.value, ast.Constant) and isinstance(grand.func.value.value, str):
+            formatted.add(id(node.func))
+    return reads, formatted
 
 
 def _literal_getattr(node: ast.AST) -> str | None:
