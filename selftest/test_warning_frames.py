@@ -25,6 +25,7 @@ import pytest
 
 from grader.harness import warning_frames
 from grader.harness.impl import Implementation
+from grader.harness.longlived import seen_by_the_collector
 
 WARNS = """\
 import contextlib
@@ -166,13 +167,8 @@ def test_nothing_but_the_cut_holds_the_real_warn(warned):
     assert typeguard.warn is cut and torch.nn.attention.warn is cut
     assert [fn for fn, name in torch.jit._builtins._builtin_ops if name == "aten::warn"] == [cut]
     assert asyncio.base_events.BaseEventLoop.__del__.__defaults__ == (cut,)
-    frozen = gc.get_freeze_count() > 0  # (the collector sees no frozen object)
-    gc.unfreeze()
-    try:
+    with seen_by_the_collector():
         assert gc.get_referrers(warning_frames._REAL) == [vars(warning_frames)]
-    finally:
-        if frozen:
-            gc.freeze()
 
 
 def test_the_sweep_finds_every_kind_of_holder():

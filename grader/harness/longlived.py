@@ -36,6 +36,20 @@ def long_lived() -> Iterator[None]:
             gc.enable()
 
 
+@contextmanager
+def seen_by_the_collector() -> Iterator[None]:
+    """Frozen objects back in the collector's sight for the block (``gc.get_referrers`` finds nothing
+    frozen), frozen again after, where any were."""
+    frozen = gc.get_freeze_count() > 0
+    if frozen:
+        gc.unfreeze()
+    try:
+        yield
+    finally:
+        if frozen:
+            gc.freeze()
+
+
 def freeze_at_exit() -> None:
     """Freeze what is alive at interpreter exit (atexit, not a pytest hook: a process that runs
     pytest many times must still collect between runs). Only cyclic garbage left then goes

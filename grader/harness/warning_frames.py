@@ -38,6 +38,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from grader.harness.longlived import seen_by_the_collector
+
 _HERE = Path(__file__).absolute().parents[1]  # the grader package, as imported (a frame's file name is)
 # the harness's folders, as found and as resolved: the grader package, and the tests beside it (at home)
 HARNESS = tuple(dict.fromkeys(prefix for folder in (_HERE, _HERE.parent / "tests")
@@ -97,21 +99,15 @@ def install() -> None:
     _REAL = warnings.warn
     _warn.__doc__, _warn.__name__, _warn.__qualname__ = _REAL.__doc__, _REAL.__name__, _REAL.__qualname__
     _warn._graded = True
-    frozen = gc.get_freeze_count() > 0  # (the collector sees no frozen object: ``longlived``)
-    if frozen:
-        gc.unfreeze()
-    try:
+    with seen_by_the_collector():
         _rebind(_REAL, _warn)
-    finally:
-        if frozen:
-            gc.freeze()
 
 
 def _rebind(real: Any, cut: Any) -> None:
     """Every reference to ``real`` the garbage collector can find, but this module's own, made ``cut``: in a
     namespace or a class, a list, a dict's value, a tuple held by one of those or as a function's defaults, a
     cell, a partial. (A tuple elsewhere, a frame's locals: nothing an implementation can reach holds one.) Two
-    sweeps of the heap in all, about 0.1 s with torch imported."""
+    sweeps of the heap in all, a few hundredths of a second with torch imported."""
     # (no comprehension here names ``real``: it would hold it in a cell, which this sweep would find and set)
     mine = globals()
     namespaces, tuples = [], []
