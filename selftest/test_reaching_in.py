@@ -504,9 +504,9 @@ REACHING = {
     "... its stack_info by position": "import logging\nlogging.getLogger()._log(40, 'who', (), None, None, True)\n",
     "... through its class": "import logging\nlg = logging.getLogger()\n"
                              "type(lg)._log(lg, 40, 'who', (), None, None, 1, 3)\n",
-    "... in a * of arguments": "import logging\ndef f(a):\n    logging.getLogger()._log(*a)\n",
-    "... partly applied": "import functools, logging\np = functools.partial(logging.getLogger()._log, 40)\n"
-                          "p('who', (), None, None, False, 3)\n",
+    "... its options in a * of arguments": "import logging\ndef f(a):\n    logging.getLogger()._log(*a)\n",
+    "... _log partly applied": "import functools, logging\np = functools.partial(logging.getLogger()._log, 40)\n"
+                               "p('who', (), None, None, False, 3)\n",
     "... handed on": "import logging\np = logging.getLogger()._log\np(40, 'who', (), None, None, False, 3)\n",
     "... looked up by name": "import logging, operator\n"
                              "operator.attrgetter('_log')(logging.getLogger())(40, 'w', (), None, None, False, 3)\n",
@@ -910,33 +910,35 @@ def test_names_another_module_can_replace_are_built_at_run_time(other):
     assert "uses getattr of a name built at run time" in found, found
 
 
+# memory.py's dataclass, its fields' sum read by getattr over fields(self): read as its own fields' names only
+# where no module that runs beside it may replace ``fields``
+LEDGER = ("import dataclasses\nfrom dataclasses import fields\n@dataclasses.dataclass\nclass Ledger:\n"
+          "    a: int = 1\n    def total(self):\n        return sum(getattr(self, f.name) for f in fields(self))\n")
+
+
 def test_a_module_that_never_runs_beside_another_cannot_replace_its_names():
     """A question about a module is answered where it and what it imports were imported alone: a setattr of a
     name given at run time in model.py (refused there), which nothing imports beside memory.py, changes nothing
     of memory.py's (its dataclass's ``fields`` stay dataclasses'); imported beside it (by it, by a module that
     imports both, or by a star import of the package, which imports what ``__all__`` lists), it may."""
-    memory = ("import dataclasses\nfrom dataclasses import fields\n@dataclasses.dataclass\nclass Ledger:\n"
-              "    a: int = 1\n    def total(self):\n        return sum(getattr(self, f.name) for f in fields(self))\n")
     model = "class M:\n    def put(self, name, value):\n        setattr(self, name, value)\n"
-    apart = reaches({"memory": memory, "model": model, "__init__": ""})
+    apart = reaches({"memory": LEDGER, "model": model, "__init__": ""})
     assert [r.module for r in apart] == ["model"], apart
     for beside in ({"model": "from . import memory\n" + model},
                    {"model": model, "__init__": "from . import memory, model\n"},
                    {"model": model, "__init__": "__all__ = ['model']\n", "flops": "from . import *\n"}):
-        found = [r.what for r in reaches({"memory": memory, **beside}) if r.module == "memory"]
+        found = [r.what for r in reaches({"memory": LEDGER, **beside}) if r.module == "memory"]
         assert "uses getattr of a name built at run time" in found, (beside, found)
 
 
 def test_a_namespace_only_read_binds_nothing_through_it():
     """``**vars(self)``, ``dict(self.__dict__)``, ``vars(self).items()``: copies and reads, which bind no name,
     so another module's names read beside them stay what they are written as."""
-    memory = ("import dataclasses\nfrom dataclasses import fields\n@dataclasses.dataclass\nclass Ledger:\n"
-              "    a: int = 1\n    def total(self):\n        return sum(getattr(self, f.name) for f in fields(self))\n")
     dtypes = ("from . import memory\nclass F:\n    def __repr__(self):\n"
               "        return 'F({a})'.format(**vars(self)) + repr(dict(self.__dict__)) + str(list(vars(self).items()))\n")
-    assert reaches({"memory": memory, "dtypes": dtypes}) == []
+    assert reaches({"memory": LEDGER, "dtypes": dtypes}) == []
     for setter in ("        vars(self).update(a=1)\n", "        self.__dict__.setdefault('a', 1)\n"):
-        found = reaches({"memory": memory, "dtypes": dtypes + setter})
+        found = reaches({"memory": LEDGER, "dtypes": dtypes + setter})
         assert any(r.module == "memory" for r in found), (setter, found)
 
 
