@@ -332,10 +332,9 @@ class Sandboxed:
             return "clean"
         if request.process == "alone":
             return f"alone:{request.alone}" if request.alone else "main"
-        if request.process == "separate" and alone_module(request.subject):
-            # the subject's module and what it imports, as for ``alone``: a module that hangs or breaks its
-            # process when imported fails its own part, not the checkpoint's too
-            return f"separate:{alone_module(request.subject)}"
+        module = alone_module(request.subject) if request.process == "separate" else None
+        if module:  # the subject's module and what it imports, as for ``alone``: a module that hangs or breaks
+            return f"separate:{module}"  # its process when imported fails its own part, not the checkpoint's too
         return request.process
 
     def _one(self, request: Request, requests: list[Request] = (), upcoming: int = 0) -> Reply:
