@@ -370,6 +370,10 @@ REACHING = {
     "a format string built at run time": "def f(fn, i):\n    return ('{0.' + '__clo' + 'sure__[%d].cell_contents!r}' % i)"
                                          ".format(fn)\n",
     "a format string written out that reaches": "def f(fn):\n    return '{0.__globals__}'.format(fn)\n",
+    # a field nested in another's format spec is looked up too, and its text handed to the outer value's
+    # __format__ (one that returns its spec hands the text back)
+    "... in a field nested in a format spec": "class E:\n    def __format__(self, spec):\n        return spec\n"
+                                              "def f(fn):\n    return '{0:{1.__code__.co_filename}}'.format(E(), fn)\n",
     "... taken as a method first": "def f(x):\n    show = '{0.f_back}'.format\n    return show(x)\n",
     "... given to str.format": "def f(x, t):\n    return str.format(t, x)\n",
     "... a format_map of text given": "def f(m, t):\n    return t.format_map(m)\n",
@@ -594,6 +598,11 @@ REACHING = {
     "... by a dotted attrgetter": "from operator import attrgetter\nimport torch\nm = attrgetter('sys.modules')(torch)\n",
     "a class that says it is the harness's": "class X:\n    __module__ = 'grader.harness.probes.calls'\n",
     "a module found from an object": "import inspect\ndef f(x):\n    return inspect.getmodule(x)\n",
+    # the file and name a function handed in was made in (a probe's: a check is watching), read for it
+    "a function's code described": "import dis\ndef f(fn):\n    return 'grader' in dis.code_info(fn)\n",
+    "... its instructions": "from dis import get_instructions\ndef f(fn):\n    return list(get_instructions(fn))\n",
+    "... its source file": "import inspect\ndef f(fn):\n    return inspect.getsourcefile(fn)\n",
+    "... its source": "import inspect as i\ndef f(fn):\n    return i.getsource(fn)\n",
     "a pickle that names a module": "import pickle\nr = pickle.loads(b'cgrader.harness.probe\\nREGISTRY\\n.')\n",
     "a name resolved as text": "import pkgutil\nr = pkgutil.resolve_name('os:mkdir')\n",
     "a .modules not called": "def f(m):\n    return m.modules\n",

@@ -134,6 +134,9 @@ AUTOGRAD = {
                                         "def squared_error_grad(x, w, t):\n"
                                         "    functools.singledispatch(_f).register(_f)\n    return x\n",
     "a format string's field": "def squared_error_grad(x, w, t):\n    return float('{0.grad}'.format(w))\n",
+    "... nested in another's format spec": "class _E:\n    def __format__(self, spec):\n        return spec\n\n"
+                                           "def squared_error_grad(x, w, t):\n"
+                                           "    return '{0:{1.grad}}'.format(_E(), w)\n",
     "an Enum's hook, run as the class is made": "import enum\n\n_R = {}\n\nclass _K(enum.Enum):\n"
                                                 "    def _generate_next_value_(name, start, count, last):\n"
                                                 "        _R['g'] = torch.autograd.grad\n        return name\n"

@@ -3205,14 +3205,20 @@ def _docstrings(tree: ast.Module) -> set[int]:
 
 def format_fields(text: str) -> list[str]:
     """The attributes and keys a format string reads off its arguments (``"{0.grad}".format(w)`` reads
-    ``w.grad``, ``"{w[grad]}"`` ``w["grad"]``): ``str.format`` looks them up as it runs."""
+    ``w.grad``, ``"{w[grad]}"`` ``w["grad"]``): ``str.format`` looks them up as it runs, those of a field
+    nested in another's format spec too (``"{0:{1.grad}}"``: the inner field is looked up, and its text
+    handed to the outer value's ``__format__``, which may return it)."""
     import string
 
     try:
-        fields = [field for _, field, _, _ in string.Formatter().parse(text) if field]
+        parsed = list(string.Formatter().parse(text))
     except ValueError:
         return []
-    return [part for field in fields for part in re.split(r"[.\[\]]", field)[1:] if part]
+    parts = [part for _, field, _, _ in parsed if field for part in re.split(r"[.\[\]]", field)[1:] if part]
+    for _, _, spec, _ in parsed:
+        if spec and "{" in spec:  # (Python nests one level deep: the spec's own fields)
+            parts += format_fields(spec)
+    return parts
 
 
 # a jaxtyping dimension that is a name or a size (after its prefixes: # broadcast, * many, _ anonymous,

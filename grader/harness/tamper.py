@@ -97,6 +97,10 @@ REACHING_FUNCTIONS = frozenset([
     "threading.settrace", "threading.setprofile", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
     "inspect.stack", "inspect.trace", "inspect.currentframe", "inspect.getouterframes", "inspect.getinnerframes",
     "inspect.getmodule", "inspect.getmembers", "inspect.getmembers_static", "inspect.getclosurevars",
+    # what reads a function's code object for it (the file and name it was made in: a probe's, handed to a
+    # spec function such as count_matmul_flops, says a check is watching), or the code objects themselves
+    "dis", "inspect.getsource", "inspect.getsourcelines", "inspect.getsourcefile", "inspect.getfile",
+    "inspect.getabsfile", "inspect.findsource", "inspect.getcomments",
     "importlib.import_module", "importlib.reload", "importlib.__import__", "importlib.util.module_from_spec",
     "importlib.util.spec_from_file_location", "importlib.util.spec_from_loader", "importlib.machinery",
     "importlib.resources", "importlib._bootstrap", "importlib._bootstrap_external", "importlib.abc",
