@@ -29,6 +29,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, TypeVar
 
+import numpy as np
+import torch
+
 from grader.harness import faults, wire
 from grader.harness.impl import Implementation
 from grader.harness.lookahead import Lookahead
@@ -46,6 +49,7 @@ DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
 # plain call that returned: a probe's scenario may draw, time or watch; a fault is asked again (and a stuck
 # function refused at once, as always).
 REMEMBERED = frozenset(["calls.call"])
+REMEMBERED_BYTES = 256 * 2**20  # what the remembered answers' tensors may hold in all (a long tensor's is large)
 
 
 # --------------------------------------------------------------------------- questions
@@ -189,6 +193,7 @@ class Door:
         # record mode: told of every question a test asks that could be sent ahead (test id, key, timeout)
         self.log: Callable[[str, str, float | None], None] | None = None
         self._said: dict[str, dict] = {}  # question key -> the outcome of a REMEMBERED call that returned
+        self._said_bytes = 0
 
     # -- the API tests use --------------------------------------------------------------
     def call(self, function: Function | str, *args: Any) -> Any:
@@ -240,7 +245,10 @@ class Door:
             raise self._remember(reply)
         self._spent += reply.wall_seconds
         if remembered and type(reply.outcome) is dict and reply.outcome.get("status") == "ok":
-            self._said[q.key()] = copy.deepcopy(reply.outcome)
+            held = _tensor_bytes(reply.outcome.get("value"))
+            if self._said_bytes + held <= REMEMBERED_BYTES:
+                self._said[q.key()] = copy.deepcopy(reply.outcome)
+                self._said_bytes += held
         value = self._value(q, reply.outcome)
         return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped, reply.grew, reply.stalled,
                         reply.traced, reply.read, reply.waited) if measured else value
@@ -396,6 +404,21 @@ class Door:
 
 _STATUSES = frozenset(["ok", "not_implemented", "import_error", "missing", "raised", "timeout", "stuck",
                        "changed_argument", "left_state", "harness_error"])
+
+
+def _tensor_bytes(value: Any) -> int:
+    """The bytes the tensors and arrays in a decoded answer hold."""
+    if isinstance(value, torch.Tensor):
+        return value.numel() * value.element_size()
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if isinstance(value, dict):
+        return sum(_tensor_bytes(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(_tensor_bytes(v) for v in value)
+    if isinstance(value, wire.Record):
+        return sum(_tensor_bytes(v) for _, v in value.fields)
+    return 0
 
 
 def _text(value: Any) -> str:
