@@ -111,6 +111,10 @@ SQUARE_LINEAR = (torch.tensor([[1.0, 2.0, 0.0], [0.0, 1.0, 3.0], [2.0, 0.0, 1.0]
                  torch.tensor([[1.0, 2.0, 3.0], [0.0, 1.0, 4.0], [5.0, 6.0, 0.0]]),
                  torch.tensor([[1.0, 0.0, 2.0], [3.0, 1.0, 0.0], [0.0, 2.0, 1.0]]))
 
+# an empty batch (the docstring: fine): grad_x is empty and grad_w all zeros (a Python sum over the rows gives the
+# int 0; a reshape of x with a size left to infer, an error)
+EMPTY_BATCH = (torch.empty(0, 2), torch.tensor([[1.0, 2.0, 0.0], [0.0, 1.0, 3.0]]), torch.empty(0, 3))
+
 
 @given(case=S.squared_error_cases())
 @example(case=LECTURE)
@@ -121,6 +125,7 @@ def test_squared_error_grad(impl, oracle, case):
 @given(case=S.linear_cases())
 @example(case=SMALL_LINEAR)
 @example(case=SQUARE_LINEAR)
+@example(case=EMPTY_BATCH)
 def test_linear_backward_grad_x(impl, oracle, case):
     check_grad_x(impl, oracle, *case)
 
@@ -128,6 +133,7 @@ def test_linear_backward_grad_x(impl, oracle, case):
 @given(case=S.linear_cases())
 @example(case=SMALL_LINEAR)
 @example(case=SQUARE_LINEAR)
+@example(case=EMPTY_BATCH)
 def test_linear_backward_grad_w(impl, oracle, case):
     check_grad_w(impl, oracle, *case)
 
