@@ -563,8 +563,11 @@ def _held_up(impl, fn: str, held: tuple) -> None:
 # checking each timed product (``_multiplied``), plus PRODUCTS_SLACK seconds (the loop's own cost). Honest,
 # fresh inputs outside the timed product: 0.5 to 0.72 of the bound; inputs drawn inside the timed loop: 3 to
 # 10 times the product (n is small: drawing [m, k] costs several thin products), 1.8 to 5 of the bound (60
-# rounds each, here). A round a preemption spoiled is measured again, up to PRODUCT_ROUNDS rounds. Without
-# draws between products the figure cannot time them: nothing is checked here
+# rounds each, here). A round a preemption spoiled is measured again, after each of PRODUCT_PAUSES: a busy
+# machine's slow spell outlasts several runs in a row (graded beside three other gradings on 2 cores, the
+# reference's own timer came to 3.2 times the watched products in all of three rounds back to back, once in
+# about 50 gradings; the last two pauses are waited for only there, or by a figure that times more than the
+# products in every round). Without draws between products the figure cannot time them: nothing is checked here
 PRODUCTS_ONLY = 1.5
 # ... where a trial's other ops count for at most OTHER_SHARE of a product and OPS_PER_TRIAL ops: an einsum's
 # permutes, views and bmm are about eleven a trial and a few percent of a product, a product alone one. An
@@ -575,7 +578,7 @@ OTHER_SHARE = 0.1
 OPS_PER_TRIAL = 12
 WATCH_SHARE = 3.0
 PRODUCTS_SLACK = 1e-4
-PRODUCT_ROUNDS = 3
+PRODUCT_PAUSES = (0.0, 0.0, 0.0, 0.5, 1.5)  # seconds before each round
 
 
 def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> float:
@@ -598,7 +601,8 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
     if warmup is None:
         warmup, trials = DEFAULT_COUNTS
     least = None
-    for _ in range(PRODUCT_ROUNDS):
+    for pause in PRODUCT_PAUSES:
+        time.sleep(pause)
         # None, None: the defaults; the thin product's run only is slowed (its products are the cheaper)
         seen = impl.run(time_matmul_products, m, k, n, *probe_counts, not bounded)
         figure = check(seen.figure, FLOAT, fn, inputs)
