@@ -79,9 +79,25 @@ def _recording(args: argparse.Namespace, seed: int | None) -> tuple[Path | None,
     return folder, made.get("seed"), None
 
 
+# the markers a grading run selects by, besides each part's (``grader.harness.plugin`` registers them all)
+MARKERS = ("hidden", "cuda", "graded")
+
+
 def _marker(text: str) -> str:
+    """A marker expression (``part4``, ``part7 and not hidden``) naming only markers the tests carry: one
+    that names another (``part07``, as the test files are numbered) would select nothing, and every
+    submission would score 0 for tests that never ran."""
+    from grader.harness.parts import PARTS
+
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty marker expression")
+    known = [p.marker for p in PARTS.values()] + list(MARKERS)
+    for name in re.findall(r"[A-Za-z_]\w*", text):
+        if name not in known and name not in ("and", "or", "not"):
+            part = re.fullmatch(r"part0*(\d+)", name)
+            hint = f" (did you mean part{int(part.group(1))}?)" if part and int(part.group(1)) in PARTS else ""
+            raise argparse.ArgumentTypeError(f"no test carries the marker {name!r}{hint}: the markers are "
+                                             f"{', '.join(known)}")
     return text.strip()
 
 

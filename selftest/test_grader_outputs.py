@@ -728,3 +728,17 @@ def test_markers_given_twice_select_the_tests_either_selects():
     assert _either(None) is None
     with pytest.raises(SystemExit):
         main(["grade", "somewhere", "-m", " "])
+
+
+def test_a_marker_no_test_carries_is_refused(capsys):
+    """``-m part07`` (numbered as the test files are) would select nothing and score every submission 0."""
+    from grader.cli import _marker, main
+
+    assert _marker(" part7 and not hidden ") == "part7 and not hidden"
+    assert _marker("(part10) or cuda") == "(part10) or cuda"
+    with pytest.raises(SystemExit):
+        main(["grade", "somewhere", "--out", "nowhere", "-m", "part07"])
+    assert "did you mean part7?" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["record", "--seed", "1", "--out", "nowhere", "-m", "part4 or gpu"])
+    assert "'gpu'" in capsys.readouterr().err
