@@ -1194,7 +1194,8 @@ def test_a_name_built_at_run_time_is_explained_with_what_is_read():
     built = ReachesInFault(["dtypes.py:9 uses getattr of a name built at run time"]).describe()
     assert "torch.float32, not 'float32'" in built and "made into text" in built
     assert "torch.float32, not" not in ReachesInFault(["dtypes.py:9 uses sys.modules"]).describe()
-    options = ReachesInFault(["model.py:9 calls .update on an object's namespace (the names it binds are not read)",
+    options = ReachesInFault(["model.py:9 calls .update on an object's namespace (names bound through it are not "
+                              "followed, even where written out)",
                               "model.py:12 uses setattr of a name built at run time"]).describe()
     assert options.count("self.options = dict(kwargs)") == 1
 

@@ -1408,7 +1408,8 @@ class _Reader(ast.NodeVisitor):
                 k.arg is None for k in node.keywords):
             self._add(node, f"gives {self.dotted(func)} attributes by names built at run time (**)")
         elif isinstance(func, ast.Attribute) and func.attr in MUTATORS and _namespace(func.value):
-            self._add(node, f"calls .{func.attr} on an object's namespace (the names it binds are not read)")
+            self._add(node, f"calls .{func.attr} on an object's namespace (names bound through it are not "
+                            "followed, even where written out)")
         elif isinstance(func, ast.Attribute) and func.attr in MUTATORS:
             self._changes(node, func.value, f"calls .{func.attr} on")
         elif isinstance(func, ast.Attribute) and func.attr in OWN_SETTERS and (
