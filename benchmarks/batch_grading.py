@@ -8,9 +8,9 @@ in one run:
   naive   a fresh `pytest tests --submission X` per submission with the same
           profile and seed, no isolation, JOBS at a time (xargs -P JOBS)
 and prints both, their ratio and the goal (at least 8x), with where the batch's
-time went and the floor the submissions' own calls set (what any grader that
-asks these questions waits for). With the default --count (16) it takes about
-8 minutes on 2 cores.
+time went and the CPU a submission costs (its grading process, and its workers:
+the submission's code and their handling of each question), which the cores
+share at best. With the default --count (16) it takes about 5 minutes on 2 cores.
 
 --unisolated also grades the same batch with no sandbox (``--no-isolate``: the
 submissions here are the reference and its mutants, trusted code) replaying a
@@ -83,7 +83,7 @@ def main() -> None:
                           "-j", str(args.jobs), "--seed", str(SEED), "--quiet"], cwd=ROOT, check=True,
                          env=environment())
         phases = json.loads((out / "batch.json").read_text()).get("phases", {})
-        inside = _implementation_seconds(out)
+        cpu = _cpu_seconds(out)
         unisolated = _unisolated(Path(tmp), args.jobs) if args.unisolated else None
         naive = None
         if not args.skip_naive:
@@ -102,22 +102,28 @@ def main() -> None:
         ratio = f", {naive / args.count / rest:.1f}x the naive loop" if naive else ""
         print(f"  without the recording (made once per seed, shared by every batch and shard): {rest:.1f} s "
               f"per submission{ratio}")
-    if inside:  # what no grader asking these questions saves: the submissions' own calls, at full parallelism
-        floor = inside / args.count / args.jobs
-        ratio = f", {naive / args.count / floor:.1f}x the naive loop at best" if naive else ""
-        print(f"  the submissions' own calls, timed from outside their workers: {inside / args.count:.1f} s a "
-              f"submission, at -j {args.jobs} a floor of {floor:.1f} s{ratio}")
+    if cpu["grading"] or cpu["workers"]:  # the CPU a submission costs: what -j cores at the full share it over
+        grading, workers = cpu["grading"] / args.count, cpu["workers"] / args.count
+        floor = (grading + workers) / args.jobs
+        ratio = f", {naive / args.count / floor:.1f}x the naive loop at most" if naive else ""
+        print(f"  CPU a submission: its grading process {grading:.1f} s, its workers {workers:.1f} s (the submission's "
+              f"code and their handling of {cpu['questions'] / args.count:.0f} questions); on {args.jobs} cores, "
+              f"{floor:.1f} s a submission{ratio}")
     if unisolated is not None:
         ratio = f", {naive / unisolated:.1f}x the naive loop" if naive else ""  # both runs' imports and warm-up counted
         print(f"  the same batch with no sandbox at all, replaying a recording made beforehand: "
               f"{unisolated / args.count:.1f} s per submission{ratio}")
 
 
-def _implementation_seconds(out: Path) -> float:
-    """The seconds every submission's calls took, summed (each grading record's door timing)."""
-    total = 0.0
+def _cpu_seconds(out: Path) -> dict[str, float]:
+    """The CPU every submission's grading process and workers used, and the questions asked, summed over the
+    grading records (their timing)."""
+    total = {"grading": 0.0, "workers": 0.0, "questions": 0.0}
     for record in out.glob("*/grading.json"):
-        total += json.loads(record.read_text()).get("timing", {}).get("implementation seconds", 0.0)
+        timing = json.loads(record.read_text()).get("timing", {})
+        total["grading"] += timing.get("grading CPU seconds", 0.0)
+        total["workers"] += timing.get("workers' CPU seconds", 0.0)
+        total["questions"] += timing.get("questions", 0.0)
     return total
 
 

@@ -150,4 +150,8 @@ def breakdown(wall: float, timing: dict) -> list[str]:
         lines.append(f"      door: {questions} questions in {trips} round trips, {door:.1f} s waiting "
                      f"({1e3 * door / max(trips, 1):.2f} ms a round trip); inside the implementation's calls "
                      f"{t.get('implementation seconds', 0.0):.1f} s")
+    if "grading CPU seconds" in t:
+        workers = t.get("workers' CPU seconds", 0.0)
+        lines.append(f"      CPU: grading processes {t['grading CPU seconds']:.1f} s, their workers {workers:.1f} s "
+                     "(the submission's code and their handling of each question)")
     return lines

@@ -111,11 +111,13 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         args = pytest_args([options.tests], profile=options.profile, seed=options.seed, select=options.select,
                            submission=staged, recording=options.recording, test_budget=options.test_budget,
                            timeout_scale=options.timeout_scale, reach_check=options.reach_check)
-        ran = time.monotonic()
+        ran, cpu = time.monotonic(), time.process_time()
         with _output_to(log):
             code = pytest.main(args, plugins=plugins)
         timing = {"staging seconds": round(ran - started, 3), "pytest seconds": round(time.monotonic() - ran, 3),
-                  **report.traffic.to_dict()}
+                  **report.traffic.to_dict(), "grading CPU seconds": round(time.process_time() - cpu, 3)}
+        if report.session.worker_cpu_seconds is not None:  # (the workers, read before each was stopped)
+            timing["workers' CPU seconds"] = report.session.worker_cpu_seconds
         error = ""
         if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
             error = f"the grading run failed ({code.name}); staff: see the log"

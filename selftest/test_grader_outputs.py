@@ -476,6 +476,8 @@ def gradescope_run(tmp_path_factory):
             with open(fake / "submission" / "strides.py", "a") as module:
                 module.write(LEAKS)
         runs[name] = run_autograder(fake)[0]
+        if name == "good":
+            runs["timing"] = json.loads((fake / "results" / "timing.json").read_text())
     return runs
 
 
@@ -557,6 +559,15 @@ def test_run_autograder_writes_gradescope_results(gradescope_run):
     pending = sum(i.points for i in R.load().items if i.test in CUDA)
     assert good["score"] == 100 - pending
     assert len(good["tests"]) == len(R.load().items)
+
+
+def test_run_autograder_says_where_its_time_went_for_staff(gradescope_run):
+    """timing.json (beside results.json, which Gradescope reads alone): the phases, and the CPU the grading
+    processes and their workers used, what the benchmarks print."""
+    timing = gradescope_run["timing"]["submission"]["timing"]
+    assert timing["questions"] > 1000 and 0 < timing["round trips"] < timing["questions"]
+    assert timing["grading CPU seconds"] > 0 and timing["workers' CPU seconds"] > 0
+    assert "grading seconds" in gradescope_run["timing"]["batch"]["phases"]
 
 
 def test_on_gradescope_a_failed_test_shows_its_graded_example_only_once_grades_are_published(gradescope_run):

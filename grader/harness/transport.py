@@ -155,6 +155,9 @@ class Session:
     protections: Protections = field(default_factory=lambda: Protections("in process"))
     import_errors: dict[str, str] = field(default_factory=dict)  # module -> why it does not import
     output: str = ""  # what the implementation printed, capped
+    # the CPU seconds the implementation's workers used in all (its code, and their handling of each question),
+    # read from outside each before it was stopped; None where the implementation ran in this process
+    worker_cpu_seconds: float | None = None
 
 
 class Transport(Protocol):

@@ -316,6 +316,8 @@ class Sandboxed:
         self.protections = Protections("none available")
         self.import_errors: dict[str, str] = {}
         self.output = bytearray()
+        self.worker_cpu = 0.0  # what the workers stopped so far used (``Session.worker_cpu_seconds``)
+        self._counted: set[int] = set()
         self.key = secrets.token_hex(8)  # names the group all of this submission's workers share
 
     # -- the transport ---------------------------------------------------------------------
@@ -590,6 +592,9 @@ class Sandboxed:
     def _kill(self, worker: _Worker) -> None:
         if worker.memory_watch is not None:
             worker.memory_watch.close()
+        if worker.pid not in self._counted:  # (a worker may be stopped twice: once counted)
+            self._counted.add(worker.pid)
+            self.worker_cpu += process_cpu_seconds(worker.pid)
         try:
             self.server.kill(worker.pid)
             if worker.uid is not None:
@@ -613,7 +618,8 @@ class Sandboxed:
     def session(self) -> Session:
         live = b"".join(bytes(w.output) for w in self.workers.values())
         output = printable((bytes(self.output) + live).decode("utf-8", errors="replace"))
-        return Session(self.protections, dict(self.import_errors), output)
+        live_cpu = sum(process_cpu_seconds(w.pid) for w in self.workers.values() if w.pid not in self._counted)
+        return Session(self.protections, dict(self.import_errors), output, round(self.worker_cpu + live_cpu, 3))
 
     def close(self) -> None:
         for worker in list(self.workers.values()):
