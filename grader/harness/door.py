@@ -44,7 +44,7 @@ from grader.harness.transport import (InProcess, Mapping, Observe, OnReply, Repl
 R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
 # The spec's functions are pure (SPEC: each answer depends on its arguments alone), so a call asked again in
-# one run is answered with what the implementation said the first time. A third of a grading run's questions
+# one run is answered with what the implementation said the first time. A quarter of a grading run's questions
 # repeat an earlier one (hypothesis draws the same small cases again, in one test and across tests). Only a
 # plain call that returned: a probe's scenario may draw, time or watch; a fault is asked again (and a stuck
 # function refused at once, as always).
