@@ -1198,7 +1198,8 @@ class _Reader(ast.NodeVisitor):
     def _namespace_handed_on(self, node: ast.AST) -> None:
         """``vars(x)`` or ``x.__dict__`` anywhere but where it is only read (an item, a loop, ``.items()``, a
         copy, a call's ``**``, ``in``, text): handed to a function (``operator.setitem(vars(k), name, v)``),
-        returned or kept, its names can be bound by keys built at run time, out of any reading's sight."""
+        returned or kept, its names can be bound by keys built at run time, out of any reading's sight. (One
+        changed in place, ``x.__dict__.update(...)``, is refused as that, by ``visit_Call``.)"""
         parent = self._parent(node)
         if parent is None:
             return
@@ -1209,6 +1210,8 @@ class _Reader(ast.NodeVisitor):
                     isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in parent.ops) \
                 or isinstance(parent, ast.FormattedValue) \
                 or isinstance(parent, ast.Attribute) and parent.attr in ("items", "keys", "values", "get", "copy") \
+                or isinstance(parent, ast.Attribute) and parent.attr in MUTATORS \
+                and isinstance(self._parent(parent), ast.Call) and self._parent(parent).func is parent \
                 or isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in (
                     "dict", "list", "tuple", "sorted", "len", "repr", "str", "print", "set", "frozenset") \
                 or isinstance(parent, ast.Call) and self.dotted(parent.func) in (
