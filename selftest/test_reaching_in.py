@@ -1232,3 +1232,10 @@ def test_names_given_at_run_time_are_said_as_that_with_what_to_write_first():
     assert said.index(BUILT_NAMES[:40]) < said.index(REACHES_IN[:40])
     library = ReachesInFault(["gradients.py:12 uses torch.library"]).describe()
     assert library.startswith("your submission reaches into code it did not write") and LIBRARY_OPS in library
+
+
+def test_a_namespace_changed_in_place_is_said_once_as_the_change():
+    """``self.__dict__.update(...)``: refused as the update it is, not also as a namespace handed on (whose hint,
+    copy it with dict(vars(x)), does not apply)."""
+    found = reaches({"training": "class C:\n    def __init__(self):\n        self.__dict__.update(losses=[], steps=0)\n"})
+    assert [r.what.split(" (")[0] for r in found] == ["calls .update on an object's namespace"]
