@@ -375,6 +375,8 @@ REACHING = {
     "... in a field nested in a format spec": "class E:\n    def __format__(self, spec):\n        return spec\n"
                                               "def f(fn):\n    return '{0:{1.__code__.co_filename}}'.format(E(), fn)\n",
     "... taken as a method first": "def f(x):\n    show = '{0.f_back}'.format\n    return show(x)\n",
+    "... looked up by name": "def f(fn, t):\n    return getattr(str, 'format')(t, fn)\n",
+    "... called by name": "import operator\ndef f(fn, t):\n    return operator.methodcaller('format', fn)(t)\n",
     "... given to str.format": "def f(x, t):\n    return str.format(t, x)\n",
     "... a format_map of text given": "def f(m, t):\n    return t.format_map(m)\n",
     "the registry updated": "import grader.harness.probe as p\np.REGISTRY.update({})\n",
@@ -603,6 +605,11 @@ REACHING = {
     "... its instructions": "from dis import get_instructions\ndef f(fn):\n    return list(get_instructions(fn))\n",
     "... its source file": "import inspect\ndef f(fn):\n    return inspect.getsourcefile(fn)\n",
     "... its source": "import inspect as i\ndef f(fn):\n    return i.getsource(fn)\n",
+    # the frames an exception passed through (raised in a callback the harness handed over), and their locals
+    "an exception's frames walked": "import traceback\ndef f(e):\n    return list(traceback.walk_tb(e.__traceback__))\n",
+    "... their locals as values": "import inspect\ndef f(frame):\n    return inspect.getargvalues(frame).locals\n",
+    "... or as text": "import traceback as t\ndef f(e):\n    return t.TracebackException.from_exception(e, "
+                      "capture_locals=True)\n",
     "a pickle that names a module": "import pickle\nr = pickle.loads(b'cgrader.harness.probe\\nREGISTRY\\n.')\n",
     "a name resolved as text": "import pkgutil\nr = pkgutil.resolve_name('os:mkdir')\n",
     "a .modules not called": "def f(m):\n    return m.modules\n",

@@ -127,6 +127,9 @@ REACHING_FUNCTIONS = frozenset([
     # caller's file, line and name (a signal handler is handed the frame it interrupted)
     "traceback.extract_stack", "traceback.walk_stack", "traceback.format_stack", "traceback.print_stack",
     "traceback.StackSummary", "faulthandler", "tracemalloc", "signal.signal", "_thread",
+    # ... or the frames an exception passed through (a callback the harness handed over raised: its locals),
+    # and a frame's locals or source for it
+    "traceback.walk_tb", "traceback.TracebackException", "inspect.getargvalues", "inspect.getframeinfo",
     # what turns off the run-time type checks the tests apply to Part 6's annotations (``jaxtyped`` skips a
     # function marked ``__no_type_check__``; jaxtyping's config can disable every check)
     "typing.no_type_check", "typing.no_type_check_decorator", "typing_extensions.no_type_check",
@@ -918,6 +921,9 @@ class _Reader(ast.NodeVisitor):
             for text in strings:
                 if text in NAMED or text.split(".")[0] in FORBIDDEN_IMPORTS:
                     self._add(node, f"{verb} {text!r}")
+                elif text in FORMATTERS:  # `getattr(str, "format")(text, fn)`: a format whose text is not read
+                    self._add(node, f"{verb} {text!r} (a format string's fields look attributes up by name; "
+                                    "call .format on text written out)")
                 elif text == "_log" and not own:
                     self._add(node, "asks where its callers are, maybe (a logger's _log looked up by name: what "
                                     "calls it may give it a stacklevel by position)")
