@@ -77,9 +77,10 @@ def _apply(kind: str, t: list[torch.Tensor]) -> torch.Tensor:
     return F.linear(*t)  # linear, linear_nobias, linear3d
 
 
-def build_scenario(ops: list, backward: bool, seed: int, device: str = "cpu"):
+def build_scenario(ops: list, backward: bool, seed: int, device: str = "cpu", refused: list | None = None):
     """The function a scenario describes, over fresh seeded inputs made here (outside it). On the
-    ``meta`` device tensors have shapes and no data: run-sized products, counted without being run."""
+    ``meta`` device tensors have shapes and no data: run-sized products, counted without being run.
+    ``refused``: where the error a second call raises is kept (whoever called it may have caught it)."""
     generator = torch.Generator().manual_seed(seed)
     inputs = []
     for kind, dims, grads in ops:
@@ -95,8 +96,11 @@ def build_scenario(ops: list, backward: bool, seed: int, device: str = "cpu"):
     def fn() -> None:
         calls.append(1)
         if len(calls) > 1:  # the spec: fn() is called once (a second call would also step, or backprop, twice)
-            raise RuntimeError("fn() was called a second time: count_matmul_flops calls fn() once, inside its "
-                               "counter (no warm-up call outside it)")
+            error = RuntimeError("fn() was called a second time: count_matmul_flops calls fn() once, inside its "
+                                 "counter (no warm-up call outside it)")
+            if refused is not None:
+                refused.append(error)
+            raise error
         outputs = [_apply(kind, tensors) for (kind, _, _), tensors in zip(ops, inputs)]
         if backward:
             # a scalar loss over every output that has a graph; sum adds no matmuls
@@ -115,5 +119,9 @@ def build_scenario(ops: list, backward: bool, seed: int, device: str = "cpu"):
 @probe(subject="flops.count_matmul_flops")
 def count_scenario(impl: Implementation, ops: list, backward: bool, seed: int, device: str = "cpu"):
     """The implementation's count_matmul_flops on the function the scenario describes."""
-    fn = build_scenario(ops, backward, seed, device)
-    return impl.function("flops.count_matmul_flops")(fn)
+    refused: list[RuntimeError] = []
+    fn = build_scenario(ops, backward, seed, device, refused)
+    counted = impl.function("flops.count_matmul_flops")(fn)
+    if refused:  # a second call's error, caught: raised again, still naming the line of the call
+        raise refused[0]
+    return counted
