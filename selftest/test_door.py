@@ -12,14 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-import torch
 
 from grader import mutants
 from grader.harness import faults
 from grader.harness.door import Door, question, question_from_key
 from grader.harness.impl import Implementation
 from grader.harness.lookahead import FIRST_CHUNK, WINDOW
-from grader.harness.probes.part05 import time_matmul_call
 from grader.harness.recording import Recorder, Recording
 from grader.harness.spec import Constant, Function
 from grader.harness.transport import InProcess
@@ -65,36 +63,11 @@ def test_prefetched_answers_are_the_answers_asked_one_at_a_time(tmp_path, backgr
     if background:
         ahead.transport.__class__ = Concurrent
     questions = [question(VIEW, *args) for args in SHAPES] + [question(Constant("roofline.PEAK_FLOPS_PER_SEC"))]
-    questions.append(question(VIEW, *SHAPES[0]))  # asked twice in the test: sent once, answered from memory
+    questions.append(question(VIEW, *SHAPES[0]))  # asked twice in the test: sent twice, answered twice
     ahead.prefetch(questions)
     assert [outcome(ahead, q) for q in questions] == [outcome(one, q) for q in questions]
-    assert ahead.traffic.round_trips == 1 and ahead.traffic.questions == len(questions) - 1, \
-        "every answer should have come from one chunk sent ahead, the repeated call's from memory"
-
-
-def test_a_call_asked_again_is_answered_from_memory_with_a_copy(tmp_path):
-    """The spec's functions are pure: a call asked again costs no round trip, and what a test does to
-    one answer (an in-place op) is not what the next ask of the same call gets."""
-    door = door_on(tmp_path / "again")
-    q = question(Function("dtypes.nvfp4_quantize"), torch.linspace(-6, 6, 32))
-    first = door.ask(q)
-    trips = door.traffic.round_trips
-    first.zero_()
-    again = door.ask(q)
-    assert door.traffic.round_trips == trips, "a call asked again should be answered from memory"
-    assert again.abs().sum() > 0 and torch.equal(again, door_on(tmp_path / "fresh").ask(q))
-    assert door.ask(q, measured=True).wall_seconds == 0.0  # as ``ask`` asks it: no call made, none of its time
-    measured = door.measure(time_matmul_call, 16, 16, 16, torch.float32, "cpu", 1, 1)
-    assert measured.wall_seconds > 0 and door.traffic.round_trips == trips + 1  # a probe's call is made afresh
-    door.measure(time_matmul_call, 16, 16, 16, torch.float32, "cpu", 1, 1)
-    assert door.traffic.round_trips == trips + 2, "a timed call asked again should be made again"
-
-
-def test_a_call_that_raised_is_asked_again(tmp_path):
-    door = door_on(tmp_path / "raises", "\n\ndef view_strides(*args):\n    raise ValueError('no')\n")
-    q = question(VIEW, *SHAPES[0])
-    assert outcome(door, q)[0] == "raised" and outcome(door, q)[0] == "raised"
-    assert door.traffic.questions == 2, "an answer that was a fault should not be remembered"
+    assert ahead.traffic.round_trips == 1 and ahead.traffic.questions == len(questions), \
+        "every answer should have come from one chunk sent ahead"
 
 
 def test_a_test_that_asks_out_of_order_still_gets_every_answer(tmp_path):

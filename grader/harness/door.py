@@ -23,14 +23,10 @@ its time limit again.
 
 from __future__ import annotations
 
-import copy
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, TypeVar
-
-import numpy as np
-import torch
 
 from grader.harness import faults, wire
 from grader.harness.impl import Implementation
@@ -43,13 +39,6 @@ from grader.harness.transport import (InProcess, Mapping, Observe, OnReply, Repl
 
 R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
-# The spec's functions are pure (SPEC: each answer depends on its arguments alone), so a call asked again in
-# one run is answered with what the implementation said the first time. A quarter of a grading run's questions
-# repeat an earlier one (hypothesis draws the same small cases again, in one test and across tests). Only a
-# plain call that returned: a probe's scenario may draw, time or watch; a fault is asked again (and a stuck
-# function refused at once, as always).
-REMEMBERED = frozenset(["calls.call"])
-REMEMBERED_BYTES = 256 * 2**20  # what the remembered answers' tensors may hold in all (a long tensor's is large)
 
 
 # --------------------------------------------------------------------------- questions
@@ -192,8 +181,6 @@ class Door:
         self.traffic = Traffic()
         # record mode: told of every question a test asks that could be sent ahead (test id, key, timeout)
         self.log: Callable[[str, str, float | None], None] | None = None
-        self._said: dict[str, dict] = {}  # question key -> the outcome of a REMEMBERED call that returned
-        self._said_bytes = 0
 
     # -- the API tests use --------------------------------------------------------------
     def call(self, function: Function | str, *args: Any) -> Any:
@@ -232,10 +219,6 @@ class Door:
         sendable = not observe and q.probe.batch  # (batch=False: run afresh)
         if self.log is not None and sendable:
             self.log(self.current_test, q.key(), q.timeout)
-        remembered = sendable and q.probe.name in REMEMBERED
-        if remembered and q.key() in self._said and q.subject not in self.stuck:
-            value = self._value(q, copy.deepcopy(self._said[q.key()]))  # a copy: a test may change what it got
-            return Measured(value, 0.0, 0.0) if measured else value  # (no call made: none of its time)
         reply = self._ahead.take(q.key()) if sendable and self._ahead is not None else None
         if reply is None:
             request = self.request(q, observe)
@@ -244,11 +227,6 @@ class Door:
         if isinstance(reply, BaseException):
             raise self._remember(reply)
         self._spent += reply.wall_seconds
-        if remembered and type(reply.outcome) is dict and reply.outcome.get("status") == "ok":
-            held = _tensor_bytes(reply.outcome.get("value"))
-            if self._said_bytes + held <= REMEMBERED_BYTES:
-                self._said[q.key()] = copy.deepcopy(reply.outcome)
-                self._said_bytes += held
         value = self._value(q, reply.outcome)
         return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped, reply.grew, reply.stalled,
                         reply.traced, reply.read, reply.waited) if measured else value
@@ -257,15 +235,7 @@ class Door:
         """Send these questions ahead (``grader.harness.lookahead``); each is answered from there
         when the test asks it, exactly as asking it alone would have answered it."""
         self.stop_prefetch()
-        wanted, sent = [], set(self._said)
-        for q in questions:  # a question asked twice is sent twice, but for a call answered from memory
-            if not q.probe.batch:
-                continue
-            if q.probe.name in REMEMBERED:
-                if q.key() in sent:
-                    continue
-                sent.add(q.key())
-            wanted.append(q)
+        wanted = [q for q in questions if q.probe.batch]  # a question asked twice is sent twice
         self._ahead = Lookahead(self, wanted, background=getattr(self.transport, "concurrent", False))
 
     def stop_prefetch(self) -> None:
@@ -404,21 +374,6 @@ class Door:
 
 _STATUSES = frozenset(["ok", "not_implemented", "import_error", "missing", "raised", "timeout", "stuck",
                        "changed_argument", "left_state", "harness_error"])
-
-
-def _tensor_bytes(value: Any) -> int:
-    """The bytes the tensors and arrays in a decoded answer hold."""
-    if isinstance(value, torch.Tensor):
-        return value.numel() * value.element_size()
-    if isinstance(value, np.ndarray):
-        return value.nbytes
-    if isinstance(value, dict):
-        return sum(_tensor_bytes(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return sum(_tensor_bytes(v) for v in value)
-    if isinstance(value, wire.Record):
-        return sum(_tensor_bytes(v) for _, v in value.fields)
-    return 0
 
 
 def _text(value: Any) -> str:
