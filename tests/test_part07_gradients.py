@@ -27,8 +27,10 @@ import torch
 from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail
 from grader.harness.cases import example, given
+from grader.harness.door import question
 from grader.harness.probes.part07 import autograd_watched
 from grader.harness.schema import Anything, Schema, Tensor, Tuple
+from grader.harness.show import Later
 from grader.harness.source import assigned_at_top, audit_no_autograd
 from tests.strategies import part07 as S
 
@@ -210,7 +212,8 @@ def no_autograd_ran(impl, oracle, function, args: tuple, check_answer) -> None:
         fail(function.name, "had a thread of its own run as it ran (started by the call, or when its module was "
              "imported): a gradient by hand needs none, and the check that no autograd runs does not follow code into "
              "other threads. Compute the gradient in the call itself")
-    check_answer(watched.where("answer").about(function.name))
+    answer = watched.where("answer").about(function.name)  # shown with the function's own parameter names
+    check_answer(dataclasses.replace(answer, inputs=Later(question(function, *args).inputs)))
 
 
 # the watched calls' public inputs: asked by no other test (an answer kept from another call is no answer here)
