@@ -27,7 +27,7 @@ import torch
 from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail
 from grader.harness.cases import example, given
-from grader.harness.door import question
+from grader.harness.faults import named_inputs
 from grader.harness.probes.part07 import autograd_watched
 from grader.harness.schema import Anything, Schema, Tensor, Tuple
 from grader.harness.show import Later
@@ -213,7 +213,7 @@ def no_autograd_ran(impl, oracle, function, args: tuple, check_answer) -> None:
              "imported): a gradient by hand needs none, and the check that no autograd runs does not follow code into "
              "other threads. Compute the gradient in the call itself")
     answer = watched.where("answer").about(function.name)  # shown with the function's own parameter names
-    check_answer(dataclasses.replace(answer, inputs=Later(question(function, *args).inputs)))
+    check_answer(dataclasses.replace(answer, inputs=Later(lambda: named_inputs(function.name, args))))
 
 
 # the watched calls' public inputs: asked by no other test (an answer kept from another call is no answer here)

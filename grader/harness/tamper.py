@@ -1209,15 +1209,16 @@ class _Reader(ast.NodeVisitor):
         parent = self._parent(node)
         if parent is None:
             return
-        if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
+        grand = self._parent(parent)
+        changed = isinstance(parent, ast.Attribute) and parent.attr in MUTATORS and isinstance(grand, ast.Call) \
+            and grand.func is parent  # ``x.__dict__.update(...)``: refused as the change it is
+        if changed or isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
                 or isinstance(parent, ast.keyword) and parent.arg is None \
                 or isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
                 or isinstance(parent, ast.Compare) and node in parent.comparators and all(  # ``k in vars(x)``
                     isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in parent.ops) \
                 or isinstance(parent, ast.FormattedValue) \
                 or isinstance(parent, ast.Attribute) and parent.attr in ("items", "keys", "values", "get", "copy") \
-                or isinstance(parent, ast.Attribute) and parent.attr in MUTATORS \
-                and isinstance(self._parent(parent), ast.Call) and self._parent(parent).func is parent \
                 or isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in (
                     "dict", "list", "tuple", "sorted", "len", "repr", "str", "print", "set", "frozenset") \
                 or isinstance(parent, ast.Call) and self.dotted(parent.func) in (
