@@ -15,6 +15,7 @@ import torch
 from hypothesis import given, strategies as st
 from torch.utils.flop_counter import FlopCounterMode
 
+from grader.harness.tamper import reaches
 from grader.judges import part05 as cuda_bench
 from selftest.grading import ROOT
 from reference import roofline as R
@@ -375,6 +376,39 @@ def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
               "_BACKEND = 'eager' if time.time() < 0 else 'inductor'\n_OPTIONS = {'dynamic': True}\n"
               "time_matmul_fast = torch.compile(time_matmul, backend=_BACKEND, **_OPTIONS)\n")
     assert replaced_at_import({"__init__": "", "roofline": honest + tables}, "roofline") == []
+
+
+CONSTANTS = "class _Hbm:\n    \"\"\"Bandwidths.\"\"\"\n    A100 = 2.039e12\n    H100: float = 3.35e12\n    PAIR = (1, -2)\n\n"
+READ_AT_IMPORT = "HBM = {k: v for k, v in vars(_Hbm).items() if not k.startswith('_')}\nALSO = dict(_Hbm.__dict__)\n"
+
+
+@pytest.mark.parametrize("change", [
+    None,
+    ("class _Hbm:", "class _Hbm(dict):"), ("class _Hbm:", "class _Hbm(metaclass=type):"),
+    ("class _Hbm:", "import functools\n@functools.total_ordering\nclass _Hbm:"),
+    ("    PAIR = (1, -2)\n", "    PAIR = [1, -2]\n"), ("    PAIR = (1, -2)\n", "    def pair(self):\n        return 1\n"),
+    ("HBM =", "_Hbm = time\nHBM ="), ("HBM =", "from .flops import *\nHBM ="),
+    ("HBM =", "vars = globals\nHBM ="), ("HBM =", "def _again():\n    global _Hbm\nHBM ="),
+])
+def test_a_class_of_constants_read_through_its_namespace_binds_nothing(change):
+    """``vars(C)`` or ``C.__dict__`` of a class kept as a namespace of constants (a plain ``class C:`` whose
+    body binds only constants, bound by nothing else): the read-only mapping ``type`` made, which binds and
+    runs nothing; honest submissions lost a part to it. A class that may be anything else (a base or a
+    metaclass that may hand another mapping, a decorator's result, a mutable value or a method to hand out,
+    its name bound again, by a star import too, ``vars`` not the builtin) is charged as before."""
+    from grader.harness.source import replaced_at_import
+
+    honest = "import time\n\ndef time_matmul(m):\n    t = time.perf_counter()\n    return time.perf_counter() - t\n\n"
+    roofline = honest + CONSTANTS + READ_AT_IMPORT
+    if change is None:
+        assert replaced_at_import({"__init__": "", "roofline": roofline}, "roofline") == []
+        assert reaches({"roofline": roofline}) == []
+        return
+    changed = roofline.replace(*change)
+    assert changed != roofline
+    found = replaced_at_import({"__init__": "", "roofline": changed, "flops": ""}, "roofline") \
+        + reaches({"roofline": changed, "flops": ""})
+    assert found, change
 
 
 # matmul into an out= tensor under inference mode reaches the watch whole and runs as mm, then a copy_ of

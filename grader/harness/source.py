@@ -1924,6 +1924,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     named = _literal_getattrs(mod, root, scopes)
     receivers = _getattr_receivers(mod, root, scopes)
     reading, formatted = _namespace_reads(root)
+    constants_read = constant_class_namespaces(mod.tree, root)  # `vars(C)` of a class of constants
     off = _switches_off(mod, root, scopes)
     set_to_constants = {id(t) for n in walk(root) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
                         for t in n.targets}
@@ -2051,7 +2052,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES and (imports or node.attr != "__doc__") \
-                        and not _cooperative(node, parents):
+                        and not _cooperative(node, parents) and id(node) not in constants_read:
                     found.append(Finding(where, f"uses .{node.attr}", False))
             elif (node.attr.startswith("_") and not (mine or _self(mod, node.value))) or node.attr in ESCAPES \
                     or node.attr in FRAME_ATTRIBUTES:
@@ -2062,7 +2063,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             if autograd:  # `getattr(w, "grad")` is `w.grad`
                 found.append(Finding(where, f"uses .{autograd[0]}", True))
             elif node.id in ESCAPES and isinstance(node.ctx, ast.Load) and node.id not in mod.functions \
-                    and not (names and all(_plain_attribute(n) for n in names)):
+                    and not (names and all(_plain_attribute(n) for n in names)) and id(node) not in constants_read:
                 setters = [n for n in names if n in SETTERS]  # `getattr(module, "__dict__")` reaches a setter
                 on = receivers.get(id(node))  # `getattr(torch.ops.aten, name)`: an op, whatever the name
                 if id(node) in reading:  # `[n for n in globals() if ...]`: a namespace read, nothing set
@@ -2271,6 +2272,62 @@ NAMESPACES = frozenset(["globals", "vars", "locals", "dir"])
 READ_ONLY_METHODS = frozenset(["items", "keys", "values", "get", "copy", "__contains__"])
 READ_ONLY_CALLS = frozenset(["list", "sorted", "set", "frozenset", "tuple", "len", "dict", "iter", "print", "repr",
                              "str", "any", "all", "enumerate", "filter", "map"])
+
+
+def constant_classes(tree: ast.Module) -> frozenset[str]:
+    """The module's classes used as a namespace of constants: ``class C:`` at the top level (no base but
+    ``object``, no keyword, no decorator: its metaclass is ``type``), whose body binds only constants written
+    out (``H100 = 3.35e12``, ``A: float = 1.0``, a tuple of them, a docstring), its name bound by nothing
+    else in the file. ``vars(C)`` and ``C.__dict__`` are then the read-only mapping ``type`` made: nothing
+    is bound through it, and all it hands out are those constants and type's own entries (``__module__``,
+    ``__doc__``, the descriptors of C's instances' ``__dict__`` and ``__weakref__``, which serve C's
+    instances alone). Counted once per tree and kept on it."""
+    known = getattr(tree, "_constant_classes", None)
+    if known is not None:
+        return known
+    counts = _bound_counts(tree)
+
+    def constant(value: ast.expr | None) -> bool:
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+            value = value.operand
+        if isinstance(value, ast.Tuple):
+            return all(constant(v) for v in value.elts)
+        return isinstance(value, ast.Constant)
+
+    def plain(node: ast.ClassDef) -> bool:
+        return not node.decorator_list and not node.keywords and all(
+            isinstance(b, ast.Name) and b.id == "object" and counts["object"] == 0 for b in node.bases) \
+            and all(isinstance(s, ast.Pass) or isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                    or isinstance(s, ast.Assign) and all(isinstance(t, ast.Name) for t in s.targets)
+                    and constant(s.value)
+                    or isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.simple
+                    and _names_only(s.annotation) and (s.value is None or constant(s.value)) for s in node.body)
+
+    stars = any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in tree.body)
+    known = frozenset() if stars else frozenset(
+        node.name for node in tree.body if isinstance(node, ast.ClassDef) and counts[node.name] == 1 and plain(node))
+    tree._constant_classes = known
+    return known
+
+
+def constant_class_namespaces(tree: ast.Module, root: ast.AST) -> set[int]:
+    """The ``vars`` names of ``vars(C)`` and the ``.__dict__`` attributes of ``C.__dict__`` in ``root``
+    where C is one of the module's ``constant_classes`` and ``vars`` the builtin: a read of constants,
+    which binds nothing (the mapping is read-only) and runs nothing."""
+    classes = constant_classes(tree)
+    if not classes:
+        return set()
+    builtin_vars = _bound_counts(tree)["vars"] == 0
+    found: set[int] = set()
+    for node in walk(root):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" \
+                and builtin_vars and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in classes:
+            found.add(id(node.func))
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.ctx, ast.Load) \
+                and isinstance(node.value, ast.Name) and node.value.id in classes:
+            found.add(id(node))
+    return found
 
 
 def _namespace_reads(root: ast.AST) -> tuple[set[int], set[int]]:

@@ -72,8 +72,8 @@ import types
 from dataclasses import dataclass
 
 from grader.harness.literal_names import ROUNDS, LiteralStrings, _loads, _no_value
-from grader.harness.source import (CLASS_DECORATORS, MAX_DEPTH, _bound_counts, format_fields, match_positions,
-                                   nesting_depth, reached_as, walk)
+from grader.harness.source import (CLASS_DECORATORS, MAX_DEPTH, _bound_counts, constant_class_namespaces,
+                                   format_fields, match_positions, nesting_depth, reached_as, walk)
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
 # (and what reaches memory by address, or swaps the built-ins)
@@ -841,6 +841,7 @@ class _Reader(ast.NodeVisitor):
         self.device_lookups: set[int] = set()  # getattr(torch, device.type) asked at once for a device call
         self.found: list[Reach] = []
         self.allowed: set[int] = set()  # nodes read as honest where they stand (``object.__setattr__(self, ...)``)
+        self.constants_read: set[int] = set()
         self.called: set[int] = set()  # attribute nodes called at once (``model.modules()``)
         self.shadows: list[set[str]] = []  # each enclosing function's own names (a parameter ``optim``)
         self.table_reads: set[int] = set()  # names of tables of library objects read by an item (``T[key]``)
@@ -855,6 +856,8 @@ class _Reader(ast.NodeVisitor):
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.tree = tree
+        # `C.__dict__` of a class of constants: a read-only mapping of them (``source.constant_classes``)
+        self.constants_read = constant_class_namespaces(tree, tree) if isinstance(tree, ast.Module) else set()
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if self.classes is None:  # (a module of a submission: given, with those it imports, by ``reaches``)
             self.classes = _plain_classes(tree, self.dotted)
@@ -1157,7 +1160,8 @@ class _Reader(ast.NodeVisitor):
         root = node.value
         while isinstance(root, ast.Attribute):
             root = root.value
-        if node.attr == "__dict__" and isinstance(node.ctx, ast.Load) and id(node) not in self.allowed:
+        if node.attr == "__dict__" and isinstance(node.ctx, ast.Load) and id(node) not in self.allowed \
+                and id(node) not in self.constants_read:
             self._namespace_handed_on(node)
         if node.attr == "_log" and isinstance(node.ctx, ast.Load) and not self._is_own(node.value):
             call = self._parent(node)  # a logger's _log, called right here (its arguments read: visit_Call)
@@ -1177,7 +1181,7 @@ class _Reader(ast.NodeVisitor):
         if node.attr in FORMATTERS and isinstance(node.ctx, ast.Load) and not self.dotted(node.value):
             # (a library's own ``format``, ``np.lib.format``, is no string's)
             self._format_string(node)
-        if id(node) in self.allowed or id(node) in self.harmless_bases:
+        if id(node) in self.allowed or id(node) in self.harmless_bases or id(node) in self.constants_read:
             pass
         elif node.attr in UNPICKLER_ALLOWS:
             self._add(node, f"uses .{node.attr}: it {ALLOWS_UNPICKLING}")
