@@ -217,6 +217,7 @@ class _Worker:
         self.next_id = 1
         self.last_answer = 0.0  # when its last answer arrived (monotonic), and its CPU clock then
         self.last_cpu = 0.0
+        self.cpu_beside_checked = 0.0  # its CPU clock when its threads beside the answering one were last read
         self.uid: int | None = None
         # the warm worker's own size, torch included (without a cgroup, what its tree may add to is measured from here)
         self.base_mb = 0.0 if memory_cgroup else tree_memory_mb(pid)
@@ -290,6 +291,9 @@ class _Ahead:
 # with no thread pool, and a timer may not use more, Part 5), while threads its code starts that keep running
 # (spinning since its import) slow every call it answers, each under its limit, for the submission's whole time
 BESIDE_CPU_LIMIT = 5.0
+# read (two files of /proc, the dearest of a question's reads) only once the whole process has used this much
+# more CPU since the last reading: the threads beside the answering one cannot have used more than that
+BESIDE_CHECK_STEP = 0.25
 AHEAD_COUNT = 16  # requests in flight to a worker beyond the one it is answering
 AHEAD_BYTES = 32 * 1024  # and at most this many bytes of them: far below a socket's buffer
 
@@ -392,6 +396,9 @@ class Sandboxed:
         """Stop a worker whose threads beside the answering one have used more than ``BESIDE_CPU_LIMIT``: its
         later questions fail at once, saying why, instead of each running slowly to the submission's limit
         (the answer just read stands: it was computed and checked as any other)."""
+        if worker.last_cpu - worker.cpu_beside_checked < BESIDE_CHECK_STEP:
+            return  # (at most that much late; read for every question, it cost about a tenth of the grading CPU)
+        worker.cpu_beside_checked = worker.last_cpu
         beside = cpu_beside_main_thread(worker.pid)
         if beside is None or beside <= BESIDE_CPU_LIMIT:
             return
@@ -413,7 +420,8 @@ class Sandboxed:
             if queued + len(text) > AHEAD_BYTES:
                 return
             try:
-                worker.channel.settimeout(1.0)
+                if worker.channel.gettimeout() != 1.0:  # (setting it is two system calls; a question sent ahead
+                    worker.channel.settimeout(1.0)  # follows another far more often than a question sent alone)
                 framing.send(worker.channel, text)
             except OSError:  # its own turn finds out what is wrong with the worker
                 return
