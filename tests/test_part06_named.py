@@ -153,12 +153,15 @@ def bad_calls(batch, seq_q, seq_k, heads, dim):
          f"q and k with different head dims ({dim} and {dim + 1})"),
         (split_heads, (x[0], heads), f"a 2-D x of shape {(seq_q, heads * dim)}"),
         (merge_heads, (split[0],), f"a 3-D x of shape {(heads, seq_q, dim)}"),
-        # Float, not Shaped: a checked call takes floating tensors only
-        (attention_scores, (q.long(), k.long()), "integer (int64) q and k"),
+        # Float, not Shaped: a checked call takes floating tensors only (q and k each beside a float other:
+        # sent together, the one annotated Float would stop the call whatever the other's annotation)
+        (attention_scores, (q.long(), k), "an integer (int64) q"),
+        (attention_scores, (q, k.long()), "an integer (int64) k"),
         (split_heads, (x.long(), heads), "an integer (int64) x"),
         (merge_heads, (split.long(),), "an integer (int64) x"),
         # Float, not Inexact: a complex tensor is no float
-        (attention_scores, (q.to(torch.complex64), k.to(torch.complex64)), "complex (complex64) q and k"),
+        (attention_scores, (q.to(torch.complex64), k), "a complex (complex64) q"),
+        (attention_scores, (q, k.to(torch.complex64)), "a complex (complex64) k"),
     ]
 
 
