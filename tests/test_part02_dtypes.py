@@ -151,11 +151,16 @@ def check_nvfp4_quantize(impl, oracle, x, block_size=None):
     i = int(bad[0])
     block = x[i - i % size: i - i % size + size]
     scale = block.abs().max().to(torch.float32) / 6
-    tiny = f" (amax / 6 in float32 is {scale.item():.9g}, below float32's smallest normal: the scale is exactly " \
+    note = f" (amax / 6 in float32 is {scale.item():.9g}, below float32's smallest normal: the scale is exactly " \
         "that, amax / 6 kept in float32, zero included; amax * (1 / 6) or 6 / amax round otherwise here)" \
         if 0 <= scale.item() < torch.finfo(torch.float32).tiny and bool(block.abs().max() > 0) else ""
+    # a magnitude past the block's amax (beyond 6 * scale's rounding): x / scale went past 6 unclamped, whatever
+    # the scale (which may be right)
+    if bool(answers.got[i].abs().double() > block.abs().max().double() * (1 + 2**-20)) and bool(scale > 0):
+        note = f" (returned a magnitude above the block's amax: x / scale, here {(x[i] / scale).item():.9g}, must be " \
+            "clamped to [-6, 6] after dividing and before rounding)"
     answers.require(False, f"wrong value at {bad.numel()} of {x.numel()} positions; first at index {i}: "
-                    f"x[{i}] = {x[i].item():.9g} in a block with amax {block.abs().max().item():.9g}{tiny}, "
+                    f"x[{i}] = {x[i].item():.9g} in a block with amax {block.abs().max().item():.9g}{note}, "
                     f"returned {answers.got[i].item():.9g}, expected {answers.expected[i].item():.9g}",
                     got=answers.got, expected=answers.expected, how=HOW)
 
