@@ -59,6 +59,12 @@ HONEST = {
                              "a = np.append([1], 2)\nclass L:\n    def add(self, x):\n        self.items.append(x)\n",
     "a dtype by a name built from its prefix": "import torch\ndef dtype(bits):\n"
                                                 "    return getattr(torch, f'float{bits}'), getattr(torch, 'int' + str(bits))\n",
+    # a parameter's or a class of its own's namespace, read by name (a dataclass's fields, constants)
+    "a namespace read by names it holds": "import dataclasses\n@dataclasses.dataclass\nclass L:\n    a: int = 0\n"
+                                          "    def total(self):\n        return sum(vars(self)[f.name] for f in "
+                                          "dataclasses.fields(self))\n",
+    "... a class of constants'": "class _H:\n    A = 1.0\nT = {k: v for k, v in vars(_H).items()}\nX = vars(_H)['A']\n",
+    "... a parameter's, by a name written out": "def describe(obj):\n    return sorted(vars(obj)), vars(obj).get('name')\n",
     "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), dict(vars(self)), "
                           "[k for k in vars(self)], self.__dict__['x'], vars(self).items()\n",
     "a warning about its own line": "import warnings\ndef f():\n    warnings.warn('slow', stacklevel=1)\n",
@@ -379,6 +385,13 @@ REACHING = {
     "... called by name": "import operator\ndef f(fn, t):\n    return operator.methodcaller('format', fn)(t)\n",
     "... given to str.format": "def f(x, t):\n    return str.format(t, x)\n",
     "... a format_map of text given": "def f(m, t):\n    return t.format_map(m)\n",
+    # str's format taken from a namespace (its fields then read anything, out of the format reading's sight)
+    "... taken from str's namespace": "def f(fn, t):\n    return vars(str)['format'](t, fn)\n",
+    "... by .get": "def f(fn, t):\n    return vars(str).get('format_map')(t, fn)\n",
+    "... of a type asked for": "def f(fn, t):\n    return vars(type(t))['format'](t, fn)\n",
+    "... of a parameter": "def g(c, t, fn):\n    return vars(c)['format'](t, fn)\nX = g(str, '{0}', 1)\n",
+    "... by a key built at run time": "def g(c, t, fn, k):\n    return c.__dict__[k + 'at'](t, fn)\n",
+    "the namespace of what it did not write": "def f(t):\n    s = str\n    return sorted(vars(s).items())\n",
     "the registry updated": "import grader.harness.probe as p\np.REGISTRY.update({})\n",
     "the tests imported": "from tests.strategies import part04\n",
     "a library's function replaced": "import os\nos.mkdir = print\n",
@@ -610,6 +623,7 @@ REACHING = {
     "... their locals as values": "import inspect\ndef f(frame):\n    return inspect.getargvalues(frame).locals\n",
     "... or as text": "import traceback as t\ndef f(e):\n    return t.TracebackException.from_exception(e, "
                       "capture_locals=True)\n",
+    "... or as a report": "import cgitb, sys\ndef f():\n    return cgitb.text(sys.exc_info())\n",
     "a pickle that names a module": "import pickle\nr = pickle.loads(b'cgrader.harness.probe\\nREGISTRY\\n.')\n",
     "a name resolved as text": "import pkgutil\nr = pkgutil.resolve_name('os:mkdir')\n",
     "a .modules not called": "def f(m):\n    return m.modules\n",

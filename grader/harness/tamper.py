@@ -129,7 +129,7 @@ REACHING_FUNCTIONS = frozenset([
     "traceback.StackSummary", "faulthandler", "tracemalloc", "signal.signal", "_thread",
     # ... or the frames an exception passed through (a callback the harness handed over raised: its locals),
     # and a frame's locals or source for it
-    "traceback.walk_tb", "traceback.TracebackException", "inspect.getargvalues", "inspect.getframeinfo",
+    "traceback.walk_tb", "traceback.TracebackException", "inspect.getargvalues", "inspect.getframeinfo", "cgitb",
     # what turns off the run-time type checks the tests apply to Part 6's annotations (``jaxtyped`` skips a
     # function marked ``__no_type_check__``; jaxtyping's config can disable every check)
     "typing.no_type_check", "typing.no_type_check_decorator", "typing_extensions.no_type_check",
@@ -842,6 +842,7 @@ class _Reader(ast.NodeVisitor):
         self.found: list[Reach] = []
         self.allowed: set[int] = set()  # nodes read as honest where they stand (``object.__setattr__(self, ...)``)
         self.constants_read: set[int] = set()
+        self.own_classes: set[str] = set()
         self.called: set[int] = set()  # attribute nodes called at once (``model.modules()``)
         self.shadows: list[set[str]] = []  # each enclosing function's own names (a parameter ``optim``)
         self.table_reads: set[int] = set()  # names of tables of library objects read by an item (``T[key]``)
@@ -858,6 +859,7 @@ class _Reader(ast.NodeVisitor):
         self.tree = tree
         # `C.__dict__` of a class of constants: a read-only mapping of them (``source.constant_classes``)
         self.constants_read = constant_class_namespaces(tree, tree) if isinstance(tree, ast.Module) else set()
+        self.own_classes = {n.name for n in walk(tree) if isinstance(n, ast.ClassDef)}
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if self.classes is None:  # (a module of a submission: given, with those it imports, by ``reaches``)
             self.classes = _plain_classes(tree, self.dotted)
@@ -1244,7 +1246,14 @@ class _Reader(ast.NodeVisitor):
                 key.value.startswith("__") and key.value in NAMED | frozenset(RUNNERS)
                 or key.value.split(".")[0] == "grader"):
             self._add(node, f"looks up {key.value!r}")
+        elif isinstance(node.ctx, ast.Load) and _namespace(node.value) and not self._constants(node.value):
+            # a namespace's item is an attribute by its name given as text (``vars(t)["format"]``, a parameter's)
+            self._text_name(node, key, "looks up in an object's namespace", own=self._is_own(owner))
         self.generic_visit(node)
+
+    def _constants(self, space: ast.AST) -> bool:
+        """``vars(C)`` or ``C.__dict__`` of a class of constants (``source.constant_classes``)."""
+        return id(space.func if isinstance(space, ast.Call) else space) in self.constants_read
 
     # a module tested, not handed on: ``if backend is not None:``, ``if not backend:``
     def visit_Compare(self, node: ast.Compare) -> None:
@@ -1343,6 +1352,10 @@ class _Reader(ast.NodeVisitor):
             self.allowed.add(id(func))  # its fields' names are read here, as a class statement's would be
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
+            if func.attr == "get" and node.args and _namespace(func.value) and not self._constants(func.value):
+                space = func.value  # ``vars(t).get("format")``: an item of a namespace, as ``visit_Subscript``'s
+                owner = space.args[0] if isinstance(space, ast.Call) and space.args else getattr(space, "value", None)
+                self._text_name(node, node.args[0], "looks up in an object's namespace", own=self._is_own(owner))
         # logging's calls (and _warnings.warn's): a caller's file, line and name (``**`` of a table written out
         # read as its items; one not written out, handed to a log call, may hold either). warnings.warn's
         # stacklevel never names a harness frame where it runs (``warning_frames``)
@@ -1407,8 +1420,16 @@ class _Reader(ast.NodeVisitor):
         elif builtin and func.id == "vars" and len(node.args) == 1:
             self.allowed.add(id(func))
             self._namespace_handed_on(node)
-            if self.dotted(node.args[0]):
-                self._add(node, f"uses vars of {self.dotted(node.args[0])}")
+            target = node.args[0]
+            if self.dotted(target):
+                self._add(node, f"uses vars of {self.dotted(target)}")
+            elif not (isinstance(target, ast.Name) and (
+                    self._is_own(target) or any(target.id in p for p in self.params)
+                    or target.id in self.class_methods or target.id in self.own_classes
+                    or id(func) in self.constants_read)):
+                # (as ``.__dict__`` is: ``vars(str)["format"]`` hands out a method no reading sees called)
+                self._add(node, f"uses vars of {ast.unparse(target)[:40]}, which is neither its own object, its own class "
+                                "nor a parameter (name the attributes it reads)")
         elif self.dotted(func) in TEXT_RUNNERS:
             self._read_text(node)
         elif self.dotted(func) in ("operator.attrgetter", "operator.methodcaller"):  # names given as text
