@@ -603,12 +603,19 @@ def _products_run(impl, fn: str, counted: tuple, *, bounded: bool = False) -> fl
     if warmup is None:
         warmup, trials = DEFAULT_COUNTS
     least = None
+    draws: list[int] = []  # the rounds' counts of draws between products, each once: an honest timer's never change
     for pause in PRODUCT_PAUSES:
         if pause:  # the round right after a pause is not judged (a timer honest only when rested would pass it)
             time.sleep(pause)
-            impl.run(time_matmul_products, m, k, n, *probe_counts, not bounded)
+            rested = impl.run(time_matmul_products, m, k, n, *probe_counts, not bounded)
+            draws += [rested.draws_between] if rested.draws_between not in draws else []
         # None, None: the defaults; the thin product's run only is slowed (its products are the cheaper)
         seen = impl.run(time_matmul_products, m, k, n, *probe_counts, not bounded)
+        draws += [seen.draws_between] if seen.draws_between not in draws else []
+        require(len(draws) == 1, fn, f"drew random numbers between its products {draws[0]} times in one call and "
+                f"{draws[-1]} times in another, asked the same: it draws inside its timed loop in some calls. Make the "
+                "inputs once, before the warm-up, in every call, and time only the `trials` products",
+                inputs=inputs, show_values=False)
         figure = check(seen.figure, FLOAT, fn, inputs)
         require(not seen.shapes, fn, f"ran a product of {' @ '.join(str(list(s)) for s in seen.shapes)}: time "
                 f"[m, k] @ [k, n] = {[m, k]} @ {[k, n]}, a of shape (m, k) and b of shape (k, n)", inputs=inputs,
