@@ -187,7 +187,8 @@ def nvfp4_quantize(x: torch.Tensor, block_size: int = 16) -> torch.Tensor:
         scale = amax / 6, a float32 (6 is E2M1's max, so the block's largest value maps to ±6)
         each value: x / scale, clamped to [-6, 6], rounded to the nearest E2M1 value
         (``nvfp4_values``), then multiplied by ``scale`` again.
-    An all-zero block stays all zeros (don't divide by a zero scale). A value exactly
+    A block whose scale is 0 stays all zeros: an all-zero block, and one so tiny that
+    amax / 6 rounds to 0 in float32 (don't divide by a zero scale). A value exactly
     halfway between two E2M1 values goes to the one with mantissa bit 0, as a
     hardware cast does: 0.25 -> 0, 0.75 -> 1, 1.25 -> 1, 1.75 -> 2, 2.5 -> 2,
     3.5 -> 4, 5 -> 4. (Hint: between 0 and 2 the values are 0.5 apart, between 2
