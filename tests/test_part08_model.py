@@ -221,12 +221,20 @@ def check_std(weight: torch.Tensor, answers: Answers, input_dim: int, whose: str
         # beyond 3 std are there (0.27% of them), or else those moved to the cut (a clamp) or a std made larger
         one = abs(math.sqrt(square) - 1.0) <= (high - low) / 2
         beyond = int(torch.count_nonzero(weight.abs() * root > CUT * (1 + 1e-6))) > max(10, 0.001 * n)
+        # ... nor near it: no normal's draws (of thousands, 1.2% of them past 2.5 std), a uniform's say (its
+        # largest at sqrt(3) std)
+        largest = weight.abs().max().item() * root
+        short = n >= 2000 and largest < 2.5
         answers.fail(f"{whose} std is {math.sqrt(square):.4f}/sqrt(input_dim); expected "
                      f"{CUT_STD:.4f}/sqrt(input_dim) (between {low:.4f} and {high:.4f}), the std of "
                      "N(0, 1/input_dim) cut at ±3 std" +
                      (": about the std of N(0, 1/input_dim) itself, as if nothing was cut (with "
                       "nn.init.trunc_normal_: its a and b are absolute values, not multiples of std: a=-3 * std, "
                       "b=3 * std)" if one and beyond else
+                      f": about the std of N(0, 1/input_dim) itself, but no weight comes near the cut (the largest "
+                      f"is {largest:.2f} std, where thousands of normal draws reach past 2.5): not drawn from a "
+                      "normal distribution (a uniform one?). Draw from N(0, 1/input_dim) and cut at ±3 std, drawing "
+                      "again what falls beyond (nn.init.trunc_normal_ does)" if one and short else
                       ": about the std of N(0, 1/input_dim) itself, though few or no weights lie past 3 std: the "
                       "draws beyond the cut were moved onto it (a clamp) rather than drawn again, or the std was "
                       "made larger to make up for the cut. Cut N(0, 1/input_dim) itself at ±3 std, drawing again "
