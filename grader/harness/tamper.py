@@ -1419,7 +1419,8 @@ class _Reader(ast.NodeVisitor):
             self.allowed.add(id(func))
         elif builtin and func.id == "vars" and len(node.args) == 1:
             self.allowed.add(id(func))
-            self._namespace_handed_on(node)
+            if id(func) not in self.constants_read:  # (a class of constants' mapping binds nothing, kept or not)
+                self._namespace_handed_on(node)
             target = node.args[0]
             if self.dotted(target):
                 self._add(node, f"uses vars of {self.dotted(target)}")
@@ -1428,8 +1429,8 @@ class _Reader(ast.NodeVisitor):
                     or target.id in self.class_methods or target.id in self.own_classes
                     or id(func) in self.constants_read)):
                 # (as ``.__dict__`` is: ``vars(str)["format"]`` hands out a method no reading sees called)
-                self._add(node, f"uses vars of {ast.unparse(target)[:40]}, which is neither its own object, its own class "
-                                "nor a parameter (name the attributes it reads)")
+                self._add(node, f"uses vars of {ast.unparse(target)[:40]}, which is neither its own object, its own "
+                                "class nor a parameter (name the attributes it reads)")
         elif self.dotted(func) in TEXT_RUNNERS:
             self._read_text(node)
         elif self.dotted(func) in ("operator.attrgetter", "operator.methodcaller"):  # names given as text
