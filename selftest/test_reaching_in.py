@@ -65,6 +65,12 @@ HONEST = {
                                           "dataclasses.fields(self))\n",
     "... a class of constants'": "class _H:\n    A = 1.0\nT = {k: v for k, v in vars(_H).items()}\nX = vars(_H)['A']\n",
     "... a parameter's, by a name written out": "def describe(obj):\n    return sorted(vars(obj)), vars(obj).get('name')\n",
+    # ... and what it holds: an instance's (its own class's, a SimpleNamespace's, argparse's), by names given
+    "... an instance's, by any name": "import types\nclass A:\n    def line(self, name):\n"
+                                       "        return vars(self)[name], self.__dict__.get(name), "
+                                       "sorted(vars(type(self)))\n"
+                                       "T = types.SimpleNamespace(a=1)\nX = dict(vars(T))\n"
+                                       "def save(args):\n    c = A()\n    return dict(vars(c)), {**vars(args)}\n",
     "its own attributes": "class L:\n    def state(self):\n        return dict(self.__dict__), dict(vars(self)), "
                           "[k for k in vars(self)], self.__dict__['x'], vars(self).items()\n",
     "a warning about its own line": "import warnings\ndef f():\n    warnings.warn('slow', stacklevel=1)\n",
@@ -390,8 +396,7 @@ REACHING = {
     "... by .get": "def f(fn, t):\n    return vars(str).get('format_map')(t, fn)\n",
     "... of a type asked for": "def f(fn, t):\n    return vars(type(t))['format'](t, fn)\n",
     "... of a parameter": "def g(c, t, fn):\n    return vars(c)['format'](t, fn)\nX = g(str, '{0}', 1)\n",
-    "... by a key built at run time": "def g(c, t, fn, k):\n    return c.__dict__[k + 'at'](t, fn)\n",
-    "the namespace of what it did not write": "def f(t):\n    s = str\n    return sorted(vars(s).items())\n",
+    "the namespace of a type it did not write": "def f(t):\n    return sorted(vars(str).items())\n",
     "the registry updated": "import grader.harness.probe as p\np.REGISTRY.update({})\n",
     "the tests imported": "from tests.strategies import part04\n",
     "a library's function replaced": "import os\nos.mkdir = print\n",

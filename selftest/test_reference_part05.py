@@ -356,6 +356,7 @@ def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
                    "getattr(_me, '__dict__')['time_matmul'] = _cpu", "vars(_me)['time_matmul'] = _cpu",
                    "time_matmul.__code__ = _cpu.__code__", "globals().update(time_matmul=_cpu)",
                    "_g = globals()\n_g['time_matmul'] = _cpu", "for _k in list(globals()):\n    globals()[_k] = _cpu",
+                   "_ns = vars(_me)\n_ns['time_matmul'] = _cpu", "_me.__dict__.update(time_matmul=_cpu)",
                    "exec(compile('time_matmul = _cpu', 'x', 'exec'))",
                    # a compiler backend of its own runs in place of the code compiled
                    "import torch\ntime_matmul = torch.compile(time_matmul, backend=lambda gm, ex: _cpu)",
@@ -369,6 +370,9 @@ def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
               # a namespace only read where it is made sets nothing
               "__all__ = [n for n in globals() if not n.startswith('_')]\nHAS = 'F8' in vars()\n"
               "NAMES = sorted(globals().keys())\n"
+              # ... and so is an object's, copied or read by an item (an instance of its own, argparse's)
+              "class _Cfg:\n    def __init__(self):\n        self.a = 1\n_C = _Cfg()\n"
+              "A = dict(vars(_C))\nB = {**vars(_C)}\nC = _C.__dict__['a']\nD = [k for k in vars(_C)]\n"
               # torch's compiler wraps a function (a compiled copy, a compiled helper): it binds no other name
               "import torch\ntime_matmul_compiled = torch.compile(time_matmul, backend='eager', dynamic=True)\n"
               "@torch.compile\ndef _fused(a, b):\n    return a @ b\n"

@@ -64,6 +64,7 @@ at home, with the line to change, before grading does.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import importlib.util
 import inspect
@@ -842,7 +843,6 @@ class _Reader(ast.NodeVisitor):
         self.found: list[Reach] = []
         self.allowed: set[int] = set()  # nodes read as honest where they stand (``object.__setattr__(self, ...)``)
         self.constants_read: set[int] = set()
-        self.own_classes: set[str] = set()
         self.called: set[int] = set()  # attribute nodes called at once (``model.modules()``)
         self.shadows: list[set[str]] = []  # each enclosing function's own names (a parameter ``optim``)
         self.table_reads: set[int] = set()  # names of tables of library objects read by an item (``T[key]``)
@@ -859,7 +859,6 @@ class _Reader(ast.NodeVisitor):
         self.tree = tree
         # `C.__dict__` of a class of constants: a read-only mapping of them (``source.constant_classes``)
         self.constants_read = constant_class_namespaces(tree, tree) if isinstance(tree, ast.Module) else set()
-        self.own_classes = {n.name for n in walk(tree) if isinstance(n, ast.ClassDef)}
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if self.classes is None:  # (a module of a submission: given, with those it imports, by ``reaches``)
             self.classes = _plain_classes(tree, self.dotted)
@@ -1209,7 +1208,7 @@ class _Reader(ast.NodeVisitor):
 
     def _namespace_handed_on(self, node: ast.AST) -> None:
         """``vars(x)`` or ``x.__dict__`` anywhere but where it is only read (an item, a loop, ``.items()``, a
-        copy, a call's ``**``, ``in``, text): handed to a function (``operator.setitem(vars(k), name, v)``),
+        copy, ``{**vars(x)}`` too, a call's ``**``, ``in``, text): handed to a function (``operator.setitem(vars(k), name, v)``),
         returned or kept, its names can be bound by keys built at run time, out of any reading's sight. (One
         changed in place, ``x.__dict__.update(...)``, is refused as that, by ``visit_Call``.)"""
         parent = self._parent(node)
@@ -1220,6 +1219,8 @@ class _Reader(ast.NodeVisitor):
             and grand.func is parent  # ``x.__dict__.update(...)``: refused as the change it is
         if changed or isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load) \
                 or isinstance(parent, ast.keyword) and parent.arg is None \
+                or isinstance(parent, ast.Dict) and any(v is node and k is None for k, v in zip(parent.keys,
+                                                                                               parent.values)) \
                 or isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node \
                 or isinstance(parent, ast.Compare) and node in parent.comparators and all(  # ``k in vars(x)``
                     isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in parent.ops) \
@@ -1246,14 +1247,25 @@ class _Reader(ast.NodeVisitor):
                 key.value.startswith("__") and key.value in NAMED | frozenset(RUNNERS)
                 or key.value.split(".")[0] == "grader"):
             self._add(node, f"looks up {key.value!r}")
-        elif isinstance(node.ctx, ast.Load) and _namespace(node.value) and not self._constants(node.value):
-            # a namespace's item is an attribute by its name given as text (``vars(t)["format"]``, a parameter's)
-            self._text_name(node, key, "looks up in an object's namespace", own=self._is_own(owner))
+        elif isinstance(node.ctx, ast.Load) and _namespace(node.value):
+            self._formatter_by_key(node, key)
         self.generic_visit(node)
 
-    def _constants(self, space: ast.AST) -> bool:
-        """``vars(C)`` or ``C.__dict__`` of a class of constants (``source.constant_classes``)."""
-        return id(space.func if isinstance(space, ast.Call) else space) in self.constants_read
+    def _formatter_by_key(self, node: ast.AST, key: ast.AST) -> None:
+        """A namespace's item named ``format`` or ``format_map`` (``vars(p)["format"]``, ``.get("format")``):
+        str's, whose text's fields no reading sees. (Its other items, by any name, are what the object holds.)"""
+        if isinstance(key, ast.Constant) and key.value in FORMATTERS:
+            self._add(node, f"looks up {key.value!r} in an object's namespace (a format string's fields look "
+                            "attributes up by name; call .format on text written out)")
+
+    def _a_builtin_type(self, node: ast.AST) -> bool:
+        """``str``, ``type`` and the like where the module binds no such name, or ``type(x)`` of what is not
+        its own object: a type whose namespace holds methods it did not write."""
+        if isinstance(node, ast.Name):
+            return isinstance(getattr(builtins, node.id, None), type) and _bound_counts(self.tree)[node.id] == 0 \
+                and not any(node.id in shadow for shadow in self.shadows)
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type" \
+            and len(node.args) == 1 and not self._is_own(node.args[0])
 
     # a module tested, not handed on: ``if backend is not None:``, ``if not backend:``
     def visit_Compare(self, node: ast.Compare) -> None:
@@ -1352,10 +1364,8 @@ class _Reader(ast.NodeVisitor):
             self.allowed.add(id(func))  # its fields' names are read here, as a class statement's would be
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
-            if func.attr == "get" and node.args and _namespace(func.value) and not self._constants(func.value):
-                space = func.value  # ``vars(t).get("format")``: an item of a namespace, as ``visit_Subscript``'s
-                owner = space.args[0] if isinstance(space, ast.Call) and space.args else getattr(space, "value", None)
-                self._text_name(node, node.args[0], "looks up in an object's namespace", own=self._is_own(owner))
+            if func.attr == "get" and node.args and _namespace(func.value):  # ``vars(t).get("format")``
+                self._formatter_by_key(node, node.args[0])
         # logging's calls (and _warnings.warn's): a caller's file, line and name (``**`` of a table written out
         # read as its items; one not written out, handed to a log call, may hold either). warnings.warn's
         # stacklevel never names a harness frame where it runs (``warning_frames``)
@@ -1424,13 +1434,10 @@ class _Reader(ast.NodeVisitor):
             target = node.args[0]
             if self.dotted(target):
                 self._add(node, f"uses vars of {self.dotted(target)}")
-            elif not (isinstance(target, ast.Name) and (
-                    self._is_own(target) or any(target.id in p for p in self.params)
-                    or target.id in self.class_methods or target.id in self.own_classes
-                    or id(func) in self.constants_read)):
-                # (as ``.__dict__`` is: ``vars(str)["format"]`` hands out a method no reading sees called)
-                self._add(node, f"uses vars of {ast.unparse(target)[:40]}, which is neither its own object, its own "
-                                "class nor a parameter (name the attributes it reads)")
+            elif self._a_builtin_type(target):
+                # (``vars(str)["format"]``: a method looked up by text, which no reading sees called)
+                self._add(node, f"uses vars of {ast.unparse(target)[:40]}, a type it did not write (its methods "
+                                "come out of it by text: call them by name)")
         elif self.dotted(func) in TEXT_RUNNERS:
             self._read_text(node)
         elif self.dotted(func) in ("operator.attrgetter", "operator.methodcaller"):  # names given as text
