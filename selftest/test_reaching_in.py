@@ -63,7 +63,8 @@ HONEST = {
     "a namespace read by names it holds": "import dataclasses\n@dataclasses.dataclass\nclass L:\n    a: int = 0\n"
                                           "    def total(self):\n        return sum(vars(self)[f.name] for f in "
                                           "dataclasses.fields(self))\n",
-    "... a class of constants'": "class _H:\n    A = 1.0\nT = {k: v for k, v in vars(_H).items()}\nX = vars(_H)['A']\n",
+    "... a class of constants'": "class _H:\n    A = 1.0\nT = {k: v for k, v in vars(_H).items()}\nX = vars(_H)['A']\n"
+                                 "def peak(name):\n    return vars(_H)[name]\n",
     "... a parameter's, by a name written out": "def describe(obj):\n    return sorted(vars(obj)), vars(obj).get('name')\n",
     # ... and what it holds: an instance's (its own class's, a SimpleNamespace's, argparse's), by names given
     "... an instance's, by any name": "import types\nclass A:\n    def line(self, name):\n"
@@ -397,6 +398,10 @@ REACHING = {
     "... of a type asked for": "def f(fn, t):\n    return vars(type(t))['format'](t, fn)\n",
     "... of a parameter": "def g(c, t, fn):\n    return vars(c)['format'](t, fn)\nX = g(str, '{0}', 1)\n",
     "the namespace of a type it did not write": "def f(t):\n    return sorted(vars(str).items())\n",
+    # a namespace's item by a name built at run time: where the object may be a module, any name of it (its
+    # __builtins__ holds __import__ and getattr)
+    "a namespace's item by a name built at run time": "def space(m):\n    return vars(m).get('__snitliub__'[::-1])\n",
+    "... written out": "def space(m):\n    return m.__dict__['__builtins__']\n",
     "the registry updated": "import grader.harness.probe as p\np.REGISTRY.update({})\n",
     "the tests imported": "from tests.strategies import part04\n",
     "a library's function replaced": "import os\nos.mkdir = print\n",

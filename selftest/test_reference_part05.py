@@ -370,9 +370,6 @@ def test_a_function_put_in_place_through_a_setter_at_import_is_a_replacement():
               # a namespace only read where it is made sets nothing
               "__all__ = [n for n in globals() if not n.startswith('_')]\nHAS = 'F8' in vars()\n"
               "NAMES = sorted(globals().keys())\n"
-              # ... and so is an object's, copied or read by an item (an instance of its own, argparse's)
-              "class _Cfg:\n    def __init__(self):\n        self.a = 1\n_C = _Cfg()\n"
-              "A = dict(vars(_C))\nB = {**vars(_C)}\nC = _C.__dict__['a']\nD = [k for k in vars(_C)]\n"
               # torch's compiler wraps a function (a compiled copy, a compiled helper): it binds no other name
               "import torch\ntime_matmul_compiled = torch.compile(time_matmul, backend='eager', dynamic=True)\n"
               "@torch.compile\ndef _fused(a, b):\n    return a @ b\n"

@@ -2053,9 +2053,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES and (imports or node.attr != "__doc__") \
                         and not _cooperative(node, parents) and id(node) not in constants_read:
-                    # (an object's namespace only read, ``dict(config.__dict__)``: read, nothing bound)
-                    found.append(Finding(where, "reads .__dict__" if id(node) in reading else f"uses .{node.attr}",
-                                         False))
+                    found.append(Finding(where, f"uses .{node.attr}", False))
             elif (node.attr.startswith("_") and not (mine or _self(mod, node.value))) or node.attr in ESCAPES \
                     or node.attr in FRAME_ATTRIBUTES:
                 found.append(Finding(where, f"uses .{node.attr}", False))
@@ -2336,19 +2334,14 @@ def _namespace_reads(root: ast.AST) -> tuple[set[int], set[int]]:
     """The ``globals`` / ``vars`` / ``locals`` names in ``root`` called with no argument whose namespace is
     only read where it is made (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``,
     ``globals().get(name)``, ``"{n}".format(**locals())``): no name is set through them. Kept, or stored
-    into, it may set any. The same of an object's namespace, ``vars(x)`` (its ``vars`` name) and ``x.__dict__``
-    (the attribute), only read: ``dict(vars(config))``, ``{**vars(args)}``, ``x.__dict__["a"]``. And of those, the ``locals`` / ``vars`` handed by ``**`` to ``.format`` of text
+    into, it may set any. And of those, the ``locals`` / ``vars`` handed by ``**`` to ``.format`` of text
     written out (``"{m}x{k}".format(**locals())``): its fields name what they read, and are read as code."""
     parents = {id(child): parent for parent in walk(root) for child in ast.iter_child_nodes(parent)}
     reads: set[int] = set()
     formatted: set[int] = set()
     for node in walk(root):
-        # ... and an object's, ``vars(x)`` or ``x.__dict__`` (``dict(vars(config))``): read so, nothing is bound
-        of_object = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" \
-            and len(node.args) == 1 and not node.keywords \
-            or isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.ctx, ast.Load)
-        if not (of_object or isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in NAMESPACES and not node.args and not node.keywords):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in NAMESPACES
+                and not node.args and not node.keywords):
             continue
         parent = parents.get(id(node))
         grand = parents.get(id(parent)) if parent is not None else None
@@ -2361,13 +2354,10 @@ def _namespace_reads(root: ast.AST) -> tuple[set[int], set[int]]:
                 and isinstance(grand, ast.Call) and grand.func is parent) \
             or (isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name)
                 and parent.func.id in READ_ONLY_CALLS) \
-            or splatted or of_object and (isinstance(parent, ast.Subscript) and parent.value is node
-                                          and isinstance(parent.ctx, ast.Load)
-                                          or isinstance(parent, ast.Dict) and any(  # ``{**vars(x)}``: a copy
-                                              k is None and v is node for k, v in zip(parent.keys, parent.values)))
+            or splatted
         if read:
-            reads.add(id(node) if isinstance(node, ast.Attribute) else id(node.func))
-        if splatted and not of_object and node.func.id in ("locals", "vars") and isinstance(grand, ast.Call) \
+            reads.add(id(node.func))
+        if splatted and node.func.id in ("locals", "vars") and isinstance(grand, ast.Call) \
                 and isinstance(grand.func, ast.Attribute) and grand.func.attr == "format" \
                 and isinstance(grand.func.value, ast.Constant) and isinstance(grand.func.value.value, str):
             formatted.add(id(node.func))

@@ -1248,15 +1248,20 @@ class _Reader(ast.NodeVisitor):
                 or key.value.split(".")[0] == "grader"):
             self._add(node, f"looks up {key.value!r}")
         elif isinstance(node.ctx, ast.Load) and _namespace(node.value):
-            self._formatter_by_key(node, key)
+            self._item_by_key(node, node.value, key)
         self.generic_visit(node)
 
-    def _formatter_by_key(self, node: ast.AST, key: ast.AST) -> None:
-        """A namespace's item named ``format`` or ``format_map`` (``vars(p)["format"]``, ``.get("format")``):
-        str's, whose text's fields no reading sees. (Its other items, by any name, are what the object holds.)"""
-        if isinstance(key, ast.Constant) and key.value in FORMATTERS:
-            self._add(node, f"looks up {key.value!r} in an object's namespace (a format string's fields look "
-                            "attributes up by name; call .format on text written out)")
+    def _item_by_key(self, node: ast.AST, space: ast.AST, key: ast.AST) -> None:
+        """A namespace's item is its object's attribute by a name given as text, read as getattr's name is
+        (``_text_name``): str's ``format`` (``vars(p)["format"]``), a module's ``__builtins__``, anything by a
+        name built at run time (``vars(m).get(name[::-1])``, where ``m`` may be any module). The object's own
+        namespace (``vars(self)[name]``, ``self.__dict__.get(name)``) holds only what it stored, and a class of
+        constants' its constants: any name there, but none of those written out."""
+        owner = space.args[0] if isinstance(space, ast.Call) and space.args else getattr(space, "value", None)
+        own = self._is_own(owner) or id(space.func if isinstance(space, ast.Call) else space) in self.constants_read
+        if own and not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return  # (a class of constants' namespace holds its constants and type's own entries)
+        self._text_name(node, key, "looks up in an object's namespace", own=self._is_own(owner))
 
     def _a_builtin_type(self, node: ast.AST) -> bool:
         """``str``, ``type`` and the like where the module binds no such name, or ``type(x)`` of what is not
@@ -1365,7 +1370,7 @@ class _Reader(ast.NodeVisitor):
         if isinstance(func, ast.Attribute):
             self.called.add(id(func))
             if func.attr == "get" and node.args and _namespace(func.value):  # ``vars(t).get("format")``
-                self._formatter_by_key(node, node.args[0])
+                self._item_by_key(node, func.value, node.args[0])
         # logging's calls (and _warnings.warn's): a caller's file, line and name (``**`` of a table written out
         # read as its items; one not written out, handed to a log call, may hold either). warnings.warn's
         # stacklevel never names a harness frame where it runs (``warning_frames``)
