@@ -402,6 +402,9 @@ REACHING = {
     # __builtins__ holds __import__ and getattr)
     "a namespace's item by a name built at run time": "def space(m):\n    return vars(m).get('__snitliub__'[::-1])\n",
     "... written out": "def space(m):\n    return m.__dict__['__builtins__']\n",
+    # a module reached through a library object's attributes (Python 3.11's pathlib: posixpath), handed on
+    "a module reached through a class's attribute, handed on": "import pathlib\ndef f(m):\n    return dict(vars(m))\n"
+                                                               "X = f(pathlib.PurePosixPath._flavour.pathmod)\n",
     "the registry updated": "import grader.harness.probe as p\np.REGISTRY.update({})\n",
     "the tests imported": "from tests.strategies import part04\n",
     "a library's function replaced": "import os\nos.mkdir = print\n",

@@ -697,14 +697,16 @@ def _is_module(dotted: str) -> bool:
     """Whether an imported name is a module, as this process, which imported the libraries, knows them: by
     its own name (``os.path``) or reached through another module's attribute (``os.sys``,
     ``torch.nn.functional.torch``), read without running any library code (``inspect.getattr_static``: no
-    module ``__getattr__``), or a submodule not imported yet (``torch._dynamo`` before its first use)."""
+    module ``__getattr__``), or a submodule not imported yet (``torch._dynamo`` before its first use). Also
+    through a class's or an object's attributes on the way (``pathlib.PurePosixPath._flavour.pathmod`` is
+    ``posixpath``), as statically."""
     if dotted in sys.modules or dotted.split(".")[0] in FORBIDDEN_IMPORTS:
         return True
     parts = dotted.split(".")
     value = sys.modules.get(parts[0])
+    if value is None:
+        return False
     for i, part in enumerate(parts[1:], start=1):
-        if not isinstance(value, types.ModuleType):
-            return False
         try:
             value = inspect.getattr_static(value, part)
         except AttributeError:
