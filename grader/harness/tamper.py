@@ -1210,9 +1210,10 @@ class _Reader(ast.NodeVisitor):
 
     def _namespace_handed_on(self, node: ast.AST) -> None:
         """``vars(x)`` or ``x.__dict__`` anywhere but where it is only read (an item, a loop, ``.items()``, a
-        copy, ``{**vars(x)}`` too, a call's ``**``, ``in``, text): handed to a function (``operator.setitem(vars(k), name, v)``),
-        returned or kept, its names can be bound by keys built at run time, out of any reading's sight. (One
-        changed in place, ``x.__dict__.update(...)``, is refused as that, by ``visit_Call``.)"""
+        copy, ``{**vars(x)}`` too, a call's ``**``, ``in``, text): handed to a function
+        (``operator.setitem(vars(k), name, v)``), returned or kept, its names can be bound by keys built at run
+        time, out of any reading's sight. (One changed in place, ``x.__dict__.update(...)``, is refused as that,
+        by ``visit_Call``.)"""
         parent = self._parent(node)
         if parent is None:
             return
