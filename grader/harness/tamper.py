@@ -859,8 +859,10 @@ class _Reader(ast.NodeVisitor):
 
     def read(self, tree: ast.AST) -> list[Reach]:
         self.tree = tree
-        # `C.__dict__` of a class of constants: a read-only mapping of them (``source.constant_classes``)
+        # `C.__dict__` of a class of constants: a read-only mapping of them (``source.constant_classes``), read
+        # as honest where it stands
         self.constants_read = constant_class_namespaces(tree, tree) if isinstance(tree, ast.Module) else set()
+        self.allowed |= self.constants_read
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if self.classes is None:  # (a module of a submission: given, with those it imports, by ``reaches``)
             self.classes = _plain_classes(tree, self.dotted)
@@ -1163,8 +1165,7 @@ class _Reader(ast.NodeVisitor):
         root = node.value
         while isinstance(root, ast.Attribute):
             root = root.value
-        if node.attr == "__dict__" and isinstance(node.ctx, ast.Load) and id(node) not in self.allowed \
-                and id(node) not in self.constants_read:
+        if node.attr == "__dict__" and isinstance(node.ctx, ast.Load) and id(node) not in self.allowed:
             self._namespace_handed_on(node)
         if node.attr == "_log" and isinstance(node.ctx, ast.Load) and not self._is_own(node.value):
             call = self._parent(node)  # a logger's _log, called right here (its arguments read: visit_Call)
@@ -1184,7 +1185,7 @@ class _Reader(ast.NodeVisitor):
         if node.attr in FORMATTERS and isinstance(node.ctx, ast.Load) and not self.dotted(node.value):
             # (a library's own ``format``, ``np.lib.format``, is no string's)
             self._format_string(node)
-        if id(node) in self.allowed or id(node) in self.harmless_bases or id(node) in self.constants_read:
+        if id(node) in self.allowed or id(node) in self.harmless_bases:
             pass
         elif node.attr in UNPICKLER_ALLOWS:
             self._add(node, f"uses .{node.attr}: it {ALLOWS_UNPICKLING}")
@@ -1261,10 +1262,11 @@ class _Reader(ast.NodeVisitor):
         namespace (``vars(self)[name]``, ``self.__dict__.get(name)``) holds only what it stored, and a class of
         constants' its constants: any name there, but none of those written out."""
         owner = space.args[0] if isinstance(space, ast.Call) and space.args else getattr(space, "value", None)
-        own = self._is_own(owner) or id(space.func if isinstance(space, ast.Call) else space) in self.constants_read
-        if own and not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        own = self._is_own(owner)
+        constants = id(space.func if isinstance(space, ast.Call) else space) in self.constants_read
+        if (own or constants) and not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             return  # (a class of constants' namespace holds its constants and type's own entries)
-        self._text_name(node, key, "looks up in an object's namespace", own=self._is_own(owner))
+        self._text_name(node, key, "looks up in an object's namespace", own=own)
 
     def _a_builtin_type(self, node: ast.AST) -> bool:
         """``str``, ``type`` and the like where the module binds no such name, or ``type(x)`` of what is not
