@@ -142,7 +142,8 @@ def stepped_once_and_cleared(step: Answers) -> None:
     # the optimizer given is the one that steps, even where the parameters come out right (a copy of it
     # stepped instead leaves the caller's without its moments and step count)
     step.where("steps").same("number of optimizer.step() calls on the optimizer given (with a scaler: none "
-                             "when the scaled gradients overflowed)")
+                             "when the scaled gradients overflowed, in any parameter: scaler.step(optimizer) "
+                             "checks them all)")
     params_stay_fp32(step)  # (a model converted: said as that, before its values are compared)
     params = step.where("params")
     params.within(**PARAMS, problem="parameters after the step differ from one optimizer step on the autocast "
@@ -270,6 +271,11 @@ def test_stepped_once_and_grads_cleared(impl, oracle, case):
 @example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", 2.0**16, 12))
 # the scaled gradients overflow: the scaler skips the step and halves its scale
 @example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", 2.0**24, 0))
+# ... the hidden layers' alone (the final layer and the targets 2**6 larger: their gradients grow with it twice
+# over, the final layer's once), and the final layer's alone (2**8 smaller): a step skipped for an overflow in
+# any gradient, not in the first or the last parameter's
+@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", 2.0**4, -6))
+@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", 2.0**24, 8))
 # the forward overflows float16 (the last layer and the targets 2**16 larger): the loss itself is inf, and still
 # the scaler is given the step, skips it and halves its scale
 @example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", 2.0**8, -16))

@@ -12,7 +12,11 @@ with. ``shrink`` 12 scales the final layer and the targets by 2**-12, which
 pushes the hidden layers' gradients below float16's smallest value (2**-24):
 without the scaler they flush to zero. ``init_scale`` runs from 1 (no help) to
 2**24, where (with shrink 0) the scaled gradients overflow float16 and the
-scaler must skip the step and halve its scale. ``by_default`` (drawn for a
+scaler must skip the step and halve its scale. ``shrink`` -6 (a final layer and
+targets 2**6 larger) grows the hidden layers' gradients twice as fast as the final
+layer's, so that a scale of 2**8 overflows theirs alone; ``shrink`` 8 with 2**24
+overflows the final layer's alone: a step must be skipped for an inf in any
+parameter's gradient. ``by_default`` (drawn for a
 bfloat16 CPU step without a scaler, the spec's defaults) leaves dtype,
 device_type and scaler out of the call. Sampled lists put first what a failing
 case should shrink to.
@@ -27,7 +31,7 @@ from hypothesis import strategies as st
 TRAINING_DTYPES = [torch.float16, torch.bfloat16, torch.float32]
 LEARNING_RATES = {"sgd": [0.1, 0.01], "adamw": [1e-3, 1e-2]}
 INIT_SCALES = [2.0**8, 1.0, 2.0**16, 2.0**24]
-SHRINKS = [0, 12]
+SHRINKS = [0, 12, -6, 8]
 
 training_dtypes = st.sampled_from(TRAINING_DTYPES)
 
