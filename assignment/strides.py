@@ -69,7 +69,8 @@ def transpose(shape: Shape, strides: Strides, dim0: int, dim1: int) -> tuple[Sha
     """Shape and strides of ``x.transpose(dim0, dim1)``: swap both entries. No data moves.
 
     Negative dims count from the end, as in torch. A dim out of range raises
-    ``ValueError``.
+    ``ValueError``. As torch, a 0-d tensor takes dims 0 and -1 (as if it had one
+    dim): its transpose is itself.
 
     Example: (2, 3), (3, 1), dims 0 and 1 -> ((3, 2), (1, 3)) — a view that is
     not contiguous, which is why ``x.t().view(...)`` can fail.
@@ -115,7 +116,9 @@ def view_strides(shape: Shape, strides: Strides, new_shape: Shape) -> Strides | 
     forms one *chunk* while each dim's stride equals the stride of the dim after it
     times that dim's size (size-1 dims never break a chunk). Each chunk must be
     covered by a run of new dims with exactly the same number of elements; inside a
-    chunk, new strides are row-major, scaled by the chunk's innermost stride.
+    chunk, new strides are row-major, scaled by the chunk's innermost stride. A
+    new size-1 dim where two chunks' runs meet belongs to the inner run (torch
+    gives it the inner chunk's elements times its innermost stride).
 
     Special cases, as torch: an empty tensor viewed as another shape gets
     contiguous strides (the same strides if the shape is unchanged), and a 0-d
@@ -127,5 +130,6 @@ def view_strides(shape: Shape, strides: Strides, new_shape: Shape) -> Strides | 
         (2, 3), (3, 1) -> (6,):    (1,)
         (3, 2), (1, 3) -> (6,):    None   (transposed: the 6 elements are not one block)
         (3, 2), (1, 3) -> (3, 2, 1): (1, 3, 3)
+        (2, 3), (6, 1) -> (1, 2, 1, 3): (12, 6, 3, 1)   (two chunks: rows 6 apart)
     """
     raise NotImplementedError("strides.view_strides")
