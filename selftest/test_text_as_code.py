@@ -104,8 +104,9 @@ def test_timeit_of_a_callable_runs_and_of_text_is_refused(own):
     import timeit
 
     assert own.call(timeit.Timer, lambda: 1).timeit(3) >= 0
-    with pytest.raises(TextAsCode):
+    with pytest.raises(TextAsCode) as raised:
         own.call(timeit.Timer, "x = 1")
+    assert "give timeit.Timer a function" in str(raised.value), "the message shows the way out"
 
 
 def test_text_run_through_ctypes_is_refused(own):

@@ -236,10 +236,14 @@ class _Hook:
         caller = _describe(frame)
         own = self.own_frame(frame)
         where = f" (called from {own})" if own and own != caller else ""
+        # timeit compiles a statement given as text (torch.utils.benchmark's Timer hands it one whatever it was
+        # given): the way out is a callable, or a clock read around a plain loop
+        timer = " (a timer's statement given as text is compiled: give timeit.Timer a function, or read " \
+            "time.perf_counter() around a plain loop)" if frame.f_globals.get("__name__") == "timeit" else ""
         return (f"{caller} {what}{where}: where your code is graded it runs only from the .py files of "
                 "assignment/, as they are read, so a library that turns text into code (eval, exec, compile, "
                 "a parser that evaluates, a pickle that names a function, code built from bytes) is refused "
-                "there, and here while your functions run")
+                f"there, and here while your functions run{timer}")
 
     def own_frame(self, frame: Any) -> str:
         own = self.nearest_own(frame)
