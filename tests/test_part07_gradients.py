@@ -20,6 +20,7 @@ and each function is called once more with the ops it runs seen from below autog
 none may build an autograd graph or run a backward (``autograd_watched``).
 """
 
+import contextlib
 import dataclasses
 
 import torch
@@ -27,7 +28,7 @@ import torch
 from grader.harness import spec
 from grader.harness.ask import Answers, ask, fail
 from grader.harness.cases import example, given
-from grader.harness.faults import named_inputs
+from grader.harness.faults import Mismatch, named_inputs
 from grader.harness.probes.part07 import autograd_watched
 from grader.harness.schema import Anything, Schema, Tensor, Tuple
 from grader.harness.show import Later
@@ -228,11 +229,25 @@ WATCHED_LINEAR = (torch.tensor([[1.0, -2.0, 0.5], [0.0, 3.0, 1.0]]),
 def test_no_autograd(impl, oracle, squared, linear, watched_squared, watched_linear):
     """Right gradients, computed without autograd: none named in the source, and none run (watched on inputs
     drawn apart from the others, its answer checked too)."""
-    grad = check_squared_error_grad(impl, oracle, *squared).got
+    with only_right_gradients_count():
+        grad = check_squared_error_grad(impl, oracle, *squared).got
     no_autograd(impl, squared_error_grad, [grad])
     no_autograd_ran(impl, oracle, squared_error_grad, watched_squared,
-                    lambda answers: judge_squared_error_grad(answers, *watched_squared))
-    grads = [check_grad_x(impl, oracle, *linear).got, check_grad_w(impl, oracle, *linear).got]
+                    only_right_gradients_count()(lambda answers: judge_squared_error_grad(answers, *watched_squared)))
+    with only_right_gradients_count():
+        grads = [check_grad_x(impl, oracle, *linear).got, check_grad_w(impl, oracle, *linear).got]
     no_autograd(impl, linear_backward, grads)
-    no_autograd_ran(impl, oracle, linear_backward, watched_linear,
-                    lambda answers: (judge_grad_x(answers, *watched_linear), judge_grad_w(answers, *watched_linear)))
+    no_autograd_ran(impl, oracle, linear_backward, watched_linear, only_right_gradients_count()(
+        lambda answers: (judge_grad_x(answers, *watched_linear), judge_grad_w(answers, *watched_linear))))
+
+
+@contextlib.contextmanager
+def only_right_gradients_count():
+    """A wrong gradient fails test_no_autograd too (a function that computes nothing uses no autograd: only
+    right gradients count as computed without it), and its message says so. Also a decorator of a check."""
+    try:
+        yield
+    except Mismatch as wrong:
+        wrong.problem += (" (test_no_autograd counts only right gradients as computed without autograd: the fault "
+                          "is the gradient's own, as in the test of its value)")
+        raise
