@@ -123,6 +123,35 @@ def test_prefetching_stops_once_the_test_budget_is_spent(tmp_path):
     assert seen[-1][0] == "BudgetFault", seen[-1]
 
 
+def test_a_chunk_stops_where_the_test_budget_is_spent(tmp_path):
+    """Not at the chunk's end: a chunk of slow calls answered whole, each up to its limit, took minutes past
+    the budget; the questions left are asked by the test, and refused."""
+    door = door_on(tmp_path / "chunk", SLOW, test_budget=0.1)
+    questions = [question(VIEW, (n,), (1,), (n,)) for n in range(1, FIRST_CHUNK + 1)]
+    door.prefetch(questions)
+    seen = [outcome(door, q) for q in questions]
+    spent = door.traffic.implementation_seconds
+    assert spent < 0.1 + 2 * 0.05 + 0.1, f"the implementation ran {spent:.2f} s of a 0.1 s budget"
+    assert seen[0][0] == "value" and seen[-1][0] == "BudgetFault", seen
+
+
+def test_a_run_s_budget_spent_refuses_every_later_question_at_once(tmp_path):
+    """Slow in every call, each test spending its own budget, a submission held a batch's slot to the limit on
+    its whole grading and lost what it had earned: past the run's budget, later tests fail at once."""
+    door = door_on(tmp_path / "run", SLOW, test_budget=10.0)
+    asked = [question(VIEW, (n,), (1,), (n,)) for n in range(1, 5)]
+    door.begin_test("warm-up")
+    outcome(door, asked.pop())  # the first call's own costs (an import), then 0.075 s for the rest
+    door.submission_budget = door.spent_in_run + 0.075
+    for test, q in zip(("first", "second"), asked):
+        door.begin_test(test)
+        assert outcome(door, q)[0] == "value"  # 0.05 s in each test: the second starts under the budget
+    door.begin_test("third")
+    with pytest.raises(faults.BudgetFault) as refused:
+        door.ask(asked[2])
+    assert "for them all" in refused.value.detail, refused.value.detail
+
+
 def test_a_recorded_question_is_rebuilt_exactly_from_its_key():
     for q in [question(VIEW, *SHAPES[0]), question(Constant("roofline.PEAK_FLOPS_PER_SEC"))]:
         rebuilt = question_from_key(q.key(), q.timeout)

@@ -591,6 +591,21 @@ def test_a_call_s_time_limit_is_absolute(box):
     assert time.monotonic() - started < 1.0 * 1.1 + 2.0 + 1.5
 
 
+def test_an_exchange_ended_early_drops_what_it_sent_ahead_within_seconds(box):
+    """A test's budget spent ends its exchange (``on_reply`` says so): the questions already sent ahead are
+    dropped within ``SETTLE_SECONDS`` in all, the worker stopped if need be, not answered at up to their limit
+    each; the next question is answered as usual (by a fresh worker)."""
+    from grader.isolation.transport import SETTLE_SECONDS
+
+    naps = [Request("calls.call", ("strides.nap", 1.0), "strides.nap", 20.0) for _ in range(10)]
+    started = time.monotonic()
+    replies = box.exchange(naps, lambda index, reply: True)
+    took = time.monotonic() - started
+    assert len(replies) == 1 and replies[0].outcome["value"] == "rested", replies
+    assert took < 1.0 + SETTLE_SECONDS + 1.5, f"ended after the first of ten 1 s calls, the exchange took {took:.1f} s"
+    assert call(box, "nap", 0.0) == "rested"
+
+
 @pytest.mark.skipif(not cgroups.available(), reason="no cgroup here")
 def test_cpu_is_shared_by_worker_not_by_process(server, package):
     honest = Sandboxed(package, Sandbox(server, None))

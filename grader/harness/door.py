@@ -39,6 +39,10 @@ from grader.harness.transport import (InProcess, Mapping, Observe, OnReply, Repl
 
 R = TypeVar("R")
 DEFAULT_TEST_BUDGET = 120.0  # seconds of implementation time one test may use
+# ... and all of a run's tests together: far below a batch's limit on a submission's whole grading (1800 s,
+# where everything is lost), so that code slow in every call (each test spending its budget) is refused at
+# once from here on and keeps what it earned before, instead of holding its slot to the limit and scoring 0
+DEFAULT_SUBMISSION_BUDGET = 900.0
 
 
 # --------------------------------------------------------------------------- questions
@@ -167,14 +171,17 @@ class Door:
     trusted = False  # a trusted door (the reference, a judge) never blames the student
 
     def __init__(self, transport: Transport, *, label: str, test_budget: float = DEFAULT_TEST_BUDGET,
-                 timeout_scale: float = 1.0, files: Implementation | None = None) -> None:
+                 submission_budget: float = DEFAULT_SUBMISSION_BUDGET, timeout_scale: float = 1.0,
+                 files: Implementation | None = None) -> None:
         self.transport = transport
         self.label = label
         self.files = files  # the implementation's files, read (never run) on this side
         self.test_budget = test_budget
+        self.submission_budget = submission_budget
         self.timeout_scale = timeout_scale
         self.current_test = ""
-        self._spent = 0.0
+        self._spent = 0.0  # this test's implementation seconds
+        self._spent_before = 0.0  # ... and the earlier tests'
         self.stuck: dict[str, faults.TimeoutFault] = {}
         self._ahead: Lookahead | None = None  # questions sent ahead for the current test
         self._transport_lock = threading.Lock()  # the test and a lookahead thread take turns
@@ -284,10 +291,27 @@ class Door:
                                t.door_seconds + time.perf_counter() - started, t.implementation_seconds + inside)
         return replies
 
+    @property
+    def spent_in_run(self) -> float:
+        """The implementation seconds every test of this run has spent so far."""
+        return self._spent_before + self._spent
+
+    def over_budget(self, spent: float) -> str | None:
+        """Why no more may be asked where this test has spent ``spent`` seconds in the implementation: its own
+        budget spent, or the whole run's; None while neither is."""
+        if self.trusted:
+            return None
+        if spent > self.test_budget:
+            return f"this test already spent {spent:.0f} s in the implementation (budget {self.test_budget:.0f} s)"
+        if self._spent_before + spent > self.submission_budget:
+            return (f"the tests so far spent {self._spent_before + spent:.0f} s in the implementation (budget "
+                    f"{self.submission_budget:.0f} s for them all), every later question is refused at once")
+        return None
+
     def _check_budget(self, q: Question) -> None:
-        if not self.trusted and self._spent > self.test_budget:
-            raise faults.BudgetFault(q.subject, f"this test already spent {self._spent:.0f} s in the "
-                                     f"implementation (budget {self.test_budget:.0f} s); make it faster")
+        spent = self.over_budget(self._spent)
+        if spent is not None:
+            raise faults.BudgetFault(q.subject, f"{spent}; make it faster")
 
     def _remember(self, fault: BaseException) -> BaseException:
         if isinstance(fault, faults.TimeoutFault) and not fault.again:
@@ -362,6 +386,7 @@ class Door:
     def begin_test(self, test_id: str) -> None:
         self.stop_prefetch()
         self.current_test = test_id
+        self._spent_before += self._spent
         self._spent = 0.0
 
     def session(self) -> Session:

@@ -51,8 +51,8 @@ class LiveOracle(Door):
         for index, request in enumerate(requests):
             transport = self.clean if request.process == "clean" else self.transport
             replies.extend(transport.exchange([request]))
-            if on_reply is not None:
-                on_reply(index, replies[-1])
+            if on_reply is not None and on_reply(index, replies[-1]):
+                break
         return replies
 
     def _value(self, q: Question, outcome: Any) -> Any:

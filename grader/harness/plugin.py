@@ -28,7 +28,7 @@ from hypothesis import settings
 
 from grader.harness import faults, hooks, profiles
 from grader.harness.cases import CURRENT, Run, cases_of
-from grader.harness.door import Door
+from grader.harness.door import DEFAULT_SUBMISSION_BUDGET, DEFAULT_TEST_BUDGET, Door
 from grader.harness.impl import Implementation, stage_submission
 from grader.harness.oracle import LiveOracle, ReplayOracle
 from grader.harness.parts import PARTS, part_of_path, test_id
@@ -66,8 +66,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="record every example and answer into DIR (builds recordings)")
     group.addoption("--record-digests", action="store_true", default=False,
                     help="with --record-to: keep only digests of fixed-input answers (the handout's)")
-    group.addoption("--test-budget", type=float, default=120.0,
+    group.addoption("--test-budget", type=float, default=DEFAULT_TEST_BUDGET,
                     help="seconds of implementation time one test may use")
+    group.addoption("--submission-budget", type=float, default=DEFAULT_SUBMISSION_BUDGET,
+                    help="seconds of implementation time all the tests of a run may use together")
     group.addoption("--timeout-scale", type=float, default=1.0,
                     help="multiply every call's time limit")
     group.addoption("--no-reach-check", action="store_true", default=False,
@@ -143,6 +145,7 @@ def _build_impl(config: pytest.Config) -> Door:
         impl, label = Implementation("assignment", root), "assignment"
     transport = config.hook.pytest_assignment_transport(config=config, implementation=impl, label=label)
     door = Door(transport or InProcess(impl), label=label, test_budget=config.getoption("test_budget"),
+                submission_budget=config.getoption("submission_budget"),
                 timeout_scale=config.getoption("timeout_scale"), files=impl)
     run = config.stash[RUN_KEY]
     if run.recorder is not None:

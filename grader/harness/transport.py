@@ -169,7 +169,8 @@ class Transport(Protocol):
         """Answer ``requests`` in order. A request that could not be answered (timeout, crash,
         a malformed answer) gives its ``grader.harness.faults.Fault`` in its place; the
         requests after it are still tried (on a fresh process where one was lost).
-        ``on_reply(index, reply)`` is told of each as it comes, before the rest are answered."""
+        ``on_reply(index, reply)`` is told of each as it comes, before the rest are answered; where it
+        returns True, the rest are left unanswered (a test's budget spent: its later asks are refused)."""
         ...
 
     def session(self) -> Session:
@@ -179,7 +180,7 @@ class Transport(Protocol):
         ...
 
 
-OnReply = Callable[[int, "Reply | BaseException"], None]
+OnReply = Callable[[int, "Reply | BaseException"], "bool | None"]  # True: answer no more of the exchange
 
 
 def alone_module(subject: str) -> str | None:
@@ -200,7 +201,8 @@ def answer_in_order(requests: list[Request], one: Callable[[Request], Reply],
     not answer. A function that runs out of time is stubbed out for the requests after it in the
     same exchange: a batch of questions costs a stuck function's time limit once, not once each.
     One whose process died (a crash, a memory limit) is not called again in the exchange: the
-    later requests about it get the same fault, instead of a fresh process each to kill."""
+    later requests about it get the same fault, instead of a fresh process each to kill.
+    ``on_reply`` returning True ends the exchange there."""
     from grader.harness import faults
 
     replies: list[Reply | BaseException] = []
@@ -209,8 +211,8 @@ def answer_in_order(requests: list[Request], one: Callable[[Request], Reply],
     for index, request in enumerate(requests):
         if request.subject in crashed:
             replies.append(crashed[request.subject])
-            if on_reply is not None:
-                on_reply(index, crashed[request.subject])
+            if on_reply is not None and on_reply(index, crashed[request.subject]):
+                break
             continue
         if stuck:
             request = replace(request, stuck=request.stuck + stuck)
@@ -219,8 +221,8 @@ def answer_in_order(requests: list[Request], one: Callable[[Request], Reply],
         except faults.Fault as fault:
             reply = fault
         replies.append(reply)
-        if on_reply is not None:
-            on_reply(index, reply)
+        if on_reply is not None and on_reply(index, reply):
+            break
         if isinstance(reply, faults.CrashFault):
             crashed[request.subject] = reply
         timed_out = _timed_out(reply)

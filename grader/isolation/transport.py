@@ -296,6 +296,10 @@ BESIDE_CPU_LIMIT = 5.0
 BESIDE_CHECK_STEP = 0.25
 AHEAD_COUNT = 16  # requests in flight to a worker beyond the one it is answering
 AHEAD_BYTES = 32 * 1024  # and at most this many bytes of them: far below a socket's buffer
+# requests sent ahead for nothing (an exchange ended early: a test's budget spent) are answered and dropped
+# within this many seconds in all, or their worker is stopped (a fresh one answers the next question): each
+# waited for up to its time limit, sixteen slow calls held a test minutes past its budget
+SETTLE_SECONDS = 2.0
 
 
 class Sandboxed:
@@ -433,13 +437,15 @@ class Sandboxed:
 
     def _settle_ahead(self) -> None:
         """Requests sent ahead that nobody asks for after all: read their answers and drop them (a
-        worker that does not answer in time is stopped)."""
+        worker that does not answer them within ``SETTLE_SECONDS`` in all is stopped)."""
+        settled = time.monotonic() + SETTLE_SECONDS
         while self._ahead:
             ahead = self._ahead.popleft()
             if ahead.worker not in self.workers.values():
                 continue
             try:
-                self._answer(ahead.worker, ahead.rid, time.monotonic() + ahead.limit, ahead.limit, ahead.subject)
+                deadline = min(settled, time.monotonic() + ahead.limit)
+                self._answer(ahead.worker, ahead.rid, deadline, ahead.limit, ahead.subject)
                 ahead.worker.last_answer = time.monotonic()
                 ahead.worker.last_cpu = process_cpu_seconds(ahead.worker.pid)
             except faults.Fault:
