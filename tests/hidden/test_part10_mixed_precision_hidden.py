@@ -3,7 +3,8 @@
 The public steps run bfloat16 without a scaler (and sometimes with one), float16 with
 one, and one float16 step without. The spec allows that fourth combination whatever the
 dtype: without a scaler the step is ``loss.backward()`` then ``optimizer.step()``. Here
-float16 steps get ``scaler=None`` on many scenarios, and the hidden layers' gradients of
+float16 steps get ``scaler=None`` on many scenarios (batches and models past the public
+ones' sizes), and the hidden layers' gradients of
 the shrunk models (shrink 12) flush to zero in float16, exactly as the reference's do: a
 loss scaled by hand (which no scaler asked for) brings them back.
 
@@ -15,6 +16,7 @@ one optimizer step and the gradients cleared.
 import pytest
 import torch
 from hypothesis import settings
+from hypothesis import strategies as st
 
 from grader.harness.ask import ask
 from grader.harness.cases import example, given
@@ -26,10 +28,20 @@ from tests.test_part10_mixed_precision import (
 )
 
 
+@st.composite
+def wider_steps(draw):
+    """float16 steps without a scaler on models and batches past the public strategies' (batch and dim 16,
+    3 hidden layers), which a student can read: a step that trains only inside them is seen here."""
+    case = list(draw(S.steps(torch.float16)))
+    case[1:4] = draw(st.integers(1, 40)), draw(st.integers(1, 40)), draw(st.integers(0, 6))
+    return tuple(case)
+
+
 @pytest.mark.skipif(not cpu_float16_autocast(), reason="this torch has no float16 autocast on the CPU")
 @settings(max_examples=15)  # one step each: a step's bugs show on almost any scenario
-@given(case=S.steps(torch.float16))
+@given(case=wider_steps())
 @example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", None, 0))
+@example(case=(3, 24, 20, 5, "sgd", 0.1, torch.float16, "cpu", None, 0))  # past every public bound at once
 # the hidden layers' float16 gradients underflow, and with no scaler they stay zero
 @example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", None, 12))
 def test_fp16_without_grad_scaler(impl, oracle, case):
