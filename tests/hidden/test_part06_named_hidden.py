@@ -83,6 +83,14 @@ def check_float16_precision(impl, oracle, q, k):
     batch, seq_q, heads, dim = q.shape
     answers = checked(impl, oracle, attention_scores, q, k,
                       returns=Tensor(torch.float16, (batch, heads, seq_q, k.shape[1])))
+    # a wrong scale (right on the head sizes drawn above) is one factor in every score, far from 1; bits lost to
+    # bfloat16 move a score (one product here) by at most 2**-8 of itself, score by score
+    got, expected = answers.got.double(), answers.expected.double()
+    ratios = got[expected != 0] / expected[expected != 0]
+    if len(ratios) and (ratios - ratios[0]).abs().max() <= 1e-3 * abs(ratios[0]) and abs(ratios[0] - 1) > 0.05:
+        answers.require(False, f"every score is {ratios[0]:.4g} times what it should be, with dim={dim}: a constant "
+                        "factor, not lost bits. Divide q·kᵀ by sqrt(dim), dim the size of the last axis, whatever "
+                        "it is", got=answers.got, expected=answers.expected)
     answers.elementwise(0.0, "compared exactly: each score is one product, exact in float16",
                         "wrong value for float16 inputs whose every score float16 holds exactly: the scores lost "
                         "bits float16 keeps (computed in bfloat16, or another dtype with fewer than 11 significant "
