@@ -268,6 +268,23 @@ WRITTEN = {
                                                 "            return n\n\n" + WRITTEN_OUT,
     "a doctest self-check": "from doctest import testmod\n\n" + WRITTEN_OUT
                             + "\nif __name__ == '__main__':\n    testmod()\n",
+    # a count kept on the mode's own class, a datum its body declares (an honest student's, round 31)
+    "a count kept on its own class": "class _C(TorchDispatchMode):\n    flops = 0\n\n"
+                                     "    def __init__(self):\n        super().__init__()\n"
+                                     "        self.__class__.flops = 0\n\n"
+                                     "    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
+                                     "        type(self).flops += 2\n        return func(*args, **(kwargs or {}))\n\n"
+                                     "def count_matmul_flops(fn):\n    with _C():\n        fn()\n"
+                                     "    return _C.flops\n",
+}
+# ... but not what may put code on another class: called unbound, ``self`` may be a tensor
+ON_A_CLASS = ("class _C:\n    flops = 0\n    data = 0\n\n    def put(self, value):\n        {store}\n\n"
+              "def count_matmul_flops(fn):\n    _C.put(torch.ones(1), len)\n    return 0\n")
+CLASS_STORES = {
+    "a function stored": "type(self).flops = value",
+    "a dunder": "type(self).__add__ = value",
+    "a name a tensor has": "self.__class__.data += 1",
+    "a name the class does not declare": "type(self).mm = 0",
 }
 
 
@@ -277,6 +294,14 @@ def test_a_name_looked_up_at_run_time_is_charged(name):
     if "__name__" in name:  # set from the package's __init__: the branch runs after all
         sources["__init__"] = "from . import flops\nflops.__name__ = '__main__'\n"
     assert unwritten_lookups(sources, "flops", "count_matmul_flops"), name
+
+
+@pytest.mark.parametrize("name", sorted(CLASS_STORES))
+def test_a_store_on_type_of_self_is_charged_unless_a_count_of_its_own(name):
+    sources = {"flops": "import torch\n\n" + ON_A_CLASS.format(store=CLASS_STORES[name])}
+    assert [f.what.split(" ")[0] for f in unwritten_lookups(sources, "flops", "count_matmul_flops")] == ["patches"]
+    counted = ON_A_CLASS.format(store="type(self).flops += 1\n        self.__class__.flops = 0")
+    assert unwritten_lookups({"flops": "import torch\n\n" + counted}, "flops", "count_matmul_flops") == []
 
 
 def test_a_store_into_torch_by_a_module_the_package_imports_is_charged():

@@ -1942,7 +1942,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             found.append(Finding(where, f"replaces what {imported} compiles with a compiler backend of its own (the "
                                         "function given it runs in place of the code as written)", False))
         patched = _patched(mod, node.value, scopes) if isinstance(node, ast.Attribute) \
-            and not isinstance(node.ctx, ast.Load) else None
+            and not isinstance(node.ctx, ast.Load) and not _class_datum(mod, node, parents) else None
         if patched and not (f"{patched}.".startswith(FLAGS) and id(node) in set_to_constants):
             # "replaces": what the source readings read, a function or class of the submission's own modules or
             # a library they look for; a constant set on an own module (`named.DEFAULT_HEADS = 8`) is no code
@@ -2772,6 +2772,56 @@ def _patched(mod: Module, target: ast.expr, scopes: dict[int, dict[str, str]]) -
                 and mod.resolve(inner.func, scope=scopes.get(id(inner.func))) == "type":
             return "a class"
     return _imported(mod, target, scopes.get(id(target))) or None
+
+
+def _class_datum(mod: Module, node: ast.Attribute, parents: dict[int, ast.AST]) -> bool:
+    """``type(self).flops += n`` or ``self.__class__.flops = 0`` in a method of a class whose body binds
+    ``flops`` to a constant: a count kept on the class, no code put in place of other code. (Called unbound
+    on another object, ``self`` could be a library's; so the name is no dunder, none of a tensor's, and what
+    is stored a sum or a constant: nothing a library runs.)"""
+    value = node.value
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "type" \
+            and len(value.args) == 1 and not value.keywords and mod.resolve(value.func) == "type":
+        receiver = value.args[0]
+    elif isinstance(value, ast.Attribute) and value.attr == "__class__":
+        receiver = value.value
+    else:
+        return False
+    cls = _receiver_classes(mod).get(id(receiver))
+    statement = parents.get(id(node))
+    if cls is None or node.attr.startswith("__") or hasattr(torch_tensor_class(), node.attr):
+        return False
+    if not (isinstance(statement, ast.AugAssign) and statement.target is node
+            or isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)):
+        return False
+    return any(isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
+               and any(isinstance(t, ast.Name) and t.id == node.attr for t in s.targets)
+               or isinstance(s, ast.AnnAssign) and isinstance(s.value, ast.Constant)
+               and isinstance(s.target, ast.Name) and s.target.id == node.attr for s in cls.body) \
+        and not any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and s.name == node.attr
+                    for s in cls.body)
+
+
+@functools.cache
+def torch_tensor_class() -> type:
+    import torch
+
+    return torch.Tensor
+
+
+def _receiver_classes(mod: Module) -> dict[int, ast.ClassDef]:
+    """The class of each ``self`` / ``cls`` Name that is a method's own first parameter (``_method_receivers``)."""
+    found = mod.__dict__.get("_receiver_classes")
+    if found is None:
+        receivers = _method_receivers(mod)
+        found = {}
+        for cls in walk(mod.tree):
+            if isinstance(cls, ast.ClassDef):
+                for method in cls.body:
+                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        found.update((id(n), cls) for n in walk(method) if id(n) in receivers)
+        mod.__dict__["_receiver_classes"] = found
+    return found
 
 
 def _own_function(mod: Module, func: ast.expr, scopes: dict[int, dict[str, str]]) -> bool:
