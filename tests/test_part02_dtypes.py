@@ -159,6 +159,9 @@ def check_nvfp4_quantize(impl, oracle, x, block_size=None):
     if bool(answers.got[i].abs().double() > block.abs().max().double() * (1 + 2**-20)) and bool(scale > 0):
         note = f" (returned a magnitude above the block's amax: x / scale, here {(x[i] / scale).item():.9g}, must be " \
             "clamped to [-6, 6] after dividing and before rounding)"
+    if len(block) < size:  # the last block, short: what it was padded with is in its amax unless zeros
+        note = f" (the last block, {len(block)} elements where block_size is {size}: its amax is of those " \
+            "elements alone; a block padded with anything but zeros has another)" + note
     answers.require(False, f"wrong value at {bad.numel()} of {x.numel()} positions; first at index {i}: "
                     f"x[{i}] = {x[i].item():.9g} in a block with amax {block.abs().max().item():.9g}{note}, "
                     f"returned {answers.got[i].item():.9g}, expected {answers.expected[i].item():.9g}",
