@@ -120,7 +120,8 @@ def loss_is_float32(step: Answers) -> None:
     roots = step.where("scaled" if step.expected.scaled is not None else "backward_from")
     roots.map(dtypes).same("the dtype of the loss tensor backward ran on: reduce the loss in float32 "
                            "(F.mse_loss(pred.float(), y)) and call backward once")
-    roots.within(**LOSS, problem="the loss tensor backward ran on differs from this step's loss")
+    roots.within(**LOSS, problem="the loss tensor backward ran on differs from the reference's for this step (the "
+                 "forward under torch.autocast in `dtype`, the loss F.mse_loss(pred.float(), y) in float32)")
     step.where("loss").within(**LOSS, problem="wrong loss returned")
 
 
@@ -238,9 +239,9 @@ def test_params_and_grads_stay_fp32(impl, oracle, case):
 @given(case=S.steps(torch.bfloat16))
 def test_loss_is_float32(impl, oracle, case):
     step = ask(impl, oracle, train_step, *case)
+    if step.got.refused is None:  # a float32 loss counts where the forward ran in the low dtype (said first: a
+        forward_under_autocast(step)  # forward without autocast has a float32 loss of other values)
     loss_is_float32(step)
-    if step.got.refused is None:  # a float32 loss counts where the forward ran in the low dtype
-        forward_under_autocast(step)
     the_step_was_taken(step, "a float32 loss")
 
 
