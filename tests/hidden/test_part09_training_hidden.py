@@ -5,8 +5,9 @@ asks more: ``train`` with ``num_steps = 0`` is no bad argument (only a negative 
 and returns an empty list, leaving the model as it was; and a checkpoint holds "model and
 optimizer state", whatever the optimizer keeps. Here each run trains the harness's model
 with SGD with momentum (plain or Nesterov), RMSprop or Adagrad, for 0 to 12 steps (0
-often; sizes, batches and steps past the public tests' ranges), then saves that optimizer after as many steps in one process and loads it into a
-fresh model and optimizer in another (the probes ``train_with``, ``checkpoint_file_with``,
+often; sizes, batches and steps past the public tests' ranges), then saves that
+optimizer after as many steps in one process and loads it into a fresh model and
+optimizer in another (the probes ``train_with``, ``checkpoint_file_with``,
 ``restore_checkpoint_with``).
 
 Compared as in the public tests: the losses and parameters of ``train`` within a relative

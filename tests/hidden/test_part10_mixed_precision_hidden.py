@@ -4,9 +4,9 @@ The public steps run bfloat16 without a scaler (and sometimes with one), float16
 one, and one float16 step without. The spec allows that fourth combination whatever the
 dtype: without a scaler the step is ``loss.backward()`` then ``optimizer.step()``. Here
 float16 steps get ``scaler=None`` on many scenarios (batches and models past the public
-ones' sizes), and the hidden layers' gradients of
-the shrunk models (shrink 12) flush to zero in float16, exactly as the reference's do: a
-loss scaled by hand (which no scaler asked for) brings them back.
+ones' sizes), and the hidden layers' gradients of the shrunk models (shrink 12) flush to
+zero in float16, exactly as the reference's do: a loss scaled by hand (which no scaler
+asked for) brings them back.
 
 Compared as in the public tests (see tests/test_part10_mixed_precision.py): the matmuls'
 outputs exactly, the parameters and gradients float32, the loss float32 within 1e-5,
