@@ -910,6 +910,16 @@ REACHING = {
                                          "def f(o):\n    return getattr(o, A['p'])\n",
     "a table holding itself": "def g():\n    global B\n    B = {'p': A}\nA = {'b': B}\ndef f(o, x):\n"
                               "    A['b']['p']['b']['p'] = x\n    return getattr(o, A['b']['p'])\n",
+    # an object that says it is of a library's class: a store on its class is then a store into torch's
+    # (round 32: torch's FLOP counter put on torch.nn.Module from a function no Part 4 reading reads)
+    "__class__ as a property": "import torch\nclass C:\n    flops = 0\n    @property\n    def __class__(self):\n"
+                               "        return torch.nn.Module\n    def put(self, f):\n"
+                               "        self.__class__.dump_patches = f\n",
+    "__class__ bound in a class body": "import torch\nclass C:\n    __class__ = property(lambda s: torch.nn.Module)\n",
+    "an object's class set": "import torch\nclass C:\n    n = 0\n    def put(self):\n"
+                             "        self.__class__ = torch.nn.Module\n        type(self).n += 1\n",
+    "an object's class set by setattr": "import torch\nclass C:\n    def put(self):\n"
+                                        "        object.__setattr__(self, '__class__', torch.nn.Module)\n",
 }
 
 

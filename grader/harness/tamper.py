@@ -87,6 +87,10 @@ RUN_AT_IMPORT = frozenset(["site", "sitecustomize", "usercustomize"])
 # what numpy asks an object for to make an array of memory the object names by address (any such attribute,
 # and a class's attribute hook, which answers for every name): read as text, bound, defined or read anywhere
 ADDRESSED = ("__array_interface__", "__array_struct__", "__cuda_array_interface__", "__getattr__")
+# an object that says it is of another class (a ``__class__`` defined, bound in a class body, set, or named as text):
+# ``self.__class__.attr = f`` (or ``type(self)``, after ``self.__class__ = torch.nn.Module``) then stores into a
+# library's class where every reading sees a class of the submission's own; nothing honest writes these
+CLASS_SWAP = "__class__"
 # functions that hand back frames, modules or objects by a name given as text, run text or pickles as code,
 # or make functions of code objects (however reached: ``logging.sys.modules`` is ``sys.modules``)
 REACHING_FUNCTIONS = frozenset([
@@ -996,6 +1000,10 @@ class _Reader(ast.NodeVisitor):
             if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__module__"
                                                          for t in statement.targets):
                 self._add(statement, "sets a class's __module__ (where it says it comes from)")
+            targets = statement.targets if isinstance(statement, ast.Assign) else \
+                [statement.target] if isinstance(statement, (ast.AnnAssign, ast.AugAssign)) else []
+            if any(isinstance(t, ast.Name) and t.id == CLASS_SWAP for t in targets):
+                self._add(statement, "binds __class__ in a class body (its objects say they are of another class)")
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(child, method=True)
@@ -1009,9 +1017,12 @@ class _Reader(ast.NodeVisitor):
         if getattr(node, "name", None) in (*ADDRESSED, "__getattribute__"):
             self._add(node, f"defines {node.name} (what it answers is not read: numpy takes an array's address "
                             "from one)")
+        if getattr(node, "name", None) == CLASS_SWAP:
+            self._add(node, "defines __class__ (its objects say they are of another class: a store on "
+                            "self.__class__ then changes that class)")
 
     def visit_Constant(self, node: ast.Constant) -> None:
-        if node.value in ADDRESSED:
+        if node.value in ADDRESSED or node.value == CLASS_SWAP:
             self._add(node, f"names {node.value!r} as text")
         elif node.value in ("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "TORCH_FORCE_WEIGHTS_ONLY_LOAD"):
             self._add(node, f"names {node.value!r} (torch.load's default, which a pickle's code would run under)")
@@ -1191,8 +1202,8 @@ class _Reader(ast.NodeVisitor):
             self._add(node, f"uses .{node.attr}: it {ALLOWS_UNPICKLING}")
         elif node.attr in REACHING or node.attr in MODE_PEEKS:
             self._add(node, f"uses .{node.attr}")
-        elif node.attr in ADDRESSED and not isinstance(node.ctx, ast.Load):  # (a real array's is read freely)
-            self._add(node, f"sets .{node.attr}")
+        elif (node.attr in ADDRESSED or node.attr == CLASS_SWAP) and not isinstance(node.ctx, ast.Load):
+            self._add(node, f"sets .{node.attr}")  # (a real array's is read freely, and any object's class)
         elif node.attr == "__dict__" and (self.dotted(node.value) or not (
                 isinstance(root, ast.Name) and (self._is_own(root) or any(root.id in p for p in self.params)))):
             self._add(node, "uses .__dict__ of a module or of what is neither its own object nor a parameter")
