@@ -173,6 +173,9 @@ CLOCKED = {
                    "    return s.elapsed_time(e) / 1e3\n",
     "a partial": "import time, functools\n\ndef _t(*a, clock):\n    s = clock()\n    return clock() - s\n\n"
                  "time_matmul = functools.partial(_t, clock=time.perf_counter)\n",
+    # `f = D(f)` after its def is `@D def f` (round 32: an honest student's torch.no_grad()(f) read no clock)
+    "decorated by a call after its def": "import time, torch\n\ndef time_matmul(*a):\n    s = time.perf_counter()\n"
+                                         "    return time.perf_counter() - s\n\ntime_matmul = torch.no_grad()(time_matmul)\n",
 }
 UNCLOCKED = {
     "made up": "def time_matmul(m, k, n, *a):\n    return 2 * m * k * n / 5e10\n",
@@ -204,6 +207,8 @@ REBOUND = {
     "walrus": "(time_matmul := _made)\n",
     "loop": "for time_matmul in [_made]:\n    pass\n",
     "global": "def _swap():\n    global time_matmul\n    time_matmul = _made\n\n_swap()\n",
+    # a decoration by assignment only of the def the name is bound to right then
+    "bound to another, then decorated": "time_matmul = _made\ntime_matmul = torch.no_grad()(time_matmul)\n",
 }
 
 

@@ -2,6 +2,7 @@
 checked by the jaxtyping + typeguard pair the tests use, and reading a source finds what it claims.
 """
 
+import ast
 import math
 from pathlib import Path
 
@@ -186,6 +187,19 @@ def test_annotations_of_a_function_a_checker_wraps_by_a_call_are_its_own(binding
     assert Module.parse(source + binding, "named").annotations("merge_heads")["y"] == Plain("str")
     partial = Module.parse(source + "merge_heads = functools.partial(_merge, y='a')\n", "named")
     assert partial.annotations("merge_heads") is None
+
+
+def test_a_function_a_checker_wraps_after_its_def_is_read_as_decorated():
+    """``merge_heads = jaxtyped(merge_heads, typechecker=typechecked)`` after ``def merge_heads`` is the stub's
+    decorator written after the def (round 32: read as no function at all); a binding between them ends it."""
+    source = ("from jaxtyping import jaxtyped\nfrom typeguard import typechecked\n"
+              "def merge_heads(x: int, y: str) -> float:\n    return 1.0\n")
+    wrap = "merge_heads = jaxtyped(merge_heads, typechecker=typechecked)\n"
+    module = Module.parse(source + wrap, "named")
+    assert module.annotations("merge_heads")["y"] == Plain("str") and not module.rebound("merge_heads")
+    assert [ast.unparse(d) for d in module.function_def("merge_heads").decorator_list] == \
+        ["jaxtyped(typechecker=typechecked)"]
+    assert Module.parse(source + "merge_heads = len\n" + wrap, "named").annotations("merge_heads") is None
 
 
 def test_annotations_removed_accept_anything():

@@ -818,7 +818,53 @@ def _readable(text: str, mode: str) -> ast.AST:
         raise SyntaxError(f"it cannot be read ({type(exc).__name__})") from None
     if nesting_depth(tree) > MAX_DEPTH:  # the readings recurse: a tree this deep would stop them, not the module
         raise SyntaxError(f"it nests more than {MAX_DEPTH} levels deep")
+    if mode == "exec":
+        _decorations_assigned(tree)
     return tree
+
+
+def _decorations_assigned(tree: ast.Module) -> None:
+    """``f = D(f)`` at the top level, after ``def f`` and with nothing else binding ``f`` between, is ``@D``
+    on that def (the outermost): so made here, so that every reading reads the def it runs, as it does a
+    decorated one. ``D(f)``, ``D(...)(f)`` (``torch.no_grad()(f)``) and a type checker's own form with its
+    options (``jaxtyped(f, typechecker=typechecked)``) are decorations; any other call is a binding as before
+    (``partial(f, scale=2)`` changes what the function takes)."""
+    last_def: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    body = []
+    for statement in tree.body:
+        target = statement.targets[0] if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+            else None
+        if isinstance(target, ast.Name) and target.id in last_def:
+            decorator = _as_decorator(statement.value, target.id)
+            if decorator is not None:
+                last_def[target.id].decorator_list.insert(0, ast.copy_location(decorator, statement))
+                continue
+        for inner in ast.walk(statement):  # whatever else binds a name ends what follows its def
+            if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
+                last_def.pop(inner.id, None)
+            elif isinstance(inner, ast.alias):
+                last_def.pop(inner.asname or inner.name.split(".")[0], None)
+            elif isinstance(inner, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and inner is not statement:
+                last_def.pop(inner.name, None)
+        if isinstance(statement, ast.ClassDef):
+            last_def.pop(statement.name, None)
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            last_def[statement.name] = statement
+        body.append(statement)
+    tree.body = body
+
+
+def _as_decorator(value: ast.expr, name: str) -> ast.expr | None:
+    """The decorator ``value`` applies to ``name`` as ``@decorator`` would, or None."""
+    if not (isinstance(value, ast.Call) and len(value.args) == 1 and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == name):
+        return None
+    if not value.keywords:
+        return value.func
+    checker = value.func.attr if isinstance(value.func, ast.Attribute) else getattr(value.func, "id", "")
+    if checker in {c.rsplit(".", 1)[1] for c in WRAPPING_CHECKERS} and all(k.arg for k in value.keywords):
+        return ast.Call(func=value.func, args=[], keywords=value.keywords)
+    return None
 
 
 MAX_DEPTH = 200  # expressions and blocks nested deeper than anyone writes
