@@ -102,6 +102,10 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAD = "import torch\n\n"
 PLAIN_LINEAR = "\n\ndef linear_backward(x, w, grad_y):\n    return grad_y @ w.T, x.T @ grad_y\n"
 AUTOGRAD = {
+    # grad_fn called, or compared with anything but None, is autograd's graph at work
+    "a result's grad_fn called": "def squared_error_grad(x, w, t):\n    g = x @ w\n    return g.grad_fn(t)\n",
+    "a grad_fn compared and handed on": "def squared_error_grad(x, w, t):\n    f = (x @ w).grad_fn\n"
+                                        "    return f is None or f(t)\n",
     # an autograd import left unused only where nothing hands the module's names out by text
     "an import the namespace hands out": "from torch.autograd import grad as _g\n\n"
                                          "def squared_error_grad(x, w, t):\n    return globals()['_g'](x, w)\n",
@@ -429,6 +433,9 @@ DEAD = {
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {
+    # a sanity check that no graph was built: compared with None, never called (round 32)
+    "a result's grad_fn asserted None": "def squared_error_grad(x, w, t):\n    g = x * (x @ w - t)\n"
+                                        "    assert g.grad_fn is None and w.grad is None\n    return g\n",
     # a log line of text written out, its fields the function's own names (each field is read as code)
     "locals() handed to the format of text written out": (
         "def squared_error_grad(x, w, t):\n    n, d = x.shape if x.dim() == 2 else (1, x.shape[0])\n"
@@ -1292,3 +1299,13 @@ def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
                                        1.0).threads
     finally:
         done()
+
+
+def test_a_name_of_its_own_class_autograd_s_objects_have_too_is_found_for_the_message():
+    """Part 7's "used autograd" says so where the name is also a method or attribute of the submission's own
+    class (``op.backward(g)`` on an op taken from a list: honest, and unreadable as its own)."""
+    from tests.test_part07_gradients import _own_attribute_names
+
+    found = _own_attribute_names({"gradients": "class Op:\n    def backward(self, g):\n        self.grad = g\n",
+                                  "broken": "def (:\n"})
+    assert {"backward", "grad"} <= found and "g" not in found

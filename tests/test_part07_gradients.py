@@ -20,6 +20,7 @@ and each function is called once more with the ops it runs seen from below autog
 none may build an autograd graph or run a backward (``autograd_watched``).
 """
 
+import ast
 import contextlib
 import dataclasses
 
@@ -161,6 +162,24 @@ def _run_by_the_gradients(sources: dict[str, str], name: str, findings: list) ->
             if not _compiles(f) or (f.where, f.what) in run or not assigned_at_top(sources, f.where)]
 
 
+def _own_attribute_names(sources: dict[str, str]) -> set[str]:
+    """The names the submission's own classes define as methods or set on ``self`` (``def backward``,
+    ``self.grad = ...``): read, never run."""
+    names = set()
+    for text in sources.values():
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                names.update(n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+                names.update(n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+                             and not isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
+                             and n.value.id == "self")
+    return names
+
+
 def no_autograd(impl, function, returned: list) -> None:
     """Nothing autograd in the code ``function`` runs (read from the source), nor in what it returned."""
     name = function.name.split(".")[1]
@@ -184,7 +203,14 @@ def no_autograd(impl, function, returned: list) -> None:
              "cross-check against autograd under if __name__ == \"__main__\": (it never runs when graded), or in a "
              "file of its own that nothing imports")
     if uses:
-        fail(function.name, f"used autograd ({'; '.join(uses[:3])}): compute the gradient with the formula, "
+        # a name autograd's objects have, where the submission's own class has it too: on an object the reading
+        # cannot trace to that class (one taken from a list, a parameter), it may be a tensor's
+        own = sorted({f.what.split(".")[-1] for f in findings if f.autograd and f.what.startswith("uses .")}
+                     & _own_attribute_names(impl.sources()))
+        yours = f" (if .{own[0]} there is your own class's: the reading cannot tell that object from a tensor, " \
+            f"which has a .{own[0]} too; give yours another name, or call it on a local made by your class)" \
+            if own else ""
+        fail(function.name, f"used autograd ({'; '.join(uses[:3])}){yours}: compute the gradient with the formula, "
              "using plain tensor ops")
     hidden = [f"{f.what} at {f.where}" for f in findings if not f.autograd]
     if hidden:

@@ -2094,7 +2094,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 plain = isinstance(parent, ast.Attribute) and parent.value is node \
                     and _imported(mod, parent, scopes.get(id(parent))) in PLAIN_FROM_AUTOGRAD
                 if not mine and not plain and not _reads_flag(mod, node, scopes) and id(node) not in off \
-                        and not (node.attr in TYPES and id(node) in inert) and node.attr not in own.method_names:
+                        and not (node.attr in TYPES and id(node) in inert) and node.attr not in own.method_names \
+                        and not _only_tested_for_none(node, parent):
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES and (imports or node.attr != "__doc__") \
@@ -2241,6 +2242,15 @@ def _autograd_import(dotted: str) -> bool:
     parts = dotted.split(".")
     return (parts[0] == "torch" or parts[0] == "functorch") and any(part in AUTOGRAD for part in parts[1:]) \
         and dotted not in PLAIN_FROM_AUTOGRAD and dotted not in TURNING_OFF
+
+
+def _only_tested_for_none(node: ast.Attribute, parent: ast.AST | None) -> bool:
+    """``assert grad_w.grad_fn is None``: a sanity check that no graph was built, which runs nothing of
+    autograd's (the node is only compared, never called or handed on)."""
+    return node.attr in ("grad_fn", "grad") and isinstance(node.ctx, ast.Load) and isinstance(parent, ast.Compare) \
+        and len(parent.ops) == 1 and isinstance(parent.ops[0], (ast.Is, ast.IsNot)) \
+        and parent.left is node and isinstance(parent.comparators[0], ast.Constant) \
+        and parent.comparators[0].value is None
 
 
 def _autograd_attribute(attr: str) -> bool:
