@@ -2845,7 +2845,7 @@ def _class_datum(mod: Module, node: ast.Attribute, parents: dict[int, ast.AST]) 
         return False
     cls = _receiver_classes(mod).get(id(receiver))
     statement = parents.get(id(node))
-    if cls is None or node.attr.startswith("__") or hasattr(torch_tensor_class(), node.attr):
+    if cls is None or node.attr.startswith("__") or hasattr(_tensor_class(), node.attr):
         return False
     if not (isinstance(statement, ast.AugAssign) and statement.target is node
             or isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)):
@@ -2859,7 +2859,7 @@ def _class_datum(mod: Module, node: ast.Attribute, parents: dict[int, ast.AST]) 
 
 
 @functools.cache
-def torch_tensor_class() -> type:
+def _tensor_class() -> type:
     import torch
 
     return torch.Tensor
