@@ -461,16 +461,9 @@ class Module:
         return self.functions.get(name) if final is None else None
 
     def _wrapped(self, call: ast.Call) -> str | None:
-        """The name of the function a decorator is applied to by a call, as ``@D def f`` is ``f = D(f)``:
-        ``D(g)``, ``D(...)(g)``, and a type checker's own form with its options (``jaxtyped(g,
-        typechecker=typechecked)``, as the stub shows); None for any other call (``partial(g, scale=2)``
-        changes what the function takes)."""
-        if len(call.args) != 1 or not isinstance(call.args[0], ast.Name):
-            return None
-        if not call.keywords:
-            return call.args[0].id
-        checker = self.resolve(call.func) or ""
-        return call.args[0].id if checker in WRAPPING_CHECKERS and all(k.arg for k in call.keywords) else None
+        """The name of the function a decorator is applied to by a call, as ``@D def f`` is ``f = D(f)``
+        (``_decorating``), a type checker known by what its name resolves to."""
+        return _decorating(call, lambda func: (self.resolve(func) or "") in WRAPPING_CHECKERS)
 
     def rebound(self, function: str) -> bool:
         """Whether the name is bound again in a way a reading does not follow (a loop, a walrus, a
@@ -854,17 +847,27 @@ def _decorations_assigned(tree: ast.Module) -> None:
     tree.body = body
 
 
-def _as_decorator(value: ast.expr, name: str) -> ast.expr | None:
-    """The decorator ``value`` applies to ``name`` as ``@decorator`` would, or None."""
-    if not (isinstance(value, ast.Call) and len(value.args) == 1 and isinstance(value.args[0], ast.Name)
-            and value.args[0].id == name):
+def _decorating(call: ast.Call, is_checker) -> str | None:
+    """The name of the function ``call`` applies a decorator to, as ``@D def f`` is ``f = D(f)``: ``D(g)``,
+    ``D(...)(g)``, and a type checker's own form with its options (``jaxtyped(g, typechecker=typechecked)``,
+    as the stub shows; ``is_checker`` tells its callee); None for any other call (``partial(g, scale=2)``
+    changes what the function takes)."""
+    if len(call.args) != 1 or not isinstance(call.args[0], ast.Name):
         return None
-    if not value.keywords:
-        return value.func
-    checker = value.func.attr if isinstance(value.func, ast.Attribute) else getattr(value.func, "id", "")
-    if checker in {c.rsplit(".", 1)[1] for c in WRAPPING_CHECKERS} and all(k.arg for k in value.keywords):
-        return ast.Call(func=value.func, args=[], keywords=value.keywords)
+    if not call.keywords or is_checker(call.func) and all(k.arg for k in call.keywords):
+        return call.args[0].id
     return None
+
+
+def _as_decorator(value: ast.expr, name: str) -> ast.expr | None:
+    """The decorator ``value`` applies to ``name`` as ``@decorator`` would, or None (``_decorating``; parsed,
+    not yet read, a type checker is known by its name alone)."""
+    def named(func: ast.expr) -> bool:
+        return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in CHECKER_NAMES
+
+    if not isinstance(value, ast.Call) or _decorating(value, named) != name:
+        return None
+    return ast.Call(func=value.func, args=[], keywords=value.keywords) if value.keywords else value.func
 
 
 MAX_DEPTH = 200  # expressions and blocks nested deeper than anyone writes
@@ -1253,6 +1256,7 @@ FLAGS = ("torch.backends.",)
 TYPES = frozenset(["Parameter"])
 # the type checkers whose call with options wraps a function as their decorator would (``jaxtyped(f, typechecker=...)``)
 WRAPPING_CHECKERS = frozenset(["jaxtyping.jaxtyped", "typeguard.typechecked", "beartype.beartype"])
+CHECKER_NAMES = frozenset(c.rsplit(".", 1)[1] for c in WRAPPING_CHECKERS)  # ... as a module not yet read names them
 # Ways to reach a name without writing it, which a reading of the source cannot follow.
 ESCAPES = frozenset(["getattr", "setattr", "delattr", "eval", "exec", "compile", "__import__", "globals",
                      "locals", "vars", "dir", "open", "breakpoint", "builtins",
