@@ -10,6 +10,9 @@ and the flattening of broadcast dims (``bias.expand(B, S, D).view(B * S, D)``
 needs no copy: dims of stride 0 next to each other are one block). The public
 layouts hold stride 0 only where an arbitrary stride happens to be drawn 0.
 
+Each layout is also asked of the other functions past the public tests' 4 dims: its shape's contiguous
+strides, the flat index of its last element, and its transpose of the first and last dims.
+
 Every answer is a bool, integers or None: compared exactly with the reference's (torch's).
 """
 
@@ -23,6 +26,9 @@ from grader.harness.ask import ask
 from grader.harness.cases import example, given
 from tests.strategies.part01 import same_numel_shape
 
+contiguous_strides = spec.function("strides.contiguous_strides")
+flat_index = spec.function("strides.flat_index")
+transpose = spec.function("strides.transpose")
 is_contiguous = spec.function("strides.is_contiguous")
 view_strides = spec.function("strides.view_strides")
 slice_view = spec.function("strides.slice_view")
@@ -74,9 +80,14 @@ def chained_layouts(draw):
 @example(case=((4, 3), (0, 1), (12,), ()))  # x.expand(4, 3).view(12): torch needs a copy
 # x[1:8:6] of an (8, 3) tensor, transposed, then its columns [0:9:5]: steps past the public ones
 @example(case=((3, 1), (1, 90), (3,), (((8, 3), (3, 1), 0, 0, 1, 8, 6), ((3, 2), (1, 18), 3, 1, 0, 9, 5))))
+@example(case=((2, 3, 1, 2, 1, 2), (12, 4, 4, 2, 2, 1), (6, 4), ()))  # six dims, contiguous
 def test_chained_views(impl, oracle, case):
     shape, strides, new_shape, slices = case
     for sliced in slices:
         ask(impl, oracle, slice_view, *sliced).same()
     ask(impl, oracle, is_contiguous, shape, strides).same()
     ask(impl, oracle, view_strides, shape, strides, new_shape).same()
+    ask(impl, oracle, contiguous_strides, shape).same()
+    if 0 not in shape:  # (an empty slice has no last element)
+        ask(impl, oracle, flat_index, tuple(size - 1 for size in shape), strides, 3).same()
+    ask(impl, oracle, transpose, shape, strides, 0, -1).same()
