@@ -35,9 +35,9 @@ def tensors(draw, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
 
 
 @st.composite
-def squared_error_cases(draw):
-    """(x, w, target): x and w 1-D of one length and dtype, target a float."""
-    n = draw(st.integers(1, 6))
+def squared_error_cases(draw, lengths=st.integers(1, 6)):
+    """(x, w, target): x and w 1-D of one length and dtype, target a float. ``lengths`` draws the length."""
+    n = draw(lengths)
     dtype = draw(DTYPES)
     target = draw(st.floats(-10, 10)) * 10.0 ** draw(st.integers(-3, 3))
     return draw(tensors((n,), dtype)), draw(tensors((n,), dtype)), target
@@ -66,3 +66,8 @@ EXTREME_SIZES = st.sampled_from([
 
 def extreme_linear_cases():
     return linear_cases(EXTREME_SIZES)
+
+
+def long_squared_error_cases():
+    """Vectors longer than the public tests' 6 (up to 300): a gradient right only on short ones shows."""
+    return squared_error_cases(st.integers(7, 300))
