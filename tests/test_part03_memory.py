@@ -66,6 +66,7 @@ def test_matrix_bytes(impl, oracle, case):
 @given(case=S.kv_cache_cases())
 @example(case=(80, 1, 4096, 8, 128, torch.bfloat16))
 @example(case=(32, 4, 131072, 8, 128, torch.bfloat16))  # a long context and a batch: every factor counts
+@example(case=(80, 0, 4096, 8, 128, torch.bfloat16))  # an empty batch: 0 bytes (only negative sizes are refused)
 def test_kv_cache_bytes(impl, oracle, case):
     ask(impl, oracle, kv_cache_bytes, *case).same()
 
