@@ -565,3 +565,18 @@ def test_einops_through_the_module_that_defines_it_is_a_call():
             "    return E.rearrange(x, 'b s (h d) -> b h s d', h=num_heads)\n")
     assert package_names({"named": text}, "named", "split_heads", einops_call("rearrange")) == ["named.py:4"]
     assert package_names({"named": text}, "named", "split_heads", einops_call("einsum")) == []
+
+
+def test_a_float32_scale_is_told_from_float32_products():
+    """float64 scores off by float32's rounding: one factor in every score (the scale, a float32 tensor), or each
+    score its own amount (q and k cast to float32 before the product); the message names the one it sees."""
+    from tests.test_part06_named import _one_factor
+
+    q, k = torch.randn(2, 3, 2, 5, dtype=torch.float64), torch.randn(2, 4, 2, 5, dtype=torch.float64)
+    products = torch.einsum("bihd,bjhd->bhij", q, k)
+    expected = products / math.sqrt(5)
+    allowed = 4 * 7 * torch.finfo(torch.float64).eps * torch.einsum("bihd,bjhd->bhij", q.abs(), k.abs())
+    assert _one_factor(products / torch.sqrt(torch.tensor(5.0)), expected, allowed)
+    assert not _one_factor(torch.einsum("bihd,bjhd->bhij", q.float(), k.float()).double() / math.sqrt(5),
+                           expected, allowed)
+    assert _one_factor(expected, expected, allowed)

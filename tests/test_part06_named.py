@@ -79,6 +79,16 @@ def checked(impl, oracle, function, *args, returns) -> Answers:
 
 
 # --------------------------------------------------------------------------- values
+def _one_factor(got: torch.Tensor, expected: torch.Tensor, allowed: torch.Tensor) -> bool:
+    """Whether ``got`` is ``expected`` times one factor, each score then within ``allowed`` (the dtype's own
+    roundings): a wrong scale's mark, where values computed in fewer bits are off each by its own amount."""
+    if got.shape != expected.shape or got.dtype != expected.dtype or not expected.any():
+        return False
+    largest = expected.abs().argmax()
+    factor = got.flatten()[largest].double() / expected.flatten()[largest].double()
+    return factor != 0 and bool(((got.double() / factor - expected.double()).abs() <= allowed).all())
+
+
 def check_attention_scores(impl, oracle, q, k):
     """Scores of the inputs' dtype, each within a few roundings per term of that dtype."""
     batch, seq_q, heads, dim = q.shape
@@ -90,9 +100,12 @@ def check_attention_scores(impl, oracle, q, k):
     float32_close = q.dtype == torch.float64 and isinstance(answers.got, torch.Tensor) and not beyond(
         answers.got, answers.expected, 4 * (dim + 2) * (F32.eps * scale + info.tiny))
     problem = "wrong value" if not float32_close else \
-        "wrong value for float64 inputs, right to float32's 7 digits only (compute in their precision: a scale " \
-        "made as a float32 tensor, torch.sqrt(torch.tensor(dim)), rounds to float32's 7 digits; math.sqrt(dim) " \
-        "does not)"
+        "wrong value for float64 inputs, right to float32's 7 digits only (compute in their precision: " + (
+            "every score is off by the same factor, a scale: one made as a float32 tensor, "
+            "torch.sqrt(torch.tensor(dim)), rounds to float32's 7 digits; math.sqrt(dim) does not)"
+            if _one_factor(answers.got, answers.expected, 4 * (dim + 2) * (info.eps * scale + info.tiny)) else
+            "the scores are off each by its own amount, as products computed in float32 are: q or k cast to "
+            "float32 (.float(), .to(torch.float32)) before the product, or a float32 tensor in it, rounds them)")
     answers.elementwise(4 * (dim + 2) * (info.eps * scale + info.tiny),
                         ATTENTION_TOLERANCE.format(dtype=str(q.dtype).removeprefix("torch.")), problem)
     return answers.got
