@@ -346,3 +346,13 @@ def test_weights_clamped_to_the_cut_are_told_a_clamp_not_trunc_normal_s_bounds(t
         folder = mutants.materialize(next(m for m in mutants.discover() if m.name == name), tmp_path / name)
         run = pytest("tests/test_part08_model.py", "-k", "test_linear_init_std", f"--submission={folder}")
         assert run.returncode == 1 and told in run.stdout and not_told not in run.stdout, run.stdout[-2000:]
+
+
+def test_a_wrong_count_of_several_ops_says_each_op_s_count_alone(tmp_path):
+    """A count that misses an overload (mm into out=) among five ops said only the total: the student had to
+    find the op. Each op's count alone is said, so the one counted 0 shows."""
+    name = "part04_default_overloads_only"
+    folder = mutants.materialize(next(m for m in mutants.discover() if m.name == name), tmp_path / name)
+    run = pytest("tests/test_part04_flops.py", "-k", "test_count_matmul_flops_forward", f"--submission={folder}")
+    assert run.returncode == 1 and "yours for each op alone:" in run.stdout and "mm_out 0" in run.stdout, \
+        run.stdout[-2000:]

@@ -18,6 +18,7 @@ import functools
 from grader.harness import spec
 from grader.harness.ask import ask, require
 from grader.harness.cases import example, given
+from grader.harness.faults import StudentRaised
 from grader.harness.probes.part04 import count_scenario
 from grader.harness.schema import INT
 from grader.harness.source import (
@@ -80,8 +81,25 @@ def test_cruncher_flops(impl, oracle, case):
 @example(scenario=([("addmm_out", (3, 4, 5), (False, False, False)), ("bmm_out", (2, 3, 4, 5), (False, False)),
                     ("baddbmm_out", (2, 3, 4, 5), (False, False, False))], False, 0))
 def test_count_matmul_flops_forward(impl, oracle, scenario):
-    ask(impl, oracle, count_scenario, *scenario, returns=INT).same()
+    same_count(impl, oracle, *scenario)
     counts_with_its_own_mode(impl)
+
+
+def same_count(impl, oracle, ops: list, backward: bool, seed: int) -> None:
+    """count_matmul_flops of the scenario, exactly the reference's. A wrong count of several ops says what yours
+    counts for each op alone, so that the op it gets wrong shows (an overload missed: ``mm_out``, torch.mm into
+    ``out=``)."""
+    answers = ask(impl, oracle, count_scenario, ops, backward, seed, returns=INT)
+    if len(ops) > 1 and answers.got != answers.expected:
+        alone = []
+        for op in ops:
+            try:
+                alone.append(f"{op[0]} {ask(impl, None, count_scenario, [op], backward, seed, returns=INT).got!r}")
+            except StudentRaised as raised:
+                alone.append(f"{op[0]} raised {raised.exc_type}")
+        answers.same(f"wrong count; yours for each op alone: {', '.join(alone)} (each call of mm, addmm, bmm or "
+                     "baddbmm counts, whichever overload runs it, out= included; any other op counts 0)")
+    answers.same()
 
 
 def counts_with_its_own_mode(impl) -> None:
@@ -210,5 +228,5 @@ def _defined_in(name: str) -> str | None:
 @example(scenario=([("conv1d", (2, 3, 4, 3, 6), (True, True)), ("linear", (5, 7, 6), (True, False, False))],
                    True, 0))  # a convolution is not one of the four ops: 0 of it, forward or backward
 def test_count_matmul_flops_backward(impl, oracle, scenario):
-    ask(impl, oracle, count_scenario, *scenario, returns=INT).same()
+    same_count(impl, oracle, *scenario)
     counts_with_its_own_mode(impl)
