@@ -186,6 +186,13 @@ HONEST = {
                         "D = {i: getattr(torch, n) for i, n in enumerate(NAMES)}\n",
     "a helper given names written out": "import torch\ndef _op(name):\n    return getattr(torch.ops.aten, name)\n"
                                         "MM = _op('mm')\nOTHERS = [_op(n) for n in ('addmm', 'bmm')]\n",
+    # an operator packet's overloads, named by the packet itself: every name ``overloads()`` hands back is an
+    # overload's, and a packet's attribute by that name is that overload
+    "a packet's overloads, by the names it gives": "import torch\naten = torch.ops.aten\nT = {}\n"
+                                                    "for op in (aten.mm, torch.ops.aten.bmm):\n"
+                                                    "    for name in op.overloads():\n"
+                                                    "        T[getattr(op, name)] = op\n"
+                                                    "MM = [getattr(aten.addmm, n) for n in aten.addmm.overloads()]\n",
     "whether a library is installed": "import importlib.util, importlib.metadata\n"
                                       "HAS = importlib.util.find_spec('einops') is not None\n"
                                       "V = importlib.metadata.version('torch')\n",
@@ -916,8 +923,37 @@ REACHING = {
                                "        return torch.nn.Module\n    def put(self, f):\n"
                                "        self.__class__.dump_patches = f\n",
     "__class__ bound in a class body": "import torch\nclass C:\n    __class__ = property(lambda s: torch.nn.Module)\n",
+    # every other way a class body (or any code) binds the name
+    **{f"__class__ bound by {how}": f"import torch\nclass C:\n{body}\n" for how, body in [
+        ("a walrus", "    _a = (__class__ := property(lambda s: torch.nn.Module))"),
+        ("a loop", "    for __class__ in (property(lambda s: torch.nn.Module),):\n        pass"),
+        ("a with", "    with open('x') as __class__:\n        pass"),
+        ("an import", "    from torch.nn import Module as __class__"),
+        ("an except", "    try:\n        pass\n    except Exception as __class__:\n        pass"),
+        ("a match", "    match 1:\n        case int() as __class__:\n            pass"),
+        ("a match's star", "    match []:\n        case [*__class__]:\n            pass"),
+        ("a match's rest", "    match {}:\n        case {**__class__}:\n            pass"),
+        ("a class", "    class __class__:\n        pass"),
+        ("an annotated store", "    __class__: type = torch.nn.Module"),
+        ("a global", "    def f(self):\n        global __class__\n        __class__ = 1"),
+        ("a function's local", "    def f(self):\n        __class__ = torch.nn.Module\n        return __class__"),
+    ]},
     "an object's class set": "import torch\nclass C:\n    n = 0\n    def put(self):\n"
                              "        self.__class__ = torch.nn.Module\n        type(self).n += 1\n",
+    # whether a watcher is on: a probe's thread watch sets a profile function
+    "a profile function asked for": "import threading\ndef f():\n    return threading.getprofile() is None\n",
+    "a trace function asked for": "import sys\ndef f():\n    return sys.gettrace()\n",
+    # a packet's overloads are names of that packet's alone: named on another object, or the packet's loop
+    # bound to anything else, the names lead anywhere
+    "a packet's overload names on another object": "import torch\ndef f(x):\n"
+                                                   "    return [getattr(x, n) for n in torch.ops.aten.mm.overloads()]\n",
+    "overloads of an object of its own": "import torch\ndef f(op):\n"
+                                         "    return [getattr(op, n) for n in op.overloads()]\n",
+    "overloads of a loop that also binds another object": "import torch\nfor op in (torch.ops.aten.mm, torch):\n"
+                                                          "    T = [getattr(op, n) for n in op.overloads()]\n",
+    "overloads, the packet rebound": "import torch\naten = torch.ops.aten\ndef f(x):\n"
+                                     "    for op in (aten.mm,):\n        op = x\n"
+                                     "        T = [getattr(op, n) for n in op.overloads()]\n",
     "an object's class set by setattr": "import torch\nclass C:\n    def put(self):\n"
                                         "        object.__setattr__(self, '__class__', torch.nn.Module)\n",
 }

@@ -99,7 +99,10 @@ REACHING_FUNCTIONS = frozenset([
     # where a coroutine was made: the file, line and function of each frame above (``cr_origin``); the
     # module of a frame up the stack, and the monitoring that hands over code objects (Python 3.12)
     "sys.set_coroutine_origin_tracking_depth", "sys._getframemodulename", "sys.monitoring",
-    "threading.settrace", "threading.setprofile", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+    "threading.settrace", "threading.setprofile",
+    # whether a trace or profile function is set (a probe's watch sets one): code that asks can tell a watched
+    # call from a plain one, and behave only while watched
+    "sys.gettrace", "sys.getprofile", "threading.gettrace", "threading.getprofile", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
     "inspect.stack", "inspect.trace", "inspect.currentframe", "inspect.getouterframes", "inspect.getinnerframes",
     "inspect.getmodule", "inspect.getmembers", "inspect.getmembers_static", "inspect.getclosurevars",
     # what reads a function's code object for it (the file and name it was made in: a probe's, handed to a
@@ -184,6 +187,7 @@ TEST_TOOLS = {
 }
 # the same, by their last name, whatever they are read on (``vars`` of a module hands its namespace)
 REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "settrace", "setprofile",
+                      "gettrace", "getprofile",
                       "get_objects", "get_referrers", "get_referents", "currentframe", "getouterframes",
                       "getinnerframes", "f_back", "f_globals", "f_locals", "f_builtins", "f_code", "tb_frame",
                       "gi_frame", "cr_frame", "ag_frame", "__globals__", "__closure__", "__code__",
@@ -320,6 +324,13 @@ def _reaching(dotted: str) -> bool:
         return True
     return reached_as(dotted, REACHING_DOTTED) or any(
         dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
+
+
+def _packet(path: str | None) -> bool:
+    """An operator packet's path, written out: ``torch.ops.<namespace>.<op>``."""
+    parts = (path or "").split(".")
+    return len(parts) == 4 and parts[:2] == ["torch", "ops"] and all(
+        p.isidentifier() and not p.startswith("__") for p in parts[2:])
 
 
 def _plain_prefix(name: ast.AST) -> bool:
@@ -979,6 +990,24 @@ class _Reader(ast.NodeVisitor):
         return bool(sources) and all(isinstance(source, ast.Call) and self.dotted(source.func) == "dataclasses.fields"
                                      and self.strings.only_imported(source.func) for source in sources)
 
+    def _overload_name(self, target: ast.AST, name: ast.AST) -> bool:
+        """``getattr(op, name) for name in op.overloads()``, where ``op`` is an operator packet written out
+        (``torch.ops.aten.mm``) or a loop over a table of such packets only: ``overloads()`` of a packet hands
+        back its overloads' names alone, and a packet's attribute by one of them is that overload. The loop
+        must ask the same packet (the same name, bound only by loops) the getattr looks the name up on."""
+        if self.strings is None or not isinstance(name, ast.Name):
+            return False
+        loops = self.strings.loop_sources(name)
+        if not loops or not all(isinstance(s, ast.Call) and not s.args and not s.keywords
+                                and isinstance(s.func, ast.Attribute) and s.func.attr == "overloads"
+                                and ast.dump(s.func.value) == ast.dump(target) for s in loops):
+            return False
+        if _packet(self.dotted(target)):
+            return True
+        sources = self.strings.loop_sources(target) if isinstance(target, ast.Name) else None
+        rows = [self.strings.rows(source) for source in sources or ()]
+        return bool(rows) and all(row and all(_packet(self.dotted(e)) for e in row) for row in rows)
+
     def _field_names(self, source: ast.AST) -> bool:
         """An iterable of its own object's field names: ``self.__dataclass_fields__`` (its ``.keys()``) or a
         named tuple's ``self._fields``, also through ``type(self)``, where no module of the submission sets
@@ -1000,10 +1029,8 @@ class _Reader(ast.NodeVisitor):
             if isinstance(statement, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__module__"
                                                          for t in statement.targets):
                 self._add(statement, "sets a class's __module__ (where it says it comes from)")
-            targets = statement.targets if isinstance(statement, ast.Assign) else \
-                [statement.target] if isinstance(statement, (ast.AnnAssign, ast.AugAssign)) else []
-            if any(isinstance(t, ast.Name) and t.id == CLASS_SWAP for t in targets):
-                self._add(statement, "binds __class__ in a class body (its objects say they are of another class)")
+        if node.name == CLASS_SWAP:  # (any other binding of __class__: visit_Name and the rest)
+            self._swaps_class(node)
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(child, method=True)
@@ -1100,6 +1127,8 @@ class _Reader(ast.NodeVisitor):
         for name in node.names:
             if name in IMPORT_ANCHORS:
                 self._anchor(node, name)
+            if name == CLASS_SWAP:
+                self._swaps_class(node)
 
     visit_Nonlocal = visit_Global
 
@@ -1107,6 +1136,26 @@ class _Reader(ast.NodeVisitor):
     def visit_alias(self, node: ast.alias) -> None:  # ``import torch as __package__``
         if (node.asname or node.name.split(".")[0]) in IMPORT_ANCHORS:
             self._anchor(node, node.asname or node.name)
+        if (node.asname or node.name.split(".")[0]) == CLASS_SWAP:
+            self._swaps_class(node)
+
+    def _swaps_class(self, node: ast.AST) -> None:
+        """``__class__`` bound by any statement (in a class body its objects then say they are of another
+        class): nothing honest binds it, so every way is refused, not only ``__class__ = ...``."""
+        self._add(node, "binds __class__ (in a class body, its objects then say they are of another class: a "
+                        "store on self.__class__ changes that class)")
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name == CLASS_SWAP:
+            self._swaps_class(node)
+        self.generic_visit(node)
+
+    def visit_MatchAs(self, node: ast.AST) -> None:  # ``case x as __class__``, ``case [*__class__]``, ``{**__class__}``
+        if CLASS_SWAP in (getattr(node, "name", None), getattr(node, "rest", None)):
+            self._swaps_class(node)
+        self.generic_visit(node)
+
+    visit_MatchStar = visit_MatchMapping = visit_MatchAs
 
     def visit_Import(self, node: ast.Import) -> None:
         self.generic_visit(node)
@@ -1130,6 +1179,8 @@ class _Reader(ast.NodeVisitor):
 
     # names and attributes
     def visit_Name(self, node: ast.Name) -> None:
+        if node.id == CLASS_SWAP and not isinstance(node.ctx, ast.Load):  # a walrus, a loop, a with's target too
+            self._swaps_class(node)
         if id(node) in self.allowed or any(node.id in shadow for shadow in self.shadows):
             return
         items = self.bound.get(f"{node.id}[]")
@@ -1433,7 +1484,7 @@ class _Reader(ast.NodeVisitor):
                 id(node) in self.device_lookups or func.id == "hasattr" or self._device_module(node))
             if device and len(node.args) > 2:
                 self.values.add(id(node.args[2]))  # a default module (``torch.cpu``), asked the same calls
-            if self._is_own(target) and _plain_prefix(name) or device or (
+            if self._is_own(target) and _plain_prefix(name) or device or self._overload_name(target, name) or (
                     library and library.split(".")[0] in ("torch", "numpy") and _dtype_name(name)):
                 pass  # (its own attributes by a name read here or one that starts with a letter written out,
                 # ``f"layer{i}"``: a method called through its class may be handed anything as ``self``)
