@@ -458,6 +458,35 @@ def test_torch_s_counter_taken_from_a_sibling_is_read_as_torch_s():
     assert used, used
 
 
+_SWAP = ("def swap(_yours):\n    def count_matmul_flops(fn):\n"
+         "        from torch.utils.flop_counter import FlopCounterMode\n"
+         "        with FlopCounterMode(display=False) as m:\n            fn()\n        return m.get_total_flops()\n"
+         "    return count_matmul_flops\n")
+_OWN = "def count_matmul_flops(fn):\n    return 0\n"
+
+
+@pytest.mark.parametrize("flops", [
+    # a decorator is read where the def stands: a parameter of the same name is not it
+    "from .memory import swap as fn\n\n@fn\n" + _OWN,
+    "from .memory import swap as fn\n\n" + _OWN + "\ncount_matmul_flops = fn(count_matmul_flops)\n",
+    "from .memory import swap as counter\n\ndef count_matmul_flops(fn):\n    counter = 0\n    return counter\n\n"
+    "count_matmul_flops = counter(count_matmul_flops)\n",
+    # ... nor a local of a def nested in the function
+    "from .memory import swap\n\ndef count_matmul_flops(fn):\n    @swap\n    def run(f):\n        swap = 0\n"
+    "        return swap\n    return run(fn)\n",
+    # a name bound twice: the decorator meets the binding of its moment, not the last
+    _SWAP + "\n@swap\n" + _OWN + "\ndef swap(f):\n    return f\n",
+    _SWAP + "\n" + _OWN + "\ncount_matmul_flops = swap(count_matmul_flops)\n\ndef swap(f):\n    return f\n",
+])
+def test_torch_s_counter_put_in_by_a_decorator_is_read_as_torch_s(flops):
+    """``count_matmul_flops = fn(count_matmul_flops)`` (read as ``@fn``) with ``fn`` a sibling's function handing
+    back torch's counter scored Part 4 10/10: the reading took ``fn`` for the function's own parameter."""
+    from tests.test_part04_flops import _flop_counter_reads
+
+    used, _ = _flop_counter_reads(tuple(sorted({"flops": flops, "memory": _SWAP, "__init__": ""}.items())))
+    assert used, flops
+
+
 @pytest.mark.parametrize("package", [{"__init__": "from torch.utils.flop_counter import *\n"},
                                      {"__init__": "from ._util import *\n",
                                       "_util": "from torch.utils.flop_counter import *\n"},

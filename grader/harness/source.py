@@ -312,13 +312,12 @@ class Module:
         todo = list(roots)
         while todo:
             root = todo.pop()
-            local = _locals(root)
+            local, outer = _locals(root), _enclosing_ids(root)
             for inner in self.walk(root):
                 if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load) and inner.id not in named \
-                        and inner.id not in local:
+                        and (inner.id not in local or id(inner) in outer):
                     named.add(inner.id)
-                    definition = self._definition(inner.id)
-                    if definition is not None:
+                    for definition in self._definitions(inner.id):
                         found.append(definition)
                         todo.append(definition)
         return found
@@ -328,6 +327,15 @@ class Module:
         if final is not None:
             return None if isinstance(final, (ast.Import, ast.ImportFrom)) else final
         return self.functions.get(name) or self.classes.get(name)
+
+    def _definitions(self, name: str) -> list[ast.AST]:
+        """What a module-level name read may be: its final definition (``_definition``); where the module binds
+        it more than once, every statement binding it too (a decorator, or a call at import time, meets the
+        binding of its moment: ``@D`` under a first ``def D``, a second ``def D`` after)."""
+        definition = self._definition(name)
+        if definition is None or self.bindings.get(name, 0) < 2:
+            return [definition] if definition is not None else []
+        return list(dict.fromkeys([definition, *_binding_statements(self.tree, name)]))
 
     def walk(self, node: ast.AST, flags: bool | str = False) -> Iterator[ast.AST]:
         """``ast.walk``, without the code that cannot run (see the module's docstring). ``flags``: a
@@ -482,10 +490,25 @@ class Module:
             # a parameter's default is read where the parameter is (``clock()`` is time.perf_counter's
             # call when ``clock=time.perf_counter``): a default never used reads as nothing
             defaults = {id(n) for d in _defaults(root) for n in walk(d)}
+            outer = _enclosing_ids(root)  # its decorators and annotations: read where the def stands
             for inner in self.walk(root, flags=FIXED if strict else True):
                 if ((isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load))
                         or _literal_getattr(inner) is not None) and id(inner) not in defaults:
-                    yield inner, self.resolve(inner, scope=scope, sources=sources) or ""
+                    resolved = self.resolve(inner, scope=None if id(inner) in outer else scope, sources=sources)
+                    yield inner, resolved or ""
+                    # (where a name must NOT be found: a local that shadows a module's name is read as that name
+                    # too, as a scope read wrongly, a nested def's name taken for the function's, must hide nothing)
+                    if strict and id(inner) not in outer and self._shadowed(inner, scope):
+                        also = self.resolve(inner, sources=sources)
+                        if also and also != resolved:
+                            yield inner, also
+
+    def _shadowed(self, node: ast.AST, scope: dict[str, str]) -> bool:
+        """Whether the name at the base of ``node`` (``fn`` of ``fn.x``) is a local of ``scope`` that the
+        module's top-level code binds too."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in scope and node.id in self.bindings
 
     def annotations(self, function: str, sources: dict[str, str] | None = None) -> dict[str, Annotation | Plain] | None:
         """Each parameter's annotation and ``return``'s, as written; None if there is no such function.
@@ -1066,6 +1089,18 @@ def _locals(node: ast.AST) -> set[str]:
             declared.update(inner.names)
         todo.extend(ast.iter_child_nodes(inner))
     return names - declared
+
+
+def _enclosing_ids(node: ast.AST) -> frozenset[int]:
+    """The ids of a def's (or lambda's) nodes that Python evaluates where the def stands, not in its own scope:
+    its decorators, defaults and annotations (``def f(fn)`` decorated ``@fn`` reads the module's ``fn``)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        parts = _def_time_parts(node)
+    elif isinstance(node, ast.Lambda):
+        parts = _defaults(node)
+    else:
+        return frozenset()
+    return frozenset(id(n) for part in parts for n in walk(part))
 
 
 def _assigned(target: ast.expr, value: ast.expr) -> Iterator[tuple[str, ast.expr]]:
