@@ -395,7 +395,7 @@ REACHING = {
     "... in a field nested in a format spec": "class E:\n    def __format__(self, spec):\n        return spec\n"
                                               "def f(fn):\n    return '{0:{1.__code__.co_filename}}'.format(E(), fn)\n",
     "... taken as a method first": "def f(x):\n    show = '{0.f_back}'.format\n    return show(x)\n",
-    "... looked up by name": "def f(fn, t):\n    return getattr(str, 'format')(t, fn)\n",
+    "... a format looked up by name": "def f(fn, t):\n    return getattr(str, 'format')(t, fn)\n",
     "... called by name": "import operator\ndef f(fn, t):\n    return operator.methodcaller('format', fn)(t)\n",
     "... given to str.format": "def f(x, t):\n    return str.format(t, x)\n",
     "... a format_map of text given": "def f(m, t):\n    return t.format_map(m)\n",
@@ -547,7 +547,7 @@ REACHING = {
     "... _log partly applied": "import functools, logging\np = functools.partial(logging.getLogger()._log, 40)\n"
                                "p('who', (), None, None, False, 3)\n",
     "... handed on": "import logging\np = logging.getLogger()._log\np(40, 'who', (), None, None, False, 3)\n",
-    "... looked up by name": "import logging, operator\n"
+    "... its _log looked up by name": "import logging, operator\n"
                              "operator.attrgetter('_log')(logging.getLogger())(40, 'w', (), None, None, False, 3)\n",
     "where the frames that made a coroutine stand": (
         "import sys\nsys.set_coroutine_origin_tracking_depth(8)\nasync def g():\n    pass\n"

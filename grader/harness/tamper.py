@@ -102,7 +102,8 @@ REACHING_FUNCTIONS = frozenset([
     "threading.settrace", "threading.setprofile",
     # whether a trace or profile function is set (a probe's watch sets one): code that asks can tell a watched
     # call from a plain one, and behave only while watched
-    "sys.gettrace", "sys.getprofile", "threading.gettrace", "threading.getprofile", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+    "sys.gettrace", "sys.getprofile", "threading.gettrace", "threading.getprofile",
+    "gc.get_objects", "gc.get_referrers", "gc.get_referents",
     "inspect.stack", "inspect.trace", "inspect.currentframe", "inspect.getouterframes", "inspect.getinnerframes",
     "inspect.getmodule", "inspect.getmembers", "inspect.getmembers_static", "inspect.getclosurevars",
     # what reads a function's code object for it (the file and name it was made in: a probe's, handed to a
