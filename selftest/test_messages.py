@@ -356,3 +356,8 @@ def test_a_wrong_count_of_several_ops_says_each_op_s_count_alone(tmp_path):
     run = pytest("tests/test_part04_flops.py", "-k", "test_count_matmul_flops_forward", f"--submission={folder}")
     assert run.returncode == 1 and "yours for each op alone:" in run.stdout and "mm_out 0" in run.stdout, \
         run.stdout[-2000:]
+    # backward: an out= op alone has no graph to run backward through, so it is counted forward (not "raised")
+    run = pytest("tests/test_part04_flops.py", "-k", "test_count_matmul_flops_backward", f"--submission={folder}",
+                 "--hypothesis-seed=0")
+    assert run.returncode == 1 and "yours for each op alone:" in run.stdout and " raised " not in run.stdout, \
+        run.stdout[-2000:]
