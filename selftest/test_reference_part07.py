@@ -1301,6 +1301,39 @@ def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
         done()
 
 
+@pytest.mark.parametrize("how", ["jacfwd", "make_dual"])
+def test_the_watch_sees_forward_mode_autograd(how):
+    """Forward-mode autograd (``torch.func.jacfwd``, ``forward_ad.make_dual``) builds no graph and runs no engine:
+    the watch reports the ops it ran inside a forward-mode level; a plain call reports none."""
+    import torch.autograd.forward_ad as forward_ad
+
+    from grader.harness.probes.part07 import autograd_watched
+
+    class Functions:
+        def __init__(self, fn):
+            self.fn = fn
+
+        def function(self, name):
+            return self.fn
+
+    def by_jacfwd(x, w, target):
+        return torch.func.jacfwd(lambda v: 0.5 * (x @ v - target) ** 2)(w)
+
+    def by_duals(x, w, target):
+        with forward_ad.dual_level():
+            slopes = [forward_ad.unpack_dual(0.5 * (x @ forward_ad.make_dual(w, e) - target) ** 2).tangent
+                      for e in torch.eye(len(w))]
+        return torch.stack(slopes)
+
+    x, w = torch.tensor([1.0, 2.0]), torch.tensor([0.5, -1.0])
+    watched = autograd_watched.fn(Functions(by_jacfwd if how == "jacfwd" else by_duals),
+                                  "gradients.squared_error_grad", x, w, 1.0)
+    assert watched.dual and not watched.engine, how
+    assert torch.allclose(watched.answer.double(), (x * (x @ w - 1.0)).double())
+    plain = autograd_watched.fn(Functions(lambda x, w, t: x * (x @ w - t)), "gradients.squared_error_grad", x, w, 1.0)
+    assert not (plain.dual or plain.graph or plain.engine)
+
+
 def test_a_name_of_its_own_class_autograd_s_objects_have_too_is_found_for_the_message():
     """Part 7's "used autograd" says so where the name is also a method or attribute of the submission's own
     class (``op.backward(g)`` on an op taken from a list: honest, and unreadable as its own)."""

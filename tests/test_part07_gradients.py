@@ -223,8 +223,8 @@ def no_autograd(impl, function, returned: list) -> None:
 
 def no_autograd_ran(impl, oracle, function, args: tuple, check_answer) -> None:
     """Called on inputs of its own with every op it runs seen from below autograd (``autograd_watched``): no op
-    was given or made a tensor that requires grad, none ran inside autograd's engine, and no thread of its own
-    ran; and its answer is right (``check_answer``), so that a table of earlier calls' answers, which runs nothing, is
+    was given or made a tensor that requires grad, none ran inside autograd's engine or a forward-mode level, and
+    no thread of its own ran; and its answer is right (``check_answer``), so that a table of earlier calls' answers, which runs nothing, is
     no way past the watch."""
     watched = ask(impl, oracle, autograd_watched, function.name, *args)
     seen = watched.got
@@ -235,6 +235,10 @@ def no_autograd_ran(impl, oracle, function, args: tuple, check_answer) -> None:
     if seen.graph:
         fail(function.name, f"built an autograd graph as it ran (an op was given a tensor that requires grad), though "
              f"its source names no autograd ({how}): compute the gradient with the formula, using plain tensor ops")
+    if seen.dual:
+        fail(function.name, f"ran ops under forward-mode autograd (dual tensors: make_dual, torch.func.jacfwd, jvp), "
+             f"though its source names no autograd ({how}): compute the gradient with the formula, using plain "
+             "tensor ops")
     if seen.threads:
         fail(function.name, "had a thread of its own run as it ran (started by the call, or when its module was "
              "imported): a gradient by hand needs none, and the check that no autograd runs does not follow code into "

@@ -32,6 +32,7 @@ class Watched(Report):
 
     graph: bool  # an op was given, or made, a tensor that requires grad
     engine: bool  # an op ran inside autograd's engine (a backward)
+    dual: bool  # an op ran inside a forward-mode level (make_dual, torch.func.jacfwd, jvp): no graph, no engine
     threads: bool  # a thread of its own ran during the call (started by it, or before it, at import)
     answer: Any  # what the call returned
 
@@ -44,7 +45,8 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
 
     from grader.harness.adapters import graph_task_id
 
-    seen = {"graph": False, "engine": False, "threads": False}
+    seen = {"graph": False, "engine": False, "threads": False, "dual": False}
+    import torch.autograd.forward_ad as forward_ad
 
     class Watch(TorchDispatchMode):
         @classmethod
@@ -55,6 +57,8 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
             out = func(*args, **(kwargs or {}))
             if graph_task_id() != -1:
                 seen["engine"] = True
+            if forward_ad._current_level != -1:  # (the level torch's forward-mode entry points open, read as they set it)
+                seen["dual"] = True
             if not seen["graph"] and any(isinstance(t, torch.Tensor) and t.requires_grad
                                          for t in tree_leaves((args, kwargs, out))):
                 seen["graph"] = True
@@ -78,7 +82,7 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
     # process started it) does not
     after = _other_threads_cpu()
     ran = any(spent is None or after.get(ident) is None or after[ident] > spent for ident, spent in before.items())
-    return Watched(seen["graph"], seen["engine"], seen["threads"] or ran, answer)
+    return Watched(seen["graph"], seen["engine"], seen["dual"], seen["threads"] or ran, answer)
 
 
 def _other_threads_cpu() -> dict[int, float | None]:
