@@ -193,6 +193,12 @@ HONEST = {
                                                     "    for name in op.overloads():\n"
                                                     "        T[getattr(op, name)] = op\n"
                                                     "MM = [getattr(aten.addmm, n) for n in aten.addmm.overloads()]\n",
+    **{f"a packet's overloads, the packets {how}": "import torch\naten = torch.ops.aten\n"
+       "T = {aten.mm: 1, aten.bmm: 2}\nL = (aten.mm, aten.bmm)\n" + loop for how, loop in [
+           ("in a tuple", "X = {getattr(p, n) for p in L for n in p.overloads()}\n"),
+           ("as a table's keys", "X = {getattr(p, n): T[p] for p in T for n in p.overloads()}\n"),
+           ("as a table's items", "X = {getattr(p, n): f for p, f in T.items() for n in p.overloads()}\n"),
+       ]},
     "whether a library is installed": "import importlib.util, importlib.metadata\n"
                                       "HAS = importlib.util.find_spec('einops') is not None\n"
                                       "V = importlib.metadata.version('torch')\n",
@@ -951,6 +957,12 @@ REACHING = {
                                          "    return [getattr(op, n) for n in op.overloads()]\n",
     "overloads of a loop that also binds another object": "import torch\nfor op in (torch.ops.aten.mm, torch):\n"
                                                           "    T = [getattr(op, n) for n in op.overloads()]\n",
+    "overloads of a table's values": "import torch\nT = {torch.ops.aten.mm: torch}\n"
+                                      "X = [getattr(p, n) for p in T.values() for n in p.overloads()]\n",
+    "overloads of a table's second place": "import torch\nT = {torch: torch.ops.aten.mm}\n"
+                                           "X = [getattr(p, n) for f, p in T.items() for n in p.overloads()]\n",
+    "overloads of a table added to": "import torch\nT = {torch.ops.aten.mm: 1}\nT[torch] = 2\n"
+                                     "X = [getattr(p, n) for p in T for n in p.overloads()]\n",
     "overloads, the packet rebound": "import torch\naten = torch.ops.aten\ndef f(x):\n"
                                      "    for op in (aten.mm,):\n        op = x\n"
                                      "        T = [getattr(op, n) for n in op.overloads()]\n",

@@ -433,6 +433,20 @@ DEAD = {
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {
+    # a self-check's import of autograd's grad (or a type-only one), a local of the same name: the local is its own
+    "a local grad beside autograd's grad imported": "from torch.autograd import grad\n\n"
+                                                   "def squared_error_grad(x, w, t):\n    grad = x * (x @ w - t)\n"
+                                                   "    return grad\n\nif __name__ == '__main__':\n"
+                                                   "    print(grad)\n",
+    "a local grad beside a type-only import": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                              "    from torch.autograd import grad\n\n"
+                                              "def squared_error_grad(x, w, t):\n    grad = x * (x @ w - t)\n"
+                                              "    return grad\n",
+    # a first draft of a helper left above the one that runs (a call at run time meets the last)
+    "a helper's first draft": "def _g(x, w, t):\n    w = w.detach().requires_grad_()\n"
+                              "    (0.5 * (x @ w - t) ** 2).backward()\n    return w.grad\n\n"
+                              "def _g(x, w, t):\n    return x * (x @ w - t)\n\n"
+                              "def squared_error_grad(x, w, t):\n    return _g(x, w, t)\n",
     # a sanity check that no graph was built: compared with None, never called (round 32)
     "a result's grad_fn asserted None": "def squared_error_grad(x, w, t):\n    g = x * (x @ w - t)\n"
                                         "    assert g.grad_fn is None and w.grad is None\n    return g\n",
@@ -783,6 +797,20 @@ def test_a_helper_module_that_uses_autograd_is_followed():
     assert any(f.autograd for f in findings(text, hidden))  # defined where a star import's reading stops
     text = "from ._util import *\n\ndef squared_error_grad(x, w, t):\n    return outer(x, x @ w - t)\n"
     assert findings(text, clean) == []
+
+
+
+@pytest.mark.parametrize("where", ["in the class body", "under an if in the class body"])
+def test_autograd_imported_in_a_helper_class_s_body_is_charged(where):
+    """``class _Tools: from torch.func import jacfwd as J`` in a helper module, read by gradients.py as ``_Tools.J``:
+    the import binds an attribute of the class, which the helper module itself never mentions (its other imports,
+    unused, are its own business): charged as a use."""
+    body = "    from torch.func import jacfwd as J\n" if where == "in the class body" else \
+        "    if True:\n        from torch.func import jacfwd as J\n"
+    helpers = {"_helpers": "class _Tools:\n" + body}
+    text = ("import torch\nfrom ._helpers import _Tools\n\ndef squared_error_grad(x, w, t):\n"
+            "    return _Tools.J(lambda v: 0.5 * (x @ v - t) ** 2)(w)\n")
+    assert any(f.autograd and "_helpers.py" in f.where for f in findings(text, helpers)), where
 
 
 # a module of the submission's own handed on as a value, then a function of it called through that value: the

@@ -518,6 +518,27 @@ class LiteralStrings:
             return None
         return [b.source.args[b.path[0]] if b.path else b.source for b in bindings]
 
+    def loop_items(self, node: ast.Name) -> list[ast.AST] | None:
+        """The items a read name may hold where every binding of it is a loop's target, each an expression
+        written out: the rows of each loop's iterable (``rows``), or where the name stands at a place of a
+        tuple target (``for op, f in T.items()``), that place of each row; else None."""
+        bindings = self._bindings_of(node)
+        if not bindings or any(b.kind != "loop" for b in bindings):
+            return None
+        items = []
+        for binding in bindings:
+            rows = self.rows(binding.source)
+            if rows is None:
+                return None
+            for row in rows:
+                for place in binding.path:
+                    if not isinstance(row, (ast.Tuple, ast.List)) or place >= len(row.elts) \
+                            or any(isinstance(e, ast.Starred) for e in row.elts):
+                        return None
+                    row = row.elts[place]
+                items.append(row)
+        return items
+
     def assign_sources(self, node: ast.Name) -> list[ast.AST] | None:
         """The values of every binding of a read name, where each is a plain ``=`` of the whole name; else None."""
         bindings = self._bindings_of(node)

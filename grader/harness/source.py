@@ -312,12 +312,12 @@ class Module:
         todo = list(roots)
         while todo:
             root = todo.pop()
-            local, outer = _locals(root), _enclosing_ids(root)
+            local, outer, later = _locals(root), _enclosing_ids(root), _call_time(root)
             for inner in self.walk(root):
                 if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load) and inner.id not in named \
                         and (inner.id not in local or id(inner) in outer):
                     named.add(inner.id)
-                    for definition in self._definitions(inner.id):
+                    for definition in self._definitions(inner.id, at_import=id(inner) not in later):
                         found.append(definition)
                         todo.append(definition)
         return found
@@ -328,12 +328,13 @@ class Module:
             return None if isinstance(final, (ast.Import, ast.ImportFrom)) else final
         return self.functions.get(name) or self.classes.get(name)
 
-    def _definitions(self, name: str) -> list[ast.AST]:
-        """What a module-level name read may be: its final definition (``_definition``); where the module binds
-        it more than once, every statement binding it too (a decorator, or a call at import time, meets the
-        binding of its moment: ``@D`` under a first ``def D``, a second ``def D`` after)."""
+    def _definitions(self, name: str, at_import: bool) -> list[ast.AST]:
+        """What a module-level name read may be: its final definition (``_definition``); read ``at_import`` (by a
+        decorator, a class body, a call at the module's top) where the module binds it more than once, every
+        statement binding it too, as such a read meets the binding of its moment (``@D`` under a first ``def D``,
+        a second ``def D`` after). A function's body runs once the module is imported: its final binding."""
         definition = self._definition(name)
-        if definition is None or self.bindings.get(name, 0) < 2:
+        if definition is None or not at_import or self.bindings.get(name, 0) < 2:
             return [definition] if definition is not None else []
         return list(dict.fromkeys([definition, *_binding_statements(self.tree, name)]))
 
@@ -490,25 +491,24 @@ class Module:
             # a parameter's default is read where the parameter is (``clock()`` is time.perf_counter's
             # call when ``clock=time.perf_counter``): a default never used reads as nothing
             defaults = {id(n) for d in _defaults(root) for n in walk(d)}
-            outer = _enclosing_ids(root)  # its decorators and annotations: read where the def stands
+            local = _function_locals(self.tree)  # where each name is a function's own (a def's decorators: not)
             for inner in self.walk(root, flags=FIXED if strict else True):
                 if ((isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, ast.Load))
                         or _literal_getattr(inner) is not None) and id(inner) not in defaults:
-                    resolved = self.resolve(inner, scope=None if id(inner) in outer else scope, sources=sources)
-                    yield inner, resolved or ""
-                    # (where a name must NOT be found: a local that shadows a module's name is read as that name
-                    # too, as a scope read wrongly, a nested def's name taken for the function's, must hide nothing)
-                    if strict and id(inner) not in outer and self._shadowed(inner, scope):
-                        also = self.resolve(inner, sources=sources)
-                        if also and also != resolved:
-                            yield inner, also
-
-    def _shadowed(self, node: ast.AST, scope: dict[str, str]) -> bool:
-        """Whether the name at the base of ``node`` (``fn`` of ``fn.x``) is a local of ``scope`` that the
-        module's top-level code binds too."""
-        while isinstance(node, ast.Attribute):
-            node = node.value
-        return isinstance(node, ast.Name) and node.id in scope and node.id in self.bindings
+                    # a function's own name is read with its names; another there is the module's; outside every
+                    # function (a class body, the module's top, not a def's decorators) with root's names
+                    base = _base_name(inner)
+                    local_here = local.get(id(base)) if base is not None else None
+                    here = scope if base is None or (base.id in local_here if local_here is not None else not
+                                                      isinstance(root, (ast.FunctionDef, ast.AsyncFunctionDef))) \
+                        else None
+                    yield inner, self.resolve(inner, scope=here, sources=sources) or ""
+                elif strict and id(inner) in class_scoped_imports(self.tree):
+                    # an import in a class body binds an attribute of the class, read as ``self.Tally`` or
+                    # ``_Tools.Tally`` where no name leads back to it: where a name must NOT be found, it is read here
+                    for alias in inner.names:
+                        yield inner, self._library(alias.name if isinstance(inner, ast.Import)
+                                                   else _from_name(inner, alias)) or ""
 
     def annotations(self, function: str, sources: dict[str, str] | None = None) -> dict[str, Annotation | Plain] | None:
         """Each parameter's annotation and ``return``'s, as written; None if there is no such function.
@@ -1089,6 +1089,51 @@ def _locals(node: ast.AST) -> set[str]:
             declared.update(inner.names)
         todo.extend(ast.iter_child_nodes(inner))
     return names - declared
+
+
+def class_scoped_imports(tree: ast.Module) -> frozenset[int]:
+    """The ids of the import statements that run in a class body (under its if, try, with or loop too): each
+    binds an attribute of the class, which code anywhere may read (``self.Tally``, ``_Tools.J``), not a name the
+    module reads back."""
+    found = tree.__dict__.get("_class_imports")
+    if found is None:
+        holders = (ast.stmt, ast.excepthandler, ast.match_case)
+        ids: set[int] = set()
+        for cls in walk(tree):
+            todo = list(cls.body) if isinstance(cls, ast.ClassDef) else []
+            while todo:
+                statement = todo.pop()
+                if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                    ids.add(id(statement))
+                elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    todo += [c for c in ast.iter_child_nodes(statement) if isinstance(c, holders)]
+        found = tree._class_imports = frozenset(ids)
+    return found
+
+
+def _base_name(node: ast.AST) -> ast.Name | None:
+    """The name an attribute chain starts from (``fn`` of ``fn.x.y``), or None (a call's result, a subscript's)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node if isinstance(node, ast.Name) else None
+
+
+def _call_time(root: ast.AST) -> frozenset[int]:
+    """The ids of ``root``'s nodes that run only when a function is called: those in a def's or lambda's body (not
+    its decorators, defaults or annotations, which run where the def stands), ``root``'s own body where it is one."""
+    found: set[int] = set()
+    todo: list[tuple[ast.AST, bool]] = [(root, False)]
+    while todo:
+        node, later = todo.pop()
+        if later:
+            found.add(id(node))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            standing = [node.args, *getattr(node, "decorator_list", ()), getattr(node, "returns", None)]
+            todo += [(child, later if any(child is part for part in standing) else True)
+                     for child in ast.iter_child_nodes(node)]
+        else:
+            todo += [(child, later) for child in ast.iter_child_nodes(node)]
+    return frozenset(found)
 
 
 def _enclosing_ids(node: ast.AST) -> frozenset[int]:
@@ -2097,7 +2142,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 if alias.name not in PLAIN_IMPORTS and alias.name.split(".")[0] not in {"assignment", *siblings} \
                         and not (_autograd_name(alias.name) and (
                             (alias.asname is None and alias.name.split(".")[0] in PLAIN_IMPORTS)
-                            or not _mentioned(mod, alias.asname or alias.name.split(".")[0]))):
+                            or not _mentioned(mod, alias.asname or alias.name.split(".")[0], node))):
                     found.append(Finding(where, f"imports {alias.name}", _autograd_name(alias.name)))
         elif isinstance(node, ast.ImportFrom):
             source = node.module or ""
@@ -2119,7 +2164,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                     continue
                 # (what of a plain module runs unseen, `from doctest import testmod`, is charged where used)
                 if _charged_from(source, alias.name) \
-                        and not (_autograd_name(full) and not _mentioned(mod, alias.asname or alias.name)):
+                        and not (_autograd_name(full) and not _mentioned(mod, alias.asname or alias.name, node)):
                     found.append(Finding(where, f"imports {full}", _autograd_name(full)))
         elif isinstance(node, ast.Attribute) and imported in PLAIN_NAMES:
             continue  # `re.compile(...)`: a pattern, not the builtin compile nor torch.compile
@@ -2166,11 +2211,12 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                   and isinstance(node.ctx, ast.Load) and id(node) not in _class_body_methods(mod.tree)
                   and (imports or node.id != "__doc__")):  # (`description=__doc__` in another module: its text)
                 found.append(Finding(where, f"uses {node.id}", False))
-            elif isinstance(node.ctx, ast.Load) and (imported or mod.imports.get(node.id)) \
-                    and _autograd_import(imported or mod.imports[node.id]) and (imports or not _a_base(node, parents)) \
-                    and not ((imported or mod.imports[node.id]).split(".")[-1] in TYPES and id(node) in inert):
-                # (`from torch.autograd import grad as _g`, under any name)
-                found.append(Finding(where, f"uses {imported or mod.imports[node.id]}", True))
+            elif isinstance(node.ctx, ast.Load) and (taken := imported or (
+                    mod.imports.get(node.id) if node.id not in (scopes.get(id(node)) or {}) else None)) \
+                    and _autograd_import(taken) and (imports or not _a_base(node, parents)) \
+                    and not (taken.split(".")[-1] in TYPES and id(node) in inert):
+                # (`from torch.autograd import grad as _g`, under any name; a local of the same name is the local)
+                found.append(Finding(where, f"uses {taken}", True))
             elif node.id in AUTOGRAD and isinstance(node.ctx, ast.Load) and node.id not in mod.bindings \
                     and mod.stars and node.id not in (scopes.get(id(node)) or {}):
                 # `grad` bound only by a `from torch.autograd import *`: whatever it is, it is not read
@@ -2252,16 +2298,20 @@ def _names_a_type(text: str) -> bool:
         or isinstance(n, ast.Name) and (n.id in AUTOGRAD or n.id.startswith("_")) for n in walk(parsed))
 
 
-def _mentioned(mod: "Module", name: str) -> bool:
+def _mentioned(mod: "Module", name: str, imported_by: ast.AST | None = None) -> bool:
     """Whether code of the module that can run names ``name`` anywhere (read, bound again, deleted, in a
     string a lookup may take), the imports themselves aside; a module that hands its namespace out
-    (``globals()``, ``vars()``, ``__getattr__``) mentions every name."""
+    (``globals()``, ``vars()``, ``__getattr__``) mentions every name. A name ``imported_by`` an import in a class
+    body is an attribute of the class, which any module may read: mentioned."""
+    if imported_by is not None and id(imported_by) in class_scoped_imports(mod.tree):
+        return True
     mentioned = mod.__dict__.get("_mentioned")
     if mentioned is None:
         mentioned = set()
+        local = _function_locals(mod.tree)
         for node in mod.walk(mod.tree):
-            if isinstance(node, ast.Name):
-                mentioned.add(node.id)
+            if isinstance(node, ast.Name) and node.id not in local.get(id(node), ()):  # (a function's own `grad`
+                mentioned.add(node.id)  # is no mention of the module's)
             elif isinstance(node, ast.Attribute):
                 mentioned.add(node.attr)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -2272,6 +2322,29 @@ def _mentioned(mod: "Module", name: str) -> bool:
             mentioned.add("*")
         mod._mentioned = mentioned
     return name in mentioned or "*" in mentioned
+
+
+def _function_locals(tree: ast.Module) -> dict[int, frozenset[str]]:
+    """Each node inside a function (or lambda) of the module -> the names local there (``_locals`` of it and of
+    the functions around it): a name among them read or bound there is the function's own, any other the
+    module's (a method's body does not see its class's names). A node outside every function (the module's top,
+    a class body) is not listed. A def's decorators, defaults and annotations stand where the def does."""
+    found = tree.__dict__.get("_function_locals")
+    if found is None:
+        found, pinned = {}, {}  # pinned: a def's decorators, defaults and annotations, to where the def stands
+        todo: list[tuple[ast.AST, frozenset[str] | None]] = [(tree, None)]
+        while todo:
+            node, local = todo.pop()
+            local = pinned.get(id(node), local)
+            if local is not None:
+                found[id(node)] = local
+            inner = local
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                inner = (local or frozenset()) | _locals(node)
+                pinned.update(dict.fromkeys(_enclosing_ids(node), local))
+            todo += [(child, inner) for child in ast.iter_child_nodes(node)]
+        tree._function_locals = found
+    return found
 
 
 def _autograd_import(dotted: str) -> bool:
@@ -2527,15 +2600,21 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
         dotted = _imported(mod, value, scopes.get(id(value))) or ""
         return dotted.startswith("torch.ops.")
 
-    over_operators: set[int] = set()  # ids of comprehension variables' Names that only hold torch.ops attributes
+    over_operators: set[int] = set()  # ids of loop variables' Names that only hold torch.ops attributes
     for node in mod.walk(root):
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             for generator in node.generators:
-                values = generator.iter.elts if isinstance(generator.iter, (ast.Tuple, ast.List, ast.Set)) else None
-                if isinstance(generator.target, ast.Name) and values and all(operators(v) for v in values) \
-                        and _bindings(node, generator.target.id) == 1:
-                    over_operators.update(id(n) for n in walk(node)
-                                          if isinstance(n, ast.Name) and n.id == generator.target.id)
+                name = _operator_loop(mod, generator.target, generator.iter, operators)
+                if name is not None and _bindings(node, name) == 1:
+                    over_operators.update(id(n) for n in walk(node) if isinstance(n, ast.Name) and n.id == name)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):  # a statement's loop: every binding of its name in the
+            # function (or the module) around it a loop over operators
+            name = _operator_loop(mod, node.target, node.iter, operators)
+            scope = _scope_around(mod, node)
+            if name is not None and _bindings(scope, name) == sum(
+                    _operator_loop(mod, loop.target, loop.iter, operators) == name for loop in walk(scope)
+                    if isinstance(loop, (ast.For, ast.AsyncFor))):
+                over_operators.update(id(n) for n in walk(scope) if isinstance(n, ast.Name) and n.id == name)
     own_instance = _method_receivers(mod)
     found: dict[int, str] = {}
     for node in mod.walk(root):
@@ -2547,6 +2626,72 @@ def _getattr_receivers(mod: Module, root: ast.AST, scopes: dict[int, dict[str, s
             elif id(receiver) in own_instance and len(node.args) > 1 and _written_prefix(node.args[1]):
                 found[id(node.func)] = receiver.id
     return found
+
+
+def _operator_loop(mod: Module, target: ast.expr, iterable: ast.expr, operators) -> str | None:
+    """The name a loop binds to torch operators alone (``operators`` tells one), or None: ``for op in (aten.mm,
+    aten.bmm)``, over a table's keys (``for op in FORMULAS``, ``FORMULAS.keys()``), the first of ``for op, f in
+    FORMULAS.items()``; a table written out in place or bound once at the module's top."""
+    def rows(table: ast.expr, depth: int = 0) -> list[ast.expr] | None:
+        if isinstance(table, (ast.Tuple, ast.List, ast.Set)):
+            return None if any(isinstance(e, ast.Starred) for e in table.elts) else list(table.elts)
+        if isinstance(table, ast.Dict):
+            return None if any(k is None for k in table.keys) else list(table.keys)
+        if isinstance(table, ast.Name) and depth < 4 and mod.bindings.get(table.id) == 1 \
+                and table.id not in _function_locals(mod.tree).get(id(table), ()) \
+                and table.id not in mod.declared_global and isinstance(mod.final.get(table.id), ast.expr) \
+                and _only_read(mod, table.id):
+            return rows(mod.final[table.id], depth + 1)
+        return None
+
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) \
+            and iterable.func.attr in ("keys", "items") and not iterable.args and not iterable.keywords:
+        keys = rows(iterable.func.value)
+        if iterable.func.attr == "items":  # ``for op, f in T.items()``: op is a key
+            target = target.elts[0] if isinstance(target, ast.Tuple) and len(target.elts) == 2 else None
+    else:
+        keys = rows(iterable)
+    if not isinstance(target, ast.Name) or not keys or not all(operators(key) for key in keys):
+        return None
+    return target.id
+
+
+def _only_read(mod: Module, name: str) -> bool:
+    """Whether the module only reads its table ``name``: iterated, indexed, or asked ``keys``/``items``/``values``/
+    ``get``; never stored into, handed on (where a callee may change it) or deleted from."""
+    parents = _parents(mod)
+    for node in walk(mod.tree):
+        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+            continue
+        if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):
+            continue
+        if isinstance(parent, ast.Attribute) and parent.attr in ("keys", "items", "values", "get") \
+                and isinstance(parents.get(id(parent)), ast.Call) and parents[id(parent)].func is parent:
+            continue
+        if isinstance(parent, ast.Compare) and node is not parent.left:  # `op in TABLE`
+            continue
+        return False
+    return True
+
+
+def _parents(mod: Module) -> dict[int, ast.AST]:
+    """Each node of the module's tree -> the node holding it (made once a tree)."""
+    parents = mod.tree.__dict__.get("_parents")
+    if parents is None:
+        parents = mod.tree._parents = {id(c): n for n in walk(mod.tree) for c in ast.iter_child_nodes(n)}
+    return parents
+
+
+def _scope_around(mod: Module, node: ast.AST) -> ast.AST:
+    """The function (or lambda) whose scope ``node`` is in, or the module."""
+    parents = _parents(mod)
+    parent = parents.get(id(node))
+    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        parent = parents.get(id(parent))
+    return parent if parent is not None else mod.tree
 
 
 def _plain_attribute(name: str) -> bool:

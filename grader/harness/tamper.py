@@ -993,7 +993,8 @@ class _Reader(ast.NodeVisitor):
 
     def _overload_name(self, target: ast.AST, name: ast.AST) -> bool:
         """``getattr(op, name) for name in op.overloads()``, where ``op`` is an operator packet written out
-        (``torch.ops.aten.mm``) or a loop over a table of such packets only: ``overloads()`` of a packet hands
+        (``torch.ops.aten.mm``) or a loop over a table of such packets only (its rows, its keys, the first of
+        its ``.items()``): ``overloads()`` of a packet hands
         back its overloads' names alone, and a packet's attribute by one of them is that overload. The loop
         must ask the same packet (the same name, bound only by loops) the getattr looks the name up on."""
         if self.strings is None or not isinstance(name, ast.Name):
@@ -1005,9 +1006,8 @@ class _Reader(ast.NodeVisitor):
             return False
         if _packet(self.dotted(target)):
             return True
-        sources = self.strings.loop_sources(target) if isinstance(target, ast.Name) else None
-        rows = [self.strings.rows(source) for source in sources or ()]
-        return bool(rows) and all(row and all(_packet(self.dotted(e)) for e in row) for row in rows)
+        items = self.strings.loop_items(target) if isinstance(target, ast.Name) else None
+        return bool(items) and all(_packet(self.dotted(item)) for item in items)
 
     def _field_names(self, source: ast.AST) -> bool:
         """An iterable of its own object's field names: ``self.__dataclass_fields__`` (its ``.keys()``) or a
