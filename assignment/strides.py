@@ -112,9 +112,12 @@ def view_strides(shape: Shape, strides: Strides, new_shape: Shape) -> Strides | 
 
     ``view`` never copies: it only re-describes the same storage. That is possible
     when the new shape only splits or merges dims that already sit in storage as
-    one evenly spaced block. Walk the old dims from the innermost: a run of dims
-    forms one *chunk* while each dim's stride equals the stride of the dim after it
-    times that dim's size (size-1 dims never break a chunk). Each chunk must be
+    one evenly spaced block. Walk the old dims from the innermost: the innermost dim
+    starts a *chunk*, whose innermost stride is that dim's, and the chunk takes in the
+    next dim out while that dim has size 1 or its stride is the chunk's innermost
+    stride times the elements the chunk holds so far; any other dim starts the next
+    chunk (so a size-1 dim never breaks a chunk from outside, but a size-1 innermost
+    dim with a stride of its own is a chunk of one element). Each chunk must be
     covered by a run of new dims with exactly the same number of elements; inside a
     chunk, new strides are row-major, scaled by the chunk's innermost stride. A
     new size-1 dim where two chunks' runs meet belongs to the inner run (torch
@@ -131,5 +134,6 @@ def view_strides(shape: Shape, strides: Strides, new_shape: Shape) -> Strides | 
         (3, 2), (1, 3) -> (6,):    None   (transposed: the 6 elements are not one block)
         (3, 2), (1, 3) -> (3, 2, 1): (1, 3, 3)
         (2, 3), (6, 1) -> (1, 2, 1, 3): (12, 6, 3, 1)   (two chunks: rows 6 apart)
+        (3, 1), (1, 99) -> (3, 1): (1, 99)   (the size-1 dim, stride 99, a chunk of its own)
     """
     raise NotImplementedError("strides.view_strides")

@@ -78,6 +78,7 @@ def test_docstring_examples():
     assert R.slice_view((10,), (1,), 0, 0, 12, 15) == ((0,), (1,), 10)
     assert R.view_strides((3, 2), (1, 3), (6,)) is None
     assert R.view_strides((3, 2), (1, 3), (3, 2, 1)) == (1, 3, 3)
+    assert R.view_strides((3, 1), (1, 99), (3, 1)) == (1, 99)  # a size-1 innermost dim: a chunk of its own
 
 
 @pytest.mark.parametrize("call", [
