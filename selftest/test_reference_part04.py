@@ -520,6 +520,25 @@ _MINE = ("from torch.utils._python_dispatch import TorchDispatchMode\n\nclass _M
 
 
 @pytest.mark.parametrize("flops", [
+    # a name local to a scope inside the function, spelled as the module's import of torch's counter (round 35)
+    "from torch.utils.flop_counter import FlopCounterMode\n\n" + _MINE + "def count_matmul_flops(fn):\n" + body
+    for body in [
+        "    def run(FlopCounterMode):\n        with FlopCounterMode:\n            fn()\n"
+        "        return FlopCounterMode.flops\n    return run(_Mine())\n",
+        "    run = lambda FlopCounterMode: FlopCounterMode.flops\n    with _Mine() as m:\n        fn()\n"
+        "    return run(m)\n",
+        "    modes = [_Mine()]\n    with modes[0]:\n        fn()\n"
+        "    return sum(FlopCounterMode.flops for FlopCounterMode in modes)\n",
+    ]
+])
+def test_an_inner_scope_s_name_spelled_as_torch_s_counter_is_its_own(flops):
+    from tests.test_part04_flops import _flop_counter_reads
+
+    used, _ = _flop_counter_reads((("__init__", ""), ("flops", flops)))
+    assert used == [], flops
+
+
+@pytest.mark.parametrize("flops", [
     # a type-only import (never run) of torch's counter under a name a local of its own shadows
     "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from torch.utils.flop_counter import FlopCounterMode "
     "as counter\n\n" + _MINE + "def count_matmul_flops(fn):\n    counter = _Mine()\n    with counter:\n"
@@ -539,6 +558,29 @@ def test_names_of_its_own_beside_torch_s_counter_are_its_own(flops):
 
     used, _ = _flop_counter_reads((("__init__", ""), ("flops", flops)))
     assert used == [], flops
+
+
+_M = "from torch.utils.flop_counter import FlopCounterMode as M\n\n"
+
+
+@pytest.mark.parametrize("flops", [
+    # a name declared global: the module's, whatever a function may store there later
+    _M + "def count_matmul_flops(fn):\n    global M\n    with M(display=False) as m:\n        fn()\n"
+    "    return m.get_total_flops()\n",
+    # ... in a nested def, the function around it binding the name too
+    _M + "def count_matmul_flops(fn):\n    M = None\n\n    def run():\n        global M\n"
+    "        with M(display=False) as m:\n            fn()\n        return m.get_total_flops()\n    return run()\n",
+    # a class body in a function that binds the name reads it from the class, then the module: not the function's
+    _M + "def count_matmul_flops(fn):\n    M = None\n\n    class K:\n        if False:\n            M = None\n"
+    "        Mode = M\n    with K.Mode(display=False) as m:\n        fn()\n    return m.get_total_flops()\n",
+])
+def test_torch_s_counter_read_through_python_s_scopes_is_read_as_torch_s(flops):
+    """Round 35: Python reads these names from the module, where torch's counter is; the reading took each for
+    the function's local (or gave up on a global, as if nothing were there)."""
+    from tests.test_part04_flops import _flop_counter_reads
+
+    used, _ = _flop_counter_reads((("__init__", ""), ("flops", flops)))
+    assert used, flops
 
 
 @pytest.mark.parametrize("module", ["flops", "memory"])

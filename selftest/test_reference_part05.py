@@ -548,3 +548,20 @@ def test_the_product_watch_counts_only_ops_that_multiply(tmp_path, form, sizes):
         assert 0 < seen.checked_seconds < sum(seen.products[2:]) + 0.05
     else:
         assert (len(seen.products), seen.unmultiplied) == (0, 7)
+
+
+@pytest.mark.parametrize("timer", [
+    "class _Timer:\n    import time\n\n    def __enter__(self):\n        self.start = self.time.perf_counter()\n"
+    "        return self\n\n    def __exit__(self, *_):\n        self.seconds = self.time.perf_counter() - self.start\n",
+    "class _Timer:\n    from time import perf_counter as now\n\n    def __enter__(self):\n"
+    "        self.start = _Timer.now()\n        return self\n\n    def __exit__(self, *_):\n"
+    "        self.seconds = _Timer.now() - self.start\n",
+])
+def test_a_clock_a_timer_class_imports_in_its_body_is_read(timer):
+    """A Timer class importing its clock in its body (round 35): ``self.time.perf_counter()``, ``_Timer.now()``
+    read the class's attribute the import bound, a wall clock."""
+    from grader.harness.source import is_clock, package_names
+
+    roofline = timer + ("\ndef time_matmul(m, k, n, dtype, device, trials=10, warmup=2):\n"
+                        "    with _Timer() as t:\n        pass\n    return t.seconds / trials\n")
+    assert package_names({"roofline": roofline}, "roofline", "time_matmul", is_clock), timer

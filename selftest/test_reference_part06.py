@@ -580,3 +580,13 @@ def test_a_float32_scale_is_told_from_float32_products():
     assert not _one_factor(torch.einsum("bihd,bjhd->bhij", q.float(), k.float()).double() / math.sqrt(5),
                            expected, allowed)
     assert _one_factor(expected, expected, allowed)
+
+
+def test_einops_a_helper_class_imports_in_its_body_is_a_call():
+    """``class _E: from einops import rearrange``, called as ``_E.rearrange(...)`` (round 35): einops's own function."""
+    from grader.harness.source import package_names
+    from tests.test_part06_named import einops_call
+
+    text = ("class _E:\n    from einops import rearrange\n\ndef split_heads(x, num_heads):\n"
+            "    return _E.rearrange(x, 'b s (h d) -> b h s d', h=num_heads)\n")
+    assert package_names({"named": text}, "named", "split_heads", einops_call("rearrange"))

@@ -433,6 +433,15 @@ DEAD = {
 }
 # what correct students write: plain tools, their own classes and methods, checks of their own
 PLAIN = {
+    # a self-check's import of torch.func.grad, and a name grad local to a scope inside the function (round 35)
+    **{f"a local grad of {where} beside torch.func's grad imported": (
+        "from torch.func import grad\n\ndef squared_error_grad(x, w, t):\n" + body
+        + "\nif __name__ == '__main__':\n    print(grad(lambda v: (v * v).sum())(x))\n") for where, body in [
+            ("a nested def's parameter", "    def through(grad):\n        return grad * x\n    return through(x @ w - t)\n"),
+            ("a lambda", "    through = lambda grad: grad * x\n    return through(x @ w - t)\n"),
+            ("a nested def", "    def grad(a, b):\n        return a * b\n    return grad(x, x @ w - t)\n"),
+            ("a comprehension", "    r = x @ w - t\n    return torch.stack([grad * r for grad in x])\n"),
+        ]},
     # a self-check's import of autograd's grad (or a type-only one), a local of the same name: the local is its own
     "a local grad beside autograd's grad imported": "from torch.autograd import grad\n\n"
                                                    "def squared_error_grad(x, w, t):\n    grad = x * (x @ w - t)\n"
@@ -798,6 +807,18 @@ def test_a_helper_module_that_uses_autograd_is_followed():
     text = "from ._util import *\n\ndef squared_error_grad(x, w, t):\n    return outer(x, x @ w - t)\n"
     assert findings(text, clean) == []
 
+
+
+@pytest.mark.parametrize("read", [
+    "def squared_error_grad(x, w, t):\n    grad = None\n\n    def run():\n        global grad\n"
+    "        return grad(0.5 * (x @ w - t) ** 2, w)[0]\n    return run()\n",
+    "def squared_error_grad(x, w, t):\n    grad = None\n\n    class K:\n        if False:\n            grad = None\n"
+    "        g = grad\n    return K.g(0.5 * (x @ w - t) ** 2, w)[0]\n",
+])
+def test_autograd_read_through_python_s_scopes_is_charged(read):
+    """Round 35: Python reads grad from the module here (a nested def's global; a class body that binds the name
+    reads it from the class, then the module), not from the function's local: the module's import is used."""
+    assert any(f.autograd for f in findings("from torch.autograd import grad\n\n" + read)), read
 
 
 @pytest.mark.parametrize("where", ["in the class body", "under an if in the class body"])
@@ -1329,7 +1350,7 @@ def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
         done()
 
 
-@pytest.mark.parametrize("how", ["jacfwd", "make_dual"])
+@pytest.mark.parametrize("how", ["jacfwd", "make_dual", "torch._C"])
 def test_the_watch_sees_forward_mode_autograd(how):
     """Forward-mode autograd (``torch.func.jacfwd``, ``forward_ad.make_dual``) builds no graph and runs no engine:
     the watch reports the ops it ran inside a forward-mode level; a plain call reports none."""
@@ -1353,8 +1374,17 @@ def test_the_watch_sees_forward_mode_autograd(how):
                       for e in torch.eye(len(w))]
         return torch.stack(slopes)
 
+    def by_c(x, w, target):  # torch._C's own entry points: no Python-level level is set
+        level = torch._C._enter_dual_level()
+        try:
+            slopes = [torch._unpack_dual(0.5 * (x @ torch._make_dual(w, e, level=level) - target) ** 2,
+                                         level=level)[1] for e in torch.eye(len(w))]
+        finally:
+            torch._C._exit_dual_level(level=level)
+        return torch.stack(slopes)
+
     x, w = torch.tensor([1.0, 2.0]), torch.tensor([0.5, -1.0])
-    watched = autograd_watched.fn(Functions(by_jacfwd if how == "jacfwd" else by_duals),
+    watched = autograd_watched.fn(Functions({"jacfwd": by_jacfwd, "make_dual": by_duals, "torch._C": by_c}[how]),
                                   "gradients.squared_error_grad", x, w, 1.0)
     assert watched.dual and not watched.engine, how
     assert torch.allclose(watched.answer.double(), (x * (x @ w - 1.0)).double())

@@ -172,7 +172,7 @@ class Module:
 
     # -- names ---------------------------------------------------------------------------
     def resolve(self, node: ast.expr, depth: int = 0, scope: dict[str, str] | None = None,
-                sources: dict[str, str] | None = None) -> str | None:
+                sources: dict[str, str] | None = None, through_global: bool = False) -> str | None:
         """The dotted name an expression stands for (``e.einsum`` -> "einops.einsum"): at top level, or
         within a function whose local names (``Module.scope``) are ``scope``. ``sources`` (module name
         -> text, the implementation's): a name only a ``from .helpers import *`` binds is read there
@@ -182,8 +182,8 @@ class Module:
         if isinstance(node, ast.Name) and scope and node.id in scope:
             return self._library(scope[node.id]) or None  # "": a local the reading cannot name
         if isinstance(node, ast.Name):
-            if node.id in self.declared_global:  # a function rebinds it as it runs: what it is cannot be read
-                return None
+            if node.id in self.declared_global and not through_global:  # a function rebinds it as it runs: what
+                return None  # it is cannot be read (``through_global``: read as its binding at the top, all the same)
             final = self.final.get(node.id)
             if isinstance(final, ast.expr):  # rebound after any import of the name
                 return self.resolve(final, depth + 1, sources=sources)
@@ -197,7 +197,7 @@ class Module:
                 return self.starred(node.id, sources) or node.id
             return node.id
         if isinstance(node, ast.Attribute):
-            base = self.resolve(node.value, depth + 1, scope, sources)
+            base = self.resolve(node.value, depth + 1, scope, sources, through_global)
             return self._library(f"{base}.{node.attr}") if base else None
         name = _literal_getattr(node)
         if name is not None and self.resolve(node.func, depth + 1, scope, sources) == "getattr":
@@ -502,13 +502,39 @@ class Module:
                     here = scope if base is None or (base.id in local_here if local_here is not None else not
                                                       isinstance(root, (ast.FunctionDef, ast.AsyncFunctionDef))) \
                         else None
-                    yield inner, self.resolve(inner, scope=here, sources=sources) or ""
-                elif strict and id(inner) in class_scoped_imports(self.tree):
+                    # a local of a scope inside root (a nested def's parameter, a comprehension's variable) that
+                    # root's names do not hold: a local the reading cannot name, never the module's
+                    unnamed = here is not None and base is not None and local_here is not None \
+                        and base.id not in here
+                    resolved = None if unnamed else self.resolve(inner, scope=here, sources=sources)
+                    if not resolved and isinstance(inner, ast.Attribute):
+                        resolved = self._class_import_read(inner)
+                    yield inner, resolved or ""
+                    if strict and resolved is None and base is not None and base.id in self.declared_global:
+                        # (a name some function declares global: where a name must NOT be found, read as its binding
+                        # at the top too; what a function stores there is read in that function, where it runs)
+                        also = self.resolve(inner, scope=here, sources=sources, through_global=True)
+                        if also:
+                            yield inner, also
+                elif id(inner) in class_scoped_imports(self.tree):
                     # an import in a class body binds an attribute of the class, read as ``self.Tally`` or
-                    # ``_Tools.Tally`` where no name leads back to it: where a name must NOT be found, it is read here
+                    # ``_Tools.Tally`` where no name leads back to it: read here (a Timer's ``import time``, an
+                    # einops helper's ``from einops import einsum``; torch's counter where it must NOT be found)
                     for alias in inner.names:
                         yield inner, self._library(alias.name if isinstance(inner, ast.Import)
                                                    else _from_name(inner, alias)) or ""
+
+    def _class_import_read(self, node: ast.Attribute) -> str | None:
+        """``self.time.perf_counter`` (or ``_Timer.time...``) where a class body of the module imports ``time``: the
+        import's dotted name with the attributes after it (any object's attribute of that name is read so)."""
+        chain = []
+        while isinstance(node, ast.Attribute):
+            chain.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or len(chain) < 2:
+            return None
+        imported = _class_import_names(self.tree).get(chain[-1])
+        return ".".join([self._library(imported) or imported, *reversed(chain[:-1])]) if imported else None
 
     def annotations(self, function: str, sources: dict[str, str] | None = None) -> dict[str, Annotation | Plain] | None:
         """Each parameter's annotation and ``return``'s, as written; None if there is no such function.
@@ -1108,6 +1134,22 @@ def class_scoped_imports(tree: ast.Module) -> frozenset[int]:
                 elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     todo += [c for c in ast.iter_child_nodes(statement) if isinstance(c, holders)]
         found = tree._class_imports = frozenset(ids)
+    return found
+
+
+def _class_import_names(tree: ast.Module) -> dict[str, str]:
+    """The names the module's class bodies import (``class _Timer: import time``) -> what each imports, dotted."""
+    found = tree.__dict__.get("_class_import_names")
+    if found is None:
+        found = {}
+        for node in walk(tree):
+            if id(node) in class_scoped_imports(tree):
+                for alias in node.names:
+                    if alias.name != "*":
+                        found[alias.asname or alias.name.split(".")[0]] = \
+                            (alias.name if alias.asname else alias.name.split(".")[0]) \
+                            if isinstance(node, ast.Import) else _from_name(node, alias)
+        tree._class_import_names = found
     return found
 
 
@@ -2064,7 +2106,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                                 if not (k.arg in AUTOGRAD_KEYWORDS and isinstance(node.func, ast.Name)
                                         and node.func.id == "dict"))  # (`**dict(requires_grad=True)`: torch's)
         where = f"{file}:{getattr(node, 'lineno', '?')}"
-        imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) else None
+        imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) \
+            and not _inner_local(mod, node, scopes.get(id(node))) else None
         if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported) \
                 and (imports or _called(node, parents) or not reached_as(imported, TEXT_RUNNERS)):
             found.append(Finding(where, f"uses {imported}", False))
@@ -2212,7 +2255,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                   and (imports or node.id != "__doc__")):  # (`description=__doc__` in another module: its text)
                 found.append(Finding(where, f"uses {node.id}", False))
             elif isinstance(node.ctx, ast.Load) and (taken := imported or (
-                    mod.imports.get(node.id) if node.id not in (scopes.get(id(node)) or {}) else None)) \
+                    mod.imports.get(node.id) if node.id not in (scopes.get(id(node)) or {})
+                    and node.id not in _function_locals(mod.tree).get(id(node), ()) else None)) \
                     and _autograd_import(taken) and (imports or not _a_base(node, parents)) \
                     and not (taken.split(".")[-1] in TYPES and id(node) in inert):
                 # (`from torch.autograd import grad as _g`, under any name; a local of the same name is the local)
@@ -2324,6 +2368,31 @@ def _mentioned(mod: "Module", name: str, imported_by: ast.AST | None = None) -> 
     return name in mentioned or "*" in mentioned
 
 
+def _declared_global(node: ast.AST) -> frozenset[str]:
+    """The names a function declares ``global`` in its own body (not in a function or class inside it)."""
+    names: set[str] = set()
+    todo = list(node.body) if isinstance(getattr(node, "body", None), list) else []
+    while todo:
+        inner = todo.pop()
+        if isinstance(inner, ast.Global):
+            names.update(inner.names)
+        elif not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(inner))
+    return frozenset(names)
+
+
+def _class_binds(node: ast.ClassDef) -> frozenset[str]:
+    """The names a class body binds itself (its statements', not its methods' bodies: a method's name is one)."""
+    names: set[str] = set()
+    todo: list[ast.AST] = list(node.body)
+    while todo:
+        inner = todo.pop()
+        names.update(n for n in _binds(inner) if n != "*")
+        if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(inner))
+    return frozenset(names)
+
+
 def _function_locals(tree: ast.Module) -> dict[int, frozenset[str]]:
     """Each node inside a function (or lambda) of the module -> the names local there (``_locals`` of it and of
     the functions around it): a name among them read or bound there is the function's own, any other the
@@ -2340,8 +2409,22 @@ def _function_locals(tree: ast.Module) -> dict[int, frozenset[str]]:
                 found[id(node)] = local
             inner = local
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                inner = (local or frozenset()) | _locals(node)
+                # (a name the function declares global is the module's there, whatever the functions around bind)
+                inner = ((local or frozenset()) - _declared_global(node)) | _locals(node)
                 pinned.update(dict.fromkeys(_enclosing_ids(node), local))
+            elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                # a comprehension's variables are its own (its first iterable is read where it stands)
+                targets = frozenset(n.id for g in node.generators for n in walk(g.target) if isinstance(n, ast.Name))
+                first = node.generators[0].iter
+                pinned.update(dict.fromkeys((id(n) for n in walk(first)), local))
+                inner = (local or frozenset()) | targets
+            elif isinstance(node, ast.ClassDef) and local is not None:
+                # a class body inside a function reads a name it binds itself from the class, then the module: never
+                # from the function around it (its methods do see the function's)
+                own = _class_binds(node)
+                todo += [(child, local if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else local - own)
+                         for child in ast.iter_child_nodes(node)]
+                continue
             todo += [(child, inner) for child in ast.iter_child_nodes(node)]
         tree._function_locals = found
     return found
@@ -2384,6 +2467,15 @@ def _scopes(mod: Module, root: ast.AST) -> dict[int, dict[str, str]]:
             continue
         todo.extend(ast.iter_child_nodes(node))
     return scopes
+
+
+def _inner_local(mod: Module, node: ast.expr, scope: dict[str, str] | None) -> bool:
+    """Whether the name ``node`` starts from is local where it stands (``_function_locals``: a nested def's
+    parameter, a lambda's, a comprehension's variable) but not one of ``scope``'s, the outermost function's names:
+    a local the reading cannot name, not the module's name of the same spelling."""
+    base = _base_name(node)
+    return base is not None and base.id in _function_locals(mod.tree).get(id(base), ()) \
+        and base.id not in (scope or {})
 
 
 def _imported(mod: Module, node: ast.expr, scope: dict[str, str] | None) -> str | None:

@@ -37,6 +37,10 @@ class Watched(Report):
     answer: Any  # what the call returned
 
 
+# ops only forward-mode autograd runs: make_dual's checks, and the zero tangent given what is not dual
+FORWARD_MODE_OPS = ("_make_dual", "_has_same_storage_numel", "_efficientzerotensor")
+
+
 @probe(subject="gradients.autograd")  # a module read by its source: answered where gradients.py was imported alone
 def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched:
     import torch
@@ -57,7 +61,10 @@ def autograd_watched(impl: Implementation, function: str, *args: Any) -> Watched
             out = func(*args, **(kwargs or {}))
             if graph_task_id() != -1:
                 seen["engine"] = True
-            if forward_ad._current_level != -1:  # (the level torch's forward-mode entry points open, read as they set it)
+            # forward mode: the level torch's Python entry points open, or the ops only forward mode runs (a dual
+            # made, and the zero tangents of what is not dual), however it was entered (torch._C's own calls too)
+            if forward_ad._current_level != -1 \
+                    or getattr(getattr(func, "overloadpacket", None), "__name__", "") in FORWARD_MODE_OPS:
                 seen["dual"] = True
             if not seen["graph"] and any(isinstance(t, torch.Tensor) and t.requires_grad
                                          for t in tree_leaves((args, kwargs, out))):
