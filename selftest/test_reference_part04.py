@@ -573,6 +573,9 @@ _M = "from torch.utils.flop_counter import FlopCounterMode as M\n\n"
     # a class body in a function that binds the name reads it from the class, then the module: not the function's
     _M + "def count_matmul_flops(fn):\n    M = None\n\n    class K:\n        if False:\n            M = None\n"
     "        Mode = M\n    with K.Mode(display=False) as m:\n        fn()\n    return m.get_total_flops()\n",
+    # a comprehension's target that only reads the name (an item stored into): no variable of the comprehension's
+    _M + "def count_matmul_flops(fn):\n    box = {}\n    with [M(display=False) for box[M] in [0]][0] as m:\n"
+    "        fn()\n    return m.get_total_flops()\n",
 ])
 def test_torch_s_counter_read_through_python_s_scopes_is_read_as_torch_s(flops):
     """Round 35: Python reads these names from the module, where torch's counter is; the reading took each for

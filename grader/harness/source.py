@@ -2414,7 +2414,8 @@ def _function_locals(tree: ast.Module) -> dict[int, frozenset[str]]:
                 pinned.update(dict.fromkeys(_enclosing_ids(node), local))
             elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
                 # a comprehension's variables are its own (its first iterable is read where it stands)
-                targets = frozenset(n.id for g in node.generators for n in walk(g.target) if isinstance(n, ast.Name))
+                targets = frozenset(n.id for g in node.generators for n in walk(g.target)  # (bound, not read:
+                                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))  # `box[k]` reads k)
                 first = node.generators[0].iter
                 pinned.update(dict.fromkeys((id(n) for n in walk(first)), local))
                 inner = (local or frozenset()) | targets
