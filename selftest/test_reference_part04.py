@@ -573,6 +573,11 @@ _M = "from torch.utils.flop_counter import FlopCounterMode as M\n\n"
     # a class body in a function that binds the name reads it from the class, then the module: not the function's
     _M + "def count_matmul_flops(fn):\n    M = None\n\n    class K:\n        if False:\n            M = None\n"
     "        Mode = M\n    with K.Mode(display=False) as m:\n        fn()\n    return m.get_total_flops()\n",
+    # a function's own names bound by a match capture or a comprehension's walrus: read at what they are bound to
+    "import torch\n\ndef count_matmul_flops(fn):\n    match torch.utils:\n        case U:\n            pass\n"
+    "    with U.flop_counter.FlopCounterMode(display=False) as m:\n        fn()\n    return m.get_total_flops()\n",
+    "import torch\n\ndef count_matmul_flops(fn):\n    [(U := torch.utils) for _ in [0]]\n"
+    "    with U.flop_counter.FlopCounterMode(display=False) as m:\n        fn()\n    return m.get_total_flops()\n",
     # a comprehension's target that only reads the name (an item stored into): no variable of the comprehension's
     _M + "def count_matmul_flops(fn):\n    box = {}\n    with [M(display=False) for box[M] in [0]][0] as m:\n"
     "        fn()\n    return m.get_total_flops()\n",

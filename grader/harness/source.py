@@ -1105,10 +1105,20 @@ def _locals(node: ast.AST) -> set[str]:
             names.add(inner.name)
             todo += [*inner.decorator_list, *(_defaults(inner) if not isinstance(inner, ast.ClassDef) else inner.bases)]
             continue
-        if isinstance(inner, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        if isinstance(inner, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            # a walrus in a comprehension binds its name in the function (its variables are the comprehension's)
+            names.update(n.target.id for n in _comprehension_walk(inner) if isinstance(n, ast.NamedExpr))
+            continue
+        if isinstance(inner, ast.Lambda):
             continue
         if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
             names.add(inner.id)
+        elif isinstance(inner, ast.ExceptHandler) and inner.name:  # `except E as e`
+            names.add(inner.name)
+        elif isinstance(inner, (ast.MatchAs, ast.MatchStar)) and inner.name:  # `case x`, `case [*xs]`
+            names.add(inner.name)
+        elif isinstance(inner, ast.MatchMapping) and inner.rest:  # `case {**rest}`
+            names.add(inner.rest)
         elif isinstance(inner, (ast.Import, ast.ImportFrom)):
             names.update((a.asname or a.name).split(".")[0] for a in inner.names if a.name != "*")
         elif isinstance(inner, (ast.Global, ast.Nonlocal)):
@@ -1176,6 +1186,16 @@ def _call_time(root: ast.AST) -> frozenset[int]:
         else:
             todo += [(child, later) for child in ast.iter_child_nodes(node)]
     return frozenset(found)
+
+
+def _comprehension_walk(node: ast.AST) -> Iterator[ast.AST]:
+    """A comprehension's nodes, its nested comprehensions' too, but not a lambda's or a def's (their own scopes)."""
+    todo = [node]
+    while todo:
+        inner = todo.pop()
+        yield inner
+        todo.extend(c for c in ast.iter_child_nodes(inner) if not isinstance(c, (ast.Lambda, ast.FunctionDef,
+                                                                                 ast.AsyncFunctionDef, ast.ClassDef)))
 
 
 def _enclosing_ids(node: ast.AST) -> frozenset[int]:
