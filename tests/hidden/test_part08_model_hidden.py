@@ -1,4 +1,4 @@
-"""Part 8, hidden — gradients flow through Linear and Cruncher (assignment/model.py).
+"""Part 8, hidden — gradients flow through Linear and Cruncher (assignment/model.py), and its size is counted.
 
 The public tests run the model's forward under ``torch.no_grad()`` only: a forward that
 computes the right numbers outside autograd's sight (``x @ self.weight.data``, a
@@ -10,7 +10,8 @@ Compared with the reference: the output as in the public forward test (within 1e
 then every parameter's gradient and the input's within a relative 1e-4 (plus 1e-5):
 each is a chain of at most fourteen float32 matmuls of values about 1 in size, a few ulps
 apart between correct ways of writing them, where a missing gradient is None and a
-wrong one is off by about its own size.
+wrong one is off by about its own size. And num_parameters of the same Cruncher, deeper than the
+public tests' (an exact integer).
 """
 
 import torch
@@ -19,8 +20,8 @@ from hypothesis import strategies as st
 
 from grader.harness.ask import ask
 from grader.harness.cases import example, given
-from grader.harness.probes.part08 import cruncher_backward
-from grader.harness.schema import Tensor
+from grader.harness.probes.part08 import cruncher_backward, num_parameters_of_cruncher
+from grader.harness.schema import INT, Tensor
 from tests.strategies import part08 as S
 from tests.test_part08_model import no_problem
 
@@ -51,3 +52,6 @@ def test_gradients_reach_every_weight(impl, oracle, case):
     answers.where("grads").within(**GRADIENTS, problem="the weights' gradients after backward from the output differ")
     answers.where("input_grad").within(**GRADIENTS, problem="the input's gradient after backward from the output "
                                        "differs")
+    ask(impl, oracle, num_parameters_of_cruncher, dim, num_layers, returns=INT).about("model.Cruncher").same(
+        f"wrong num_parameters for a Cruncher{(dim, num_layers)}, deeper than the public tests' (up to 4 layers): "
+        "num_layers Linear(dim, dim) layers, each its own, then a Linear(dim, 1), none with a bias")
