@@ -32,7 +32,7 @@ from grader.harness.ask import Answers, ask
 from grader.harness.cases import example, given
 from grader.harness.digest import EXACT_SECRET
 from grader.harness.faults import StudentRaised
-from grader.harness.probes.part10 import train_step
+from grader.harness.probes.part10 import scaler_steps, train_step
 from grader.harness.schema import FLOAT, FLOAT_OR_INF
 from tests.strategies import part10 as S
 
@@ -286,6 +286,16 @@ def test_fp16_with_grad_scaler(impl, oracle, case):
     scaler_used(step)
     loss_is_float32(step)
     stepped_once_and_cleared(step)
+    scales_follow_every_step(impl, oracle, case)
+
+
+def scales_follow_every_step(impl, oracle, case, count: int = 3) -> None:
+    """Three steps through one GradScaler (growth_interval=1): its scale after each, exactly the reference's. A step
+    that updates the scaler on its first step only (or skips update() after a clean step) shows on the second."""
+    ask(impl, oracle, scaler_steps, *case, count).same(
+        f"the scaler's scale after each of {count} steps through one GradScaler (growth_interval=1, the same batch "
+        "each step) differs: every step must end with scaler.update() (it doubles the scale after a clean step and "
+        "halves it after an overflow), whatever step of a run it is")
 
 
 @pytest.mark.cuda

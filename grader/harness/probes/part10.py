@@ -137,6 +137,31 @@ class Step(Report):
 
 
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
+def scaler_steps(impl: Implementation, seed: int, batch: int, dim: int, num_layers: int, optimizer: str, lr: float,
+                 dtype: torch.dtype, device_type: str, init_scale: float, shrink: int, count: int) -> list[float]:
+    """``count`` calls of ``autocast_train_step`` on one model, optimizer and GradScaler(init_scale,
+    growth_interval=1), each on the same batch: the scaler's scale after each (it doubles after a clean step and
+    halves after an overflow, where ``update()`` runs every step)."""
+    step = impl.function("mixed_precision.autocast_train_step")
+    generator = torch.Generator().manual_seed(seed)
+    model = DeepLinear(dim, num_layers, shrink, generator).to(device_type)
+    x = torch.randn(batch, dim, generator=generator).to(device_type)
+    y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(device_type)
+    opt = _optimizer(optimizer, model.parameters(), lr)
+    scaler = WatchedScaler(device_type, init_scale)
+    scales = []
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # (as train_step: tiny ops)
+    try:
+        for _ in range(count):
+            step(model, opt, x.clone(), y.clone(), dtype, device_type, scaler)
+            scales.append(float(scaler.get_scale()))
+    finally:
+        torch.set_num_threads(threads)
+    return scales
+
+
+@probe(subject="mixed_precision.autocast_train_step", timeout=30)
 def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers: int,
                optimizer: str, lr: float, dtype: torch.dtype, device_type: str,
                init_scale: float | None, shrink: int, by_default: bool = False,
