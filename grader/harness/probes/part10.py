@@ -136,6 +136,17 @@ class Step(Report):
     autocast_in_forward: list[bool] = dataclasses.field(default_factory=list)
 
 
+def _scenario(seed: int, batch: int, dim: int, num_layers: int, optimizer: str, lr: float, shrink: int,
+              device: str) -> tuple[nn.Module, torch.Tensor, torch.Tensor, torch.optim.Optimizer]:
+    """A fresh DeepLinear model, a batch x (batch, dim) and targets y (batch,) scaled by 2**-shrink like its final
+    layer, all drawn from ``seed`` in this order, on ``device``; and the optimizer over the model."""
+    generator = torch.Generator().manual_seed(seed)
+    model = DeepLinear(dim, num_layers, shrink, generator).to(device)
+    x = torch.randn(batch, dim, generator=generator).to(device)
+    y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(device)
+    return model, x, y, _optimizer(optimizer, model.parameters(), lr)
+
+
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
 def scaler_steps(impl: Implementation, seed: int, batch: int, dim: int, num_layers: int, optimizer: str, lr: float,
                  dtype: torch.dtype, device_type: str, init_scale: float, shrink: int, count: int) -> list[float]:
@@ -143,11 +154,7 @@ def scaler_steps(impl: Implementation, seed: int, batch: int, dim: int, num_laye
     growth_interval=1), each on the same batch: the scaler's scale after each (it doubles after a clean step and
     halves after an overflow, where ``update()`` runs every step)."""
     step = impl.function("mixed_precision.autocast_train_step")
-    generator = torch.Generator().manual_seed(seed)
-    model = DeepLinear(dim, num_layers, shrink, generator).to(device_type)
-    x = torch.randn(batch, dim, generator=generator).to(device_type)
-    y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(device_type)
-    opt = _optimizer(optimizer, model.parameters(), lr)
+    model, x, y, opt = _scenario(seed, batch, dim, num_layers, optimizer, lr, shrink, device_type)
     scaler = WatchedScaler(device_type, init_scale)
     scales = []
     threads = torch.get_num_threads()
@@ -178,14 +185,9 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
     if by_default and (dtype, device_type, init_scale) != (torch.bfloat16, "cpu", None):
         raise ValueError("by_default is for a bfloat16 CPU step without a scaler (the spec's defaults)")
     step = impl.function("mixed_precision.autocast_train_step")
-    generator = torch.Generator().manual_seed(seed)
     if placed_on is not None and init_scale is not None:
         raise ValueError("placed_on is for a step without a scaler (a scaler lives on device_type)")
-    placed = placed_on or device_type
-    model = DeepLinear(dim, num_layers, shrink, generator).to(placed)
-    x = torch.randn(batch, dim, generator=generator).to(placed)  # (batch, dim)
-    y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(placed)  # (batch,)
-    opt = _optimizer(optimizer, model.parameters(), lr)
+    model, x, y, opt = _scenario(seed, batch, dim, num_layers, optimizer, lr, shrink, placed_on or device_type)
     scaler = None if init_scale is None else WatchedScaler(device_type, init_scale)
 
     activations: list[torch.Tensor] = []
