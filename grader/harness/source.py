@@ -504,8 +504,7 @@ class Module:
                         else None
                     # a local of a scope inside root (a nested def's parameter, a comprehension's variable) that
                     # root's names do not hold: a local the reading cannot name, never the module's
-                    unnamed = here is not None and base is not None and local_here is not None \
-                        and base.id not in here
+                    unnamed = here is not None and _inner_local(self, inner, here)
                     resolved = None if unnamed else self.resolve(inner, scope=here, sources=sources)
                     if not resolved and isinstance(inner, ast.Attribute):
                         resolved = self._class_import_read(inner)
