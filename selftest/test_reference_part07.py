@@ -1281,6 +1281,16 @@ def test_requires_grad_handed_on_in_a_dict_is_a_keyword_all_the_same(spelled):
     assert not any(f.autograd for f in findings(plain)), plain
 
 
+class _OneFunction:
+    """An implementation that hands out one function, whatever it is asked for (what a probe calls)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def function(self, name):
+        return self.fn
+
+
 def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
     """``autograd_watched``'s mode sees the calling thread's ops alone: a thread the module started when it was
     imported, handed each call's work, runs autograd unseen, so a thread of the implementation's that ran
@@ -1293,18 +1303,11 @@ def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
     from grader.harness.lookahead import HARNESS_THREADS
     from grader.harness.probes.part07 import autograd_watched
 
-    class Functions:
-        def __init__(self, fn):
-            self.fn = fn
-
-        def function(self, name):
-            return self.fn
-
     def by_hand(x, w, target):
         return x * (x @ w - target)
 
     x, w = torch.tensor([1.0, 2.0]), torch.tensor([0.5, -1.0])
-    plain = autograd_watched.fn(Functions(by_hand), "gradients.squared_error_grad", x, w, 1.0)
+    plain = autograd_watched.fn(_OneFunction(by_hand), "gradients.squared_error_grad", x, w, 1.0)
     assert not (plain.graph or plain.engine or plain.threads) and torch.equal(plain.answer, by_hand(x, w, 1.0))
 
     stop = object()
@@ -1334,17 +1337,17 @@ def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
 
     _, in_a_quiet_thread, done = server(Quiet)
     try:
-        handed = autograd_watched.fn(Functions(in_a_quiet_thread), "gradients.squared_error_grad", x, w, 1.0)
+        handed = autograd_watched.fn(_OneFunction(in_a_quiet_thread), "gradients.squared_error_grad", x, w, 1.0)
         assert handed.threads and not handed.engine  # (the ops ran in the other thread, unseen)
         assert torch.equal(handed.answer, by_hand(x, w, 1.0))
         # the same thread left waiting while a call computes by hand
-        assert not autograd_watched.fn(Functions(by_hand), "gradients.squared_error_grad", x, w, 1.0).threads
+        assert not autograd_watched.fn(_OneFunction(by_hand), "gradients.squared_error_grad", x, w, 1.0).threads
     finally:
         done()
     harness, in_the_harness_thread, done = server(threading.Thread)
     try:  # a thread of the harness's own (its lookahead) is not the implementation's
         HARNESS_THREADS.add(harness)
-        assert not autograd_watched.fn(Functions(in_the_harness_thread), "gradients.squared_error_grad", x, w,
+        assert not autograd_watched.fn(_OneFunction(in_the_harness_thread), "gradients.squared_error_grad", x, w,
                                        1.0).threads
     finally:
         done()
@@ -1357,13 +1360,6 @@ def test_the_watch_sees_forward_mode_autograd(how):
     import torch.autograd.forward_ad as forward_ad
 
     from grader.harness.probes.part07 import autograd_watched
-
-    class Functions:
-        def __init__(self, fn):
-            self.fn = fn
-
-        def function(self, name):
-            return self.fn
 
     def by_jacfwd(x, w, target):
         return torch.func.jacfwd(lambda v: 0.5 * (x @ v - target) ** 2)(w)
@@ -1384,11 +1380,11 @@ def test_the_watch_sees_forward_mode_autograd(how):
         return torch.stack(slopes)
 
     x, w = torch.tensor([1.0, 2.0]), torch.tensor([0.5, -1.0])
-    watched = autograd_watched.fn(Functions({"jacfwd": by_jacfwd, "make_dual": by_duals, "torch._C": by_c}[how]),
+    watched = autograd_watched.fn(_OneFunction({"jacfwd": by_jacfwd, "make_dual": by_duals, "torch._C": by_c}[how]),
                                   "gradients.squared_error_grad", x, w, 1.0)
     assert watched.dual and not watched.engine, how
     assert torch.allclose(watched.answer.double(), (x * (x @ w - 1.0)).double())
-    plain = autograd_watched.fn(Functions(lambda x, w, t: x * (x @ w - t)), "gradients.squared_error_grad", x, w, 1.0)
+    plain = autograd_watched.fn(_OneFunction(lambda x, w, t: x * (x @ w - t)), "gradients.squared_error_grad", x, w, 1.0)
     assert not (plain.dual or plain.graph or plain.engine)
 
 
