@@ -18,6 +18,8 @@ not a side effect.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from grader import mutants
@@ -114,6 +116,8 @@ _named.attention_scores = _named.split_heads = _named.merge_heads = _wrong
 """
 
 
+HONEST_PARTS = (5, 6, 7, 8, 9, 10)  # the parts whose observations a forger attacks
+
 # Honest code the observations must not take for a forgery: each is the reference with one change, graded
 # in the same batch, and must pass every test of its part.
 HONEST_VARIANTS = {
@@ -143,21 +147,35 @@ HONEST_VARIANTS = {
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
+    """Each submission graded on the parts its tests read (a forgery's own part: it must keep every other test
+    of that part), one batch a part, as the mutants are (selftest/test_graded_suite.py)."""
     subs = tmp_path_factory.mktemp("forged")
+    parts: dict[str, tuple[int, ...]] = {}
     for name in ATTACKED:
         source = FORGED / f"{name}.py" if (FORGED / f"{name}.py").exists() else HIDDEN_BUGS / f"{name}.py"
         mutants.materialize(mutants.load(source), subs / name)
+        parts[name] = (int(name[4:6]),)
     mutants.materialize_reference(subs / "honest")
+    parts["honest"] = HONEST_PARTS
     for name, variant in HONEST_VARIANTS.items():
         mutants.materialize(variant, subs / name)
+        parts[name] = (variant.part,)
     strides = mutants.materialize_reference(subs / "replaced_from_elsewhere") / "assignment" / "strides.py"
     strides.write_text(strides.read_text() + REPLACED_FROM_ELSEWHERE)
-    out = tmp_path_factory.mktemp("out")
-    # the source reading that refuses a submission reaching into the harness is off: each observation must
-    # hold on its own against a forger that reading misses (selftest/test_reaching_in.py tests the reading)
-    grade(str(subs), "--out", str(out), "-j", "2", "--recording", str(recording()), "--no-reach-check",
-          "-m", "(part5 or part6 or part7 or part8 or part9 or part10) and not cuda")
-    return written(out)
+    parts["replaced_from_elsewhere"] = (6, 7)
+    results: dict[str, dict] = {}
+    for part in HONEST_PARTS:
+        batch = tmp_path_factory.mktemp(f"part{part}")
+        for name in (n for n, graded_on in parts.items() if part in graded_on):
+            shutil.copytree(subs / name, batch / name)  # the grader follows no link in a batch
+        out = tmp_path_factory.mktemp(f"out{part}")
+        # the source reading that refuses a submission reaching into the harness is off: each observation must
+        # hold on its own against a forger that reading misses (selftest/test_reaching_in.py tests the reading)
+        grade(str(batch), "--out", str(out), "-j", "2", "--recording", str(recording()), "--no-reach-check",
+              "-m", f"part{part} and not cuda")
+        for name, result in written(out).items():
+            results.setdefault(name, {"tests": []})["tests"] += result["tests"]
+    return results
 
 
 def failed(result: dict, part: int) -> set[str]:
@@ -166,7 +184,7 @@ def failed(result: dict, part: int) -> set[str]:
 
 
 def test_the_honest_submission_passes_every_test(graded):
-    for part in (5, 6, 7, 8, 9, 10):
+    for part in HONEST_PARTS:
         assert failed(graded["honest"], part) == set(), part
 
 
