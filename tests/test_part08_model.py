@@ -27,7 +27,7 @@ from grader.harness.ask import Answers, ask
 from grader.harness.cases import example, given
 from grader.harness.probes.part08 import (
     cruncher_forward, cruncher_init, cruncher_layout, linear_init, linear_output, num_parameters_of,
-    num_parameters_of_cruncher, scale_input,
+    num_parameters_of_cruncher, scale_input, small_linears_init,
 )
 from grader.harness.schema import INT, Tensor
 from tests.strategies import part08 as S
@@ -248,7 +248,8 @@ def check_std(weight: torch.Tensor, answers: Answers, input_dim: int, whose: str
 @example(case=(4, 131072, 2))  # a narrow layer: a fan-in off by one (a bias counted) is 11% off here
 def test_linear_init_std(impl, case):
     """Mean 0 and std 0.98658/sqrt(input_dim): N(0, 1/input_dim) cut at ±3 std has that std. And
-    a second Linear built right after the first holds other weights: each layer draws its own.
+    a second Linear built right after the first holds other weights: each layer draws its own. And
+    layers of under 512 weights start the same way (``check_small_layers``: many, pooled).
 
     Bounds: Bernstein's inequality for the mean of w and of w^2 over all n weights
     (bounded, since cut), each at false-alarm probability 1e-9. For n = 2**19 the std
@@ -257,6 +258,35 @@ def test_linear_init_std(impl, case):
     weight, answers = weights(impl, case)
     check_std(weight, answers, case[0])
     check_fresh_draws(answers, *case[:2])
+    check_small_layers(impl, case[2])
+
+
+def check_small_layers(impl, seed: int) -> None:
+    """Layers of under 512 weights start as big ones do. No statistic of one such layer tells, so about 60
+    of them (``S.small_layer_shapes``, 2**14 weights in all) are built one after another, each weight taken
+    times sqrt(its input_dim) and all pooled: the pool holds Linear's spread (``check_std``, whose bounds
+    hold for any number of weights: about ±3.5% of the std here) and nothing beyond the cut."""
+    shapes = S.small_layer_shapes(seed)
+    answers = no_problem(ask(impl, None, small_linears_init, shapes, seed))
+    built = answers.got.weights
+    if not isinstance(built, tuple) or len(built) != len(shapes):
+        answers.fail(f"{len(shapes)} small Linear layers built one after another did not each give a weight")
+    pooled = []
+    for (input_dim, output_dim), weight in zip(shapes, built):
+        if not isinstance(weight, torch.Tensor) or tuple(weight.shape) != (input_dim, output_dim) \
+                or weight.dtype != torch.float32:
+            answers.fail(f"Linear({input_dim}, {output_dim}).weight is not a float32 tensor of shape "
+                         f"{(input_dim, output_dim)} (input_dim, output_dim)")
+        pooled.append(weight.to(torch.float64).reshape(-1) * math.sqrt(input_dim))
+    pooled = torch.cat(pooled)
+    named = ", ".join(f"Linear{shape}" for shape in shapes[:3])
+    whose = (f"small layers' weights ({len(shapes)} layers of under {S.SMALL_LAYER} weights each: {named}, ...; "
+             f"each weight times sqrt(its input_dim), {pooled.numel()} pooled): their")
+    check_std(pooled, answers, 1, whose=whose)
+    largest = pooled.abs().max().item()
+    if largest > CUT * (1 + 1e-6):
+        answers.fail(f"{whose} largest |weight| is {largest:.3f} std; Linear's initialisation has none beyond 3 std, "
+                     "in a small layer as in a big one")
 
 
 @settings(max_examples=4)

@@ -9,6 +9,7 @@ sizes are fixed by the error budgets in the tests.
 from __future__ import annotations
 
 import math
+import random
 
 from hypothesis import strategies as st
 
@@ -43,6 +44,23 @@ def init_cases(draw):
     input_dim = draw(st.one_of(st.integers(1, 16), st.integers(128, 4096)))
     return input_dim, math.ceil(INIT_COUNT / input_dim), draw(seeds)
 
+
+
+# layers of under 512 weights (SMALL_LAYER): no statistic of one tells a wrong initialisation, so many are built
+# and their weights pooled, SMALL_COUNT in all (a std within about ±3.5% at the tests' false-alarm rate)
+SMALL_LAYER, SMALL_COUNT = 512, 2**14
+
+
+def small_layer_shapes(seed: int) -> tuple[tuple[int, int], ...]:
+    """(input_dim, output_dim) of layers of under SMALL_LAYER weights, SMALL_COUNT weights in all, from a seed
+    (input_dim from 1 to 32, so that a std scaled by anything but 1/sqrt(input_dim) shows)."""
+    rng, shapes, total = random.Random(seed), [], 0
+    while total < SMALL_COUNT:
+        input_dim = rng.randint(1, 32)
+        output_dim = rng.randint(1, (SMALL_LAYER - 1) // input_dim)
+        shapes.append((input_dim, output_dim))
+        total += input_dim * output_dim
+    return tuple(shapes)
 
 # (dim, num_layers, seed) of a Cruncher whose initialisation is checked: 2**18 weights a hidden layer,
 # two of them (a scaling by depth shows), and a final layer of 512

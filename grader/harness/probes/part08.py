@@ -213,6 +213,26 @@ def linear_init(impl: Implementation, input_dim: int, output_dim: int, seed: int
 
 
 @dataclass(frozen=True)
+class SmallInits(Report):
+    problem: str | None
+    weights: Any  # the weight of each Linear, in the order of the shapes asked
+
+
+@probe(subject="model.Linear", timeout=MODEL_PROBE_TIMEOUT)
+def small_linears_init(impl: Implementation, shapes: tuple[tuple[int, int], ...], seed: int) -> SmallInits:
+    """A fresh ``Linear(input_dim, output_dim).weight`` for each shape, one after another, torch seeded once
+    first: layers of a few hundred weights, which no statistic of one layer tells apart, pooled by the test."""
+    _seed(seed)
+    weights = []
+    for input_dim, output_dim in shapes:
+        layer, problem = _linear(impl, input_dim, output_dim, None)
+        if problem:
+            return SmallInits(problem, None)
+        weights.append(dense(layer.weight))
+    return SmallInits(None, tuple(weights))
+
+
+@dataclass(frozen=True)
 class Built(Report):
     problem: str | None
     weights: dict[str, Any]  # each entry of a fresh Cruncher's state_dict, as built
