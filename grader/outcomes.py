@@ -17,6 +17,7 @@ from grader.rubric import test_id
 # status values
 PASSED, FAILED, PENDING = "passed", "failed", "pending"
 DID_NOT_RUN = "did not run"  # the kind of a failed test that never ran: skipped, or its run never reached it
+NOT_SELECTED = "this test did not run: not selected in this run (-m or -k)"  # the message of one left out
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,7 @@ class Collector:
                 outcome = TestOutcome(key, PENDING, "pending", "not selected in this run (-m or -k): a GPU pass "
                                                                "grades it (python -m grader merge)")
             else:
-                outcome = TestOutcome(key, FAILED, DID_NOT_RUN, "this test did not run: not selected in this run "
-                                                                "(-m or -k)")
+                outcome = TestOutcome(key, FAILED, DID_NOT_RUN, NOT_SELECTED)
             self.outcomes.setdefault(key, outcome)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterable
 
 from grader.harness.parts import PARTS
-from grader.outcomes import DID_NOT_RUN
+from grader.outcomes import DID_NOT_RUN, NOT_SELECTED
 from grader.rubric import Rubric
 from grader.scoring import ISOLATION_MISSING, PENDING, SubmissionResult
 
@@ -173,9 +173,11 @@ def table(results: Iterable[SubmissionResult]) -> str:
     width = max([len("student")] + [len(r.student) for r in results])
     head = f"{'student':<{width}}  {'total':>9}  " + " ".join(f"{'P' + str(n):>4}" for n in parts) + "   time  note"
     lines = [head, "-" * len(head)]
+    left_out = False
     for r in results:
-        scores = r.part_scores()
-        cells = " ".join(f"{_num(scores.get(n, (0, 0))[0]):>4}" for n in parts)
+        scores, unselected = r.part_scores(), _unselected_parts(r)
+        left_out = left_out or bool(unselected)
+        cells = " ".join(f"{'-' if n in unselected else _num(scores.get(n, (0, 0))[0]):>4}" for n in parts)
         total = f"{_num(r.score)}/{_num(r.max_score)}"
         note = r.error.splitlines()[0][:60] if r.error else (
             f"{_num(r.pending_points)} pts pending GPU" if r.pending_points else "")
@@ -184,4 +186,13 @@ def table(results: Iterable[SubmissionResult]) -> str:
         most = results[0].part_scores()
         lines.append(f"{'(out of)':<{width}}  {'':>9}  "
                      + " ".join(f"{_num(most.get(n, (0, 0))[1]):>4}" for n in parts))
+    if left_out:
+        lines.append("-: a part this run did not select (-m, -k), 0 in the total; `python -m grader merge` "
+                     "joins the runs")
     return "\n".join(lines)
+
+
+def _unselected_parts(result: SubmissionResult) -> set[int]:
+    """The parts none of whose tests this run selected (every one "did not run", left out by -m or -k)."""
+    selected = {t.part for t in result.tests if t.message != NOT_SELECTED and t.status != "pending"}
+    return {t.part for t in result.tests} - selected

@@ -111,6 +111,24 @@ def test_a_run_with_a_harness_error_ends_with_a_warning_that_names_the_tests():
     assert outputs.harness_error_note([cpu_pass("ada"), gpu_pass("bob")]) is None
 
 
+def test_the_table_of_a_selected_run_shows_the_parts_it_left_out_as_such():
+    """``grade -m part1``: the other parts scored 0 in the total (a test that never ran scores 0), and the table
+    says they were not selected rather than showing them as zeros a student earned."""
+    from grader.outcomes import NOT_SELECTED
+
+    part1 = {t for t in ALL if "part01" in t}
+    result = scoring.score("ada", [outcome(t, "passed") if t in part1 else
+                                   TestOutcome(t, FAILED, "did not run", NOT_SELECTED) for t in ALL], RUBRIC,
+                           seconds=1.0)
+    table = outputs.table([result])
+    row = next(line for line in table.splitlines() if line.startswith("ada"))
+    assert row.split()[2:12] == ["12"] + ["-"] * 9, table
+    assert "did not select" in table, table
+    # a part that ran and scored 0 stays a 0
+    failed = scoring.score("bob", [outcome(t, "wrong") for t in ALL if t not in CUDA], RUBRIC, seconds=1.0)
+    assert "-" not in next(line for line in outputs.table([failed]).splitlines() if line.startswith("bob")).split()
+
+
 def test_only_one_student_at_a_time():
     with pytest.raises(ValueError, match="different students"):
         scoring.merge(cpu_pass("ada"), gpu_pass("bob"))
