@@ -1,4 +1,4 @@
-"""Part 10, hidden — float16 without a GradScaler (assignment/mixed_precision.py).
+"""Part 10, hidden — float16 steps past the public tests (assignment/mixed_precision.py).
 
 The public steps run bfloat16 without a scaler (and sometimes with one), float16 with
 one, and one float16 step without. The spec allows that fourth combination whatever the
@@ -11,6 +11,10 @@ asked for) brings them back.
 Compared as in the public tests (see tests/test_part10_mixed_precision.py): the matmuls'
 outputs exactly, the parameters and gradients float32, the loss float32 within 1e-5,
 one optimizer step and the gradients cleared.
+
+And each scenario is also run through one GradScaler for more steps than the public
+test's three (4 to 16): the scale after each step, exactly the reference's. A step that
+updates its scaler on a run's first few steps only shows there.
 """
 
 import pytest
@@ -24,7 +28,7 @@ from grader.harness.probes.part10 import train_step
 from tests.strategies import part10 as S
 from tests.test_part10_mixed_precision import (
     cpu_float16_autocast, loss_is_float32, matmuls_ran_in_autocast, params_and_grads_stay_fp32,
-    stepped_once_and_cleared,
+    scales_follow_every_step, stepped_once_and_cleared,
 )
 
 
@@ -37,16 +41,21 @@ def wider_steps(draw):
     return tuple(case)
 
 
+SCALER_STEPS = st.integers(4, 16)  # steps through one GradScaler: past the public test's 3
+
+
 @pytest.mark.skipif(not cpu_float16_autocast(), reason="this torch has no float16 autocast on the CPU")
 @settings(max_examples=15)  # one step each: a step's bugs show on almost any scenario
-@given(case=wider_steps())
-@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", None, 0))
-@example(case=(3, 24, 20, 5, "sgd", 0.1, torch.float16, "cpu", None, 0))  # past every public bound at once
+@given(case=wider_steps(), count=SCALER_STEPS)
+@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", None, 0), count=16)
+@example(case=(3, 24, 20, 5, "sgd", 0.1, torch.float16, "cpu", None, 0), count=9)  # past every public bound at once
 # the hidden layers' float16 gradients underflow, and with no scaler they stay zero
-@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", None, 12))
-def test_fp16_without_grad_scaler(impl, oracle, case):
+@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", None, 12), count=4)
+def test_fp16_steps_past_the_public_tests(impl, oracle, case, count):
     step = ask(impl, oracle, train_step, *case)
     matmuls_ran_in_autocast(step)
     params_and_grads_stay_fp32(step)
     loss_is_float32(step)
     stepped_once_and_cleared(step)
+    # the same scenario, float16 given a GradScaler(2**16): the scale after each of `count` steps
+    scales_follow_every_step(impl, oracle, (*case[:8], 2.0**16, case[9]), count)
