@@ -194,5 +194,5 @@ def table(results: Iterable[SubmissionResult]) -> str:
 
 def _unselected_parts(result: SubmissionResult) -> set[int]:
     """The parts none of whose tests this run selected (every one "did not run", left out by -m or -k)."""
-    selected = {t.part for t in result.tests if t.message != NOT_SELECTED and t.status != "pending"}
+    selected = {t.part for t in result.tests if t.message != NOT_SELECTED and t.status != PENDING}
     return {t.part for t in result.tests} - selected

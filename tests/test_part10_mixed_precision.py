@@ -290,9 +290,9 @@ def test_fp16_with_grad_scaler(impl, oracle, case):
 
 
 def scales_follow_every_step(impl, oracle, case, count: int = 3) -> None:
-    """``count`` steps through one GradScaler (growth_interval=1; three here, more in the hidden test): its scale
-    after each, exactly the reference's. A step that updates the scaler on its first step only (or skips update()
-    after a clean step) shows on the second."""
+    """``count`` steps through one GradScaler (growth_interval=1): its scale after each, exactly the reference's.
+    A step that updates the scaler on its first step only (or skips update() after a clean step) shows on the
+    second."""
     ask(impl, oracle, scaler_steps, *case, count).same(
         f"the scaler's scale after each of {count} steps through one GradScaler (growth_interval=1, the same batch "
         "each step) differs: every step must end with scaler.update() (it doubles the scale after a clean step and "

@@ -45,7 +45,6 @@ def init_cases(draw):
     return input_dim, math.ceil(INIT_COUNT / input_dim), draw(seeds)
 
 
-
 # layers of under 512 weights (SMALL_LAYER): no statistic of one tells a wrong initialisation, so many are built
 # and their weights pooled, SMALL_COUNT in all (a std within about ±3.5% at the tests' false-alarm rate)
 SMALL_LAYER, SMALL_COUNT = 512, 2**14
@@ -61,6 +60,7 @@ def small_layer_shapes(seed: int) -> tuple[tuple[int, int], ...]:
         shapes.append((input_dim, output_dim))
         total += input_dim * output_dim
     return tuple(shapes)
+
 
 # (dim, num_layers, seed) of a Cruncher whose initialisation is checked: 2**18 weights a hidden layer,
 # two of them (a scaling by depth shows), and a final layer of 512
