@@ -361,3 +361,25 @@ def test_a_wrong_count_of_several_ops_says_each_op_s_count_alone(tmp_path):
                  "--hypothesis-seed=0")
     assert run.returncode == 1 and "yours for each op alone:" in run.stdout and " raised " not in run.stdout, \
         run.stdout[-2000:]
+
+
+WRAPPED_KV_CACHE = '''
+
+import torch as _torch
+
+
+def kv_cache_bytes(num_layers, batch, seq_len, num_kv_heads, head_dim, dtype):
+    total = _torch.tensor(2, dtype=_torch.int32)  # (a product of int32 tensors stays int32; .prod() would not)
+    for size in (num_layers, batch, seq_len, num_kv_heads, head_dim, _torch.empty((), dtype=dtype).element_size()):
+        total = total * size
+    return int(total)
+'''
+
+
+def test_a_count_that_wrapped_around_is_told_so_not_a_float_s_rounding(tmp_path):
+    """A KV-cache count kept in an int32 tensor wraps past 2**31: the hidden test's message says it wrapped (off by
+    a multiple of 2**32), where it said "the formula itself, which the public test shows at small sizes too"."""
+    folder = submission(tmp_path / "wrapped", "memory", WRAPPED_KV_CACHE)
+    run = pytest("tests/hidden/test_part03_memory_hidden.py", f"--submission={folder}",
+                 "--hypothesis-profile=grading", "--hypothesis-seed=7")
+    assert run.returncode == 1 and "the count wrapped around, as an int32 does" in run.stdout, run.stdout[-2000:]

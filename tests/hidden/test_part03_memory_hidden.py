@@ -78,8 +78,9 @@ def test_byte_counts_beyond_float64(impl, oracle, case):
 
 
 def exactly(answers) -> None:
-    """Equal, and where a count is wrong, whether by a float's rounding (this test's business) or by more
-    (the formula itself, which the public test of the function shows at small sizes too)."""
+    """Equal, and where a count is wrong, whether by a float's rounding (this test's business), by a fixed-width
+    integer's wrapping around, or by more (the formula itself, which the public test of the function shows at
+    small sizes too)."""
     got, expected = answers.got, answers.expected
     if type(got) is int and type(expected) is int and got != expected and expected:
         error = abs(got - expected) / abs(expected)
@@ -87,6 +88,10 @@ def exactly(answers) -> None:
         # float64 rounds such a count by about 2**-53 of it, float32 by 2**-24; a wrong formula is off by far more
         answers.require(error > 2**-20, f"{off}: a float's rounding? (the count went through a float: bits / 8, "
                         "* 1.0, math.pow, a float32 tensor); keep it in Python ints", got=got, expected=expected)
+        wrapped = next((bits for bits in (32, 64) if (got - expected) % 2**bits == 0), None)
+        answers.require(wrapped is None, f"{off}, a multiple of 2**{wrapped}: the count wrapped around, as an "
+                        f"int{wrapped} does past 2**{wrapped - 1} (a count kept in a torch or numpy integer, a "
+                        "tensor's sum or prod); keep it in Python ints", got=got, expected=expected)
         answers.require(False, f"{off}: no float's rounding but the count itself (the public test of this function "
                         "shows it at small sizes too)", got=got, expected=expected)
     answers.same()
