@@ -325,6 +325,13 @@ def trickle(seconds):
     return "done"
 
 
+def interrupted(kind):
+    class Halt(BaseException):
+        pass
+
+    raise KeyboardInterrupt("stop") if kind == "keyboard" else Halt("halt")
+
+
 def stall():
     class Event(ctypes.Structure):
         _pack_ = 1
@@ -539,6 +546,17 @@ def test_memory_is_limited_for_all_its_threads_and_it_starts_no_process(box):
     assert "more than 512 MB of memory" in str(caught.value)
     assert call(box, "spin", 10) >= 0  # a fresh worker answers the next call
     assert call(box, "start_hogs", 3) == 0
+
+
+def test_an_interrupt_or_other_base_exception_the_code_raises_is_said_as_raised(box):
+    """In a worker no one presses Ctrl-C: a KeyboardInterrupt (or another BaseException) is the code's own, an
+    exception it raised on that line, not a worker that "exited with status 70" or "failed to start"; and the
+    worker goes on answering."""
+    for kind, exc_type in (("keyboard", "KeyboardInterrupt"), ("other", "Halt")):
+        [reply] = box.exchange([Request("calls.call", ("strides.interrupted", kind), "strides.interrupted", 20.0)])
+        assert not isinstance(reply, BaseException), reply
+        assert reply.outcome["status"] == "raised" and reply.outcome["exc_type"] == exc_type, reply.outcome
+    assert call(box, "nap", 0.0) == "rested"
 
 
 def test_torch_compile_runs_the_function_as_written(box):

@@ -72,8 +72,11 @@ class Runner:
     (the grading process and clean workers may; an implementation's worker never).
     """
 
-    def __init__(self, impl: Implementation | None) -> None:
+    def __init__(self, impl: Implementation | None, *, in_worker: bool = False) -> None:
         self.impl = impl
+        # in a worker no one presses Ctrl-C: a KeyboardInterrupt there is the implementation's own, raised as any
+        # other exception is; in a student's own run it is the student stopping pytest, and goes on up
+        self.in_worker = in_worker
         self.stuck: set[str] = set()
         self.subject = ""  # the function the request in progress is about
         self.timeout: float | None = None  # and its time limit
@@ -120,7 +123,9 @@ class Runner:
                     "inputs": exc.inputs}
         except ArgumentChanged as exc:
             return {"status": "changed_argument", "function": subject, "index": exc.index}
-        except (Exception, SystemExit, GeneratorExit) as exc:
+        except BaseException as exc:  # noqa: BLE001 - whatever the implementation raised, said as raised
+            if isinstance(exc, KeyboardInterrupt) and not self.in_worker:
+                raise
             where = self._innermost(exc)
             if isinstance(exc, NotImplementedError) and _a_stub(exc):
                 function = f"{Path(where[0].filename).stem}.{where[1]}" if where else subject

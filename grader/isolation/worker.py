@@ -191,7 +191,7 @@ def _serve(spec: dict[str, Any], channel: socket.socket, home: Path) -> None:
     alone = spec.get("alone") if type(spec.get("alone")) is str else None
     if not clean:  # from before the submission's first import: no text becomes code here (README)
         text_as_code.install(everywhere=True)
-    runner = Runner(None if clean else Implementation("assignment", home, only=alone))
+    runner = Runner(None if clean else Implementation("assignment", home, only=alone), in_worker=True)
     while True:
         try:
             request = wire.unpack(framing.recv(channel))
