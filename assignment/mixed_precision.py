@@ -80,7 +80,8 @@ def autocast_train_step(
        not rounded to 16 bits.
     2. Backward, outside the autocast block.
        Without a scaler: ``loss.backward()`` then ``optimizer.step()``.
-       With a scaler (float16): ``scaler.scale(loss).backward()`` (the loss
+       With a scaler (meant for float16, but whenever one is given it is
+       used, whatever the dtype): ``scaler.scale(loss).backward()`` (the loss
        times the scale, so small gradients stay representable),
        ``scaler.step(optimizer)`` (divides the gradients by the scale, and
        skips the step if any of them overflowed to inf/NaN), then
