@@ -8,12 +8,12 @@ from outside the worker (its clocks, its memory maps), read from its source (nev
 run), or held against values it cannot produce without doing the work.
 
 Each submission in ``selftest/forged/`` is the reference with one function
-replaced by a forgery; real batches (isolation on, the grader's recording,
-one a part) grade each on its own part next to an honest one. Each must lose exactly the tests it attacks
-(for Part 10, a step without autocast loses every test of the step's values, and
-those whose properties only count under autocast: its forward must run under it)
-and keep every other test of its part, so a loss below is the attack stopped,
-not a side effect.
+replaced by a forgery; real batches (isolation on, the grader's recording, one
+a part) grade each on its own part next to an honest one. Each must lose exactly
+the tests it attacks (for Part 10, a step without autocast loses every test of
+the step's values, and those whose properties only count under autocast: its
+forward must run under it) and keep every other test of its part, so a loss
+below is the attack stopped, not a side effect.
 """
 
 from __future__ import annotations

@@ -88,7 +88,8 @@ def exactly(answers) -> None:
         # float64 rounds such a count by about 2**-53 of it, float32 by 2**-24; a wrong formula is off by far more
         answers.require(error > 2**-20, f"{off}: a float's rounding? (the count went through a float: bits / 8, "
                         "* 1.0, math.pow, a float32 tensor); keep it in Python ints", got=got, expected=expected)
-        wrapped = next((bits for bits in (32, 64) if (got - expected) % 2**bits == 0), None)
+        # (not a 0 returned: a count of a multiple of 2**32 is no proof of wrapping where a formula gave nothing)
+        wrapped = next((bits for bits in (32, 64) if got and (got - expected) % 2**bits == 0), None)
         answers.require(wrapped is None, f"{off}, a multiple of 2**{wrapped}: the count wrapped around, as an "
                         f"int{wrapped} does past 2**{wrapped - 1} (a count kept in a torch or numpy integer, a "
                         "tensor's sum or prod); keep it in Python ints", got=got, expected=expected)
