@@ -808,7 +808,6 @@ def test_a_helper_module_that_uses_autograd_is_followed():
     assert findings(text, clean) == []
 
 
-
 @pytest.mark.parametrize("read", [
     "def squared_error_grad(x, w, t):\n    grad = None\n\n    def run():\n        global grad\n"
     "        return grad(0.5 * (x @ w - t) ** 2, w)[0]\n    return run()\n",

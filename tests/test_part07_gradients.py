@@ -224,8 +224,8 @@ def no_autograd(impl, function, returned: list) -> None:
 def no_autograd_ran(impl, oracle, function, args: tuple, check_answer) -> None:
     """Called on inputs of its own with every op it runs seen from below autograd (``autograd_watched``): no op
     was given or made a tensor that requires grad, none ran inside autograd's engine or a forward-mode level, and
-    no thread of its own ran; and its answer is right (``check_answer``), so that a table of earlier calls' answers, which runs nothing, is
-    no way past the watch."""
+    no thread of its own ran; and its answer is right (``check_answer``), so that a table of earlier calls'
+    answers, which runs nothing, is no way past the watch."""
     watched = ask(impl, oracle, autograd_watched, function.name, *args)
     seen = watched.got
     how = "a name built at run time, a method looked up by its name, an optimizer reading .grad?"

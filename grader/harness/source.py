@@ -3263,7 +3263,7 @@ class _Owner:
     def __init__(self, mod: Module, patched: set[str], parsed: dict[str, Module], sources: dict[str, str]):
         self.mod = mod
         self.patched = patched
-        self.parents = {id(child): node for node in walk(mod.tree) for child in ast.iter_child_nodes(node)}
+        self.parents = _parents(mod)
         self.bound = _bound_counts(mod.tree)
         self.plain = self._plain_classes(patched)
         loads = [n for n in walk(mod.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]

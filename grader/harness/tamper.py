@@ -994,9 +994,9 @@ class _Reader(ast.NodeVisitor):
     def _overload_name(self, target: ast.AST, name: ast.AST) -> bool:
         """``getattr(op, name) for name in op.overloads()``, where ``op`` is an operator packet written out
         (``torch.ops.aten.mm``) or a loop over a table of such packets only (its rows, its keys, the first of
-        its ``.items()``): ``overloads()`` of a packet hands
-        back its overloads' names alone, and a packet's attribute by one of them is that overload. The loop
-        must ask the same packet (the same name, bound only by loops) the getattr looks the name up on."""
+        its ``.items()``): ``overloads()`` of a packet hands back its overloads' names alone, and a packet's
+        attribute by one of them is that overload. The loop must ask the same packet (the same name, bound only
+        by loops) the getattr looks the name up on."""
         if self.strings is None or not isinstance(name, ast.Name):
             return False
         loops = self.strings.loop_sources(name)
