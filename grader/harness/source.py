@@ -138,8 +138,8 @@ class Module:
         bound: dict[str, ast.AST] = {}
         if isinstance(node, ast.Import):
             for alias in node.names:
-                local = alias.asname or alias.name.split(".")[0]
-                self.imports[local] = alias.name if alias.asname else alias.name.split(".")[0]
+                local, dotted = _import_binding(alias)
+                self.imports[local] = dotted
                 bound[local] = node
         elif isinstance(node, ast.ImportFrom):
             for alias in node.names:
@@ -264,8 +264,8 @@ class Module:
         for node in self.walk(function, flags=FIXED if strict else True):
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    local[alias.asname or alias.name.split(".")[0]] = \
-                        alias.name if alias.asname else alias.name.split(".")[0]
+                    name, dotted = _import_binding(alias)
+                    local[name] = dotted
             elif isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:
                     if alias.name != "*":
@@ -942,6 +942,15 @@ def nesting_depth(tree: ast.AST) -> int:
     return deepest
 
 
+def _import_binding(alias: ast.alias) -> tuple[str, str]:
+    """The name an ``import`` binds and the dotted name it stands for: ``import a.b`` binds ``a`` (the package
+    itself), ``import a.b as n`` binds ``n`` to ``a.b``."""
+    if alias.asname:
+        return alias.asname, alias.name
+    top = alias.name.split(".")[0]
+    return top, top
+
+
 def _from_name(node: ast.ImportFrom, alias: ast.alias) -> str:
     """The dotted name ``from M import name`` takes (``..pkg.name``, ``.name`` for ``from . import name``)."""
     return "." * node.level + (node.module or "") + ("." if node.module else "") + alias.name
@@ -1155,9 +1164,9 @@ def _class_import_names(tree: ast.Module) -> dict[str, str]:
             if id(node) in class_scoped_imports(tree):
                 for alias in node.names:
                     if alias.name != "*":
-                        found[alias.asname or alias.name.split(".")[0]] = \
-                            (alias.name if alias.asname else alias.name.split(".")[0]) \
-                            if isinstance(node, ast.Import) else _from_name(node, alias)
+                        name, dotted = _import_binding(alias) if isinstance(node, ast.Import) \
+                            else (alias.asname or alias.name, _from_name(node, alias))
+                        found[name] = dotted
         tree._class_import_names = found
     return found
 

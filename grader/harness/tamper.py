@@ -73,8 +73,9 @@ import types
 from dataclasses import dataclass
 
 from grader.harness.literal_names import ROUNDS, LiteralStrings, _loads, _no_value
-from grader.harness.source import (CLASS_DECORATORS, MAX_DEPTH, _bound_counts, constant_class_namespaces,
-                                   format_fields, match_positions, nesting_depth, reached_as, walk)
+from grader.harness.source import (CLASS_DECORATORS, MAX_DEPTH, _bound_counts, _import_binding,
+                                   constant_class_namespaces, format_fields, match_positions, nesting_depth,
+                                   reached_as, walk)
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
 # (and what reaches memory by address, or swaps the built-ins)
@@ -798,8 +799,8 @@ def _bound(tree: ast.AST) -> dict[str, str]:
     for node in walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
-                    alias.name.split(".")[0]
+                name, dotted = _import_binding(alias)
+                names[name] = dotted
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
                 if alias.name != "*":
