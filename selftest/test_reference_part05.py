@@ -565,3 +565,35 @@ def test_a_clock_a_timer_class_imports_in_its_body_is_read(timer):
     roofline = timer + ("\ndef time_matmul(m, k, n, dtype, device, trials=10, warmup=2):\n"
                         "    with _Timer() as t:\n        pass\n    return t.seconds / trials\n")
     assert package_names({"roofline": roofline}, "roofline", "time_matmul", is_clock), timer
+
+
+@pytest.mark.parametrize("calls_before", [0, 1])
+def test_a_timer_drawing_in_its_loop_on_every_other_call_is_seen_whichever_call_comes_first(tmp_path, calls_before):
+    """The op-by-op watch of the thin product runs two calls in a row before any round can end it: a timer
+    that draws its inputs inside the timed loop on every other call is seen drawing in one of them and not in
+    the other, whether the watch's first call is one it draws in or not (a busy machine's extra call earlier in
+    the test flips which). The reference, watched so, passes."""
+    from grader import mutants
+    from grader.harness.door import Door
+    from grader.harness.faults import Mismatch
+    from grader.harness.impl import Implementation
+    from grader.harness.transport import InProcess
+    from tests import test_part05_roofline as T
+
+    mutant = next(m for m in mutants.discover() if m.name == "part05_time_inputs_drawn_in_loop_every_other_call")
+    for name, source in (("reference", None), ("alternating", mutant)):
+        folder = tmp_path / name
+        if source is None:
+            mutants.materialize_reference(folder)
+        else:
+            mutants.materialize(source, folder)
+            roofline = folder / "assignment" / "roofline.py"
+            roofline.write_text(roofline.read_text().replace("_CALLS = []", f"_CALLS = {[1] * calls_before}"))
+        impl = Implementation("assignment", folder)
+        door = Door(InProcess(impl), label=name, files=impl)
+        counted = (768, 704, 8, None, None)
+        if source is None:
+            T._products_run(door, "roofline.time_matmul", counted)
+        else:
+            with pytest.raises(Mismatch, match="it draws inside its timed loop in some calls"):
+                T._products_run(door, "roofline.time_matmul", counted)
