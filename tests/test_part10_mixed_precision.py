@@ -6,7 +6,13 @@ all built from a seed, and the reference runs the same scenario. Hooks copy out
 what happened inside, values and dtypes: each matmul's output, each gradient as
 it reached its parameter, the loss tensor that backward started from; then the
 parameters, the gradients left, the scaler's scale and the caller's x and y. The
-"input" line of a failure is that scenario (see the probe ``train_step``).
+"input" line of a failure is that scenario (see the probe ``train_step``). And each
+test runs its scenario again on plain torch objects, as a user would call the step
+(an nn.Sequential of nn.Linear layers, a torch.amp.GradScaler, nothing of the
+harness's on them: the probe ``scaler_steps``), judged by what they show from
+outside: the losses returned, the scale after each step and the parameters after
+the steps. A step must do the same on any model and scaler, not only on the
+harness's own.
 
 Comparisons: dtypes, scales and the names of parameters left with a gradient
 exactly; each matmul's output exactly (the same inputs under autocast give the
@@ -216,6 +222,7 @@ def test_autocast_matmuls_in_bf16(impl, oracle, case):
     if step.got.refused is None:  # (refusing tensors placed apart from device_type is a step's right)
         matmuls_ran_in_autocast(step)
     the_step_was_taken(step, "the matmuls' dtypes")
+    plain_steps_agree(impl, oracle, case)
 
 
 @STEPS
@@ -233,6 +240,7 @@ def test_params_and_grads_stay_fp32(impl, oracle, case):
         forward_under_autocast(step)
     params_and_grads_stay_fp32(step)
     the_step_was_taken(step, "float32 parameters and gradients")
+    plain_steps_agree(impl, oracle, case)
 
 
 @STEPS
@@ -243,6 +251,7 @@ def test_loss_is_float32(impl, oracle, case):
         forward_under_autocast(step)  # forward without autocast has a float32 loss of other values)
     loss_is_float32(step)
     the_step_was_taken(step, "a float32 loss")
+    plain_steps_agree(impl, oracle, case)
 
 
 @STEPS
@@ -263,6 +272,7 @@ def test_stepped_once_and_grads_cleared(impl, oracle, case):
                 "whatever `scaler` is")
         scaler_used(step)
     stepped_once_and_cleared(step)
+    plain_steps_agree(impl, oracle, case, cleared=True)
 
 
 @pytest.mark.skipif(not cpu_float16_autocast(), reason="this torch has no float16 autocast on the CPU")
@@ -286,17 +296,40 @@ def test_fp16_with_grad_scaler(impl, oracle, case):
     scaler_used(step)
     loss_is_float32(step)
     stepped_once_and_cleared(step)
-    scales_follow_every_step(impl, oracle, case)
+    plain_steps_agree(impl, oracle, case, 3, cleared=True)
 
 
-def scales_follow_every_step(impl, oracle, case, count: int = 3) -> None:
-    """``count`` steps through one GradScaler (growth_interval=1): its scale after each, exactly the reference's.
-    A step that updates the scaler on its first step only (or skips update() after a clean step) shows on the
-    second."""
-    ask(impl, oracle, scaler_steps, *case, count).same(
-        f"the scaler's scale after each of {count} steps through one GradScaler (growth_interval=1, the same batch "
-        "each step) differs: every step must end with scaler.update() (it doubles the scale after a clean step and "
-        "halves it after an overflow), whatever step of a run it is")
+def plain_steps_agree(impl, oracle, case, count: int = 1, *, cleared: bool = False) -> None:
+    """The case's scenario on plain torch objects (an nn.Sequential of nn.Linear, a torch.amp.GradScaler, no hook
+    or subclass of the harness's: ``scaler_steps``), ``count`` steps: the scale after each step exactly
+    (growth_interval=1), the losses returned and the parameters after the steps as the watched step's; and where
+    the test is about a step that clears up after itself (``cleared``), the gradients left and the caller's batch.
+    A step that does the right thing only on the harness's own model and scaler shows here; and one that updates
+    the scaler on a run's first step only (or skips update() after a clean step) shows on the second."""
+    if len(case) > 11 and case[11] is not None:
+        return  # tensors placed apart from device_type: a step may refuse them (the watched step shows which)
+    steps = ask(impl, oracle, scaler_steps, *case[:10], count)
+    on = (f"on {count} step{'s' if count != 1 else ''} of a plain model (an nn.Sequential of bias-free nn.Linear "
+          f"layers) and optimizer{' and a plain torch.amp.GradScaler (growth_interval=1)' if case[8] else ''}, "
+          "each on the same batch")
+    if steps.expected.scales is not None:
+        steps.where("scales").same(f"the scaler's scale after each step {on}: every step must end with "
+                                   "scaler.update() (it doubles the scale after a clean step and halves it after "
+                                   "an overflow), whatever step of a run it is and whatever GradScaler it is given")
+    losses = steps.where("losses")
+    for i, expected in enumerate(steps.expected.losses):
+        if not math.isnan(expected):  # (a run that diverged: NaN where the reference's is, compared below)
+            losses.where(i).check(FLOAT_OR_INF if math.isinf(expected) else FLOAT)
+    losses.within(**LOSS, problem=f"the losses returned {on}: the forward under torch.autocast(device_type, "
+                  "dtype=dtype) and F.mse_loss(pred.float(), y) in float32, whatever model it is given")
+    steps.where("params").map(dtypes).same(f"parameter dtypes after the steps {on}: they must stay float32")
+    steps.where("params").within(**PARAMS, problem=f"parameters after the steps {on} differ from the reference's: "
+                                 "the same step on any model and scaler (autocast, a float32 loss, with a scaler "
+                                 "scaler.scale(loss).backward(), scaler.step(optimizer), scaler.update())")
+    if cleared:
+        steps.where("grads_left").same(f"parameters still holding a nonzero gradient after the steps {on}: call "
+                                       "optimizer.zero_grad() after the optimizer's step")
+        steps.where("batch_after").same(f"the caller's x and y after the steps {on}: compute on copies")
 
 
 @pytest.mark.cuda

@@ -9,6 +9,10 @@ from (or that the scaler was asked to scale); and after the step, the
 parameters, the gradients left, the scaler's scale, and the batch as the caller
 holds it. The tests hold these values against the reference's, so a report can
 only pass by holding the numbers a real autocast step computes.
+
+Those objects are the harness's own (a model class, a GradScaler subclass, hooks), which
+a step could tell apart from a user's. ``scaler_steps`` runs the same scenario on plain
+torch objects with nothing watching, and reports only what they show afterwards.
 """
 
 from __future__ import annotations
@@ -147,25 +151,63 @@ def _scenario(seed: int, batch: int, dim: int, num_layers: int, optimizer: str, 
     return model, x, y, _optimizer(optimizer, model.parameters(), lr)
 
 
+@dataclass(frozen=True)
+class PlainSteps(Report):
+    """Steps on plain torch objects, seen only from outside: what each call returned and left behind."""
+
+    losses: list[Any]  # what each call of autocast_train_step returned
+    scales: list[float] | None  # the scaler's scale after each step (None: no scaler)
+    params: dict[str, torch.Tensor]  # the parameters after the last step
+    grads_left: list[str]  # parameters still holding a nonzero gradient afterwards
+    batch_after: list[torch.Tensor]  # the caller's x and y after the steps
+
+
+def _plain_model(dim: int, num_layers: int, shrink: int, generator: torch.Generator) -> nn.Module:
+    """DeepLinear's network, drawn alike, as a user would build it: an nn.Sequential of bias-free nn.Linear
+    layers and an nn.Flatten, with nothing of the harness's on it (no class, attribute or hook of its own)."""
+    layers = [nn.Linear(dim, dim, bias=False) for _ in range(num_layers)] + [nn.Linear(dim, 1, bias=False)]
+    with torch.no_grad():
+        for i, layer in enumerate(layers):
+            weight = _weight(dim, layer.out_features, generator)  # (d_in, d_out): Linear keeps its transpose
+            layer.weight.copy_(weight.T * (2.0**-shrink if i == num_layers else 1.0))
+    return nn.Sequential(*layers, nn.Flatten(0))  # (batch, 1) -> (batch,)
+
+
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
 def scaler_steps(impl: Implementation, seed: int, batch: int, dim: int, num_layers: int, optimizer: str, lr: float,
-                 dtype: torch.dtype, device_type: str, init_scale: float, shrink: int, count: int) -> list[float]:
-    """``count`` calls of ``autocast_train_step`` on one model, optimizer and GradScaler(init_scale,
-    growth_interval=1), each on the same batch: the scaler's scale after each (it doubles after a clean step and
-    halves after an overflow, where ``update()`` runs every step)."""
+                 dtype: torch.dtype, device_type: str, init_scale: float | None, shrink: int,
+                 count: int) -> PlainSteps:
+    """``count`` calls of ``autocast_train_step`` on one plain model (``_plain_model``), a plain optimizer
+    and, with ``init_scale``, a plain ``torch.amp.GradScaler(init_scale, growth_interval=1)`` (its scale doubles
+    after a clean step and halves after an overflow, where ``update()`` runs every step), each call on the same
+    batch. Nothing watches the calls: no subclass, hook or mode a step could tell from a user's own objects
+    (``train_step``'s watched objects show what went wrong; these show that it goes right on anyone's)."""
     step = impl.function("mixed_precision.autocast_train_step")
-    model, x, y, opt = _scenario(seed, batch, dim, num_layers, optimizer, lr, shrink, device_type)
-    scaler = WatchedScaler(device_type, init_scale)
-    scales = []
+    generator = torch.Generator().manual_seed(seed)
+    model = _plain_model(dim, num_layers, shrink, generator).to(device_type)
+    x = torch.randn(batch, dim, generator=generator).to(device_type)
+    y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(device_type)
+    opt = _optimizer(optimizer, model.parameters(), lr)
+    scaler = None if init_scale is None else torch.amp.GradScaler(device_type, init_scale=init_scale,
+                                                                   growth_interval=1)
+    losses, scales = [], []
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # (as train_step: tiny ops)
     try:
         for _ in range(count):
-            step(model, opt, x.clone(), y.clone(), dtype, device_type, scaler)
-            scales.append(float(scaler.get_scale()))
+            losses.append(step(model, opt, x, y, dtype, device_type, scaler))
+            if scaler is not None:
+                scales.append(float(scaler.get_scale()))
     finally:
         torch.set_num_threads(threads)
-    return scales
+    params = dict(model.named_parameters())
+    return PlainSteps(
+        losses=losses,
+        scales=None if scaler is None else scales,
+        params={name: _copy(p) for name, p in params.items()},
+        grads_left=sorted(name for name, p in params.items() if p.grad is not None and bool(p.grad.ne(0).any())),
+        batch_after=[_copy(x), _copy(y)],
+    )
 
 
 @probe(subject="mixed_precision.autocast_train_step", timeout=30)
