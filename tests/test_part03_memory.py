@@ -52,6 +52,7 @@ def test_ledger_total(impl, oracle, fields):
 
 @given(case=S.capacity_cases)
 @example(case=(8 * 80 * 10**9, 18))
+@example(case=(0, 18))  # no memory: no parameters (only a negative hbm_bytes is refused)
 def test_max_trainable_params(impl, oracle, case):
     ask(impl, oracle, max_trainable_params, *case).within(rel=1e-12)
 
@@ -59,6 +60,7 @@ def test_max_trainable_params(impl, oracle, case):
 @given(case=S.matrix_cases)
 @example(case=(12288, 49152, torch.float32))
 @example(case=(3, 5, torch.bool))  # a bool is a byte, not a bit
+@example(case=(2, 2, torch.complex64))  # a complex number is two floats: 8 bytes
 def test_matrix_bytes(impl, oracle, case):
     ask(impl, oracle, matrix_bytes, *case).same()
 

@@ -183,6 +183,7 @@ def test_matmul_arithmetic_intensity(impl, oracle, case):
 @example(case=(295, 295 * 3_350_000_000_000, 3_350_000_000_000))
 # a ridge below one FLOP per byte (a slow chip, fast memory): the ridge is a ratio, never rounded to a whole number
 @example(case=(0.2, 1e12, 2.5e12))
+@example(case=(0.0, 989.5e12, 3.35e12))  # no FLOPs per byte: nothing attainable (only a negative one is refused)
 def test_roofline(impl, oracle, case):
     """ridge_point, attainable_flops_per_sec and is_compute_bound of one (intensity, peak, bandwidth)."""
     intensity, peak, bandwidth = case
