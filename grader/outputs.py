@@ -15,11 +15,13 @@ import json
 from pathlib import Path
 from typing import Iterable
 
+from grader.harness.faults import NotImplementedFault
 from grader.harness.parts import PARTS
 from grader.outcomes import DID_NOT_RUN, NOT_SELECTED
 from grader.rubric import Rubric
 from grader.scoring import ISOLATION_MISSING, PENDING, SubmissionResult
 
+NOT_IMPLEMENTED = NotImplementedFault.kind  # the failure kind of a stub not yet written
 OUTPUT_LIMIT = 8000  # characters of output shown per test on Gradescope
 # Said under a failed public test while its example stays hidden (``hide_examples``)
 EXAMPLE_LATER = ("The graded example it failed on, what your code returned and what was expected are shown below, "
@@ -52,10 +54,14 @@ def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict
             entry["max_score"] = 0.0
             points = f"{t.max_points:g} point{'' if t.max_points == 1 else 's'}"
             entry["output"] = (f"Not graded yet: this test needs a CUDA GPU. Its {points} "
-                               "are left out of this score and added by a later GPU pass.")
+                               f"{'is' if t.max_points == 1 else 'are'} left out of this score and added by a later "
+                               "GPU pass.")
         else:
             entry["status"] = "passed" if t.status == "passed" else "failed"
-            if t.message and hide_examples and not t.hidden and t.status != "passed" and t.kind != DID_NOT_RUN:
+            if t.message and hide_examples and not t.hidden and t.status != "passed" and t.kind == NOT_IMPLEMENTED:
+                # a stub: no example to wait for; the summary, which names the function the test asked
+                entry["output"] = (t.summary or f"[Part {t.part}] {t.name}\n{NOT_IMPLEMENTED}")[:OUTPUT_LIMIT]
+            elif t.message and hide_examples and not t.hidden and t.status != "passed" and t.kind != DID_NOT_RUN:
                 what = t.summary or f"[Part {t.part}] {t.name}\nfailed ({t.kind})"
                 entry["output"] = (what + "\n" + EXAMPLE_LATER.format(
                     name=name, path=f"tests/{t.test.split('::')[0]}"))[:OUTPUT_LIMIT]

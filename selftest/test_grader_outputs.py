@@ -753,3 +753,24 @@ def test_a_marker_no_test_carries_is_refused(capsys):
     with pytest.raises(SystemExit):
         main(["record", "--seed", "1", "--out", "nowhere", "-m", "part4 or gpu"])
     assert "'gpu'" in capsys.readouterr().err
+
+
+def test_on_gradescope_a_stub_says_not_implemented_and_promises_no_example():
+    """A stub's failure has no example to wait for: it says which function is not written yet, at once, and adds
+    no "the failing example" entry."""
+    rubric = R.load()
+    stub, wrong = "test_part07_gradients.py::test_squared_error_grad", "test_part01_strides.py::test_view_strides"
+    outs = [TestOutcome(i.test, "failed", "not implemented", "[Part 7] test_squared_error_grad\nnot implemented: "
+                        "gradients.squared_error_grad", summary="[Part 7] test_squared_error_grad\nnot implemented: "
+                        "gradients.squared_error_grad") if i.test == stub else
+            TestOutcome(i.test, "failed", "wrong", "strides.view_strides: wrong\n  input: (3, 4)",
+                        summary="[Part 1] test_view_strides\nstrides.view_strides: a wrong answer")
+            if i.test == wrong else TestOutcome(i.test, "passed") for i in rubric.items]
+    data = outputs.gradescope(scoring.score("ada", outs, rubric, seconds=1.0), hide_examples=True)
+    entries = {t["name"]: t for t in data["tests"]}
+    shown = entries["Part 7 · test_squared_error_grad"]
+    assert "not implemented: gradients.squared_error_grad" in shown["output"]
+    assert "when grades are published" not in shown["output"]
+    assert "Part 7 · test_squared_error_grad: the failing example" not in entries
+    assert "when grades are published" in entries["Part 1 · test_view_strides"]["output"]
+    assert "Part 1 · test_view_strides: the failing example" in entries
