@@ -124,9 +124,9 @@ def nvfp4_quantize(x: torch.Tensor, block_size: int = 16) -> torch.Tensor:
     for i in range(0, x.numel(), block_size):
         block = x[i:i + block_size]
         amax = block.abs().max()
-        if amax == 0:
-            continue  # all-zero block stays zero
         scale = amax / 6  # float32
+        if scale == 0:
+            continue  # an all-zero block (or one whose amax / 6 underflows float32) stays zero
         q = _round_e2m1(torch.clamp(block / scale, -6.0, 6.0))
         out[i:i + block_size] = q * scale
     return out
