@@ -13,8 +13,11 @@ line is cut into cells of relative width ``rel / 10`` (on a log scale), and the
 digest lists the cells that lie wholly within the tolerance of the answer. A
 value passes in the handout if its cell is listed, which implies it passes the
 live comparison too (never the other way round: the handout is never the more
-lenient). Where the answer is one of a few values a digest hides little; that is
-accepted.
+lenient). A digest hides an answer from reading, not from search: the handout holds
+the salt, so candidates can be tried offline at a hash each (for a datasheet figure,
+the cells of a plausible range of magnitudes: seconds; for one of a few values, at
+once). That is accepted: these are facts to look up or derive, and every drawn input's
+answer is recorded as plain data, never a digest.
 """
 
 from __future__ import annotations
