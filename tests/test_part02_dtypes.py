@@ -98,6 +98,7 @@ def test_nvfp4_nbytes(impl, oracle, case):
 
 @given(case=S.quantize_cases())
 @example(case=(torch.tensor([6.0, 2.5, -0.25, 0.8, 1.0, 3.0, -0.5, 0.4, 0.0, 0.0]), 4))
+@example(case=(torch.tensor([2.5, -6.0, 1.0, -0.5]), 4))  # the largest magnitude negative: amax of |x|, not of x
 # a tiny block (scale 2^-100): an epsilon added to the scale against 0 / 0 (scale + 1e-12) flushes it to zeros
 @example(case=(torch.tensor([6.0, 2.5, -0.25, 1.25]) * 2.0**-100, 4))
 # blocks whose scale amax / 6 is subnormal in float32 (a floor on the scale, float32's tiny, moves them all)
