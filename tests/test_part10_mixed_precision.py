@@ -309,19 +309,22 @@ def plain_steps_agree(impl, oracle, case, count: int = 1, *, cleared: bool = Fal
     if len(case) > 11 and case[11] is not None:
         return  # tensors placed apart from device_type: a step may refuse them (the watched step shows which)
     steps = ask(impl, oracle, scaler_steps, *case[:10], count)
-    on = (f"on {count} step{'s' if count != 1 else ''} of a plain model (an nn.Sequential of bias-free nn.Linear "
-          f"layers) and optimizer{' and a plain torch.amp.GradScaler (growth_interval=1)' if case[8] else ''}, "
-          "each on the same batch")
-    if steps.expected.scales is not None:
-        steps.where("scales").same(f"the scaler's scale after each step {on}: every step must end with "
-                                   "scaler.update() (it doubles the scale after a clean step and halves it after "
-                                   "an overflow), whatever step of a run it is and whatever GradScaler it is given")
+    scaler = " and a torch.amp.GradScaler(growth_interval=1)" if case[8] else ""
+    on = (f"on plain objects ({count} step{'s' if count != 1 else ''} on one batch, of an nn.Sequential of "
+          f"bias-free nn.Linear layers, its optimizer{scaler})")
     losses = steps.where("losses")
     for i, expected in enumerate(steps.expected.losses):
         if not math.isnan(expected):  # (a run that diverged: NaN where the reference's is, compared below)
             losses.where(i).check(FLOAT_OR_INF if math.isinf(expected) else FLOAT)
-    losses.within(**LOSS, problem=f"the losses returned {on}: the forward under torch.autocast(device_type, "
-                  "dtype=dtype) and F.mse_loss(pred.float(), y) in float32, whatever model it is given")
+    forward = ("the forward under torch.autocast(device_type, dtype=dtype) and F.mse_loss(pred.float(), y) in "
+               "float32, whatever model it is given")
+    # the first step's loss is the forward's alone (said first); the later ones follow the steps before them
+    losses.where(0).within(**LOSS, problem=f"the loss returned by the first step {on}: {forward}")
+    if steps.expected.scales is not None:
+        steps.where("scales").same(f"the scaler's scale after each step {on}: every step must end with "
+                                   "scaler.update() (it doubles the scale after a clean step and halves it after "
+                                   "an overflow), whatever step of a run it is and whatever GradScaler it is given")
+    losses.within(**LOSS, problem=f"the losses returned {on}: {forward}")
     steps.where("params").map(dtypes).same(f"parameter dtypes after the steps {on}: they must stay float32")
     steps.where("params").within(**PARAMS, problem=f"parameters after the steps {on} differ from the reference's: "
                                  "the same step on any model and scaler (autocast, a float32 loss, with a scaler "
