@@ -58,5 +58,6 @@ def test_fp16_steps_past_the_public_tests(impl, oracle, case, count):
     params_and_grads_stay_fp32(step)
     loss_is_float32(step)
     stepped_once_and_cleared(step)
-    # the same scenario, float16 given a GradScaler(2**16): the scale after each of `count` steps
+    # the same scenario on plain objects, float16 given a GradScaler(2**16), `count` steps: the scale after each,
+    # the losses, the parameters, the gradients left and the batch
     plain_steps_agree(impl, oracle, (*case[:8], 2.0**16, case[9]), count, cleared=True)
