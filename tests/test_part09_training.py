@@ -349,6 +349,7 @@ def check_file_holds_the_state(blob: bytes, expected_blob: bytes, step: int, inp
              inputs=inputs)
     reference = read_checkpoint(expected_blob)
     expected = _tensors(reference)
+    where = _where(reference)  # (the reference's own file: no knots to guard against)
     # each held tensor of a shape and dtype the state has, by its bytes: a file may hold 300,000 copies of
     # one decoy, and comparing each with each tensor of the state took a minute
     kinds = {(t.dtype, tuple(t.shape)) for t in expected}
@@ -356,7 +357,8 @@ def check_file_holds_the_state(blob: bytes, expected_blob: bytes, step: int, inp
     for tensor in expected:
         require(_key(tensor) in found,
                 subject, f"the file at path does not hold a {tuple(tensor.shape)} {tensor.dtype} tensor of the state "
-                "(model.state_dict() and optimizer.state_dict() go in the file, every tensor as it is)",
+                f"({where.get(id(tensor), 'in the reference')}'s, in the reference's file): model.state_dict(), "
+                "buffers included, and optimizer.state_dict() go in the file, every tensor as it is",
                 inputs=inputs, show_values=False)
     # the layout the docstring gives, which every loader of it reads (the tests hand loaders files of it)
     keys = sorted(map(str, state)) if isinstance(state, dict) else None
@@ -517,6 +519,14 @@ def only_what_torch_save_writes(pickle: bytes) -> None:
         else:
             stack += [mark if kind is pickletools.markobject else arg if type(arg) is str else other
                       for kind in op.stack_after]
+
+
+def _where(value, path: str = "checkpoint") -> dict[int, str]:
+    """Each tensor of a trusted state (the reference's checkpoint), by id: where it sits, as Python indexes it."""
+    if isinstance(value, torch.Tensor):
+        return {id(value): path}
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, (list, tuple)) else ()
+    return {k: v for key, item in items for k, v in _where(item, f"{path}[{key!r}]").items()}
 
 
 def _tensors(value) -> list[torch.Tensor]:
