@@ -36,13 +36,13 @@ from hypothesis import settings
 from grader.harness import spec
 from grader.harness.ask import Answers, ask
 from grader.harness.cases import example, given
-from grader.harness.digest import EXACT_SECRET
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part10 import scaler_steps, train_step
 from grader.harness.schema import FLOAT, FLOAT_OR_INF
 from tests.strategies import part10 as S
 
-needs_grad_scaler = spec.function("mixed_precision.needs_grad_scaler", secret=EXACT_SECRET)
+# (no digest: every dtype asked is one of the docstring's own three examples)
+needs_grad_scaler = spec.function("mixed_precision.needs_grad_scaler")
 STEPS = settings(max_examples=15)  # one step each: a step's bugs show on almost any scenario
 LOSS = dict(rel=1e-5)
 PARAMS = dict(rel=1e-4, abs=1e-7)
@@ -313,25 +313,33 @@ def plain_steps_agree(impl, oracle, case, count: int = 1, *, cleared: bool = Fal
     on = (f"on plain objects ({count} step{'s' if count != 1 else ''} on one batch, of an nn.Sequential of "
           f"bias-free nn.Linear layers, its optimizer{scaler})")
     losses = steps.where("losses")
-    for i, expected in enumerate(steps.expected.losses):
-        if not math.isnan(expected):  # (a run that diverged: NaN where the reference's is, compared below)
+    for i, (got, expected) in enumerate(zip(steps.got.losses, steps.expected.losses)):
+        # a NaN where the reference's is a number is a wrong value, compared below, not a wrong type (and where
+        # the reference's is NaN too, a run that diverged, the same)
+        if not (type(got) is float and math.isnan(got)) and not math.isnan(expected):
             losses.where(i).check(FLOAT_OR_INF if math.isinf(expected) else FLOAT)
     forward = ("the forward under torch.autocast(device_type, dtype=dtype) and F.mse_loss(pred.float(), y) in "
                "float32, whatever model it is given")
     # the first step's loss is the forward's alone (said first); the later ones follow the steps before them
     losses.where(0).within(**LOSS, problem=f"the loss returned by the first step {on}: {forward}")
+    if cleared:  # (gradients left to pile up overflow a scaler's next step: said as that, before the scales)
+        steps.where("grads_left").same(f"parameters still holding a nonzero gradient after the steps {on}: call "
+                                       "optimizer.zero_grad() after the optimizer's step, with a scaler too")
     if steps.expected.scales is not None:
         steps.where("scales").same(f"the scaler's scale after each step {on}: every step must end with "
                                    "scaler.update() (it doubles the scale after a clean step and halves it after "
-                                   "an overflow), whatever step of a run it is and whatever GradScaler it is given")
-    losses.within(**LOSS, problem=f"the losses returned {on}: {forward}")
+                                   "an overflow), whatever step of a run it is and whatever GradScaler it is given, "
+                                   "and step through scaler.step(optimizer), which skips a step whose gradients "
+                                   "overflowed (optimizer.step() on them leaves inf or NaN in the parameters, and "
+                                   "every later step overflows)")
+    losses.within(**LOSS, problem=f"the losses returned {on}: the first is the forward's, and each later one "
+                  "follows the steps before it (with a scaler, scaler.step(optimizer) skips a step whose gradients "
+                  f"overflowed; never optimizer.step() on them): {forward}")
     steps.where("params").map(dtypes).same(f"parameter dtypes after the steps {on}: they must stay float32")
     steps.where("params").within(**PARAMS, problem=f"parameters after the steps {on} differ from the reference's: "
                                  "the same step on any model and scaler (autocast, a float32 loss, with a scaler "
                                  "scaler.scale(loss).backward(), scaler.step(optimizer), scaler.update())")
     if cleared:
-        steps.where("grads_left").same(f"parameters still holding a nonzero gradient after the steps {on}: call "
-                                       "optimizer.zero_grad() after the optimizer's step")
         steps.where("batch_after").same(f"the caller's x and y after the steps {on}: compute on copies")
 
 
