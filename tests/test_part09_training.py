@@ -355,10 +355,11 @@ def check_file_holds_the_state(blob: bytes, expected_blob: bytes, step: int, inp
     kinds = {(t.dtype, tuple(t.shape)) for t in expected}
     found = {_key(t) for t in held if (t.dtype, tuple(t.shape)) in kinds}
     for tensor in expected:
+        place = f" ({where[id(tensor)]} in the reference's file)" if id(tensor) in where else ""
         require(_key(tensor) in found,
-                subject, f"the file at path does not hold a {tuple(tensor.shape)} {tensor.dtype} tensor of the state "
-                f"({where.get(id(tensor), 'in the reference')}'s, in the reference's file): model.state_dict(), "
-                "buffers included, and optimizer.state_dict() go in the file, every tensor as it is",
+                subject, f"the file at path does not hold a {tuple(tensor.shape)} {tensor.dtype} tensor of the state"
+                f"{place}: model.state_dict(), buffers included, and optimizer.state_dict() go in the file, every "
+                "tensor as it is",
                 inputs=inputs, show_values=False)
     # the layout the docstring gives, which every loader of it reads (the tests hand loaders files of it)
     keys = sorted(map(str, state)) if isinstance(state, dict) else None

@@ -301,11 +301,12 @@ def test_fp16_with_grad_scaler(impl, oracle, case):
 
 def plain_steps_agree(impl, oracle, case, count: int = 1, *, cleared: bool = False) -> None:
     """The case's scenario on plain torch objects (an nn.Sequential of nn.Linear, a torch.amp.GradScaler, no hook
-    or subclass of the harness's: ``scaler_steps``), ``count`` steps: the scale after each step exactly
-    (growth_interval=1), the losses returned and the parameters after the steps as the watched step's; and where
-    the test is about a step that clears up after itself (``cleared``), the gradients left and the caller's batch.
-    A step that does the right thing only on the harness's own model and scaler shows here; and one that updates
-    the scaler on a run's first step only (or skips update() after a clean step) shows on the second."""
+    or subclass of the harness's: ``scaler_steps``), ``count`` steps: the first step's loss (the forward's alone),
+    the gradients left where the test is about a step that clears up after itself (``cleared``), the scale after
+    each step exactly (growth_interval=1), every loss returned and the parameters after the steps as the watched
+    step's, and (``cleared``) the caller's batch. A step that does the right thing only on the harness's own
+    model and scaler shows here; and one that updates the scaler on a run's first step only (or skips update()
+    after a clean step) shows on the second."""
     if len(case) > 11 and case[11] is not None:
         return  # tensors placed apart from device_type: a step may refuse them (the watched step shows which)
     steps = ask(impl, oracle, scaler_steps, *case[:10], count)
