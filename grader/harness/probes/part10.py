@@ -21,7 +21,7 @@ import dataclasses
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import torch
 from torch import nn
@@ -141,14 +141,21 @@ class Step(Report):
 
 
 def _scenario(seed: int, batch: int, dim: int, num_layers: int, optimizer: str, lr: float, shrink: int,
-              device: str) -> tuple[nn.Module, torch.Tensor, torch.Tensor, torch.optim.Optimizer]:
-    """A fresh DeepLinear model, a batch x (batch, dim) and targets y (batch,) scaled by 2**-shrink like its final
-    layer, all drawn from ``seed`` in this order, on ``device``; and the optimizer over the model."""
+              device: str, build: Callable[..., nn.Module] = DeepLinear,
+              ) -> tuple[nn.Module, torch.Tensor, torch.Tensor, torch.optim.Optimizer]:
+    """A fresh model (``build(dim, num_layers, shrink, generator)``: DeepLinear, or ``_plain_model``), a batch x
+    (batch, dim) and targets y (batch,) scaled by 2**-shrink like its final layer, all drawn from ``seed`` in this
+    order, on ``device``; and the optimizer over the model."""
     generator = torch.Generator().manual_seed(seed)
-    model = DeepLinear(dim, num_layers, shrink, generator).to(device)
+    model = build(dim, num_layers, shrink, generator).to(device)
     x = torch.randn(batch, dim, generator=generator).to(device)
     y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(device)
     return model, x, y, _optimizer(optimizer, model.parameters(), lr)
+
+
+def _grads_left(params: dict[str, torch.Tensor]) -> list[str]:
+    """The names of the parameters still holding a nonzero gradient."""
+    return sorted(name for name, p in params.items() if p.grad is not None and bool(p.grad.ne(0).any()))
 
 
 @dataclass(frozen=True)
@@ -183,11 +190,7 @@ def scaler_steps(impl: Implementation, seed: int, batch: int, dim: int, num_laye
     batch. Nothing watches the calls: no subclass, hook or mode a step could tell from a user's own objects
     (``train_step``'s watched objects show what went wrong; these show that it goes right on anyone's)."""
     step = impl.function("mixed_precision.autocast_train_step")
-    generator = torch.Generator().manual_seed(seed)
-    model = _plain_model(dim, num_layers, shrink, generator).to(device_type)
-    x = torch.randn(batch, dim, generator=generator).to(device_type)
-    y = (torch.randn(batch, generator=generator) * 2.0**-shrink).to(device_type)
-    opt = _optimizer(optimizer, model.parameters(), lr)
+    model, x, y, opt = _scenario(seed, batch, dim, num_layers, optimizer, lr, shrink, device_type, _plain_model)
     scaler = None if init_scale is None else torch.amp.GradScaler(device_type, init_scale=init_scale,
                                                                    growth_interval=1)
     losses, scales = [], []
@@ -205,7 +208,7 @@ def scaler_steps(impl: Implementation, seed: int, batch: int, dim: int, num_laye
         losses=losses,
         scales=None if scaler is None else scales,
         params={name: _copy(p) for name, p in params.items()},
-        grads_left=sorted(name for name, p in params.items() if p.grad is not None and bool(p.grad.ne(0).any())),
+        grads_left=_grads_left(params),
         batch_after=[_copy(x), _copy(y)],
     )
 
@@ -277,7 +280,7 @@ def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers
         scaled=None if scaler is None else scaler.scaled,
         grads=grads,
         params={name: _copy(p) for name, p in params.items()},
-        grads_left=sorted(name for name, p in params.items() if p.grad is not None and bool(p.grad.ne(0).any())),
+        grads_left=_grads_left(params),
         steps=len(steps),
         scale=None if scaler is None else scaler.get_scale(),
         autocast_in_backward=in_autocast,
