@@ -355,3 +355,5 @@ def test_autocast_cuda(impl, oracle, case):
         scaler_used(step)
     loss_is_float32(step)
     stepped_once_and_cleared(step)
+    # and on plain objects, as on the CPU: a GradScaler("cuda") of torch's own, three steps where there is one
+    plain_steps_agree(impl, oracle, case, 3 if case[8] is not None else 1, cleared=True)
