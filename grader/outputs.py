@@ -19,7 +19,7 @@ from grader.harness.faults import NotImplementedFault
 from grader.harness.parts import PARTS
 from grader.outcomes import DID_NOT_RUN, NOT_SELECTED
 from grader.rubric import Rubric
-from grader.scoring import ISOLATION_MISSING, PENDING, SubmissionResult
+from grader.scoring import ISOLATION_MISSING, PENDING, UPLOAD, SubmissionResult
 
 NOT_IMPLEMENTED = NotImplementedFault.kind  # the failure kind of a stub not yet written
 OUTPUT_LIMIT = 8000  # characters of output shown per test on Gradescope
@@ -97,6 +97,7 @@ def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict
                       "max_score": 0.0, "visibility": "hidden", "output": review_text(result.review)[:OUTPUT_LIMIT]})
     return {
         "score": result.score,
+    summary += [f"Note: {note.removeprefix(UPLOAD + ': ')}" for note in result.notes if note.startswith(UPLOAD + ": ")]
         "execution_time": round(result.seconds, 1),
         "output": "\n".join(summary),
         "visibility": "visible",

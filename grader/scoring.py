@@ -40,6 +40,7 @@ class ScoredTest:
 # how a result's note begins where a worker of it ran with less of its sandbox than it should (written by
 # grader.session, shown to instructors alone by grader.outputs)
 ISOLATION_MISSING = "isolation MISSING"
+UPLOAD = "the upload"  # a note for the student too: which of two copies of the code was graded
 
 
 @dataclass(frozen=True)

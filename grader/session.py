@@ -96,7 +96,7 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
     workdir = Path(tempfile.mkdtemp(prefix="grading-"))
     try:
         try:
-            staged = stage(sub, workdir / "staged")
+            staged, chosen = stage(sub, workdir / "staged")
         except BadSubmission as exc:
             return scoring.score(sub.student, [], rubric, seconds=time.monotonic() - started,
                                  error=f"could not read the submission: {exc}")
@@ -124,7 +124,7 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         seen = report.session
         if seen.import_errors and len(seen.import_errors) == len(rubric.by_part()):
             error = "the submission does not import:\n" + "\n".join(seen.import_errors.values())
-        notes = list(collector.collection_errors)
+        notes = list(collector.collection_errors) + ([f"{scoring.UPLOAD}: {chosen}"] if chosen else [])
         if options.isolate:
             notes.append(f"isolation ({seen.protections.mode}): " + (", ".join(seen.protections.applied) or "none"))
             if seen.protections.missing:  # a degraded worker is said in every result, not only the batch's

@@ -20,7 +20,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.harness.impl import MODULES, SubmissionTooLarge, real_dir, stage_submission
+from grader.harness.impl import MODULES, SubmissionTooLarge, code_folder, real_dir, stage_submission
 
 MAX_ZIP_BYTES = 32 * 2**20
 MAX_ZIP_FILES = 500
@@ -123,8 +123,9 @@ def parse_shard(text: str) -> tuple[int, int]:
     return k, n
 
 
-def stage(sub: Submission, into: Path) -> Path:
-    """Copy the submission's code into ``into`` as ``assignment/``; returns ``into``."""
+def stage(sub: Submission, into: Path) -> tuple[Path, str]:
+    """Copy the submission's code into ``into`` as ``assignment/``; returns ``into``, and a sentence for the
+    student where the upload held two copies of the code and one was chosen (``code_folder``), else ""."""
     source = sub.source
     if source.is_symlink() and sub.in_batch:  # a link in a folder of submissions: a student may have made it
         raise BadSubmission("the submission is a symbolic link; only real folders and zips are graded")
@@ -140,13 +141,16 @@ def stage(sub: Submission, into: Path) -> Path:
             shutil.rmtree(unpacked, ignore_errors=True)
     folder = _find_code(source)
     if folder is None:
-        raise BadSubmission("the folder holds no assignment/ folder and none of the module files")
+        zips = sorted(p.name for p in source.glob("*.zip"))[:3]
+        inside = f" (it holds {', '.join(zips)}: zips inside a submission are not opened; submit the files)" \
+            if zips else ""
+        raise BadSubmission(f"the folder holds no assignment/ folder and none of the module files{inside}")
     return _staged(folder, into)
 
 
-def _staged(folder: Path, into: Path) -> Path:
+def _staged(folder: Path, into: Path) -> tuple[Path, str]:
     try:
-        return stage_submission(folder, into)
+        return stage_submission(folder, into), code_folder(folder)[1]
     except SubmissionTooLarge as exc:
         raise BadSubmission(str(exc)) from None
 

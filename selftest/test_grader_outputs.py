@@ -130,7 +130,7 @@ def test_zip_submissions_unpack_safely(tmp_path):
             zf.write(path, f"alice-work/assignment/{path.name}")  # wrapped in a folder
     subs = expand([archive.parent])
     assert [s.student for s in subs] == ["alice"]
-    staged = stage(subs[0], tmp_path / "staged")
+    staged, _ = stage(subs[0], tmp_path / "staged")
     assert (staged / "assignment" / "strides.py").exists()
 
     evil = tmp_path / "evil.zip"
@@ -187,7 +187,39 @@ def test_flat_files_and_packages_are_both_submissions(tmp_path):
     shutil.copy(ROOT / "reference" / "strides.py", flat / "strides.py")
     packaged = mutants.materialize_reference(tmp_path / "packaged")
     assert [s.student for s in expand([flat, packaged])] == ["flat", "packaged"]
-    assert (stage(Submission("flat", flat), tmp_path / "s") / "assignment" / "strides.py").exists()
+    assert (stage(Submission("flat", flat), tmp_path / "s")[0] / "assignment" / "strides.py").exists()
+
+
+def test_of_two_copies_of_the_code_the_one_written_is_graded_and_the_student_told(tmp_path):
+    """An upload with the handout's stubs left in assignment/ beside the work's loose files (or the reverse) once
+    scored 0, graded on the stubs without a word: the copy with fewer NotImplementedError left is graded
+    (assignment/ on a tie), and results.json says which."""
+    written = (ROOT / "reference" / "strides.py").read_text()
+    for name, inner, loose, graded in (("loose_work", "assignment", "reference", "the loose module files"),
+                                       ("folder_work", "reference", "assignment", "the assignment/ folder"),
+                                       ("twice", "reference", "reference", "the assignment/ folder")):
+        folder = tmp_path / name
+        (folder / "assignment").mkdir(parents=True)
+        for module in (ROOT / "reference").glob("*.py"):
+            if module.name != "__init__.py":
+                shutil.copy(ROOT / inner / module.name, folder / "assignment" / module.name)
+                shutil.copy(ROOT / loose / module.name, folder / module.name)
+        staged, said = stage(Submission(name, folder), tmp_path / f"s-{name}")
+        assert (staged / "assignment" / "strides.py").read_text() == written, name
+        assert f"graded {graded}" in said, said
+        shown = outputs.gradescope(scoring.score(name, [], R.load(), seconds=1.0, notes=[f"{scoring.UPLOAD}: {said}"]))
+        assert f"Note: the submission holds the module files twice" in shown["output"], shown["output"]
+    alone = mutants.materialize_reference(tmp_path / "alone")
+    assert stage(Submission("alone", alone), tmp_path / "s-alone")[1] == ""  # no choice made, nothing said
+
+
+def test_an_upload_with_a_zip_inside_says_so(tmp_path):
+    folder = tmp_path / "zipped"
+    folder.mkdir()
+    with zipfile.ZipFile(folder / "my_work.zip", "w") as zf:
+        zf.writestr("assignment/strides.py", "x = 1")
+    with pytest.raises(BadSubmission, match="it holds my_work.zip"):
+        stage(Submission("zipped", folder), tmp_path / "s")
 
 
 def test_links_in_a_submission_are_never_followed(tmp_path):
@@ -207,10 +239,11 @@ def test_links_in_a_submission_are_never_followed(tmp_path):
         stage(subs["linked"], tmp_path / "s1")
     with pytest.raises(BadSubmission, match="symbolic link"):
         stage(subs["entry"], tmp_path / "s2")
-    staged = stage(subs["files"], tmp_path / "s3") / "assignment"
+    staged = stage(subs["files"], tmp_path / "s3")[0] / "assignment"
     assert sorted(p.name for p in staged.iterdir()) == ["__init__.py", "memory.py"]
     # named on the command line, a link is the staff's own choice: followed
-    assert (stage(Submission("entry", tmp_path / "batch" / "entry"), tmp_path / "s4") / "assignment" / "strides.py").exists()
+    entry, _ = stage(Submission("entry", tmp_path / "batch" / "entry"), tmp_path / "s4")
+    assert (entry / "assignment" / "strides.py").exists()
 
 
 def test_more_code_than_a_student_writes_is_not_graded(tmp_path):

@@ -368,8 +368,7 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     root = Path(into) if into is not None else Path(tempfile.mkdtemp(prefix="submission-"))
     package = root / "assignment"
     package.mkdir(parents=True, exist_ok=True)
-    inner = source / "assignment"
-    origin = inner if real_dir(inner) else source
+    origin, _ = code_folder(source)
     modules = sorted(origin.glob("*.py"))
     if len(modules) > MAX_MODULES:  # every module is read (parsed) by the grading process, as root
         raise SubmissionTooLarge(f"the submission has {len(modules)} modules; at most {MAX_MODULES} are graded")
@@ -426,3 +425,33 @@ def read_own_file(path: Path) -> bytes | None:
         return text
     finally:
         os.close(fd)
+def code_folder(source: Path) -> tuple[Path, str]:
+    """The folder whose modules are graded: ``source/assignment/``, or ``source`` itself where its module files
+    lie loose. Where both hold module files (the handout's stubs left in assignment/ beside the work, or the
+    reverse), the one with fewer stubs left (``NotImplementedError`` in its modules' text), assignment/ on a
+    tie; and a sentence saying so, for the student ("" where there was no choice)."""
+    inner = source / "assignment"
+    if not real_dir(inner):
+        return source, ""
+    if not any((source / f"{m}.py").is_file() and not (source / f"{m}.py").is_symlink() for m in MODULES):
+        return inner, ""
+    left = {folder: _stubs_left(folder) for folder in (inner, source)}
+    chosen, other = (source, inner) if left[source] < left[inner] else (inner, source)
+    named = {inner: "the assignment/ folder", source: "the loose module files"}
+    return chosen, (f"the submission holds the module files twice, in an assignment/ folder and beside it: "
+                    f"graded {named[chosen]} ({left[chosen]} NotImplementedError left in it) and left out "
+                    f"{named[other]} ({left[other]} left)")
+
+
+def _stubs_left(folder: Path) -> int:
+    """How often ``NotImplementedError`` appears in the folder's modules (those that are its own files)."""
+    count = 0
+    for module in MODULES:
+        try:
+            text = read_own_file(folder / f"{module}.py")
+        except SubmissionTooLarge:
+            text = None  # (refused when staged, if this copy is chosen)
+        count += text.count(b"NotImplementedError") if text else 0
+    return count
+
+
