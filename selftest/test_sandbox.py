@@ -191,6 +191,10 @@ def compiled(x):
     return float(torch.compile(lambda t: t * t + 1)(torch.tensor(float(x))))
 
 
+def too_large():
+    return "x" * (70 * 2**20)
+
+
 def nap(seconds):
     time.sleep(seconds)
     return "rested"
@@ -556,6 +560,15 @@ def test_an_interrupt_or_other_base_exception_the_code_raises_is_said_as_raised(
         [reply] = box.exchange([Request("calls.call", ("strides.interrupted", kind), "strides.interrupted", 20.0)])
         assert not isinstance(reply, BaseException), reply
         assert reply.outcome["status"] == "raised" and reply.outcome["exc_type"] == exc_type, reply.outcome
+    assert call(box, "nap", 0.0) == "rested"
+
+
+def test_an_answer_that_cannot_be_sent_back_is_said_as_that_not_as_an_exception_raised(box):
+    """An answer past the channel's limit once read "raised ValueError: the returned value is too large", an
+    exception the function never raised: it is said as an answer not sent back; and the worker goes on."""
+    [reply] = box.exchange([Request("calls.call", ("strides.too_large",), "strides.too_large", 20.0)])
+    assert not isinstance(reply, BaseException), reply
+    assert reply.outcome["status"] == "unsent" and "larger than 64 MB" in reply.outcome["message"], reply.outcome
     assert call(box, "nap", 0.0) == "rested"
 
 

@@ -376,6 +376,8 @@ class Door:
             earlier = self.stuck.get(function) or faults.TimeoutFault(function, q.timeout or q.probe.timeout)
             chance = outcome.get("again")
             if type(chance) in (int, float) and 0 < chance < 1e6:  # stopped again: where, and on what
+        if status == "unsent" and not self.trusted:  # what it returned, too large or unreadable to send back
+            raise faults.UnsentFault(function, _text(outcome.get("message"))[:200], q.inputs())
                 raise earlier.repeated(chance, _text(outcome.get("inputs")) or q.inputs(), _text(outcome.get("where")))
             raise earlier.repeated()
         if self.trusted:  # the oracle's own process: the grader's failure
@@ -398,7 +400,7 @@ class Door:
 
 
 _STATUSES = frozenset(["ok", "not_implemented", "import_error", "missing", "raised", "timeout", "stuck",
-                       "changed_argument", "left_state", "harness_error"])
+                       "changed_argument", "left_state", "unsent", "harness_error"])
 
 
 def _text(value: Any) -> str:

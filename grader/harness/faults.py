@@ -161,6 +161,16 @@ class ReachesInFault(Fault):
     kind = "reaches into other code"
 
     def __init__(self, places: list[str]) -> None:
+class UnsentFault(Fault):
+    """What the implementation returned could not be sent back from its process (too large, or not plain data
+    once read): its answer's doing, not an exception it raised nor the harness's error."""
+
+    kind = "answer not sent back"
+
+    def headline(self) -> str:
+        return f"what {self.function} returned could not be sent back to the grader"
+
+
         more = f" (and {len(places) - 1} more place{'s' if len(places) > 2 else ''}: {', '.join(places[1:4])}" \
                f"{', ...' if len(places) > 4 else ''})" if len(places) > 1 else ""
         hints = [hint for trigger, hint in HINTS if any(trigger in place.lower() and not (

@@ -204,14 +204,14 @@ def _serve(spec: dict[str, Any], channel: socket.socket, home: Path) -> None:
             message = wire.pack(answer)
         except BaseException as exc:  # noqa: BLE001 - a returned object that cannot be read
             message = wire.pack({"id": request.get("id"), "outcome": {
-                "status": "raised", "function": str(request.get("subject", "")),
-                "exc_type": type(exc).__name__, "message": "the returned value could not be read", "where": ""}})
+                "status": "unsent", "function": str(request.get("subject", "")),
+                "message": f"it cannot be read as plain data ({type(exc).__name__})"}})
         try:
             framing.send(channel, message)
         except framing.MessageTooLarge:
             framing.send(channel, wire.pack({"id": request.get("id"), "outcome": {
-                "status": "raised", "function": str(request.get("subject", "")),
-                "exc_type": "ValueError", "message": "the returned value is too large", "where": ""}}))
+                "status": "unsent", "function": str(request.get("subject", "")),
+                "message": f"it is larger than {framing.MAX_MESSAGE // 2**20} MB"}}))
         except OSError:
             return
 
