@@ -15,19 +15,23 @@ import json
 from pathlib import Path
 from typing import Iterable
 
-from grader.harness.faults import NotImplementedFault
+from grader.harness.faults import ImportFault, MissingFault, NotImplementedFault
+from grader.harness.impl import DOES_NOT_COMPILE
 from grader.harness.parts import PARTS
 from grader.outcomes import DID_NOT_RUN, NOT_SELECTED
 from grader.rubric import Rubric
 from grader.scoring import ISOLATION_MISSING, PENDING, UPLOAD, SubmissionResult
 
 NOT_IMPLEMENTED = NotImplementedFault.kind  # the failure kind of a stub not yet written
+NOT_LOADED = (ImportFault.kind, MissingFault.kind)  # a module that does not import, a name it does not define
 OUTPUT_LIMIT = 8000  # characters of output shown per test on Gradescope
 # Said under a failed public test while its example stays hidden (``hide_examples``)
 EXAMPLE_LATER = ("The graded example it failed on, what your code returned and what was expected are shown below, "
                  "under \"{name}: the failing example\", when grades are published: every submission is graded on the "
                  "same examples, so they stay hidden until then. Your public tests check the same things on examples "
                  "of their own: `pytest -x {path}` shows one that fails.")
+# Said under a public test that could not load what it asked (``NOT_LOADED``): there is no example to wait for
+LOAD_AT_HOME = "Your public tests import the same module: `pytest -x {path}` shows what went wrong{later}."
 
 
 def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict:
@@ -62,6 +66,20 @@ def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict
             if withheld and t.kind == NOT_IMPLEMENTED:
                 # a stub: no example to wait for; the summary, which names the function the test asked
                 entry["output"] = (t.summary or f"[Part {t.part}] {t.name}\n{NOT_IMPLEMENTED}")[:OUTPUT_LIMIT]
+            elif withheld and t.kind in NOT_LOADED:
+                # nothing loaded, no example either: the summary, with what the grader found in the file itself
+                # (a missing file, a syntax error's line), and what the import raised once grades are published
+                # (code run at import may say anything it read)
+                # (a module that does not compile raised nothing of its own: the summary says all)
+                raised = t.kind == ImportFault.kind and DOES_NOT_COMPILE not in t.summary
+                whole = f"Part {t.part}: what the import raised"
+                entry["output"] = ((t.summary or f"[Part {t.part}] {t.name}\n{t.kind}") + "\n" + LOAD_AT_HOME.format(
+                    path=f"tests/{t.test.split('::')[0]}",
+                    later=f"; what the import raised is shown below, under \"{whole}\", when grades are "
+                          "published" if raised else ""))[:OUTPUT_LIMIT]
+                if raised and not any(e["name"] == whole for e in later):  # once a part: the same import
+                    later.append({"name": whole, "score": 0.0, "max_score": 0.0,
+                                  "visibility": "after_published", "output": t.message[:OUTPUT_LIMIT]})
             elif withheld and t.kind != DID_NOT_RUN:
                 what = t.summary or f"[Part {t.part}] {t.name}\nfailed ({t.kind})"
                 entry["output"] = (what + "\n" + EXAMPLE_LATER.format(
@@ -79,6 +97,7 @@ def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict
         summary.append(f"{result.pending_points:g} points pending a GPU run (not counted yet).")
     if result.error:
         summary.append(result.error)
+    summary += [f"Note: {note.removeprefix(UPLOAD + ': ')}" for note in result.notes if note.startswith(UPLOAD + ": ")]
     if result.output.strip():
         # what the code printed includes what the hidden tests asked it: shown with them, once published
         summary.append("What your code printed while it was graded is shown below, under \"What your code "
@@ -97,7 +116,6 @@ def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict
                       "max_score": 0.0, "visibility": "hidden", "output": review_text(result.review)[:OUTPUT_LIMIT]})
     return {
         "score": result.score,
-    summary += [f"Note: {note.removeprefix(UPLOAD + ': ')}" for note in result.notes if note.startswith(UPLOAD + ": ")]
         "execution_time": round(result.seconds, 1),
         "output": "\n".join(summary),
         "visibility": "visible",

@@ -16,6 +16,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 import pytest
 
@@ -24,11 +25,12 @@ from grader import scoring
 from grader.command import ROOT, pytest_args
 from grader.harness import wire
 from grader.harness.door import Traffic
-from grader.harness.impl import Implementation
+from grader.harness.impl import MODULES, Implementation
 from grader.harness.plugin import IMPL_KEY
 from grader.harness.transport import Session
 from grader.isolation.sandbox import Limits
-from grader.outcomes import Collector
+from grader.outcomes import FAILED, NOT_SELECTED, PASSED, Collector, TestOutcome
+from grader.outputs import NOT_LOADED
 from grader.review import environment_reads
 from grader.submissions import BadSubmission, Submission, stage
 
@@ -122,8 +124,10 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
             error = f"the grading run failed ({code.name}); staff: see the log"
         seen = report.session
-        if seen.import_errors and len(seen.import_errors) == len(rubric.by_part()):
-            error = "the submission does not import:\n" + "\n".join(seen.import_errors.values())
+        files = Implementation("assignment", staged)  # its files, read here and never run
+        if not_loaded(collector.outcomes.values()):  # said in the grader's words, shown at once on Gradescope
+            error = "the submission does not import:\n" + "\n".join(
+                files.load_finding(f"{module}.", "import") for module in MODULES)
         notes = list(collector.collection_errors) + ([f"{scoring.UPLOAD}: {chosen}"] if chosen else [])
         if options.isolate:
             notes.append(f"isolation ({seen.protections.mode}): " + (", ".join(seen.protections.applied) or "none"))
@@ -131,10 +135,19 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
                 notes.append(f"{scoring.ISOLATION_MISSING}: " + "; ".join(seen.protections.missing))
         return scoring.score(sub.student, collector.outcomes.values(), rubric,
                              seconds=time.monotonic() - started, error=error, output=seen.output, notes=notes,
-                             review=environment_reads(Implementation("assignment", staged).sources()),
+                             review=environment_reads(files.sources()),
                              timing=timing)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def not_loaded(outcomes: Iterable[TestOutcome]) -> bool:
+    """Whether no test passed and every one that failed could not load what it asked (the module does not
+    import, or lacks the name): a submission that does not import at all."""
+    outcomes = [o for o in outcomes if o.message != NOT_SELECTED]  # (a run of some parts: of those alone)
+    failed = [o for o in outcomes if o.status == FAILED]
+    return bool(failed) and all(o.kind in NOT_LOADED for o in failed) and not any(o.status == PASSED
+                                                                                 for o in outcomes)
 
 
 @contextlib.contextmanager

@@ -811,3 +811,49 @@ def test_on_gradescope_a_stub_says_not_implemented_and_promises_no_example():
     assert "Part 7 · test_squared_error_grad: the failing example" not in entries
     assert "when grades are published" in entries["Part 1 · test_view_strides"]["output"]
     assert "Part 1 · test_view_strides: the failing example" in entries
+
+
+def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_words(tmp_path):
+    """A missing file, a renamed one or a syntax error once read "missing: roofline.PEAK_FLOPS_PER_SEC" and promised
+    a failing example that does not exist: the grader reads (never runs) the file and says what is wrong with it at
+    once; what an import raised, the code's own words, waits for publication, once a part."""
+    from grader.harness.impl import Implementation
+
+    sub = mutants.materialize_reference(tmp_path / "sub") / "assignment"
+    (sub / "roofline.py").rename(sub / "roofline (1).py")
+    (sub / "dtypes.py").write_text((sub / "dtypes.py").read_text() + "\ndef broken(:\n")
+    (sub / "memory.py").write_text("import math\nraise RuntimeError('at import')\n")
+    (sub / "flops.py").write_text("def something_else():\n    pass\n")
+    files = Implementation("assignment", sub.parent)
+    assert files.load_finding("roofline.PEAK_FLOPS_PER_SEC", "missing") == (
+        "assignment/roofline.py is not in the submission (it has roofline (1).py: a module is graded under its own "
+        "name alone)")
+    lines = len((sub / "dtypes.py").read_text().splitlines())
+    assert files.load_finding("dtypes.float_format", "import") == \
+        f"assignment/dtypes.py does not compile: SyntaxError: invalid syntax (line {lines})"
+    assert "compiles, and failed as its top-level code ran" in files.load_finding("memory.tensor_bytes", "import")
+    assert files.load_finding("flops.matmul_flops", "missing") == \
+        "assignment/flops.py has no def, class, assignment or import of `matmul_flops` at its top level"
+    assert files.load_finding("strides.view_strides", "missing") == ""  # it is there: the files say nothing
+
+    rubric = R.load()
+    said = {"test_part02_dtypes.py::test_float_format": ("does not import", files.load_finding("dtypes.x", "import")),
+            "test_part03_memory.py::test_training_ledger": ("does not import", files.load_finding("memory.x", "import")),
+            "test_part03_memory.py::test_matrix_bytes": ("does not import", files.load_finding("memory.x", "import")),
+            "test_part05_roofline.py::test_peak_flops_table": ("missing", files.load_finding("roofline.X", "missing"))}
+    outs = [TestOutcome(i.test, "failed", said[i.test][0], "the worker's whole message: RuntimeError: at import",
+                        summary=f"[Part] {i.name}\n{said[i.test][0]}: x\n  {said[i.test][1]}")
+            if i.test in said else TestOutcome(i.test, "passed") for i in rubric.items]
+    data = outputs.gradescope(scoring.score("ada", outs, rubric, seconds=1.0), hide_examples=True)
+    entries = {t["name"]: t for t in data["tests"]}
+    syntax = entries["Part 2 · test_float_format"]["output"]
+    missing = entries["Part 5 · test_peak_flops_table"]["output"]
+    assert "does not compile: SyntaxError" in syntax and "pytest -x tests/test_part02_dtypes.py" in syntax
+    assert "roofline (1).py" in missing and "when grades are published" not in missing + syntax
+    assert "when grades are published" in entries["Part 3 · test_training_ledger"]["output"]
+    visible = "\n".join(t.get("output", "") for t in data["tests"] if t["visibility"] == "visible")
+    assert "at import" not in visible  # the code's own words
+    whole = [t for t in data["tests"] if t["name"].endswith("what the import raised")]
+    assert [t["name"] for t in whole] == ["Part 3: what the import raised"] and whole[0]["visibility"] == \
+        "after_published" and "at import" in whole[0]["output"]
+    assert not any(t["name"].endswith("the failing example") for t in data["tests"])

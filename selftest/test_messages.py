@@ -170,6 +170,45 @@ def test_a_module_that_does_not_parse_says_where_once(tmp_path):
     assert "(strides.py, line" not in out, out[-2000:]
 
 
+LOOPS_AT_IMPORT = "\nwhile True:\n    pass\n"
+
+
+def test_a_module_that_loops_when_imported_says_so_with_its_line_once(tmp_path):
+    """A loop at a module's top level once read "does not import: Expired: memory.<module>" at home (the name of
+    the harness's own alarm) and, graded, "timed out in" each function its tests asked: it is said as what it is,
+    with the line, and costs the limit once."""
+    sub = submission(tmp_path / "loops", "strides", LOOPS_AT_IMPORT)
+    line = len((sub / "assignment" / "strides.py").read_text().splitlines()) - 1
+    started = time.monotonic()
+    run = pytest("tests/test_part01_strides.py", "--submission", str(sub), "--timeout-scale", "0.1", "-q")
+    said = (f"assignment/strides.py does not import: it was still running when the time limit ran out "
+            f"(assignment/strides.py, line {line})")
+    assert run.stdout.count(said) >= 6 and "Expired" not in run.stdout, run.stdout[-3000:]
+    assert time.monotonic() - started < 15, "each test should not pay the limit again"
+
+
+def test_a_worker_stops_a_module_that_loops_when_imported_and_says_so_to_each_question(tmp_path):
+    """A sandboxed worker imports the submission first (``Runner.import_all``), under a limit of its own shorter
+    than the grader's: the looping module does not import, said with its line to every question asked of it,
+    where the grader once killed the worker and blamed each function asked ("timed out in ...")."""
+    import pytest as pytest_
+
+    from grader.harness.impl import Implementation, LoadError
+    from grader.harness.runner import Runner
+
+    sub = submission(tmp_path / "loops", "memory", LOOPS_AT_IMPORT)
+    impl = Implementation("assignment", sub)
+    started = time.monotonic()
+    Runner(impl).import_all(0.5)
+    assert time.monotonic() - started < 5
+    for _ in range(2):  # said again at once
+        with pytest_.raises(LoadError, match="memory.py does not import: it was still running when the time limit"):
+            impl.module("memory")
+    assert time.monotonic() - started < 5
+    # the modules after it (in MODULES' order) are imported when asked, each under its call's own limit
+    assert impl.tried("strides") and not impl.tried("flops") and impl.module("flops") is not None
+
+
 def test_submission_with_a_space_works_for_a_folder_anywhere(tmp_path):
     sub = mutants.materialize_reference(tmp_path / "elsewhere")
     run = pytest("tests/test_part01_strides.py", "--submission", str(sub), "-q")

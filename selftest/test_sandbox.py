@@ -572,6 +572,40 @@ def test_an_answer_that_cannot_be_sent_back_is_said_as_that_not_as_an_exception_
     assert call(box, "nap", 0.0) == "rested"
 
 
+# (a loop in C: no signal handler runs until sum returns)
+@pytest.mark.parametrize("hang", ["while True:\n    pass\n", "sum(range(10**15))\n"])
+def test_a_package_that_hangs_when_imported_costs_the_import_limit_once(monkeypatch, server, tmp_path, hang):
+    """Each worker imports the package's __init__.py: one that loops there once cost the import limit per worker,
+    ten times a submission (five minutes of a batch's slot). After one worker's import ran to its limit, the others
+    get a short one; a loop the worker's own alarm stops is said as a module that does not import, with its line,
+    and a hang in C that no alarm reaches as a timeout while importing, not in the function asked."""
+    from grader.isolation import transport
+
+    monkeypatch.setattr(transport, "IMPORT_TIMEOUT", 6.0)  # a worker's own limit of 2 s, then 0.5 s
+    monkeypatch.setattr(transport, "IMPORT_AFTER_A_HANG", 0.5)
+    folder = tmp_path / "hangs" / "assignment"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text(hang)
+    (folder / "strides.py").write_text(textwrap.dedent(PROBES))
+    box = Sandboxed(folder, Sandbox(server, UID_BASE if "root" in MODES else None, sandbox.Limits(memory_mb=512)))
+    try:
+        started, said = time.monotonic(), []
+        for process in ("main", "separate", "main"):
+            [reply] = box.exchange([Request("calls.call", ("strides.nap", 0.0), "strides.nap", 20.0,
+                                            process=process)])
+            said.append(reply.headline() if isinstance(reply, faults.Fault) else reply.outcome)
+        took = time.monotonic() - started
+    finally:
+        box.close()
+    if hang.startswith("while"):  # stopped by the worker's alarm: the module does not import, at its line
+        assert all(type(s) is dict and s["status"] == "import_error" and "still running when the time limit ran out"
+                   in s["message"] and "(assignment/__init__.py, line" in s["message"] for s in said), said
+    else:
+        assert all(type(s) is str and "importing the submission, before anything could be asked" in s
+                   for s in said), said
+    assert took < 2 + 4 + 0.5 + 4 + 3, f"{took:.1f} s: the second worker should have had the short limit"
+
+
 def test_torch_compile_runs_the_function_as_written(box):
     """A worker has no C++ compiler, a noexec /tmp and no processes of its own: torch.compile there runs the
     function as written, with its answers, where a student's machine compiles it (not an error in grading

@@ -328,6 +328,10 @@ class Door:
             value = self._raise_for(outcome, q)
         except (faults.Fault, faults.StudentRaised, faults.Mismatch) as fault:
             fault.asked = q.subject  # what a summary names: the function asked, not the process's word for it
+            if isinstance(fault, (faults.ImportFault, faults.MissingFault)) and self.files is not None:
+                # why, as the files say it here (a missing file, a syntax error and its line)
+                kind = "import" if isinstance(fault, faults.ImportFault) else "missing"
+                fault.found = self.files.load_finding(q.subject, kind)
             raise
         try:
             return q.decode(value)
@@ -372,12 +376,12 @@ class Door:
                                   "A function must restore what it changes: pass dtype= or device= to the calls "
                                   "that need them, or use a with-block (torch.autocast, torch.no_grad, a mode) "
                                   "that puts the setting back", inputs=q.inputs(), show_values=False)
+        if status == "unsent" and not self.trusted:  # what it returned, too large or unreadable to send back
+            raise faults.UnsentFault(function, _text(outcome.get("message"))[:200], q.inputs())
         if status == "stuck":
             earlier = self.stuck.get(function) or faults.TimeoutFault(function, q.timeout or q.probe.timeout)
             chance = outcome.get("again")
             if type(chance) in (int, float) and 0 < chance < 1e6:  # stopped again: where, and on what
-        if status == "unsent" and not self.trusted:  # what it returned, too large or unreadable to send back
-            raise faults.UnsentFault(function, _text(outcome.get("message"))[:200], q.inputs())
                 raise earlier.repeated(chance, _text(outcome.get("inputs")) or q.inputs(), _text(outcome.get("where")))
             raise earlier.repeated()
         if self.trusted:  # the oracle's own process: the grader's failure

@@ -29,6 +29,9 @@ class Fault(BaseException):
     # the function the test asked about, set by the door: a summary names it, never the word of the process
     # that answered (which runs the implementation's code and may say anything)
     asked: str | None = None
+    # what the door found on its own side of it (a module's file read and compiled there, never run), for a
+    # summary: words the process that answered had no part in
+    found: str = ""
 
     def __init__(self, function: str, detail: str = "", inputs: str = "") -> None:
         super().__init__(function, detail)
@@ -48,7 +51,7 @@ class Fault(BaseException):
         return f"{self.kind}: {self.function}"
 
     def summary(self) -> str:  # the kind is the class's; no figure or text the process sent (a time, a message)
-        return f"{self.kind}: {self.asked or self.function}"
+        return f"{self.kind}: {self.asked or self.function}" + (f"\n  {self.found}" if self.found else "")
 
     def __str__(self) -> str:
         return self.describe()
@@ -80,14 +83,19 @@ class TimeoutFault(Fault):
     kind = "timed out"
 
     def __init__(self, function: str, seconds: float, inputs: str = "", where: str = "", again: bool = False,
-                 chance: float = 0.0) -> None:
+                 chance: float = 0.0, importing: bool = False) -> None:
         super().__init__(function, "", inputs)
         self.seconds = seconds
         self.where = where
         self.again = again  # it ran out of time earlier in this run: not run again, or given ``chance`` seconds
         self.chance = chance  # called by another function, it had this long again, and did not finish
+        self.importing = importing  # the process answering it ran out of time importing the submission
 
     def headline(self) -> str:
+        if self.importing:
+            return (f"timed out after {self.seconds:g} s importing the submission, before anything could be asked "
+                    "of it: code at the top level of a module (or of assignment/__init__.py) runs when it is "
+                    "imported, and this ran that long (a loop, or a long computation, belongs in a function)")
         text = f"timed out after {self.seconds:g} s in {self.function}"
         if self.again and self.chance:
             return text + (f" (earlier in this run; called again by another function, it did not finish "
@@ -153,14 +161,6 @@ class ReportFault(Fault):
         return f"the process running {self.function} sent a malformed answer"
 
 
-class ReachesInFault(Fault):
-    """The submission's source reaches into code it did not write (``grader.harness.tamper``): the
-    grader, the tests, other code's namespaces or frames, a library's objects. A probe run beside such
-    code may report what that code made up, so no test of the parts whose workers run it runs."""
-
-    kind = "reaches into other code"
-
-    def __init__(self, places: list[str]) -> None:
 class UnsentFault(Fault):
     """What the implementation returned could not be sent back from its process (too large, or not plain data
     once read): its answer's doing, not an exception it raised nor the harness's error."""
@@ -171,6 +171,14 @@ class UnsentFault(Fault):
         return f"what {self.function} returned could not be sent back to the grader"
 
 
+class ReachesInFault(Fault):
+    """The submission's source reaches into code it did not write (``grader.harness.tamper``): the
+    grader, the tests, other code's namespaces or frames, a library's objects. A probe run beside such
+    code may report what that code made up, so no test of the parts whose workers run it runs."""
+
+    kind = "reaches into other code"
+
+    def __init__(self, places: list[str]) -> None:
         more = f" (and {len(places) - 1} more place{'s' if len(places) > 2 else ''}: {', '.join(places[1:4])}" \
                f"{', ...' if len(places) > 4 else ''})" if len(places) > 1 else ""
         hints = [hint for trigger, hint in HINTS if any(trigger in place.lower() and not (

@@ -9,6 +9,7 @@ into one by ``stage_submission``.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import codecs
 import importlib
@@ -32,6 +33,14 @@ MODULES = (
     "strides", "dtypes", "memory", "flops", "roofline",
     "named", "gradients", "model", "training", "mixed_precision",
 )
+
+
+DOES_NOT_COMPILE = "does not compile"  # what ``Implementation.load_finding`` says of a file Python cannot compile
+
+
+class TimeLimit(BaseException):
+    """A call's time limit ran out (the runner's alarm, ``runner.Expired``): said as that where it stops an
+    import, not as an exception the module raised."""
 
 
 class LoadError(Exception):
@@ -146,6 +155,10 @@ class Implementation:
             where = f" ({self.relative(exc.filename)}, line {exc.lineno})"
         elif frames:
             where = f" ({self.relative(frames[-1].filename)}, line {frames[-1].lineno})"
+        if isinstance(exc, TimeLimit):  # a loop (or a long computation) at the module's top level
+            return (f"{self.package}/{short}.py does not import: it was still running when the time limit ran "
+                    f"out{where}. A module's top-level code runs when it is imported: a loop or a long "
+                    f"computation belongs in a function")
         # a SyntaxError's text ends with its own "(file, line n)", in the file's bare name: said once, as above
         message = safe_str(exc.msg) if isinstance(exc, SyntaxError) and exc.filename and exc.msg else safe_str(exc)
         return f"{self.package}/{short}.py does not import: {type(exc).__name__}: {message}{where}"
@@ -158,6 +171,33 @@ class Implementation:
             return path.read_text(encoding="utf-8-sig", errors="replace") if path.is_file() else None
         except OSError:
             return None
+
+    def load_finding(self, qualname: str, kind: str) -> str:
+        """What the files alone say of why ``qualname`` could not be loaded (``kind``: "import" or "missing"),
+        read and compiled here, never run: words a grader may show at once, where the process that tried the
+        import ran the implementation's code and is not believed. "" where the files say nothing of it."""
+        short, _, name = qualname.partition(".")
+        if not short.isidentifier():
+            return ""
+        path = f"{self.package}/{short}.py"
+        text = self.source(short)
+        if text is None:
+            alike = sorted(p.name for p in self.package_dir.glob("*.py") if short in p.stem.lower() and p.stem != short)
+            named = f" (it has {', '.join(alike[:3])}: a module is graded under its own name alone)" if alike else ""
+            return f"{path} is not in the submission{named}"
+        try:
+            tree = compile(text, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+            compile(tree, path, "exec", dont_inherit=True)  # (what the parser lets through and the compiler not)
+        except SyntaxError as exc:  # the file's own words and line: nothing the code said when run
+            return f"{path} {DOES_NOT_COMPILE}: {type(exc).__name__}: {str(exc.msg)[:200]} (line {exc.lineno})"
+        except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            return f"{path} {DOES_NOT_COMPILE} ({type(exc).__name__})"
+        if kind == "import":
+            return f"{path} compiles, and failed as its top-level code ran (imported)"
+        if name and not any(isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+                            for node in tree.body) and name not in _bound_at_top(tree):
+            return f"{path} has no def, class, assignment or import of `{name}` at its top level"
+        return ""
 
     def sources(self) -> dict[str, str]:
         """Every module of the package, by short name: the text, read from disk, never run (once: a
@@ -192,6 +232,20 @@ class Implementation:
                 shown = filename
             self._relative[filename] = shown
         return shown
+
+
+def _bound_at_top(tree: ast.Module) -> set[str]:
+    """Every name the module binds anywhere, in a function too: more than its top level binds, so that a name
+    not among them is surely not bound at the top."""
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).partition(".")[0])
+    return bound
 
 
 class _NoSubfolders:
@@ -388,6 +442,36 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     return root
 
 
+def code_folder(source: Path) -> tuple[Path, str]:
+    """The folder whose modules are graded: ``source/assignment/``, or ``source`` itself where its module files
+    lie loose. Where both hold module files (the handout's stubs left in assignment/ beside the work, or the
+    reverse), the one with fewer stubs left (``NotImplementedError`` in its modules' text), assignment/ on a
+    tie; and a sentence saying so, for the student ("" where there was no choice)."""
+    inner = source / "assignment"
+    if not real_dir(inner):
+        return source, ""
+    if not any((source / f"{m}.py").is_file() and not (source / f"{m}.py").is_symlink() for m in MODULES):
+        return inner, ""
+    left = {folder: _stubs_left(folder) for folder in (inner, source)}
+    chosen, other = (source, inner) if left[source] < left[inner] else (inner, source)
+    named = {inner: "the assignment/ folder", source: "the loose module files"}
+    return chosen, (f"the submission holds the module files twice, in an assignment/ folder and beside it: "
+                    f"graded {named[chosen]} ({left[chosen]} NotImplementedError left in it) and left out "
+                    f"{named[other]} ({left[other]} left)")
+
+
+def _stubs_left(folder: Path) -> int:
+    """How often ``NotImplementedError`` appears in the folder's modules (those that are its own files)."""
+    count = 0
+    for module in MODULES:
+        try:
+            text = read_own_file(folder / f"{module}.py")
+        except SubmissionTooLarge:
+            text = None  # (refused when staged, if this copy is chosen)
+        count += text.count(b"NotImplementedError") if text else 0
+    return count
+
+
 MAX_MODULE_BYTES = 256 * 2**10  # a module larger than this is not one a student wrote (and costs a second to read)
 MAX_MODULES = 64
 MAX_FOLDERS_NAMED = 64
@@ -425,33 +509,3 @@ def read_own_file(path: Path) -> bytes | None:
         return text
     finally:
         os.close(fd)
-def code_folder(source: Path) -> tuple[Path, str]:
-    """The folder whose modules are graded: ``source/assignment/``, or ``source`` itself where its module files
-    lie loose. Where both hold module files (the handout's stubs left in assignment/ beside the work, or the
-    reverse), the one with fewer stubs left (``NotImplementedError`` in its modules' text), assignment/ on a
-    tie; and a sentence saying so, for the student ("" where there was no choice)."""
-    inner = source / "assignment"
-    if not real_dir(inner):
-        return source, ""
-    if not any((source / f"{m}.py").is_file() and not (source / f"{m}.py").is_symlink() for m in MODULES):
-        return inner, ""
-    left = {folder: _stubs_left(folder) for folder in (inner, source)}
-    chosen, other = (source, inner) if left[source] < left[inner] else (inner, source)
-    named = {inner: "the assignment/ folder", source: "the loose module files"}
-    return chosen, (f"the submission holds the module files twice, in an assignment/ folder and beside it: "
-                    f"graded {named[chosen]} ({left[chosen]} NotImplementedError left in it) and left out "
-                    f"{named[other]} ({left[other]} left)")
-
-
-def _stubs_left(folder: Path) -> int:
-    """How often ``NotImplementedError`` appears in the folder's modules (those that are its own files)."""
-    count = 0
-    for module in MODULES:
-        try:
-            text = read_own_file(folder / f"{module}.py")
-        except SubmissionTooLarge:
-            text = None  # (refused when staged, if this copy is chosen)
-        count += text.count(b"NotImplementedError") if text else 0
-    return count
-
-

@@ -31,13 +31,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from grader.harness.impl import Implementation, LoadError, MODULES, safe_str
+from grader.harness.impl import MODULES, Implementation, LoadError, TimeLimit, safe_str
 from grader.harness.probe import REGISTRY, ArgumentChanged, lookup
 from grader.harness.show import show_inputs
 from grader.harness.torchstate import pristine
 
 
-class Expired(BaseException):
+class Expired(TimeLimit):
     """The call's own alarm went off (a BaseException: student code catching Exception lets it by)."""
 
     def __init__(self, function: str, where: str, inputs: str) -> None:
@@ -176,20 +176,28 @@ class Runner:
             except (LoadError, RuntimeError):
                 pass
 
-    def import_errors(self) -> dict[str, str]:
-        """Every module of the implementation that does not import, with why."""
-        errors = {}
+    def import_all(self, seconds: float | None = None) -> None:
+        """Import every module of the implementation this process imports, now: one that dies importing does
+        so before any question, and one still running after ``seconds`` is stopped and does not import (said
+        as that, with its line, to every question asked of it; the modules after it are imported when asked).
+        Why one does not import is said with each question asked of it (and, to a grader, by its own reading
+        of the file: ``Implementation.load_finding``)."""
         if self.impl is None:
-            return errors
-        for short in (self.impl.only,) if self.impl.only else MODULES:
-            try:
-                self.impl.module(short)
-            except LoadError as exc:
-                if exc.kind == "import":
-                    errors[short] = exc.detail
-            except BaseException as exc:  # noqa: BLE001 - whatever an import does
-                errors[short] = safe_str(exc)
-        return errors
+            return
+        deadline = time.monotonic() + seconds if seconds else None
+        try:
+            with _alarm(seconds, self):
+                for short in (self.impl.only,) if self.impl.only else MODULES:
+                    if deadline is not None and time.monotonic() >= deadline:
+                        break
+                    try:
+                        self.impl.module(short)
+                    except KeyboardInterrupt:
+                        raise
+                    except BaseException:  # noqa: BLE001 - whatever an import does: said when it is asked
+                        pass
+        except Expired:  # (the alarm's repeat, between two modules)
+            pass
 
     # -- helpers -----------------------------------------------------------------------
     def _stub_out(self, function: str) -> None:

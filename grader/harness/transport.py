@@ -153,7 +153,6 @@ class Session:
     """What a transport learned over a whole run, for the grader's record."""
 
     protections: Protections = field(default_factory=lambda: Protections("in process"))
-    import_errors: dict[str, str] = field(default_factory=dict)  # module -> why it does not import
     output: str = ""  # what the implementation printed, capped
     # the CPU seconds the implementation's workers used in all (its code, and their handling of each question),
     # read from outside each before it was stopped; None where the implementation ran in this process
@@ -292,7 +291,7 @@ class InProcess:
                           "message": f"the answer does not cross the wire: {error}"}, wall, cpu)
 
     def session(self) -> Session:
-        return Session(Protections("in process"), self.runner.import_errors(), "")
+        return Session(Protections("in process"), "")
 
     def close(self) -> None:
         pass

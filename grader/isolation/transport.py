@@ -34,13 +34,14 @@ from pathlib import Path
 
 from grader.harness import faults, wire
 from grader.harness.show import printable
-from grader.harness.transport import (ALONE, OnReply, PathWatch, Protections, Reply, Request, Session,
-                                      alone_module, answer_in_order, bytes_read, cpu_beside_main_thread, mappings,
-                                      peak_growth, process_cpu_seconds, read_since, reset_peak, thread_waits,
-                                      waited_since)
+from grader.harness.transport import (ALONE, GRACE_SECONDS, OnReply, PathWatch, Protections, Reply, Request,
+                                      Session, alone_module, answer_in_order, bytes_read, cpu_beside_main_thread,
+                                      mappings, peak_growth, process_cpu_seconds, read_since, reset_peak,
+                                      thread_waits, waited_since)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
-from grader.isolation.server import IMPORT_TIMEOUT, ForkServerHandle, stage_harness  # noqa: F401 - re-exported
+from grader.isolation.server import (IMPORT_AFTER_A_HANG, IMPORT_TIMEOUT, ForkServerHandle,  # noqa: F401
+                                     stage_harness)
 
 # Observe.stall: the worker held stopped (SIGSTOP) for STALL_STOPPED of every STALL_RUNNING + STALL_STOPPED
 # seconds. A running spell shorter than any timed product stretches every product's wall time, whatever
@@ -321,8 +322,8 @@ class Sandboxed:
         self.workers: dict[str, _Worker] = {}
         self._ahead: collections.deque[_Ahead] = collections.deque()  # requests sent ahead, in order
         self.dead: dict[str, faults.Fault] = {}  # a role whose worker cannot even start
+        self.import_hung = False  # a worker's import of the submission ran to its limit (``_ensure_worker``)
         self.protections = Protections("none available")
-        self.import_errors: dict[str, str] = {}
         self.output = bytearray()
         self.worker_cpu = 0.0  # what the workers stopped so far used (``Session.worker_cpu_seconds``)
         self._counted: set[int] = set()
@@ -355,8 +356,8 @@ class Sandboxed:
         role = self._role(request)
         if role in self.dead:
             dead = self.dead[role]
-            raise faults.TimeoutFault(request.subject, dead.seconds) if isinstance(dead, faults.TimeoutFault) \
-                else faults.CrashFault(request.subject, dead.detail)
+            raise faults.TimeoutFault(request.subject, dead.seconds, importing=dead.importing) \
+                if isinstance(dead, faults.TimeoutFault) else faults.CrashFault(request.subject, dead.detail)
         worker = self._ensure_worker(role, request.subject)
         head = self._ahead[0] if self._ahead else None
         resident = reading = trace = waits = None  # an observed request is never sent ahead: set up as sent
@@ -455,18 +456,22 @@ class Sandboxed:
         if role in self.workers:
             return self.workers[role]
         worker = self._spawn(role)
+        # it imports the submission, stopping a module still running a while before this side gives up: that
+        # module then does not import, said with its line to each question asked of it (as at home). Once one
+        # worker's import ran to its limit, the others' get a short one: each worker imports the package's
+        # __init__.py, and a loop there would cost the limit once per worker (ten times a submission)
+        limit = IMPORT_AFTER_A_HANG if self.import_hung else IMPORT_TIMEOUT - 2 * GRACE_SECONDS
+        started = time.monotonic()
         try:
-            hello = self._exchange(worker, {"op": "hello"}, IMPORT_TIMEOUT, subject)
+            self._exchange(worker, {"op": "hello", "seconds": limit}, limit + 2 * GRACE_SECONDS, subject)
         except faults.Fault as fault:
             # dies or hangs while importing: every later call would too
+            self.import_hung = self.import_hung or isinstance(fault, faults.TimeoutFault)
             detail = f"while importing the submission: {fault.detail or fault.headline()}"
-            self.dead[role] = faults.TimeoutFault(subject, fault.seconds) \
+            self.dead[role] = faults.TimeoutFault(subject, fault.seconds, importing=True) \
                 if isinstance(fault, faults.TimeoutFault) else faults.CrashFault(subject, detail)
             raise self.dead[role] from None
-        value = hello.get("value") if hello.get("status") == "ok" else None
-        if role != "clean" and type(value) is dict and type(value.get("modules")) is dict:  # its modules'
-            self.import_errors.update({printable(str(k)[:100]): printable(str(v)[:2000])
-                                       for k, v in list(value["modules"].items())[:len(ALONE)] if v})
+        self.import_hung = self.import_hung or time.monotonic() - started >= limit
         return worker
 
     def _spawn(self, role: str) -> _Worker:
@@ -633,7 +638,7 @@ class Sandboxed:
         live = b"".join(bytes(w.output) for w in self.workers.values())
         output = printable((bytes(self.output) + live).decode("utf-8", errors="replace"))
         live_cpu = sum(process_cpu_seconds(w.pid) for w in self.workers.values() if w.pid not in self._counted)
-        return Session(self.protections, dict(self.import_errors), output, round(self.worker_cpu + live_cpu, 3))
+        return Session(self.protections, output, round(self.worker_cpu + live_cpu, 3))
 
     def close(self) -> None:
         for worker in list(self.workers.values()):

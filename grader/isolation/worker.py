@@ -220,7 +220,9 @@ def _answer(runner: Runner, request: Any, clean: bool) -> dict[str, Any]:
     rid = request.get("id") if type(request) is dict else None
     op = request.get("op") if type(request) is dict else None
     if op == "hello":
-        return {"id": rid, "outcome": {"status": "ok", "value": {"modules": runner.import_errors()}}}
+        seconds = request.get("seconds")
+        runner.import_all(float(seconds) if type(seconds) in (int, float) and seconds > 0 else None)
+        return {"id": rid, "outcome": {"status": "ok", "value": None}}
     if op == "probe":
         return {"id": rid, "outcome": runner.answer(request, judges=clean)}
     return {"id": rid, "outcome": {"status": "harness_error", "function": "worker",
