@@ -422,3 +422,9 @@ def test_a_count_that_wrapped_around_is_told_so_not_a_float_s_rounding(tmp_path)
     run = pytest("tests/hidden/test_part03_memory_hidden.py", f"--submission={folder}",
                  "--hypothesis-profile=grading", "--hypothesis-seed=7")
     assert run.returncode == 1 and "the count wrapped around, as an int32 does" in run.stdout, run.stdout[-2000:]
+    # and Part 4's FLOP counts alike: a numpy product wraps past 2**63, off by a multiple of 2**64 (said as int64,
+    # not as the int32 every multiple of 2**64 would fit too)
+    folder = mutants.materialize(mutants.load(ROOT / "selftest" / "hidden_bugs" / "part04_matmul_flops_int64.py"),
+                                 tmp_path / "wrapped_flops")
+    run = pytest("tests/hidden/test_part04_flops_hidden.py", f"--submission={folder}", "--hypothesis-seed=7")
+    assert run.returncode == 1 and "the count wrapped around, as an int64 does" in run.stdout, run.stdout[-2000:]

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from grader.harness import spec
 from grader.harness.ask import ask
 from grader.harness.cases import example, given
+from grader.harness.counts import exactly
 from grader.harness.probes.part03 import ledger_total
 from grader.harness.schema import INT, Tuple
 from tests.strategies import part03 as S
@@ -75,25 +76,3 @@ def test_byte_counts_beyond_float64(impl, oracle, case):
     for function, args in ((matrix_bytes, case["matrix"]), (kv_cache_bytes, case["kv_cache"]),
                            (cruncher_activation_bytes, case["activations"])):
         exactly(ask(impl, oracle, function, *args))
-
-
-def exactly(answers) -> None:
-    """Equal, and where a count is wrong, whether by a float's rounding (this test's business), by a fixed-width
-    integer's wrapping around, or by more (the formula itself, which the public test of the function shows at
-    small sizes too)."""
-    got, expected = answers.got, answers.expected
-    if type(got) is int and type(expected) is int and got != expected and expected:
-        error = abs(got - expected) / abs(expected)
-        off = f"wrong value, off by {got - expected} ({error:.2g} of it)"
-        # float64 rounds such a count by about 2**-53 of it, float32 by 2**-24; a wrong formula is off by far more
-        answers.require(error > 2**-20, f"{off}: a float's rounding? (the count went through a float: bits / 8, "
-                        "* 1.0, math.pow, a float32 tensor); keep it in Python ints", got=got, expected=expected)
-        # (not a 0 returned: a count of a multiple of 2**32 is no proof of wrapping where a formula gave nothing)
-        wrapped = next((bits for bits in (32, 64) if got and (got - expected) % 2**bits == 0), None)
-        if wrapped:
-            answers.require(False, f"{off}, a multiple of 2**{wrapped}: the count wrapped around, as an "
-                            f"int{wrapped} does past 2**{wrapped - 1} (a count kept in a torch or numpy integer, a "
-                            "tensor's sum or prod); keep it in Python ints", got=got, expected=expected)
-        answers.require(False, f"{off}: no float's rounding but the count itself (the public test of this function "
-                        "shows it at small sizes too)", got=got, expected=expected)
-    answers.same()
