@@ -185,15 +185,18 @@ class Implementation:
             alike = sorted(p.name for p in self.package_dir.glob("*.py") if short in p.stem.lower() and p.stem != short)
             named = f" (it has {', '.join(alike[:3])}: a module is graded under its own name alone)" if alike else ""
             return f"{path} is not in the submission{named}"
-        try:
-            tree = compile(text, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-            compile(tree, path, "exec", dont_inherit=True)  # (what the parser lets through and the compiler not)
+        try:  # as an import compiles it (from the text: an AST object is held to a lower nesting limit)
+            compile(text, path, "exec", dont_inherit=True)
         except SyntaxError as exc:  # the file's own words and line: nothing the code said when run
             return f"{path} {DOES_NOT_COMPILE}: {type(exc).__name__}: {str(exc.msg)[:200]} (line {exc.lineno})"
         except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
             return f"{path} {DOES_NOT_COMPILE} ({type(exc).__name__})"
         if kind == "import":
             return f"{path} compiles, and failed as its top-level code ran (imported)"
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return ""
         if name and not any(isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
                             for node in tree.body) and name not in _bound_at_top(tree):
             return f"{path} has no def, class, assignment or import of `{name}` at its top level"
