@@ -126,8 +126,9 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         seen = report.session
         files = Implementation("assignment", staged)  # its files, read here and never run
         if not_loaded(collector.outcomes.values()):  # said in the grader's words, shown at once on Gradescope
-            error = "the submission does not import:\n" + "\n".join(
-                files.load_finding(f"{module}.", "import") for module in MODULES)
+            error = "nothing the tests ask could be loaded from the submission:\n" + "\n".join(
+                files.load_finding(f"{module}.", "missing") or f"assignment/{module}.py compiles (the public tests "
+                "show why what they ask of it could not be loaded)" for module in MODULES)
         notes = list(collector.collection_errors) + ([f"{scoring.UPLOAD}: {chosen}"] if chosen else [])
         if options.isolate:
             notes.append(f"isolation ({seen.protections.mode}): " + (", ".join(seen.protections.applied) or "none"))

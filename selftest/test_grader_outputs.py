@@ -500,7 +500,7 @@ def gradescope_run(tmp_path_factory):
     for a good submission, an empty one, and one whose Part 1 leaks what it is given."""
     made = recording(seed=17)
     runs = {}
-    for name in ("good", "empty", "leaks"):
+    for name in ("good", "empty", "leaks", "broken"):
         fake = fake_autograder(tmp_path_factory.mktemp(f"autograder-{name}"), made)
         if name != "empty":
             for path in (ROOT / "reference").glob("*.py"):  # as a student uploads them: loose files
@@ -508,6 +508,10 @@ def gradescope_run(tmp_path_factory):
         if name == "leaks":
             with open(fake / "submission" / "strides.py", "a") as module:
                 module.write(LEAKS)
+        if name == "broken":  # not one module compiles
+            for path in (fake / "submission").glob("*.py"):
+                if path.name != "__init__.py":
+                    path.write_text(path.read_text() + "\ndef broken(:\n")
         runs[name] = run_autograder(fake)[0]
         if name == "good":
             runs["timing"] = json.loads((fake / "results" / "timing.json").read_text())
@@ -669,6 +673,14 @@ def test_run_autograder_scores_an_empty_upload_zero_with_a_reason(gradescope_run
     empty = gradescope_run["empty"]
     assert empty["score"] == 0
     assert "could not read the submission" in empty["output"]
+
+
+def test_run_autograder_says_at_once_why_no_module_loads(gradescope_run):
+    """A submission none of whose modules compiles is told so at once, each with its line, in the grader's own
+    reading of the files (a Gradescope run split by part once said nothing of it)."""
+    broken = gradescope_run["broken"]
+    assert broken["score"] == 0 and "nothing the tests ask could be loaded" in broken["output"], broken["output"]
+    assert broken["output"].count("does not compile: SyntaxError: invalid syntax (line") == 10, broken["output"]
 
 
 def test_replaying_a_recorded_reference_run_grades_like_live_hypothesis(tmp_path):

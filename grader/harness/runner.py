@@ -178,10 +178,9 @@ class Runner:
 
     def import_all(self, seconds: float | None = None) -> None:
         """Import every module of the implementation this process imports, now: one that dies importing does
-        so before any question, and one still running after ``seconds`` is stopped and does not import (said
-        as that, with its line, to every question asked of it; the modules after it are imported when asked).
-        Why one does not import is said with each question asked of it (and, to a grader, by its own reading
-        of the file: ``Implementation.load_finding``)."""
+        so before any question, and one still running after ``seconds`` is stopped and does not import, said as
+        that, with its line, to every question asked of it (the modules after it are imported when asked). A
+        grader says why from its own reading of the file too (``Implementation.load_finding``)."""
         if self.impl is None:
             return
         deadline = time.monotonic() + seconds if seconds else None
@@ -192,8 +191,6 @@ class Runner:
                         break
                     try:
                         self.impl.module(short)
-                    except KeyboardInterrupt:
-                        raise
                     except BaseException:  # noqa: BLE001 - whatever an import does: said when it is asked
                         pass
         except Expired:  # (the alarm's repeat, between two modules)
