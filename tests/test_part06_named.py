@@ -22,7 +22,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from grader.harness import spec
-from grader.harness.ask import Answers, ask, fail, require
+from grader.harness.ask import Answers, ask, fail, require, right_answers_first
 from grader.harness.cases import example, given
 from grader.harness.compare import beyond
 from grader.harness.faults import named_inputs
@@ -186,9 +186,11 @@ def test_annotations_reject_wrong_shapes(impl, oracle, case):
     generator = torch.Generator().manual_seed(sum(case))  # the same tensors wherever the case is replayed
     q = torch.randn(batch, seq_q, heads, dim, generator=generator)
     k = torch.randn(batch, seq_k, heads, dim, generator=generator)
-    check_attention_scores(impl, oracle, q, k)
-    check_split_heads(impl, oracle, torch.randn(batch, seq_q, heads * dim, generator=generator), heads)
-    check_merge_heads(impl, oracle, torch.randn(batch, heads, seq_q, dim, generator=generator))
+    with right_answers_first("test_annotations_reject_wrong_shapes first asks for right answers to well-shaped "
+                             "calls: the function's own test fails the same way"):
+        check_attention_scores(impl, oracle, q, k)
+        check_split_heads(impl, oracle, torch.randn(batch, seq_q, heads * dim, generator=generator), heads)
+        check_merge_heads(impl, oracle, torch.randn(batch, heads, seq_q, dim, generator=generator))
     for function, args, what in bad_calls(*case):
         if check_call(annotations(impl, function), function.params, args) is None:
             fail(function.name, unread(impl, function) or f"your annotations accepted {what}: keep the jaxtyping annotations")
@@ -427,9 +429,11 @@ def test_uses_einops(impl, oracle, case, order):
     (The same inputs again, einops as it is, must give the right answer again; the three calls in the order
     drawn.)"""
     q, k, x, num_heads, split = case
-    right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
-             split_heads.name: check_split_heads(impl, oracle, x, num_heads),
-             merge_heads.name: check_merge_heads(impl, oracle, split)}
+    with right_answers_first("test_uses_einops counts only right answers as made with einops: the function's own "
+                             "test fails the same way"):
+        right = {attention_scores.name: check_attention_scores(impl, oracle, q, k),
+                 split_heads.name: check_split_heads(impl, oracle, x, num_heads),
+                 merge_heads.name: check_merge_heads(impl, oracle, split)}
     inputs = {attention_scores.name: (q, k), split_heads.name: (x, num_heads), merge_heads.name: (split,)}
     source_of(impl)  # it parses
     for function, op in EXPECTED_OPS:

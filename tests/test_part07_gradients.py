@@ -21,15 +21,14 @@ none may build an autograd graph or run a backward (``autograd_watched``).
 """
 
 import ast
-import contextlib
 import dataclasses
 
 import torch
 
 from grader.harness import spec
-from grader.harness.ask import Answers, ask, fail
+from grader.harness.ask import Answers, ask, fail, right_answers_first
 from grader.harness.cases import example, given
-from grader.harness.faults import Mismatch, named_inputs
+from grader.harness.faults import named_inputs
 from grader.harness.probes.part07 import autograd_watched
 from grader.harness.schema import Anything, Schema, Tensor, Tuple
 from grader.harness.show import Later
@@ -271,13 +270,8 @@ def test_no_autograd(impl, oracle, squared, linear, watched_squared, watched_lin
         lambda answers: (judge_grad_x(answers, *watched_linear), judge_grad_w(answers, *watched_linear))))
 
 
-@contextlib.contextmanager
 def only_right_gradients_count():
     """A wrong gradient fails test_no_autograd too (a function that computes nothing uses no autograd: only
     right gradients count as computed without it), and its message says so. Also a decorator of a check."""
-    try:
-        yield
-    except Mismatch as wrong:
-        wrong.problem += (" (test_no_autograd counts only right gradients as computed without autograd: the fault "
-                          "is the gradient's own, as in the test of its value)")
-        raise
+    return right_answers_first("test_no_autograd counts only right gradients as computed without autograd: the "
+                               "fault is the gradient's own, as in the test of its value")

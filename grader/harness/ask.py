@@ -15,11 +15,15 @@ harness's one-paragraph ``Mismatch`` when something is off:
     fail(problem)      a problem that needs no values shown
     require(cond, ...) a property in the same message format
 
+A test that grades something else of right answers (einops making them, gradients made without autograd) checks
+the values first, inside ``right_answers_first(note)``: a wrong answer fails it too, and says why.
+
 No test builds a ``Mismatch`` itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 from dataclasses import dataclass
@@ -195,3 +199,15 @@ def headline(why: str) -> str:
     if re.search(r" of \d+ items?; expected \d+$", why):  # the right container, too many or too few items
         return "wrong length"
     return "wrong type"
+
+
+@contextlib.contextmanager
+def right_answers_first(note: str):
+    """The value checks a test makes before what it grades: a wrong answer fails it as it fails the test of its
+    value, and says so (``Mismatch.note``, in the summary a Gradescope run shows at once too), so that one bug's
+    several failures read as one. Also a decorator of a check."""
+    try:
+        yield
+    except Mismatch as wrong:
+        wrong.note = note
+        raise

@@ -351,7 +351,7 @@ class Mismatch(AssertionError):
         self.show_expected = show_values and show_expected  # off where the problem already says what was due
 
     def describe(self) -> str:
-        lines = [f"{self.function}: {self.problem}"]
+        lines = [f"{self.function}: {self.problem}" + (f" ({self.note})" if self.note else "")]
         if self.inputs:
             lines.append(f"  input:    {self.inputs}")
         if self.show_values:
@@ -368,9 +368,12 @@ class Mismatch(AssertionError):
         return "\n".join(lines)
 
     asked: str | None = None  # as ``Fault.asked``
+    # the test's own words on why a wrong answer fails it too, where it grades something else of right answers
+    # (``ask.right_answers_first``): shown in the summary as well, being the grader's
+    note: str = ""
 
     def summary(self) -> str:  # the problem's words hold the example's values, and often what came back
-        return f"{self.asked or self.function}: a wrong answer"
+        return f"{self.asked or self.function}: a wrong answer" + (f" ({self.note})" if self.note else "")
 
     def __str__(self) -> str:
         return self.describe()
