@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterable
 
 from grader.harness.faults import ImportFault, MissingFault, NotImplementedFault
-from grader.harness.impl import DOES_NOT_COMPILE
+from grader.harness.impl import DOES_NOT_COMPILE, NOT_IN_SUBMISSION
 from grader.harness.parts import PARTS
 from grader.outcomes import DID_NOT_RUN, NOT_SELECTED
 from grader.rubric import Rubric
@@ -25,8 +25,9 @@ from grader.scoring import ISOLATION_MISSING, PENDING, UPLOAD, SubmissionResult
 NOT_IMPLEMENTED = NotImplementedFault.kind  # the failure kind of a stub not yet written
 NOT_LOADED = (ImportFault.kind, MissingFault.kind)  # a module that does not import, a name it does not define
 OUTPUT_LIMIT = 8000  # characters of output shown per test on Gradescope
+PRINTED_LIMIT = 4000  # characters of what the code printed shown on Gradescope
 # Said under a failed public test while its example stays hidden (``hide_examples``)
-EXAMPLE_LATER = ("The graded example it failed on, what your code returned and what was expected are shown below, "
+EXAMPLE_LATER = ("The graded example it failed on, and what your code did with it, are shown below, "
                  "under \"{name}: the failing example\", when grades are published: every submission is graded on the "
                  "same examples, so they stay hidden until then. Your public tests check the same things on examples "
                  "of their own: `pytest -x {path}` shows one that fails.")
@@ -73,10 +74,11 @@ def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict
                 # (a module that does not compile raised nothing of its own: the summary says all)
                 raised = t.kind == ImportFault.kind and DOES_NOT_COMPILE not in t.summary
                 whole = f"Part {t.part}: what the import raised"
-                entry["output"] = ((t.summary or f"[Part {t.part}] {t.name}\n{t.kind}") + "\n" + LOAD_AT_HOME.format(
+                home = "" if NOT_IN_SUBMISSION in t.summary else "\n" + LOAD_AT_HOME.format(  # (at home it is)
                     path=f"tests/{t.test.split('::')[0]}",
                     later=f"; what the import raised is shown below, under \"{whole}\", when grades are "
-                          "published" if raised else ""))[:OUTPUT_LIMIT]
+                          "published" if raised else "")
+                entry["output"] = ((t.summary or f"[Part {t.part}] {t.name}\n{t.kind}") + home)[:OUTPUT_LIMIT]
                 if raised and not any(e["name"] == whole for e in later):  # once a part: the same import
                     later.append({"name": whole, "score": 0.0, "max_score": 0.0,
                                   "visibility": "after_published", "output": t.message[:OUTPUT_LIMIT]})
@@ -102,8 +104,8 @@ def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict
         # what the code printed includes what the hidden tests asked it: shown with them, once published
         summary.append("What your code printed while it was graded is shown below, under \"What your code "
                        "printed\", when grades are published (run the public tests to see your prints now).")
-        tests.append({"name": "What your code printed (first part)", "score": 0.0, "max_score": 0.0,
-                      "visibility": "after_published", "output": result.output[:4000]})
+        tests.append({"name": f"What your code printed (its first {PRINTED_LIMIT} characters)", "score": 0.0,
+                      "max_score": 0.0, "visibility": "after_published", "output": result.output[:PRINTED_LIMIT]})
     missing = [note for note in result.notes if note.startswith(ISOLATION_MISSING)]
     if missing:  # instructors only: the grader's own statement, where it cannot go unread
         tests.append({"name": "For staff: this submission ran with less of its sandbox than it should (no points)",

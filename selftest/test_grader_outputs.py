@@ -838,8 +838,9 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
     (sub / "flops.py").write_text("def something_else():\n    pass\n")
     files = Implementation("assignment", sub.parent)
     assert files.load_finding("roofline.PEAK_FLOPS_PER_SEC", "missing") == (
-        "assignment/roofline.py is not in the submission (it has roofline (1).py: a module is graded under its own "
-        "name alone)")
+        "roofline.py is not in the submission (it has roofline (1).py: a module is graded under its own name alone)")
+    (sub / "model.py").rename(sub / "modle.py")  # and a name misspelt
+    assert "(it has modle.py:" in files.load_finding("model.DeepLinear", "missing")
     lines = len((sub / "dtypes.py").read_text().splitlines())
     assert files.load_finding("dtypes.float_format", "import") == \
         f"assignment/dtypes.py does not compile: SyntaxError: invalid syntax (line {lines})"
@@ -862,6 +863,7 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
     missing = entries["Part 5 · test_peak_flops_table"]["output"]
     assert "does not compile: SyntaxError" in syntax and "pytest -x tests/test_part02_dtypes.py" in syntax
     assert "roofline (1).py" in missing and "when grades are published" not in missing + syntax
+    assert "pytest -x" not in missing  # (at home the file is there: the public tests say nothing of it)
     assert "when grades are published" in entries["Part 3 · test_training_ledger"]["output"]
     visible = "\n".join(t.get("output", "") for t in data["tests"] if t["visibility"] == "visible")
     assert "at import" not in visible  # the code's own words

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import builtins
 import codecs
+import difflib
 import importlib
 import importlib.util
 import io
@@ -35,7 +36,9 @@ MODULES = (
 )
 
 
-DOES_NOT_COMPILE = "does not compile"  # what ``Implementation.load_finding`` says of a file Python cannot compile
+# what ``Implementation.load_finding`` says of a file Python cannot compile, and of one not there
+DOES_NOT_COMPILE = "does not compile"
+NOT_IN_SUBMISSION = "is not in the submission"
 
 
 class TimeLimit(BaseException):
@@ -181,10 +184,13 @@ class Implementation:
             return ""
         path = f"{self.package}/{short}.py"
         text = self.source(short)
-        if text is None:
-            alike = sorted(p.name for p in self.package_dir.glob("*.py") if short in p.stem.lower() and p.stem != short)
+        if text is None:  # (said without the folder: loose files are graded as well as an assignment/ folder)
+            others = {p.stem: p.name for p in self.package_dir.glob("*.py") if p.stem != short}
+            alike = [others[stem] for stem in others if short in stem.lower()]
+            alike += [others[stem] for stem in difflib.get_close_matches(short, list(others), n=3, cutoff=0.75)
+                      if others[stem] not in alike]
             named = f" (it has {', '.join(alike[:3])}: a module is graded under its own name alone)" if alike else ""
-            return f"{path} is not in the submission{named}"
+            return f"{short}.py {NOT_IN_SUBMISSION}{named}"
         try:  # as an import compiles it (from the text: an AST object is held to a lower nesting limit)
             compile(text, path, "exec", dont_inherit=True)
         except SyntaxError as exc:  # the file's own words and line: nothing the code said when run
