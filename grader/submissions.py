@@ -20,7 +20,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.harness.impl import MODULES, SubmissionTooLarge, code_folder, real_dir, stage_submission
+from grader.harness.impl import MODULES, SubmissionTooLarge, code_files, real_dir, stage_submission
 
 MAX_ZIP_BYTES = 32 * 2**20
 MAX_ZIP_FILES = 500
@@ -125,7 +125,7 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 def stage(sub: Submission, into: Path) -> tuple[Path, str]:
     """Copy the submission's code into ``into`` as ``assignment/``; returns ``into``, and a sentence for the
-    student where the upload held two copies of the code and one was chosen (``code_folder``), else ""."""
+    student where the upload held two copies of the code, weighed module by module (``code_files``), else ""."""
     source = sub.source
     if source.is_symlink() and sub.in_batch:  # a link in a folder of submissions: a student may have made it
         raise BadSubmission("the submission is a symbolic link; only real folders and zips are graded")
@@ -150,7 +150,7 @@ def stage(sub: Submission, into: Path) -> tuple[Path, str]:
 
 def _staged(folder: Path, into: Path) -> tuple[Path, str]:
     try:
-        return stage_submission(folder, into), code_folder(folder)[1]
+        return stage_submission(folder, into), code_files(folder).said
     except SubmissionTooLarge as exc:
         raise BadSubmission(str(exc)) from None
 

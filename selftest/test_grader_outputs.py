@@ -192,23 +192,43 @@ def test_flat_files_and_packages_are_both_submissions(tmp_path):
 
 def test_of_two_copies_of_the_code_the_one_written_is_graded_and_the_student_told(tmp_path):
     """An upload with the handout's stubs left in assignment/ beside the work's loose files (or the reverse) once
-    scored 0, graded on the stubs without a word: the copy with fewer NotImplementedError left is graded
-    (assignment/ on a tie), and results.json says which."""
-    written = (ROOT / "reference" / "strides.py").read_text()
-    for name, inner, loose, graded in (("loose_work", "assignment", "reference", "the loose module files"),
-                                       ("folder_work", "reference", "assignment", "the assignment/ folder"),
-                                       ("twice", "reference", "reference", "the assignment/ folder")):
+    scored 0, graded on the stubs without a word; and a stray loose file beside a whole assignment/, an empty
+    assignment/, or stubs kept as comments must not win either (red team): each module is taken from the copy
+    with fewer `raise NotImplementedError` statements, on a tie from the folder holding more modules, and
+    results.json says so."""
+    reference, stubs = ROOT / "reference", ROOT / "assignment"
+    names = sorted(p.name for p in reference.glob("*.py") if p.name != "__init__.py")
+
+    def upload(name: str, inner: dict[str, str], loose: dict[str, str]) -> tuple[Path, str]:
         folder = tmp_path / name
         (folder / "assignment").mkdir(parents=True)
-        for module in (ROOT / "reference").glob("*.py"):
-            if module.name != "__init__.py":
-                shutil.copy(ROOT / inner / module.name, folder / "assignment" / module.name)
-                shutil.copy(ROOT / loose / module.name, folder / module.name)
-        staged, said = stage(Submission(name, folder), tmp_path / f"s-{name}")
-        assert (staged / "assignment" / "strides.py").read_text() == written, name
-        assert f"graded {graded}" in said, said
-        shown = outputs.gradescope(scoring.score(name, [], R.load(), seconds=1.0, notes=[f"{scoring.UPLOAD}: {said}"]))
-        assert f"Note: the submission holds the module files twice" in shown["output"], shown["output"]
+        for where, files in ((folder / "assignment", inner), (folder, loose)):
+            for module, text in files.items():
+                (where / module).write_text(text)
+        return stage(Submission(name, folder), tmp_path / f"s-{name}")
+
+    work = {n: (reference / n).read_text() for n in names}
+    stub = {n: (stubs / n).read_text() for n in names}
+    commented = {n: t + "\n# raise NotImplementedError  (done)\nNOTE = 'raise NotImplementedError'\n"
+                 for n, t in work.items()}
+    old_strides = {"strides.py": work["strides.py"] + "\n# an older copy\n"}
+    for name, inner, loose, graded in (
+            ("loose_work", stub, work, work),
+            ("folder_work", work, stub, work),
+            ("twice", work, work, work),
+            ("stray_loose_file", work, {"strides.py": "x = 1\n"}, work),
+            ("stray_empty_model", work, {"model.py": ""}, work),
+            ("one_left_behind", old_strides, work, work),
+            ("stubs_as_comments", stub, commented, commented),
+            ("half_and_half", {**stub, **{n: work[n] for n in names[:5]}}, {n: work[n] for n in names[5:]}, work)):
+        staged, said = upload(name, inner, loose)
+        for module, text in graded.items():
+            assert (staged / "assignment" / module).read_text() == text, (name, module)
+        assert said.startswith("the submission holds module files both loose and in an assignment/ folder"), said
+    shown = outputs.gradescope(scoring.score("x", [], R.load(), seconds=1.0, notes=[f"{scoring.UPLOAD}: {said}"]))
+    assert "Note: the submission holds module files both" in shown["output"], shown["output"]
+    staged, said = upload("empty_folder", {"__init__.py": ""}, work)  # an assignment/ with none of the modules
+    assert said == "" and (staged / "assignment" / "strides.py").read_text() == work["strides.py"]
     alone = mutants.materialize_reference(tmp_path / "alone")
     assert stage(Submission("alone", alone), tmp_path / "s-alone")[1] == ""  # no choice made, nothing said
 

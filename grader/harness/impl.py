@@ -23,6 +23,7 @@ import sys
 import tempfile
 import tokenize
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -431,10 +432,12 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     root = Path(into) if into is not None else Path(tempfile.mkdtemp(prefix="submission-"))
     package = root / "assignment"
     package.mkdir(parents=True, exist_ok=True)
-    origin, _ = code_folder(source)
+    files = code_files(source)
+    origin = files.folder
     modules = sorted(origin.glob("*.py"))
     if len(modules) > MAX_MODULES:  # every module is read (parsed) by the grading process, as root
         raise SubmissionTooLarge(f"the submission has {len(modules)} modules; at most {MAX_MODULES} are graded")
+    modules = [path for path in modules if path.stem not in files.chosen] + list(files.chosen.values())
     for path in modules:
         text = read_own_file(path)
         if text is not None:
@@ -451,34 +454,74 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     return root
 
 
-def code_folder(source: Path) -> tuple[Path, str]:
-    """The folder whose modules are graded: ``source/assignment/``, or ``source`` itself where its module files
-    lie loose. Where both hold module files (the handout's stubs left in assignment/ beside the work, or the
-    reverse), the one with fewer stubs left (``NotImplementedError`` in its modules' text), assignment/ on a
-    tie; and a sentence saying so, for the student ("" where there was no choice)."""
+@dataclass(frozen=True)
+class CodeFiles:
+    """Where a submission's modules are taken from: every ``.py`` of ``folder`` (its ``assignment/``, or the
+    submission's folder where the module files lie loose), but the modules of ``chosen`` (module -> file), taken
+    from the other copy; and ``said``, a sentence for the student where two copies were weighed ("" where not)."""
+
+    folder: Path
+    chosen: dict[str, Path]
+    said: str = ""
+
+
+def code_files(source: Path) -> CodeFiles:
+    """The submission's modules: from ``source/assignment/``, or from ``source`` itself where the module files lie
+    loose. Where both hold module files (the handout's stubs left in assignment/ beside the work, a stray file
+    beside a whole assignment/), each module is weighed alone: the copy with fewer ``raise NotImplementedError``
+    statements left (read, never run; comments and strings do not count), and on a tie the copy of the folder
+    holding more of the modules (assignment/ on a tie of those too). A folder with none of the modules is
+    never chosen."""
     inner = source / "assignment"
     if not real_dir(inner):
-        return source, ""
-    if not any((source / f"{m}.py").is_file() and not (source / f"{m}.py").is_symlink() for m in MODULES):
-        return inner, ""
-    left = {folder: _stubs_left(folder) for folder in (inner, source)}
-    chosen, other = (source, inner) if left[source] < left[inner] else (inner, source)
+        return CodeFiles(source, {})
+    held = {folder: {m: folder / f"{m}.py" for m in MODULES if _own_module(folder / f"{m}.py")}
+            for folder in (inner, source)}
+    if not held[source]:
+        return CodeFiles(inner, {})
+    if not held[inner]:
+        return CodeFiles(source, {})
+    more = source if len(held[source]) > len(held[inner]) else inner
+    pick = {}
+    for m in MODULES:
+        there = [folder for folder in (inner, source) if m in held[folder]]
+        if len(there) == 2:
+            left = {folder: _stubs_left(held[folder][m]) for folder in there}
+            there = [min(there, key=lambda f: left[f])] if left[inner] != left[source] else [more]
+        if there:
+            pick[m] = there[0]
+    main = source if sum(f is source for f in pick.values()) > sum(f is inner for f in pick.values()) else inner
+    other = source if main is inner else inner
+    chosen = {m: held[other][m] for m, folder in pick.items() if folder is other}
     named = {inner: "the assignment/ folder", source: "the loose module files"}
-    return chosen, (f"the submission holds the module files twice, in an assignment/ folder and beside it: "
-                    f"graded {named[chosen]} ({left[chosen]} NotImplementedError left in it) and left out "
-                    f"{named[other]} ({left[other]} left)")
+    taken = f", but {', '.join(f'{m}.py' for m in chosen)} from {named[other]} (fewer stubs left there)" \
+        if chosen else ""
+    return CodeFiles(main, chosen, f"the submission holds module files both loose and in an assignment/ folder: "
+                                   f"graded {named[main]}{taken}; each module is taken from the copy with fewer "
+                                   f"`raise NotImplementedError` left, on a tie from the folder with more modules")
 
 
-def _stubs_left(folder: Path) -> int:
-    """How often ``NotImplementedError`` appears in the folder's modules (those that are its own files)."""
-    count = 0
-    for module in MODULES:
-        try:
-            text = read_own_file(folder / f"{module}.py")
-        except SubmissionTooLarge:
-            text = None  # (refused when staged, if this copy is chosen)
-        count += text.count(b"NotImplementedError") if text else 0
-    return count
+def _own_module(path: Path) -> bool:
+    try:
+        return read_own_file(path) is not None
+    except SubmissionTooLarge:
+        return True  # (refused when staged, if this copy is chosen)
+
+
+def _stubs_left(path: Path) -> int:
+    """How many ``raise NotImplementedError`` statements the module holds (0 for one that does not parse, which
+    is work of the student's, not the handout's)."""
+    try:
+        tree = ast.parse(read_own_file(path) or b"")
+    except (SyntaxError, ValueError, RecursionError, MemoryError, SubmissionTooLarge):
+        return 0
+    return sum(1 for node in ast.walk(tree) if isinstance(node, ast.Raise) and node.exc is not None and (
+        _named(node.exc, "NotImplementedError") or isinstance(node.exc, ast.Call)
+        and _named(node.exc.func, "NotImplementedError")))
+
+
+def _named(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
 
 
 MAX_MODULE_BYTES = 256 * 2**10  # a module larger than this is not one a student wrote (and costs a second to read)
