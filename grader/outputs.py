@@ -69,14 +69,14 @@ def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict
                 entry["output"] = (t.summary or f"[Part {t.part}] {t.name}\n{NOT_IMPLEMENTED}")[:OUTPUT_LIMIT]
             elif withheld and t.kind in NOT_LOADED:
                 # nothing loaded, no example either: the summary, with what the grader found in the file itself
-                # (a missing file, a syntax error's line), and what the import raised once grades are published
+                # (a missing file, a syntax error's line), and what the import said once grades are published
                 # (code run at import may say anything it read)
                 # (a module that does not compile raised nothing of its own: the summary says all)
                 raised = t.kind == ImportFault.kind and DOES_NOT_COMPILE not in t.summary
-                whole = f"Part {t.part}: what the import raised"
+                whole = f"Part {t.part}: why the import failed"
                 home = "" if NOT_IN_SUBMISSION in t.summary else "\n" + LOAD_AT_HOME.format(  # (at home it is)
                     path=f"tests/{t.test.split('::')[0]}",
-                    later=f"; what the import raised is shown below, under \"{whole}\", when grades are "
+                    later=f"; what the import said is shown below, under \"{whole}\", when grades are "
                           "published" if raised else "")
                 entry["output"] = ((t.summary or f"[Part {t.part}] {t.name}\n{t.kind}") + home)[:OUTPUT_LIMIT]
                 if raised and not any(e["name"] == whole for e in later):  # once a part: the same import

@@ -864,10 +864,23 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
     lines = len((sub / "dtypes.py").read_text().splitlines())
     assert files.load_finding("dtypes.float_format", "import") == \
         f"assignment/dtypes.py does not compile: SyntaxError: invalid syntax (line {lines})"
-    assert "compiles, and failed as its top-level code ran" in files.load_finding("memory.tensor_bytes", "import")
+    assert "compiles: importing it failed as its top-level code ran" in files.load_finding("memory.tensor_bytes", "import")
     assert files.load_finding("flops.matmul_flops", "missing") == \
         "assignment/flops.py has no def, class, assignment or import of `matmul_flops` at its top level"
     assert files.load_finding("strides.view_strides", "missing") == ""  # it is there: the files say nothing
+    # a module that is not UTF-8 is staged as the grader's refusal: said in the grader's words
+    (sub / "named.py").write_bytes((sub / "named.py").read_bytes() + b"\n# caf\xe9\n")
+    staged = stage_submission(sub.parent, tmp_path / "staged")
+    assert "named.py is not graded: it is not UTF-8 (byte" in Implementation("assignment", staged).load_finding(
+        "named.split_heads", "import")
+    # __init__.py, imported first: its syntax error is its own, and a failing import may be its doing
+    (sub / "__init__.py").write_text('"""The package."""\nimport math\n')
+    assert files.load_finding("memory.x", "import").endswith("(or assignment/__init__.py, which runs first)")
+    (sub / "__init__.py").write_text("def (\n")
+    assert files.load_finding("strides.x", "import") == ("assignment/__init__.py does not compile: SyntaxError: "
+                                                         "invalid syntax (line 1), and every module is imported "
+                                                         "through it")
+    (sub / "__init__.py").write_text("")
 
     rubric = R.load()
     said = {"test_part02_dtypes.py::test_float_format": ("does not import", files.load_finding("dtypes.x", "import")),
@@ -887,7 +900,7 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
     assert "when grades are published" in entries["Part 3 · test_training_ledger"]["output"]
     visible = "\n".join(t.get("output", "") for t in data["tests"] if t["visibility"] == "visible")
     assert "at import" not in visible  # the code's own words
-    whole = [t for t in data["tests"] if t["name"].endswith("what the import raised")]
-    assert [t["name"] for t in whole] == ["Part 3: what the import raised"] and whole[0]["visibility"] == \
+    whole = [t for t in data["tests"] if t["name"].endswith("why the import failed")]
+    assert [t["name"] for t in whole] == ["Part 3: why the import failed"] and whole[0]["visibility"] == \
         "after_published" and "at import" in whole[0]["output"]
     assert not any(t["name"].endswith("the failing example") for t in data["tests"])

@@ -192,14 +192,17 @@ class Implementation:
                       if others[stem] not in alike]
             named = f" (it has {', '.join(alike[:3])}: a module is graded under its own name alone)" if alike else ""
             return f"{short}.py {NOT_IN_SUBMISSION}{named}"
-        try:  # as an import compiles it (from the text: an AST object is held to a lower nesting limit)
-            compile(text, path, "exec", dont_inherit=True)
-        except SyntaxError as exc:  # the file's own words and line: nothing the code said when run
-            return f"{path} {DOES_NOT_COMPILE}: {type(exc).__name__}: {str(exc.msg)[:200]} (line {exc.lineno})"
-        except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
-            return f"{path} {DOES_NOT_COMPILE} ({type(exc).__name__})"
+        refused = _refusal(text)
+        if refused:  # staged in its place by the grader: not UTF-8, or another coding line (``refusing_module``)
+            return refused
+        init = self.source("__init__") or ""
+        for where, code in ((f"{self.package}/__init__.py", init), (path, text)):  # (__init__.py is imported first)
+            why = _compiles(where, code)
+            if why:
+                return why + (", and every module is imported through it" if where != path else "")
         if kind == "import":
-            return f"{path} compiles, and failed as its top-level code ran (imported)"
+            first = f" (or {self.package}/__init__.py, which runs first)" if _has_code(init) else ""
+            return f"{path} compiles: importing it failed as its top-level code ran{first}"
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -242,6 +245,38 @@ class Implementation:
                 shown = filename
             self._relative[filename] = shown
         return shown
+
+
+def _compiles(path: str, text: str) -> str:
+    """"" where ``text`` compiles as an import compiles it (from the text: an AST object is held to a lower nesting
+    limit); else what is wrong, with the line: the file's own words, nothing its code said when run."""
+    try:
+        compile(text, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        line = f" (line {exc.lineno})" if exc.lineno else ""
+        return f"{path} {DOES_NOT_COMPILE}: {type(exc).__name__}: {str(exc.msg)[:200]}{line}"
+    except (ValueError, RecursionError, MemoryError, OverflowError) as exc:  # a null byte, nesting too deep
+        return f"{path} {DOES_NOT_COMPILE} ({type(exc).__name__}: {str(exc)[:100]})"
+    return ""
+
+
+def _has_code(text: str) -> bool:
+    """Whether a module does anything when imported (more than a docstring)."""
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    return any(not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)) for node in body)
+
+
+def _refusal(text: str) -> str:
+    """The grader's own words where ``text`` is what ``refusing_module`` staged in place of a module (else "")."""
+    try:
+        [node] = ast.parse(text).body
+        message = ast.literal_eval(node.exc.args[0])  # type: ignore[attr-defined]
+    except (SyntaxError, ValueError, TypeError, AttributeError, IndexError, RecursionError, MemoryError):
+        return ""
+    return message if type(message) is str and _refusing_text(message) == text else ""
 
 
 def _bound_at_top(tree: ast.Module) -> set[str]:
@@ -328,8 +363,12 @@ def without_main_blocks(source: bytes) -> bytes:
 def refusing_module(name: str, why: str) -> bytes:
     """What is staged in place of a module that is not plain UTF-8: one that says so when imported. The
     grader reads and runs the same text, and none of the student's."""
-    message = f"{name} is not graded: {why}; save it as UTF-8, with no coding line other than utf-8"
-    return f"raise ImportError({message!r})\n".encode()
+    return _refusing_text(f"{name} is not graded: {why}; save it as UTF-8, with no coding line other than "
+                          "utf-8").encode()
+
+
+def _refusing_text(message: str) -> str:
+    return f"raise ImportError({message!r})\n"
 
 
 def refuse_other_encodings(path: Path, package: str) -> None:

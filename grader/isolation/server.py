@@ -28,8 +28,10 @@ HERE = Path(__file__).resolve().parent
 GRADER_DIR = HERE.parent
 IMPORT_TIMEOUT = 30.0
 # a later worker's limit, once one worker's import of the submission ran to its own (``transport._ensure_worker``):
-# importing a module takes well under a second (the libraries are loaded before the fork)
-IMPORT_AFTER_A_HANG = 3.0
+# importing a module takes well under a second (the libraries are loaded before the fork), and one that computes
+# a while at import (a table, a cached result) is given as long as a call (a loop in __init__.py, which every
+# worker imports, then costs 26 + 9 * 10 s, where it cost 10 * 30 s)
+IMPORT_AFTER_A_HANG = 10.0
 START_TIMEOUT = 180.0  # for the fork server's imports, on a loaded machine
 WORKER_FILES = ("__init__.py", "framing.py", "sandbox.py", "seccomp.py", "view.py", "cgroups.py", "worker.py",
                 "forkserver.py", "import_origins.py")
