@@ -25,7 +25,9 @@ from grader import scoring
 from grader.command import ROOT, pytest_args
 from grader.harness import wire
 from grader.harness.door import Traffic
+from grader.harness.faults import ImportFault
 from grader.harness.impl import MODULES, Implementation
+from grader.harness.parts import part_of_path
 from grader.harness.plugin import IMPL_KEY
 from grader.harness.transport import Session
 from grader.isolation.sandbox import Limits
@@ -126,9 +128,10 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         seen = report.session
         files = Implementation("assignment", staged)  # its files, read here and never run
         if not_loaded(collector.outcomes.values()):  # said in the grader's words, shown at once on Gradescope
-            error = "nothing the tests ask could be loaded from the submission:\n" + "\n".join(
-                files.load_finding(f"{module}.", "missing") or f"assignment/{module}.py compiles (the public tests "
-                "show why what they ask of it could not be loaded)" for module in MODULES)
+            error = "nothing the tests ask could be loaded from the submission:\n" + "\n".join(dict.fromkeys(
+                files.load_finding(f"{module}.", kind) or f"assignment/{module}.py compiles (the public tests show "
+                "why what they ask of it could not be loaded)"
+                for module, kind in import_kinds(collector.outcomes.values()).items()))  # (__init__.py's once)
         notes = list(collector.collection_errors) + ([f"{scoring.UPLOAD}: {chosen}"] if chosen else [])
         if options.isolate:
             notes.append(f"isolation ({seen.protections.mode}): " + (", ".join(seen.protections.applied) or "none"))
@@ -149,6 +152,13 @@ def not_loaded(outcomes: Iterable[TestOutcome]) -> bool:
     failed = [o for o in outcomes if o.status == FAILED]
     return bool(failed) and all(o.kind in NOT_LOADED for o in failed) and not any(o.status == PASSED
                                                                                  for o in outcomes)
+
+
+def import_kinds(outcomes: Iterable[TestOutcome]) -> dict[str, str]:
+    """Per module, "import" where a test of its part could not import it, else "missing" (it imported, and
+    lacked what was asked): what ``Implementation.load_finding`` is asked of it."""
+    failed = {part_of_path(o.test).module for o in outcomes if o.kind == ImportFault.kind and part_of_path(o.test)}
+    return {module: "import" if module in failed else "missing" for module in MODULES}
 
 
 @contextlib.contextmanager
