@@ -131,11 +131,12 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     from grader.session import Options
     from grader.submissions import BadSubmission, Submission, expand, in_shard, parse_shard, student_id
 
+    skipped: list[str] = []
     try:
         if args.single:
             subs = [Submission(student_id(Path(p).name), Path(p)) for p in args.submissions]
         else:
-            subs = expand([Path(p) for p in args.submissions])
+            subs = expand([Path(p) for p in args.submissions], skipped)
         shard = parse_shard(args.shard) if args.shard else None
     except (BadSubmission, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -151,6 +152,11 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     isolate = not args.no_isolate
     gpu = decide_for_children()  # asked once, of a fresh process that really uses the device (the notes use it)
     notes = []
+    if skipped:  # (a student's upload in another archive format is no submission, but must not vanish unsaid)
+        said = (f"{len(skipped)} file(s) of the batch folder are neither a folder nor a .zip and were not graded: "
+                + ", ".join(skipped[:8]) + (" ..." if len(skipped) > 8 else ""))
+        print(f"WARNING: {said}", file=sys.stderr)
+        notes.append(said)
     if isolate:
         from grader.isolation.sandbox import batch_notes
 

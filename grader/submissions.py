@@ -53,7 +53,7 @@ def _hash(text: str | bytes) -> str:
 
 def student_id(name: str) -> str:
     # no id begins with +, - or @: a spreadsheet opening grades.csv reads such a cell as a formula
-    found = _SAFE_ID.sub("_", name.removesuffix(".zip")).lstrip("._+-@").rstrip("._") or "unnamed"
+    found = _SAFE_ID.sub("_", name[:-4] if name.lower().endswith(".zip") else name).lstrip("._+-@").rstrip("._") or "unnamed"
     if len(found) > MAX_ID:  # cut, with the whole name's hash: the same name always gives the same id
         found = f"{found[:MAX_ID - 7]}-{_hash(name)}"
     return f"{found}_" if found.lower() in RESERVED_IDS else found
@@ -66,11 +66,13 @@ def looks_like_submission(folder: Path) -> bool:
     return any((folder / f"{m}.py").is_file() and not (folder / f"{m}.py").is_symlink() for m in MODULES)
 
 
-def expand(paths: list[Path]) -> list[Submission]:
-    """Every submission named by ``paths``, sorted by student id; duplicate ids are an error."""
+def expand(paths: list[Path], skipped: list[str] | None = None) -> list[Submission]:
+    """Every submission named by ``paths``, sorted by student id; duplicate ids are an error. The names of the
+    files in a batch folder that are neither a folder nor a zip (a .tar.gz, an export's metadata) are added to
+    ``skipped``, for the run to say."""
     found: list[Submission] = []
     for path in map(Path, paths):
-        if path.is_file() and path.suffix == ".zip":
+        if path.is_file() and _zipped(path):
             found.append(Submission(student_id(path.name), path))
         elif path.is_dir() and looks_like_submission(path):
             found.append(Submission(student_id(path.name), path))
@@ -78,11 +80,17 @@ def expand(paths: list[Path]) -> list[Submission]:
             for entry in sorted(path.iterdir()):
                 if entry.name.startswith("."):
                     continue
-                if entry.is_dir() or entry.suffix == ".zip":
+                if entry.is_dir() or _zipped(entry):
                     found.append(Submission(student_id(entry.name), entry, in_batch=True))
+                elif skipped is not None:
+                    skipped.append(entry.name)
         else:
             raise BadSubmission(f"{path}: not a folder or a .zip")
     return sorted(_distinct(found), key=lambda s: s.student)
+
+
+def _zipped(path: Path) -> bool:
+    return path.suffix.lower() == ".zip"  # (Frank.ZIP too)
 
 
 def _distinct(found: list[Submission]) -> list[Submission]:
@@ -133,39 +141,67 @@ def stage(sub: Submission, into: Path) -> tuple[Path, str]:
         unpacked = Path(tempfile.mkdtemp(prefix="unzip-"))
         try:
             _safe_extract(source, unpacked)
-            folder = _find_code(unpacked)
+            folder, which = _find_code(unpacked)
             if folder is None:
-                raise BadSubmission("the zip holds no assignment/ folder and none of the module files")
-            return _staged(folder, into)
+                raise BadSubmission(f"the zip holds none of the module files ({FIND_DEPTH} folders deep at most)")
+            return _staged(folder, into, which)
         finally:
             shutil.rmtree(unpacked, ignore_errors=True)
-    folder = _find_code(source)
+    folder, which = _find_code(source)
     if folder is None:
-        zips = sorted(p.name for p in source.glob("*.zip"))[:3]
+        zips = sorted(p.name for p in source.iterdir() if p.is_file() and _zipped(p))[:3]
         inside = f" (it holds {', '.join(zips)}: zips inside a submission are not opened; submit the files)" \
             if zips else ""
-        raise BadSubmission(f"the folder holds no assignment/ folder and none of the module files{inside}")
-    return _staged(folder, into)
+        raise BadSubmission(f"the folder holds none of the module files ({FIND_DEPTH} folders deep at most){inside}")
+    return _staged(folder, into, which)
 
 
-def _staged(folder: Path, into: Path) -> tuple[Path, str]:
+def _staged(folder: Path, into: Path, which: str = "") -> tuple[Path, str]:
     try:
-        return stage_submission(folder, into), code_files(folder).said
+        said = " ".join(filter(None, [which and which + ".", code_files(folder).said]))
+        return stage_submission(folder, into), said
     except SubmissionTooLarge as exc:
         raise BadSubmission(str(exc)) from None
 
 
-def _find_code(root: Path, depth: int = 3) -> Path | None:
-    if looks_like_submission(root):
-        return root
-    if depth == 0:
-        return None
-    for entry in sorted(root.iterdir()):
-        if entry.is_dir() and not entry.is_symlink() and entry.name not in ("__MACOSX", ".git"):
-            found = _find_code(entry, depth - 1)
-            if found is not None:
-                return found
-    return None
+FIND_DEPTH = 6  # folders below the upload searched for the code
+
+
+def _find_code(root: Path) -> tuple[Path | None, str]:
+    """The folder of the upload that holds the code (module files, loose or in an ``assignment/``), the
+    shallowest; where several at that depth do (``draft/`` and ``final/``, ``v1/`` and ``v2/``), the one holding
+    more of the modules, then fewer ``raise NotImplementedError`` left, then the last by name; and a sentence
+    saying which was graded where there was a choice."""
+    level = [root]
+    for _ in range(FIND_DEPTH + 1):
+        found = [folder for folder in level if _holds_modules(folder)]
+        if found:
+            return _likeliest(root, found)
+        level = [entry for folder in level for entry in sorted(folder.iterdir())
+                 if entry.is_dir() and not entry.is_symlink() and entry.name not in ("__MACOSX", ".git")][:500]
+    return None, ""
+
+
+def _holds_modules(folder: Path) -> bool:
+    """Module files of the assignment in the folder, loose or in its ``assignment/`` (links not followed)."""
+    return any(_own_file(place / f"{m}.py") for place in (folder, folder / "assignment") for m in MODULES)
+
+
+def _own_file(path: Path) -> bool:
+    return path.is_file() and not path.is_symlink() and not path.parent.is_symlink()
+
+
+def _likeliest(root: Path, found: list[Path]) -> tuple[Path, str]:
+    if len(found) == 1:
+        return found[0], ""
+    weighed = {folder: code_files(folder) for folder in found}
+    held = {folder: len(files.modules()) for folder, files in weighed.items()}
+    left = {folder: files.stubs_left() for folder, files in weighed.items()}
+    chosen = max(found, key=lambda f: (held[f], -left[f], str(f)))
+    named = lambda f: f"{f.relative_to(root).as_posix()}/"  # noqa: E731
+    others = ", ".join(named(f) for f in found if f != chosen)
+    return chosen, (f"the upload holds {len(found)} copies of the code: graded {named(chosen)} (the most modules, "
+                    f"then the fewest `raise NotImplementedError` left, then the last by name) and left out {others}")
 
 
 def _safe_extract(archive: Path, into: Path) -> None:

@@ -233,6 +233,30 @@ def test_of_two_copies_of_the_code_the_one_written_is_graded_and_the_student_tol
     assert stage(Submission("alone", alone), tmp_path / "s-alone")[1] == ""  # no choice made, nothing said
 
 
+def test_an_export_s_odd_shapes_are_each_graded_or_said(tmp_path):
+    """A class export (red team, staff): a student folder with two whole copies (draft/ and final/) was graded on
+    the first by name, silently; assignment/assignment/ (a zipped folder unpacked into one of its name) scored 0;
+    Frank.ZIP and carol.tar.gz vanished from every output. The copy with more modules and fewer stubs is graded and
+    the choice said; code is found where it lies; an upper-case .ZIP is a zip; any other file is said."""
+    reference, stubs = ROOT / "reference", ROOT / "assignment"
+    batch = tmp_path / "export"
+    for name, version in (("draft", stubs), ("final", reference)):
+        shutil.copytree(version, batch / "two_copies" / name / "assignment")
+    shutil.copytree(reference, batch / "nested" / "assignment" / "assignment")
+    with zipfile.ZipFile(batch / "Frank.ZIP", "w") as zf:
+        for path in reference.glob("*.py"):
+            zf.write(path, f"frank/{path.name}")
+    (batch / "carol.tar.gz").write_bytes(b"\x1f\x8b")
+    skipped: list[str] = []
+    subs = {s.student: s for s in expand([batch], skipped)}
+    assert sorted(subs) == ["Frank", "nested", "two_copies"] and skipped == ["carol.tar.gz"], (sorted(subs), skipped)
+    written = (reference / "strides.py").read_text()
+    for student in subs:
+        staged, said = stage(subs[student], tmp_path / f"s-{student}")
+        assert (staged / "assignment" / "strides.py").read_text() == written, student
+    assert "graded final/ " in stage(subs["two_copies"], tmp_path / "again")[1]
+
+
 def test_an_upload_with_a_zip_inside_says_so(tmp_path):
     folder = tmp_path / "zipped"
     folder.mkdir()
@@ -255,7 +279,7 @@ def test_links_in_a_submission_are_never_followed(tmp_path):
     os.link(own / "dtypes.py", files / "dtypes.py")
     (files / "memory.py").write_text("x = 1\n")  # its own: staged
     subs = {s.student: s for s in expand([tmp_path / "batch"])}
-    with pytest.raises(BadSubmission, match="no assignment/ folder"):
+    with pytest.raises(BadSubmission, match="none of the module files"):
         stage(subs["linked"], tmp_path / "s1")
     with pytest.raises(BadSubmission, match="symbolic link"):
         stage(subs["entry"], tmp_path / "s2")

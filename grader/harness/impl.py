@@ -503,6 +503,15 @@ class CodeFiles:
     chosen: dict[str, Path]
     said: str = ""
 
+    def modules(self) -> dict[str, Path]:
+        """The assignment's modules as staged: module -> the file graded."""
+        own = {m: self.folder / f"{m}.py" for m in MODULES if _own_module(self.folder / f"{m}.py")}
+        return {**own, **self.chosen}
+
+    def stubs_left(self) -> int:
+        """The ``raise NotImplementedError`` statements left in the modules graded."""
+        return sum(_stubs_left(path) for path in self.modules().values())
+
 
 def code_files(source: Path) -> CodeFiles:
     """The submission's modules: from ``source/assignment/``, or from ``source`` itself where the module files lie
