@@ -210,8 +210,9 @@ def table(results: Iterable[SubmissionResult]) -> str:
         note = r.error.splitlines()[0][:60] if r.error else (
             f"{_num(r.pending_points)} pts pending GPU" if r.pending_points else "")
         lines.append(f"{r.student:<{width}}  {total:>9}  {cells}  {r.seconds:5.1f}s  {note}")
-    if results:  # every submission is graded against the same rubric: the first one's maxima
-        most = results[0].part_scores()
+    if results:  # every submission is graded against the same rubric: the maxima of one that was graded (a
+        # refused one's count the pending tests in)
+        most = next((r for r in results if not r.error), results[0]).part_scores()
         lines.append(f"{'(out of)':<{width}}  {'':>9}  "
                      + " ".join(f"{_num(most.get(n, (0, 0))[1]):>4}" for n in parts))
     if left_out:

@@ -928,3 +928,12 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
     assert [t["name"] for t in whole] == ["Part 3: why the import failed"] and whole[0]["visibility"] == \
         "after_published" and "at import" in whole[0]["output"]
     assert not any(t["name"].endswith("the failing example") for t in data["tests"])
+
+
+def test_the_table_s_maxima_are_a_graded_submission_s():
+    """A refused upload has no pending tests (none was skipped: nothing ran), so its maxima count them: sorted
+    first, it once made the table's "(out of)" row read Part 3 out of 8 (red team, staff)."""
+    refused = scoring.score("aaa", [], R.load(), seconds=1.0, error="could not read the submission: not a zip")
+    graded = synthetic("bob", set(), pending=CUDA)
+    last = outputs.table([refused, graded]).splitlines()[-1]
+    assert last.split()[2:5] == [str(int(graded.part_scores()[n][1])) for n in (1, 2, 3)], last

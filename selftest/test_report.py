@@ -199,6 +199,8 @@ def test_pending_tests_are_not_failures_not_rated_and_never_flagged():
     flags = section(html, '<ul id="flags">', "</ul>")
     assert "passed by no submission" not in flags and "ran for no submission" not in flags
     assert not any(RUBRIC.get(t).name in flags for t in CUDA)
+    # the submission itself is one to look at: its student may need telling (red team: "nothing unusual" was said)
+    assert "1 submission(s) could not be graded fully" in flags and "<b>crashed</b> (the worker crashed)" in flags
     pending = section(html, 'id="pending"', "</p>")
     assert all(RUBRIC.get(t).name in pending for t in CUDA)
     assert "pending a GPU pass" in html
