@@ -472,7 +472,7 @@ def join_pieces(pieces: list[tuple[list[int], scoring.SubmissionResult]]) -> sco
         student=first.student, tests=tests, seconds=max(r.seconds for r in results),
         error="\n".join(unique(r.error for r in results)), output="\n".join(unique(r.output for r in results)),
         notes=tuple(unique(n for r in results for n in r.notes)),
-        review=tuple(unique(line for r in results for line in r.review)), timing=timing)
+        review=tuple(unique(line for r in results for line in r.review)), timing=timing, upload=first.upload)
 
 
 @dataclass
@@ -637,7 +637,7 @@ class Scheduler:
             else:
                 reason = f"the grading process failed (status {status})"
             return scoring.score(job.sub.student, [], rubric_mod.load(self.batch.options.rubric),
-                                 seconds=seconds, error=reason)
+                                 seconds=seconds, error=reason, upload=job.sub.source.name)
 
 
 @dataclass(frozen=True)

@@ -151,7 +151,7 @@ def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -
     results = list(results)
     parts = list(PARTS)
     header = ["student", "total", "max", "pending"] + [f"part{n}" for n in parts] \
-        + [item.test for item in rubric.items] + ["error", "review"]
+        + [item.test for item in rubric.items] + ["error", "review", "upload"]
     with open(path, "w", newline="", encoding="utf-8", errors="replace") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
@@ -165,6 +165,7 @@ def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -
                 row.append("pending" if t is not None and t.status == PENDING else _num(t.points if t else 0.0))
             row.append(_text(r.error.splitlines()[0]) if r.error else "")
             row.append(_text("; ".join(r.review)))
+            row.append(_text(r.upload))
             writer.writerow(row)
 
 

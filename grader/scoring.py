@@ -56,6 +56,9 @@ class SubmissionResult:
     # Where the time went (staff and benchmarks). Not part of the result: two runs that scored the
     # same are equal however long they took, and the result stays hashable.
     timing: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
+    # the name of the folder or zip the submission came as: its id is made of it, but a name of other letters
+    # (李雷) or one shared (alice smith, alice_smith) gets a hash, and staff must find the upload again
+    upload: str = ""
 
     @property
     def score(self) -> float:
@@ -94,12 +97,13 @@ class SubmissionResult:
             notes=tuple(d.get("notes", ())),
             review=tuple(d.get("review", ())),
             timing={str(k): float(v) for k, v in dict(d.get("timing") or {}).items()},
+            upload=str(d.get("upload", "")),
         )
 
 
 def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seconds: float,
           error: str = "", output: str = "", notes: Iterable[str] = (), review: Iterable[str] = (),
-          timing: dict[str, float] | None = None) -> SubmissionResult:
+          timing: dict[str, float] | None = None, upload: str = "") -> SubmissionResult:
     seen = {o.test: o for o in outcomes}
     tests = []
     for item in rubric.items:
@@ -116,7 +120,7 @@ def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seco
     extra = sorted(set(seen) - {i.test for i in rubric.items})
     notes = tuple(notes) + tuple(f"test {t} is not in the rubric; ignored" for t in extra)
     return SubmissionResult(student, tuple(tests), round(seconds, 3), error, output, notes, tuple(review),
-                            dict(timing or {}))
+                            dict(timing or {}), upload)
 
 
 # --------------------------------------------------------------------------- merging runs
@@ -192,6 +196,7 @@ def merge(*runs: SubmissionResult) -> SubmissionResult:
         output=printed,
         notes=tuple(sorted({n for r in runs for n in r.notes} | disagreements)),
         review=tuple(sorted({line for r in runs for line in r.review})),
+        upload=next((r.upload for r in runs if r.upload), ""),
     )
 
 

@@ -103,7 +103,7 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
             staged, chosen = stage(sub, workdir / "staged")
         except BadSubmission as exc:
             return scoring.score(sub.student, [], rubric, seconds=time.monotonic() - started,
-                                 error=f"could not read the submission: {exc}")
+                                 error=f"could not read the submission: {exc}", upload=sub.source.name)
         collector, report = Collector(), _SessionReport()
         plugins: list[object] = [collector, report]
         if lock_dir is not None:
@@ -140,7 +140,7 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         return scoring.score(sub.student, collector.outcomes.values(), rubric,
                              seconds=time.monotonic() - started, error=error, output=seen.output, notes=notes,
                              review=environment_reads(files.sources()),
-                             timing=timing)
+                             timing=timing, upload=sub.source.name)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -85,6 +85,18 @@ def test_csv_has_a_row_per_student_and_a_column_per_part_and_test(tmp_path):
     assert all(rows[1][t] == "pending" for t in CUDA)
 
 
+def test_each_row_names_the_upload_its_id_was_made_of(tmp_path):
+    """An id of a name of other letters (李雷 -> unnamed-3a4732), or of one two uploads share, carries a hash: the
+    upload's own name is kept, in grading.json, through a merge, and in grades.csv (red team, staff)."""
+    rubric = R.load()
+    result = scoring.score("unnamed-3a4732", [], rubric, seconds=1.0, upload="李雷.zip")
+    assert scoring.SubmissionResult.from_dict(result.to_dict()).upload == "李雷.zip"
+    assert scoring.merge(result, scoring.score("unnamed-3a4732", [], rubric, seconds=1.0)).upload == "李雷.zip"
+    outputs.write_csv([result], rubric, tmp_path / "grades.csv")
+    [row] = list(csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8")))
+    assert row["student"] == "unnamed-3a4732" and row["upload"] == "李雷.zip"
+
+
 def test_a_score_never_counts_a_test_that_did_not_run():
     rubric = R.load()
     result = scoring.score("x", [], rubric, seconds=0.0)
