@@ -46,7 +46,7 @@ from grader.command import ROOT, pytest_args
 from grader.harness import devices, wire
 from grader.harness.longlived import long_lived
 from grader.isolation.sandbox import fresh_uid_base, libc
-from grader.session import Options, grade_here
+from grader.session import Options, grade_here, joined_error
 from grader.submissions import Submission
 
 
@@ -470,7 +470,7 @@ def join_pieces(pieces: list[tuple[list[int], scoring.SubmissionResult]]) -> sco
             timing[key] = round(timing.get(key, 0.0) + value, 3)
     return scoring.SubmissionResult(
         student=first.student, tests=tests, seconds=max(r.seconds for r in results),
-        error="\n".join(unique(r.error for r in results)), output="\n".join(unique(r.output for r in results)),
+        error=joined_error(r.error for r in results), output="\n".join(unique(r.output for r in results)),
         notes=tuple(unique(n for r in results for n in r.notes)),
         review=tuple(unique(line for r in results for line in r.review)), timing=timing, upload=first.upload)
 

@@ -31,7 +31,7 @@ from grader.harness.parts import part_of_path
 from grader.harness.plugin import IMPL_KEY
 from grader.harness.transport import Session
 from grader.isolation.sandbox import Limits
-from grader.outcomes import FAILED, NOT_SELECTED, PASSED, Collector, TestOutcome
+from grader.outcomes import FAILED, NOT_SELECTED, PASSED, PENDING, Collector, TestOutcome
 from grader.outputs import NOT_LOADED
 from grader.review import environment_reads
 from grader.submissions import BadSubmission, Submission, stage
@@ -128,7 +128,7 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         seen = report.session
         files = Implementation("assignment", staged)  # its files, read here and never run
         if not_loaded(collector.outcomes.values()):  # said in the grader's words, shown at once on Gradescope
-            error = "nothing the tests ask could be loaded from the submission:\n" + "\n".join(dict.fromkeys(
+            error = NOTHING_LOADED + "\n" + "\n".join(dict.fromkeys(
                 files.load_finding(f"{module}.", kind) or f"assignment/{module}.py compiles (the public tests show "
                 "why what they ask of it could not be loaded)"
                 for module, kind in import_kinds(collector.outcomes.values()).items()))  # (__init__.py's once)
@@ -154,11 +154,30 @@ def not_loaded(outcomes: Iterable[TestOutcome]) -> bool:
                                                                                  for o in outcomes)
 
 
+NOTHING_LOADED = "nothing the tests ask could be loaded from the submission:"  # then a line per module
+
+
 def import_kinds(outcomes: Iterable[TestOutcome]) -> dict[str, str]:
-    """Per module, "import" where a test of its part could not import it, else "missing" (it imported, and
-    lacked what was asked): what ``Implementation.load_finding`` is asked of it."""
-    failed = {part_of_path(o.test).module for o in outcomes if o.kind == ImportFault.kind and part_of_path(o.test)}
-    return {module: "import" if module in failed else "missing" for module in MODULES}
+    """Per module whose part this run graded (a run of some parts, one piece of a split submission: of those
+    alone), "import" where a test of its part could not import it, else "missing" (it imported, and lacked what
+    was asked): what ``Implementation.load_finding`` is asked of it."""
+    ran = [(part_of_path(o.test), o) for o in outcomes
+           if o.message != NOT_SELECTED and o.status != PENDING and part_of_path(o.test)]
+    failed = {part.module for part, o in ran if o.kind == ImportFault.kind}
+    graded = {part.module for part, _ in ran}
+    return {module: "import" if module in failed else "missing" for module in MODULES if module in graded}
+
+
+def joined_error(errors: Iterable[str]) -> str:
+    """The whole-submission error of a submission graded in pieces (``batch.join_pieces``): nothing loaded only
+    where no piece loaded anything, its lines joined once; any other error as it was."""
+    errors = list(errors)
+    nothing = [e for e in errors if e.startswith(NOTHING_LOADED)]
+    others = [e for e in errors if e and not e.startswith(NOTHING_LOADED)]
+    if nothing and len(nothing) == len(errors):
+        lines = [line for e in nothing for line in e.splitlines()[1:]]
+        others.insert(0, "\n".join([NOTHING_LOADED, *dict.fromkeys(lines)]))
+    return "\n".join(dict.fromkeys(others))
 
 
 @contextlib.contextmanager

@@ -195,13 +195,13 @@ def _likeliest(root: Path, found: list[Path]) -> tuple[Path, str]:
     if len(found) == 1:
         return found[0], ""
     weighed = {folder: code_files(folder) for folder in found}
-    held = {folder: len(files.modules()) for folder, files in weighed.items()}
-    left = {folder: files.stubs_left() for folder, files in weighed.items()}
-    chosen = max(found, key=lambda f: (held[f], -left[f], str(f)))
+    key = {folder: (len(files.modules()), *files.written(), str(folder)) for folder, files in weighed.items()}
+    chosen = max(found, key=lambda f: key[f])
     named = lambda f: f"{f.relative_to(root).as_posix()}/"  # noqa: E731
     others = ", ".join(named(f) for f in found if f != chosen)
     return chosen, (f"the upload holds {len(found)} copies of the code: graded {named(chosen)} (the most modules, "
-                    f"then the fewest `raise NotImplementedError` left, then the last by name) and left out {others}")
+                    f"then the fewest stubs left, then the most functions written, then the last by name) and left "
+                    f"out {others}")
 
 
 def _safe_extract(archive: Path, into: Path) -> None:

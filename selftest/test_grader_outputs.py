@@ -16,7 +16,7 @@ import pytest
 
 from grader import mutants, outputs, scoring
 from grader import rubric as R
-from grader.outcomes import TestOutcome
+from grader.outcomes import NOT_SELECTED, TestOutcome
 from grader.harness.impl import stage_submission
 from grader.submissions import BadSubmission, Submission, expand, in_shard, parse_shard, stage
 from selftest.grading import grade, recording, written
@@ -224,6 +224,9 @@ def test_of_two_copies_of_the_code_the_one_written_is_graded_and_the_student_tol
     commented = {n: t + "\n# raise NotImplementedError  (done)\nNOTE = 'raise NotImplementedError'\n"
                  for n, t in work.items()}
     old_strides = {"strides.py": work["strides.py"] + "\n# an older copy\n"}
+    branched = {**work, **{n: work[n] + "\n\ndef later(kind):\n    if kind:\n        raise NotImplementedError(kind)"
+                           "\n    return 0\n" for n in ("strides.py", "dtypes.py")}}
+    helped = {**work, "named.py": work["named.py"] + "\nfrom .helpers import double  # noqa: E402\n"}
     for name, inner, loose, graded in (
             ("loose_work", stub, work, work),
             ("folder_work", work, stub, work),
@@ -232,7 +235,14 @@ def test_of_two_copies_of_the_code_the_one_written_is_graded_and_the_student_tol
             ("stray_empty_model", work, {"model.py": ""}, work),
             ("one_left_behind", old_strides, work, work),
             ("stubs_as_comments", stub, commented, commented),
-            ("half_and_half", {**stub, **{n: work[n] for n in names[:5]}}, {n: work[n] for n in names[5:]}, work)):
+            ("half_and_half", {**stub, **{n: work[n] for n in names[:5]}}, {n: work[n] for n in names[5:]}, work),
+            # a finished function that raises NotImplementedError in a branch is no stub: an empty file, or a
+            # draft that does not parse, does not win over it
+            ("branch_raise", branched, {"strides.py": "", "dtypes.py": "def broken(:\n"}, branched),
+            # a helper module that one copy alone holds is staged with the modules taken from it
+            ("helper_alone", {**work, "named.py": stub["named.py"]},
+             {"named.py": helped["named.py"], "helpers.py": "def double(x):\n    return 2 * x\n"},
+             {**helped, "helpers.py": "def double(x):\n    return 2 * x\n"})):
         staged, said = upload(name, inner, loose)
         for module, text in graded.items():
             assert (staged / "assignment" / module).read_text() == text, (name, module)
@@ -949,3 +959,20 @@ def test_the_table_s_maxima_are_a_graded_submission_s():
     graded = synthetic("bob", set(), pending=CUDA)
     last = outputs.table([refused, graded]).splitlines()[-1]
     assert last.split()[2:5] == [str(int(graded.part_scores()[n][1])) for n in (1, 2, 3)], last
+
+
+def test_a_split_run_says_nothing_loaded_once_and_only_where_no_piece_loaded_anything():
+    """A lone submission is graded in pieces, by part (``--single``): each piece said "nothing could be loaded"
+    of the modules it never ran too, and a piece's line stood where another piece had loaded its parts (red
+    team). Each piece speaks of its own parts' modules; joined, the line stands only where every piece had it."""
+    from grader.session import NOTHING_LOADED, import_kinds, joined_error
+
+    rubric = R.load()
+    outs = [TestOutcome(i.test, "failed", "does not import", "m") if i.part == 1 else
+            TestOutcome(i.test, "failed", "missing", "m") if i.part == 2 else
+            TestOutcome(i.test, "pending", "pending", "not selected in this run (-m or -k): a GPU pass grades it")
+            if i.test in CUDA else TestOutcome(i.test, "failed", "did not run", NOT_SELECTED) for i in rubric.items]
+    assert import_kinds(outs) == {"strides": "import", "dtypes": "missing"}
+    one, two = f"{NOTHING_LOADED}\nstrides.py is not in the submission", f"{NOTHING_LOADED}\ndtypes line"
+    assert joined_error([one, two]) == f"{NOTHING_LOADED}\nstrides.py is not in the submission\ndtypes line"
+    assert joined_error([one, ""]) == "" and joined_error([one, "the grading run failed"]) == "the grading run failed"

@@ -71,6 +71,7 @@ class Implementation:
         self._owned: dict[str, bool] = {}
         self._relative: dict[str, str] = {}
         self._sources: dict[str, str] | None = None
+        self._findings: dict[tuple[str, str], str] = {}
 
     # -- loading ---------------------------------------------------------------
     def loaded(self) -> list[ModuleType]:
@@ -179,7 +180,13 @@ class Implementation:
     def load_finding(self, qualname: str, kind: str) -> str:
         """What the files alone say of why ``qualname`` could not be loaded (``kind``: "import" or "missing"),
         read and compiled here, never run: words a grader may show at once, where the process that tried the
-        import ran the implementation's code and is not believed. "" where the files say nothing of it."""
+        import ran the implementation's code and is not believed. "" where the files say nothing of it. Once
+        per question (a staged submission does not change while it is graded)."""
+        if (qualname, kind) not in self._findings:
+            self._findings[(qualname, kind)] = self._load_finding(qualname, kind)
+        return self._findings[(qualname, kind)]
+
+    def _load_finding(self, qualname: str, kind: str) -> str:
         short, _, name = qualname.partition(".")
         if not short.isidentifier():
             return ""
@@ -192,12 +199,11 @@ class Implementation:
                       if others[stem] not in alike]
             named = f" (it has {', '.join(alike[:3])}: a module is graded under its own name alone)" if alike else ""
             return f"{short}.py {NOT_IN_SUBMISSION}{named}"
-        refused = _refusal(text)
-        if refused:  # staged in its place by the grader: not UTF-8, or another coding line (``refusing_module``)
-            return refused
         init = self.source("__init__") or ""
         for where, code in ((f"{self.package}/__init__.py", init), (path, text)):  # (__init__.py is imported first)
-            why = _compiles(where, code)
+            # staged in its place by the grader, not UTF-8 or of another coding line (``refusing_module``); or not
+            # compiling
+            why = _refusal(code) or _compiles(where, code)
             if why:
                 return why + (", and every module is imported through it" if where != path else "")
         if kind == "import":
@@ -476,7 +482,8 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     modules = sorted(origin.glob("*.py"))
     if len(modules) > MAX_MODULES:  # every module is read (parsed) by the grading process, as root
         raise SubmissionTooLarge(f"the submission has {len(modules)} modules; at most {MAX_MODULES} are graded")
-    modules = [path for path in modules if path.stem not in files.chosen] + list(files.chosen.values())
+    modules = [path for path in modules if path.stem not in files.chosen] + list(files.chosen.values()) \
+        + list(files.helpers)
     for path in modules:
         text = read_own_file(path)
         if text is not None:
@@ -497,29 +504,32 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
 class CodeFiles:
     """Where a submission's modules are taken from: every ``.py`` of ``folder`` (its ``assignment/``, or the
     submission's folder where the module files lie loose), but the modules of ``chosen`` (module -> file), taken
-    from the other copy; and ``said``, a sentence for the student where two copies were weighed ("" where not)."""
+    from the other copy, with the other copy's helper modules ``folder`` lacks (``helpers``); and ``said``, a
+    sentence for the student where two copies were weighed ("" where not)."""
 
     folder: Path
     chosen: dict[str, Path]
     said: str = ""
+    helpers: tuple[Path, ...] = ()
 
     def modules(self) -> dict[str, Path]:
         """The assignment's modules as staged: module -> the file graded."""
         own = {m: self.folder / f"{m}.py" for m in MODULES if _own_module(self.folder / f"{m}.py")}
         return {**own, **self.chosen}
 
-    def stubs_left(self) -> int:
-        """The ``raise NotImplementedError`` statements left in the modules graded."""
-        return sum(_stubs_left(path) for path in self.modules().values())
+    def written(self) -> tuple[int, int]:
+        """How written the modules graded are, as ``_written`` says of one, summed."""
+        keys = [_written(path) for path in self.modules().values()]
+        return sum(k[0] for k in keys), sum(k[1] for k in keys)
 
 
 def code_files(source: Path) -> CodeFiles:
     """The submission's modules: from ``source/assignment/``, or from ``source`` itself where the module files lie
     loose. Where both hold module files (the handout's stubs left in assignment/ beside the work, a stray file
-    beside a whole assignment/), each module is weighed alone: the copy with fewer ``raise NotImplementedError``
-    statements left (read, never run; comments and strings do not count), and on a tie the copy of the folder
-    holding more of the modules (assignment/ on a tie of those too). A folder with none of the modules is
-    never chosen."""
+    beside a whole assignment/, work split between the two), each module is weighed alone (``_written``: fewer
+    stubs left, then more functions and classes written; read, never run), and on a tie taken from the folder
+    holding more of the modules (assignment/ on a tie of those too); a helper module of one copy alone is staged
+    too. A folder with none of the modules is never chosen."""
     inner = source / "assignment"
     if not real_dir(inner):
         return CodeFiles(source, {})
@@ -534,19 +544,21 @@ def code_files(source: Path) -> CodeFiles:
     for m in MODULES:
         there = [folder for folder in (inner, source) if m in held[folder]]
         if len(there) == 2:
-            left = {folder: _stubs_left(held[folder][m]) for folder in there}
-            there = [min(there, key=lambda f: left[f])] if left[inner] != left[source] else [more]
+            key = {folder: _written(held[folder][m]) for folder in there}
+            there = [max(there, key=lambda f: key[f])] if key[inner] != key[source] else [more]
         if there:
             pick[m] = there[0]
     main = source if sum(f is source for f in pick.values()) > sum(f is inner for f in pick.values()) else inner
     other = source if main is inner else inner
     chosen = {m: held[other][m] for m, folder in pick.items() if folder is other}
+    helpers = tuple(path for path in sorted(other.glob("*.py")) if path.stem not in MODULES
+                    and path.name != "__init__.py" and not (main / path.name).exists()) if chosen else ()
     named = {inner: "the assignment/ folder", source: "the loose module files"}
-    taken = f", but {', '.join(f'{m}.py' for m in chosen)} from {named[other]} (fewer stubs left there)" \
-        if chosen else ""
+    taken = f", but {', '.join(f'{m}.py' for m in chosen)} from {named[other]}" if chosen else ""
     return CodeFiles(main, chosen, f"the submission holds module files both loose and in an assignment/ folder: "
                                    f"graded {named[main]}{taken}; each module is taken from the copy with fewer "
-                                   f"`raise NotImplementedError` left, on a tie from the folder with more modules")
+                                   f"stubs left (functions that only raise NotImplementedError), then more "
+                                   f"functions written, then from the folder with more modules", helpers)
 
 
 def _own_module(path: Path) -> bool:
@@ -556,16 +568,31 @@ def _own_module(path: Path) -> bool:
         return True  # (refused when staged, if this copy is chosen)
 
 
-def _stubs_left(path: Path) -> int:
-    """How many ``raise NotImplementedError`` statements the module holds (0 for one that does not parse, which
-    is work of the student's, not the handout's)."""
+def _written(path: Path) -> tuple[int, int]:
+    """How written a module is, larger more: (minus its stubs, functions whose body only raises
+    NotImplementedError as the handout's do; its other functions and classes). A finished function that raises
+    it in a branch is no stub; one that does not parse is the student's work, (0, 0), as an empty file is."""
     try:
         tree = ast.parse(read_own_file(path) or b"")
     except (SyntaxError, ValueError, RecursionError, MemoryError, SubmissionTooLarge):
-        return 0
-    return sum(1 for node in ast.walk(tree) if isinstance(node, ast.Raise) and node.exc is not None and (
-        _named(node.exc, "NotImplementedError") or isinstance(node.exc, ast.Call)
-        and _named(node.exc.func, "NotImplementedError")))
+        return 0, 0
+    stubs = written = 0
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body[1:] if node.body and _docstring(node.body[0]) else node.body
+            if len(body) == 1 and isinstance(body[0], ast.Raise) and body[0].exc is not None and (
+                    _named(body[0].exc, "NotImplementedError") or isinstance(body[0].exc, ast.Call)
+                    and _named(body[0].exc.func, "NotImplementedError")):
+                stubs += 1
+                continue
+            written += 1
+        elif isinstance(node, ast.ClassDef):
+            written += 1
+    return -stubs, written
+
+
+def _docstring(node: ast.AST) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
 def _named(node: ast.AST, name: str) -> bool:
