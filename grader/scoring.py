@@ -196,7 +196,7 @@ def merge(*runs: SubmissionResult) -> SubmissionResult:
         output=printed,
         notes=tuple(sorted({n for r in runs for n in r.notes} | disagreements)),
         review=tuple(sorted({line for r in runs for line in r.review})),
-        upload=next((r.upload for r in runs if r.upload), ""),
+        upload=min((r.upload for r in runs if r.upload), default=""),  # (in any order of the runs, the same)
     )
 
 
