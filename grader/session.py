@@ -148,10 +148,16 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
 def not_loaded(outcomes: Iterable[TestOutcome]) -> bool:
     """Whether no test passed and every one that failed could not load what it asked (the module does not
     import, or lacks the name): a submission that does not import at all."""
-    outcomes = [o for o in outcomes if o.message != NOT_SELECTED]  # (a run of some parts: of those alone)
+    outcomes = graded_here(outcomes)
     failed = [o for o in outcomes if o.status == FAILED]
     return bool(failed) and all(o.kind in NOT_LOADED for o in failed) and not any(o.status == PASSED
                                                                                  for o in outcomes)
+
+
+def graded_here(outcomes: Iterable[TestOutcome]) -> list[TestOutcome]:
+    """The outcomes of the tests this run graded: not those its selection left out (a run of some parts, one
+    piece of a split submission), nor those pending a GPU pass."""
+    return [o for o in outcomes if o.message != NOT_SELECTED and o.status != PENDING]
 
 
 NOTHING_LOADED = "nothing the tests ask could be loaded from the submission:"  # then a line per module
@@ -161,8 +167,7 @@ def import_kinds(outcomes: Iterable[TestOutcome]) -> dict[str, str]:
     """Per module whose part this run graded (a run of some parts, one piece of a split submission: of those
     alone), "import" where a test of its part could not import it, else "missing" (it imported, and lacked what
     was asked): what ``Implementation.load_finding`` is asked of it."""
-    ran = [(part_of_path(o.test), o) for o in outcomes
-           if o.message != NOT_SELECTED and o.status != PENDING and part_of_path(o.test)]
+    ran = [(part_of_path(o.test), o) for o in graded_here(outcomes) if part_of_path(o.test)]
     failed = {part.module for part, o in ran if o.kind == ImportFault.kind}
     graded = {part.module for part, _ in ran}
     return {module: "import" if module in failed else "missing" for module in MODULES if module in graded}

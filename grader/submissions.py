@@ -20,7 +20,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.harness.impl import MODULES, SubmissionTooLarge, code_files, real_dir, stage_submission
+from grader.harness.impl import MODULES, SubmissionTooLarge, code_files, own_file, real_dir, stage_submission
 
 MAX_ZIP_BYTES = 32 * 2**20
 MAX_ZIP_FILES = 500
@@ -53,7 +53,8 @@ def _hash(text: str | bytes) -> str:
 
 def student_id(name: str) -> str:
     # no id begins with +, - or @: a spreadsheet opening grades.csv reads such a cell as a formula
-    found = _SAFE_ID.sub("_", name[:-4] if name.lower().endswith(".zip") else name).lstrip("._+-@").rstrip("._") or "unnamed"
+    bare = name[:-4] if name.lower().endswith(".zip") else name
+    found = _SAFE_ID.sub("_", bare).lstrip("._+-@").rstrip("._") or "unnamed"
     if len(found) > MAX_ID:  # cut, with the whole name's hash: the same name always gives the same id
         found = f"{found[:MAX_ID - 7]}-{_hash(name)}"
     return f"{found}_" if found.lower() in RESERVED_IDS else found
@@ -157,9 +158,9 @@ def stage(sub: Submission, into: Path) -> tuple[Path, str]:
 
 
 def _staged(folder: Path, into: Path, which: str = "") -> tuple[Path, str]:
+    files = code_files(folder)  # (weighed once: what is staged and what is said of it)
     try:
-        said = " ".join(filter(None, [which and which + ".", code_files(folder).said]))
-        return stage_submission(folder, into), said
+        return stage_submission(folder, into, files), " ".join(filter(None, [which and which + ".", files.said]))
     except SubmissionTooLarge as exc:
         raise BadSubmission(str(exc)) from None
 
@@ -170,8 +171,8 @@ FIND_DEPTH = 6  # folders below the upload searched for the code
 def _find_code(root: Path) -> tuple[Path | None, str]:
     """The folder of the upload that holds the code (module files, loose or in an ``assignment/``), the
     shallowest; where several at that depth do (``draft/`` and ``final/``, ``v1/`` and ``v2/``), the one holding
-    more of the modules, then fewer ``raise NotImplementedError`` left, then the last by name; and a sentence
-    saying which was graded where there was a choice."""
+    more of the modules, then fewer stubs left, then more functions written (``code_files``), then the last by
+    name; and a sentence saying which was graded where there was a choice."""
     level = [root]
     for _ in range(FIND_DEPTH + 1):
         found = [folder for folder in level if _holds_modules(folder)]
@@ -184,11 +185,8 @@ def _find_code(root: Path) -> tuple[Path | None, str]:
 
 def _holds_modules(folder: Path) -> bool:
     """Module files of the assignment in the folder, loose or in its ``assignment/`` (links not followed)."""
-    return any(_own_file(place / f"{m}.py") for place in (folder, folder / "assignment") for m in MODULES)
-
-
-def _own_file(path: Path) -> bool:
-    return path.is_file() and not path.is_symlink() and not path.parent.is_symlink()
+    places = [folder] + ([folder / "assignment"] if real_dir(folder / "assignment") else [])
+    return any(own_file(place / f"{m}.py") for place in places for m in MODULES)
 
 
 def _likeliest(root: Path, found: list[Path]) -> tuple[Path, str]:

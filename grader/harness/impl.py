@@ -462,7 +462,7 @@ def safe_str(exc: BaseException) -> str:
     return text[:500]
 
 
-def stage_submission(source: Path, into: Path | None = None) -> Path:
+def stage_submission(source: Path, into: Path | None = None, files: CodeFiles | None = None) -> Path:
     """Copy a submission's code into a fresh folder as an ``assignment`` package.
 
     ``source`` may hold an ``assignment/`` package, or the module files directly.
@@ -471,13 +471,14 @@ def stage_submission(source: Path, into: Path | None = None) -> Path:
     harness. Nothing below ``source`` is followed through a link: a symlinked
     ``assignment/`` or module file, or a file hard-linked elsewhere, is left out,
     since the grader (as root) would otherwise copy in whatever it points at, the
-    staff's own files included. Returns the folder that contains ``assignment/``.
+    staff's own files included. Returns the folder that contains ``assignment/``. ``files``: where its modules
+    are taken from, where the caller weighed that already (``code_files``).
     """
     source = Path(source)
     root = Path(into) if into is not None else Path(tempfile.mkdtemp(prefix="submission-"))
     package = root / "assignment"
     package.mkdir(parents=True, exist_ok=True)
-    files = code_files(source)
+    files = files or code_files(source)
     origin = files.folder
     modules = sorted(origin.glob("*.py"))
     if len(modules) > MAX_MODULES:  # every module is read (parsed) by the grading process, as root
@@ -514,7 +515,7 @@ class CodeFiles:
 
     def modules(self) -> dict[str, Path]:
         """The assignment's modules as staged: module -> the file graded."""
-        own = {m: self.folder / f"{m}.py" for m in MODULES if _own_module(self.folder / f"{m}.py")}
+        own = {m: self.folder / f"{m}.py" for m in MODULES if own_file(self.folder / f"{m}.py")}
         return {**own, **self.chosen}
 
     def written(self) -> tuple[int, int]:
@@ -533,7 +534,7 @@ def code_files(source: Path) -> CodeFiles:
     inner = source / "assignment"
     if not real_dir(inner):
         return CodeFiles(source, {})
-    held = {folder: {m: folder / f"{m}.py" for m in MODULES if _own_module(folder / f"{m}.py")}
+    held = {folder: {m: folder / f"{m}.py" for m in MODULES if own_file(folder / f"{m}.py")}
             for folder in (inner, source)}
     if not held[source]:
         return CodeFiles(inner, {})
@@ -561,11 +562,14 @@ def code_files(source: Path) -> CodeFiles:
                                    f"functions written, then from the folder with more modules", helpers)
 
 
-def _own_module(path: Path) -> bool:
+def own_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file of the submission's own, as ``read_own_file`` reads one (not a link, nor
+    hard-linked to a file elsewhere), seen without reading it (a file too large is refused when staged)."""
     try:
-        return read_own_file(path) is not None
-    except SubmissionTooLarge:
-        return True  # (refused when staged, if this copy is chosen)
+        status = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(status.st_mode) and status.st_nlink == 1
 
 
 def _written(path: Path) -> tuple[int, int]:
