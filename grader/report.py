@@ -181,6 +181,15 @@ class TestSummary:
     def rest(self) -> tuple[FailureGroup, ...]:
         return self.groups[GROUPS_SHOWN:]
 
+    @property
+    def rest_by_kind(self) -> list[tuple[str, int]]:
+        """The groups not shown, summed by kind, most first: groups of one kind differ only in the line
+        that says what failed, and "did not run ×1, did not run ×1" told nothing."""
+        counts: Counter[str] = Counter()
+        for group in self.rest:
+            counts[group.kind] += group.count
+        return counts.most_common()
+
 
 def summarise(results: Iterable[SubmissionResult], rubric: Rubric) -> list[TestSummary]:
     """One summary per rubric test, in rubric order."""

@@ -181,7 +181,18 @@ def test_many_kinds_of_failure_show_the_most_common_and_sum_up_the_rest():
     assert len(view.groups) == 7 and len(view.shown) == report.GROUPS_SHOWN
     assert sum(g.count for g in view.shown) + sum(g.count for g in view.rest) == 30
     html = report.render(results, RUBRIC)
-    assert f"in {7 - report.GROUPS_SHOWN} other kind(s) of failure" in html
+    assert f"in {7 - report.GROUPS_SHOWN} other group(s) of failure" in html
+
+
+def test_the_rest_is_summed_by_kind_not_listed_per_group():
+    # groups of one kind differ only in the line that says what failed: "raised ×1, raised ×1" told nothing
+    results = [result(f"s{k}", [failure(VIEW, "raised", f"strides.view_strides raised Error{k}Kind: x")])
+               for k in range(report.GROUPS_SHOWN + 3)]
+    results.append(result("late", [failure(VIEW, "wrong value", "strides.view_strides: wrong value")]))
+    view = summary(results, VIEW)
+    assert len(view.rest) == 4 and view.rest_by_kind == [("raised", 3), ("wrong value", 1)]
+    html = report.render(results, RUBRIC)
+    assert "in 4 other group(s) of failure:" in html and "raised ×3, wrong value ×1" in html
 
 
 # --------------------------------------------------------------------------- pending
