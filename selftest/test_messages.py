@@ -115,6 +115,8 @@ def test_a_stuck_function_is_named_with_its_inputs_and_line_and_costs_its_limit_
     out = run.stdout
     assert "timed out after 1 s in training.get_batch" in out, out[-3000:]
     assert "input:    data=numpy array(shape=" in out and "batch_size=" in out
+    # an input to make again: the dataset's first values, and the generator as made (not its address)
+    assert ", values=[" in out and "rng=np.random.default_rng([" in out and " at 0x" not in out, out[-3000:]
     assert "at        assignment/training.py:" in out and "in get_batch" in out
     # train's tests call get_batch inside train: named as get_batch, with the inputs it hung on again, stopped
     # after a short second chance (it might have hung on one input only)
@@ -266,6 +268,23 @@ def test_two_values_that_read_alike_at_ten_digits_are_shown_whole():
                     expected=640000000000 / 18).describe()
     assert "returned: 35555555556.0" in said and "expected: 35555555555.55556" in said, said
     assert "expected: 2.0" in Mismatch("f", "wrong value", got=1.0, expected=2.0).describe()
+
+
+def test_numpy_inputs_are_shown_as_one_could_make_them_again():
+    """A dataset's first values, and a generator as its seed sequence says it was made (an address told
+    nothing); one made otherwise (spawned, another bit generator) is named, not given a seed it lacks."""
+    import numpy as np
+
+    from grader.harness.show import show
+
+    assert show(np.random.default_rng([7, 1])) == "np.random.default_rng([7, 1])"
+    assert show(np.random.default_rng(3)) == "np.random.default_rng(3)"
+    assert show(np.random.default_rng(3).spawn(1)[0]) == "numpy Generator(PCG64)"
+    assert show(np.random.Generator(np.random.MT19937(5))) == "numpy Generator(MT19937(5))"
+    assert show(np.arange(6, dtype=np.float32).reshape(2, 3)) == \
+        "numpy array(shape=(2, 3), dtype=float32, values=[0.0, 1.0, 2.0, 3.0, 4.0, 5.0])"
+    assert show(np.zeros(20, dtype=np.int64)).endswith(", 0, ... 20 values])")
+    assert show(np.array(["a"])) == "numpy array(shape=(1,), dtype=<U1)"
 
 
 def test_a_raised_message_s_lines_are_set_off_from_the_harness_s():

@@ -72,7 +72,9 @@ def _show(value: Any, digits: int = 10) -> str:
     if isinstance(value, torch.Tensor):
         return show_tensor(value, digits)
     if isinstance(value, np.ndarray):
-        return f"numpy array(shape={tuple(value.shape)}, dtype={value.dtype})"
+        return show_array(value, digits)
+    if type(value) is np.random.Generator:
+        return show_generator(value)
     if isinstance(value, torch.dtype):
         return str(value)
     if type(value) is float:
@@ -102,12 +104,39 @@ def show_tensor(t: torch.Tensor, digits: int = 10) -> str:
         head += ", requires_grad=True"
     if t.numel() == 0:
         return head + ")"
-    flat = t.detach().reshape(-1)
+    flat = t.detach().reshape(-1)[:MAX_ELEMENTS]
     if t.dtype.is_floating_point or t.dtype.is_complex:
         flat = flat.to(torch.float64 if not t.dtype.is_complex else torch.complex128)
-    values = [_num(v, digits) if isinstance(v, float) else repr(v) for v in flat[:MAX_ELEMENTS].tolist()]
+    values = [_num(v, digits) if isinstance(v, float) else repr(v) for v in flat.tolist()]
     more = f", ... {t.numel()} values" if t.numel() > MAX_ELEMENTS else ""
     return f"{head}, values=[{', '.join(values)}{more}])"
+
+
+def show_array(a: np.ndarray, digits: int = 10) -> str:
+    """Like a tensor: shape, dtype and the first values (a dataset of a few rows is an input to rerun)."""
+    kind = "numpy memmap" if isinstance(a, np.memmap) else "numpy array"
+    head = f"{kind}(shape={tuple(a.shape)}, dtype={a.dtype}"
+    if a.size == 0 or a.dtype.kind not in "biuf":
+        return head + ")"
+    flat = a.flat[:MAX_ELEMENTS].tolist()  # the first few, never a copy of the whole (a strided memmap's)
+    values = [_num(v, digits) if isinstance(v, float) else repr(v) for v in flat]
+    more = f", ... {a.size} values" if a.size > MAX_ELEMENTS else ""
+    return f"{head}, values=[{', '.join(values)}{more}])"
+
+
+def show_generator(rng: np.random.Generator) -> str:
+    """How the generator was made, where its seed sequence says (``default_rng([7, 1])``), not its address:
+    a shown input one can make again. Its state may have moved on since (a stopped call's locals)."""
+    bits = type(rng.bit_generator).__name__
+    try:
+        seed = rng.bit_generator.seed_seq
+        entropy, spawned = seed.entropy, seed.spawn_key
+    except AttributeError:
+        return f"numpy Generator({bits})"
+    if spawned or not isinstance(entropy, (int, list, tuple)):
+        return f"numpy Generator({bits})"
+    made = list(entropy) if isinstance(entropy, (list, tuple)) else entropy
+    return f"np.random.default_rng({made!r})" if bits == "PCG64" else f"numpy Generator({bits}({made!r}))"
 
 
 def show_inputs(names: Sequence[str], args: tuple, kwargs: dict) -> str:
