@@ -907,6 +907,16 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
         "roofline.py is not in the submission (it has roofline (1).py: a module is graded under its own name alone)")
     (sub / "model.py").rename(sub / "modle.py")  # and a name misspelt
     assert "(it has modle.py:" in files.load_finding("model.DeepLinear", "missing")
+    # saved as text, or with a capital extension: never staged (modules alone are), and named where missed
+    (sub / "strides.py").rename(sub / "strides.py.txt")
+    (sub / "gradients.py").rename(sub / "gradients.PY")
+    staged = Implementation("assignment", stage_submission(sub.parent, tmp_path / "as-text"))
+    assert not (staged.package_dir / "strides.py.txt").exists()
+    for module, name in (("strides", "strides.py.txt"), ("gradients", "gradients.PY")):
+        for where in (files, staged):
+            assert f"{module}.py is not in the submission (it has {name}:" in where.load_finding(f"{module}.x", "missing")
+    (sub / "strides.py.txt").rename(sub / "strides.py")
+    (sub / "gradients.PY").rename(sub / "gradients.py")
     lines = len((sub / "dtypes.py").read_text().splitlines())
     assert files.load_finding("dtypes.float_format", "import") == \
         f"assignment/dtypes.py does not compile: SyntaxError: invalid syntax (line {lines})"

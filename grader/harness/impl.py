@@ -194,7 +194,9 @@ class Implementation:
         text = self.source(short)
         if text is None:  # (said without the folder: loose files are graded as well as an assignment/ folder)
             others = {p.stem: p.name for p in self.package_dir.glob("*.py") if p.stem != short}
-            alike = [others[stem] for stem in others if short in stem.lower()]
+            # a module saved as text or under a capital extension (``strides.py.txt``, ``strides.PY``): not staged
+            alike = [name for name in self.other_files() if name.lower().startswith(f"{short}.py")]
+            alike += [others[stem] for stem in others if short in stem.lower()]
             alike += [others[stem] for stem in difflib.get_close_matches(short, list(others), n=3, cutoff=0.75)
                       if others[stem] not in alike]
             named = f" (it has {', '.join(alike[:3])}: a module is graded under its own name alone)" if alike else ""
@@ -217,6 +219,22 @@ class Implementation:
                             for node in tree.body) and name not in _bound_at_top(tree):
             return f"{path} has no def, class, assignment or import of `{name}` at its top level"
         return ""
+
+    def other_files(self) -> list[str]:
+        """Names of the files beside the modules that are not modules (``strides.py.txt``): those in the
+        package folder, or where it was staged, those ``stage_submission`` listed (it copies modules alone)."""
+        names: list[str] = []
+        try:
+            for path in sorted(self.package_dir.iterdir())[:MAX_FOLDERS_NAMED]:
+                if path.suffix != ".py" and path.name != UNSTAGED and own_file(path):
+                    names.append(path.name)
+            listed = self.package_dir / UNSTAGED
+            if own_file(listed):
+                with open(listed, "rb") as f:  # (at home the student's own file: a few lines read at most)
+                    names += f.read(2**14).decode("utf-8", "replace").splitlines()[:MAX_FOLDERS_NAMED]
+        except OSError:
+            pass
+        return names
 
     def sources(self) -> dict[str, str]:
         """Every module of the package, by short name: the text, read from disk, never run (once: a
@@ -491,6 +509,11 @@ def stage_submission(source: Path, into: Path | None = None, files: CodeFiles | 
             why = not_plain_utf8(text)
             (package / path.name).write_bytes(refusing_module(path.name, why) if why is not None
                                               else without_main_blocks(text))
+    # the names of the other files, for a module saved as text to be named where it is missed
+    unstaged = [path.name for path in sorted(origin.iterdir())[:MAX_FOLDERS_NAMED]
+                if path.suffix != ".py" and path.name.isprintable() and len(path.name) <= 100 and own_file(path)]
+    if unstaged:
+        (package / UNSTAGED).write_text("\n".join(unstaged), encoding="utf-8")
     # a helper folder's name, and nothing of it: importing it then fails as at home (``_NoSubfolders``),
     # saying why, not with a bare "No module named"
     for path in sorted(origin.iterdir())[:MAX_FOLDERS_NAMED]:
@@ -606,6 +629,7 @@ def _named(node: ast.AST, name: str) -> bool:
 MAX_MODULE_BYTES = 256 * 2**10  # a module larger than this is not one a student wrote (and costs a second to read)
 MAX_MODULES = 64
 MAX_FOLDERS_NAMED = 64
+UNSTAGED = ".not-staged"  # in a staged package: the names of the code folder's files that are not modules
 
 
 class SubmissionTooLarge(ValueError):
