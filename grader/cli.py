@@ -256,6 +256,7 @@ def _merge(args: argparse.Namespace) -> int:
     runs: dict[str, list[scoring.SubmissionResult]] = {}
     seeds: dict[str, list[tuple[int | None, str]]] = {}  # per student, each run's seed and folder
     notes = []
+    said: dict[str, list[str]] = {}  # each batch's own notes (isolation, warnings), with the folders that said it
     for folder in map(Path, args.folders):
         batch = folder / "batch.json"
         found = outputs.read_results(folder) if folder.is_dir() else []
@@ -267,6 +268,8 @@ def _merge(args: argparse.Namespace) -> int:
         if info:
             notes.append(f"{folder.name}: seed {info.get('seed')}, shard {info.get('shard') or 'all'}, "
                          f"gpu {'yes' if info.get('gpu') else 'no'}")
+            for note in info.get("notes") or []:
+                said.setdefault(str(note), []).append(folder.name)
         for result in found:
             runs.setdefault(result.student, []).append(result)
             seeds.setdefault(result.student, []).append((info.get("seed"), str(folder)))
@@ -276,6 +279,9 @@ def _merge(args: argparse.Namespace) -> int:
             print(f"merge: {clash}", file=sys.stderr)
             return 2
     results = [scoring.merge(*runs[k]) for k in sorted(runs)]
+    batches = sum((Path(f) / "batch.json").exists() for f in args.folders)
+    # a note every batch made once (how workers were isolated); one of some batches, with their names
+    notes += [note if len(names) == batches else f"{', '.join(sorted(names))}: {note}" for note, names in said.items()]
     notes.sort()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -226,6 +226,20 @@ def graded_under(folder: Path, seed: int, *results: scoring.SubmissionResult) ->
     return folder
 
 
+def test_a_merged_report_keeps_each_batch_s_notes_once(tmp_path):
+    """How workers were isolated, a warning of one batch: said once where every batch said it, and with the
+    folder's name where only some did (the merged report dropped them all)."""
+    for name, extra in (("cpu", "WARNING: the fork server could not preload: einops"), ("gpu", "a GPU was used")):
+        graded_under(tmp_path / name, 7, (cpu_pass if name == "cpu" else gpu_pass)("ada"))
+        info = json.loads((tmp_path / name / "batch.json").read_text())
+        info["notes"] = ["workers ran in namespaces of their own", extra]
+        (tmp_path / name / "batch.json").write_text(json.dumps(info))
+    merge_cli([tmp_path / "cpu", tmp_path / "gpu"], tmp_path / "out")
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert html.count("workers ran in namespaces of their own") == 1, html
+    assert "cpu: WARNING: the fork server could not preload: einops" in html and "gpu: a GPU was used" in html
+
+
 def test_a_folder_that_holds_no_grading_output_is_an_error_not_nothing(tmp_path):
     graded_under(tmp_path / "cpu", 7, cpu_pass("ada"))
     done = merge_run([tmp_path / "cpu", tmp_path / "gpu-typo"], tmp_path / "out")
