@@ -117,3 +117,19 @@ def test_a_hostile_file_is_still_appended_whole(path, tmp_path):
     patched = (tmp_path / "assignment" / f"{mutant.target}.py").read_text()
     assert patched == _reference(mutant.target) + f"\n\n# ---- mutant {mutant.name} ----\n" + path.read_text()
     _assert_rest_is_reference(tmp_path / "assignment", mutant.target)
+
+
+def test_the_quick_check_says_a_broken_mutant_and_goes_on(tmp_path, monkeypatch, capsys):
+    """``python -m grader mutants``: a mutant that no longer fits the reference stopped the check with a
+    traceback, and the mutants after it went unchecked."""
+    import argparse
+
+    from grader import cli
+
+    _write(tmp_path, "REPLACE = [('no such text in strides.py', 'x')]\n")
+    (tmp_path / "part01_unreadable.py").write_text('"""A bug."""\nTARGET = "strides"\nREPLACE = [(\n')
+    monkeypatch.setattr(mutants, "MUTANTS_DIR", tmp_path)
+    assert cli._mutants(argparse.Namespace(names=None)) == 1
+    said = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in said] == [["BROKEN", "part01_example"], ["BROKEN", "part01_unreadable"]], said
+    assert "REPLACE text is not in strides.py" in said[0]
