@@ -79,6 +79,18 @@ def _recording(args: argparse.Namespace, seed: int | None) -> tuple[Path | None,
     return folder, made.get("seed"), None
 
 
+def _parts_drawn_live(recording: Path, results, rubric) -> list[int]:
+    """Parts this batch graded (a verdict of some test) of which the recording holds no test: a recording made
+    with ``-m`` is replayed where it can and the rest drawn live, without a word otherwise."""
+    from grader.harness.recording import Recording
+    from grader.outcomes import DID_NOT_RUN, PENDING
+
+    recorded = {rubric.get(test).part for test in Recording.load(recording).manifest.get("seconds", {})
+                if rubric.get(test) is not None}
+    graded = {t.part for r in results for t in r.tests if t.kind != DID_NOT_RUN and t.status != PENDING}
+    return sorted(graded - recorded)
+
+
 # the markers a grading run selects by, besides each part's (``grader.harness.plugin`` registers them all)
 MARKERS = ("hidden", "cuda", "graded")
 
@@ -123,7 +135,7 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _grade_with(args: argparse.Namespace, server) -> int:
-    from grader import outputs, report
+    from grader import outputs, report, scoring
     from grader import rubric as rubric_mod
     from grader.batch import grade_all
     from grader.harness.devices import decide_for_children
@@ -177,6 +189,9 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         reach_check=not args.no_reach_check,
     )
     rubric = rubric_mod.load()
+    if rubric.warning():  # a number changed by hand: said before the batch, and in its report
+        print(rubric.warning(), file=sys.stderr)
+        notes.append(rubric.warning())
     log_dir = out / ".logs"
     log_dir.mkdir(exist_ok=True)
     started = time.monotonic()
@@ -199,6 +214,15 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     broken = outputs.harness_error_note(results)
     if broken:
         notes.append(broken)
+    live = _parts_drawn_live(recording, results, rubric) if recording else []
+    if live:
+        notes.append(f"the recording {recording} holds no examples of Part {', '.join(map(str, live))} (recorded "
+                     "with a selection): this batch drew those parts' examples live, for each submission, which "
+                     "is slower; record every part once to replay them")
+    unscored = scoring.unscored_tests(results)
+    if unscored:
+        notes.append(f"WARNING: {len(unscored)} test(s) ran and scored nothing, having no entry in "
+                     f"{rubric_mod.RUBRIC_FILE.name}: " + ", ".join(unscored))
     report.write(results, rubric, out / "report.html", notes=notes)
     (out / "batch.json").write_text(json.dumps({
         "seed": seed, "profile": args.profile, "isolation": isolate, "shard": args.shard,
@@ -225,6 +249,7 @@ def _record(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists():
         shutil.rmtree(out)
+    os.umask(0o077)  # the answers to every graded example, and the seed: the staff's alone from the start
     options = Options(seed=seed, profile=args.profile, select=_either(args.select), isolate=False)
     started = time.monotonic()
     caches = tempfile.TemporaryDirectory(prefix="grader-record-")  # torch's compiler caches, removed after
@@ -285,7 +310,9 @@ def _merge(args: argparse.Namespace) -> int:
     notes.sort()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rubric = rubric_mod.load()
+    rubric = rubric_mod.load()  # the points of now, whatever the runs were graded under: said where they depart
+    if rubric.warning():
+        notes.append(rubric.warning())
     for result in results:
         outputs.write_student(out, result, hide_examples=args.hide_examples)
     outputs.write_csv(results, rubric, out / "grades.csv")

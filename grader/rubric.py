@@ -50,6 +50,26 @@ class Rubric:
     def part_total(self, part: int) -> float:
         return sum(i.points for i in self.items if i.part == part)
 
+    def departures(self) -> list[str]:
+        """Where the points leave the course's plan (100 in all, Parts 1-5 and 6-10 worth 50 each, every part
+        something): a number changed by hand that grading, the handout and the Gradescope zip would otherwise
+        carry on with silently (``selftest/test_rubric.py`` holds the plan too)."""
+        out = []
+        if self.total != TOTAL_POINTS:
+            out.append(f"its points add up to {self.total:g}, not {TOTAL_POINTS:g}")
+        halves = [sum(self.part_total(n) for n in PARTS if first <= n <= last) for first, last in ((1, 5), (6, 10))]
+        if halves != [TOTAL_POINTS / 2] * 2:
+            out.append(f"Parts 1-5 are worth {halves[0]:g} and Parts 6-10 {halves[1]:g}, not {TOTAL_POINTS / 2:g} each")
+        empty = [n for n in PARTS if self.part_total(n) <= 0]
+        if empty:
+            out.append("no points for Part " + ", ".join(map(str, empty)))
+        return out
+
+    def warning(self) -> str:
+        """One line on the departures, "" where there are none."""
+        found = self.departures()
+        return f"WARNING: the rubric ({RUBRIC_FILE.name}): {'; '.join(found)}" if found else ""
+
 
 def parse(text: str) -> Rubric:
     data = tomllib.loads(text)

@@ -12,6 +12,7 @@ Rules:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, astuple, dataclass, field
 from typing import Any, Iterable
 
@@ -118,9 +119,19 @@ def score(student: str, outcomes: Iterable[TestOutcome], rubric: Rubric, *, seco
             hidden=item.hidden, seconds=round(outcome.seconds, 3), summary=outcome.summary,
         ))
     extra = sorted(set(seen) - {i.test for i in rubric.items})
-    notes = tuple(notes) + tuple(f"test {t} is not in the rubric; ignored" for t in extra)
+    notes = tuple(notes) + tuple(NOT_IN_RUBRIC.format(t) for t in extra)
     return SubmissionResult(student, tuple(tests), round(seconds, 3), error, output, notes, tuple(review),
                             dict(timing or {}), upload)
+
+
+NOT_IN_RUBRIC = "test {} is not in the rubric; ignored"
+_NOT_IN_RUBRIC = re.compile(re.escape(NOT_IN_RUBRIC).replace(r"\{\}", "(.+)"))
+
+
+def unscored_tests(results: Iterable[SubmissionResult]) -> list[str]:
+    """Tests that ran for some submission and have no points in the rubric (a test added, its entry
+    forgotten): a batch says so once, where each student's notes alone hid it."""
+    return sorted({m.group(1) for r in results for note in r.notes if (m := _NOT_IN_RUBRIC.fullmatch(note))})
 
 
 # --------------------------------------------------------------------------- merging runs

@@ -13,6 +13,7 @@ hidden tests and the seed.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -29,7 +30,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default="build/autograder.zip")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--unchecked", action="store_true",
+                        help="build without first checking the reference against torch and the rubric's points")
     args = parser.parse_args()
+    os.umask(0o077)  # the zip holds the reference, the hidden tests, the seed and its recording: private as written
+    if not args.unchecked:
+        check_staff_files()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -59,6 +65,24 @@ def main() -> None:
             for file in sorted(recording.iterdir()):
                 zf.write(file, f"{DATA}/recording/{file.name}")
     print(f"wrote {out} (grading seed and its recorded reference run inside; keep it private)")
+
+
+# The reference is the oracle every submission is graded against, and its own recording cannot tell it is wrong
+# (a copy of it scores full marks against itself): what ships is first checked against torch, and the rubric's
+# points against the course's plan (100, half each; every graded test with points).
+STAFF_CHECKS = ("selftest/test_reference_part*.py", "selftest/test_rubric.py")
+
+
+def check_staff_files() -> None:
+    print("checking the reference against torch, and the rubric (about half a minute) ...")
+    files = sorted(str(p.relative_to(ROOT)) for pattern in STAFF_CHECKS for p in ROOT.glob(pattern))
+    checked = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *files],
+                             cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if checked.returncode != 0:
+        sys.stdout.write(checked.stdout[-6000:])
+        print("error: the reference or the rubric failed its checks (above), so no zip was built: mend them "
+              "(a wrong reference marks every correct submission wrong), or build with --unchecked", file=sys.stderr)
+        sys.exit(1)
 
 
 def _examples(recording: Path) -> int:

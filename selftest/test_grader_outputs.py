@@ -646,12 +646,18 @@ def test_a_stale_recording_is_refused_with_a_clear_message(tmp_path):
     """A recording made from other tests or another reference must never be replayed."""
     stale = tmp_path / "stale"
     shutil.copytree(recording(seed=17), stale)
+    # made readable by its owner alone (the answers to every graded example, and the seed)
+    assert all(p.stat().st_mode & 0o077 == 0 for p in [recording(seed=17), *recording(seed=17).iterdir()])
     manifest = json.loads((stale / "manifest.json").read_text())
-    (stale / "manifest.json").write_text(json.dumps({**manifest, "fingerprint": "0" * 64}))
+    # and it names what changed since (a staff member who fixed a comment knows why)
+    files = {**manifest["files"], "reference/strides.py": "0" * 16}
+    assert "tests/test_part01_strides.py" in files and "grader/harness/door.py" in files
+    (stale / "manifest.json").write_text(json.dumps({**manifest, "fingerprint": "0" * 64, "files": files}))
     run = subprocess.run([sys.executable, "-m", "grader", "grade", str(ROOT / "examples" / "submissions" / "reference"),
                           "--single", "--out", str(tmp_path / "out"), "--recording", str(stale)],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 2 and "made from other tests, another reference or another harness" in run.stderr
+    assert ": reference/strides.py changed)" in run.stderr, run.stderr
     fake = fake_autograder(tmp_path / "autograder", stale)
     results, _ = run_autograder(fake)
     # the student is told the grader failed, not why: the log names the staff's files, for instructors alone
@@ -659,6 +665,23 @@ def test_a_stale_recording_is_refused_with_a_clear_message(tmp_path):
     assert results["score"] == 0 and "not a grade of your code" in results["output"]
     assert staff["visibility"] == "hidden" and "record it again" in staff["output"]
     assert "record it again" not in results["output"] and "autograder-data" not in results["output"]
+
+
+def test_a_recording_of_some_parts_says_which_parts_a_batch_drew_live(tmp_path):
+    """Recorded with ``-m part1`` and replayed for a whole batch, the other parts are drawn live: right,
+    but slower and unsaid; the batch names the parts its recording did not hold."""
+    from grader.cli import _parts_drawn_live
+
+    part1 = tmp_path / "part1"
+    shutil.copytree(recording(seed=17), part1)
+    manifest = json.loads((part1 / "manifest.json").read_text())
+    manifest["seconds"] = {t: s for t, s in manifest["seconds"].items() if "part01" in t}
+    (part1 / "manifest.json").write_text(json.dumps(manifest))
+    rubric = R.load()
+    graded = [TestOutcome(i.test, "passed") for i in rubric.items if i.part in (1, 2, 7)]
+    result = scoring.score("ada", graded, rubric, seconds=1.0)  # the other parts: "did not run"
+    assert _parts_drawn_live(part1, [result], rubric) == [2, 7]
+    assert _parts_drawn_live(recording(seed=17), [result], rubric) == []
 
 
 def test_run_autograder_writes_gradescope_results(gradescope_run):

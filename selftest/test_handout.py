@@ -139,6 +139,8 @@ def test_recordings_are_plain_json_not_pickles(handout):
     assert names == {"examples.json.gz", "answers.json.gz", "stubs.json.gz", "manifest.json"}
     for path in (handout / "tests" / "recorded").glob("*.json.gz"):
         json.loads(gzip.decompress(path.read_bytes()))  # JSON, nothing else
+    # a staff recording's hashes of the files it was made from are not the handout's (the reference's among them)
+    assert "files" not in json.loads((handout / "tests" / "recorded" / "manifest.json").read_text())
 
 
 def _leaves(value):

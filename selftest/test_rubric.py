@@ -80,3 +80,31 @@ def test_the_handouts_points_table_adds_up_to_the_rubric():
     gpu = sum(int(r[2] or 0) for r in rows)
     assert f"worth {rubric.total:g} points" in readme and f"{gpu} points, need a CUDA GPU" in readme.replace("\n", " ")
     assert f"out of {rubric.total - gpu:g}" in readme.replace("\n", " ")
+
+
+def test_a_rubric_off_the_plan_is_said_where_it_is_used():
+    """One number changed by hand: grading, the handout and the Gradescope build say so (each prints
+    ``warning()``) instead of carrying a 101-point assignment on unsaid."""
+    import dataclasses
+
+    rubric = R.load()
+    assert rubric.departures() == [] and rubric.warning() == ""
+    items = list(rubric.items)
+    items[0] = dataclasses.replace(items[0], points=items[0].points + 1)
+    assert R.Rubric(tuple(items)).departures() == [
+        "its points add up to 101, not 100", "Parts 1-5 are worth 51 and Parts 6-10 50, not 50 each"]
+    moved = [dataclasses.replace(i, points=0.0) if i.part == 10 else i for i in rubric.items]
+    moved[0] = dataclasses.replace(moved[0], points=moved[0].points + rubric.part_total(10))
+    assert R.Rubric(tuple(moved)).warning() == (
+        "WARNING: the rubric (rubric.toml): Parts 1-5 are worth 60 and Parts 6-10 40, not 50 each; no points for Part 10")
+
+
+def test_a_test_with_no_points_is_said_once_for_the_batch():
+    from grader import scoring
+    from grader.outcomes import TestOutcome
+
+    rubric = R.load()
+    new = "hidden/test_part01_strides_hidden.py::test_new_one"
+    results = [scoring.score(s, [TestOutcome(new, "passed")], rubric, seconds=1.0) for s in ("ada", "bob")]
+    assert scoring.unscored_tests(results) == [new]
+    assert scoring.unscored_tests([scoring.score("cy", [], rubric, seconds=1.0)]) == []

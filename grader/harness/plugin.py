@@ -32,7 +32,7 @@ from grader.harness.door import DEFAULT_SUBMISSION_BUDGET, DEFAULT_TEST_BUDGET, 
 from grader.harness.impl import Implementation, stage_submission
 from grader.harness.oracle import LiveOracle, ReplayOracle
 from grader.harness.parts import PARTS, part_of_path, test_id
-from grader.harness.recording import Recorder, Recording, fingerprint
+from grader.harness.recording import Recorder, Recording, file_hashes, fingerprint
 from grader.harness.tamper import imported_with, reaches
 from grader.harness.transport import InProcess
 
@@ -121,7 +121,7 @@ def _make_run(config: pytest.Config) -> Run:
             raise pytest.UsageError(f"no recording in {folder}")
         expect = fingerprint(config.rootpath) if _has_reference(config) else None
         try:
-            return Run("replay", recording=Recording.load(folder, expect=expect))
+            return Run("replay", recording=Recording.load(folder, expect=expect, root=config.rootpath))
         except Exception as error:  # a stale or unreadable recording: say so, do not grade on it
             raise pytest.UsageError(str(error)) from None
     if not _has_reference(config):
@@ -200,6 +200,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
                     "profile": config.getoption("hypothesis_profile", default=None) or profiles.default_profile(),
                     "seed": _int(config.getoption("hypothesis_seed", default=None)), "python": sys.version.split()[0],
                     "seconds": {test: round(s, 3) for test, s in sorted(run.recorder.seconds.items())}}
+        if not run.recorder.digests:  # a staff recording names the files it was made from when it goes stale (the
+            manifest["files"] = file_hashes(config.rootpath)  # handout's: nothing of the reference's files, not a hash)
         run.recorder.write(Path(record_to), manifest=manifest, stubs=stub_sources(config.rootpath))
 
 

@@ -42,16 +42,34 @@ class Stale(Exception):
 def fingerprint(root: Path = ROOT) -> str:
     """A hash of everything a recording's examples and answers depend on."""
     digest = hashlib.sha256()
+    for name, text in _fingerprinted(root):
+        digest.update(name.encode() + b"\0" + text + b"\0") if name != "requirements.txt" else digest.update(text)
+    return digest.hexdigest()
+
+
+def file_hashes(root: Path = ROOT) -> dict[str, str]:
+    """The fingerprint's files, each with a short hash of its own: what a stale recording names as changed."""
+    return {name: hashlib.sha256(text).hexdigest()[:16] for name, text in _fingerprinted(root)}
+
+
+def _fingerprinted(root: Path) -> Iterator[tuple[str, bytes]]:
     for folder in FINGERPRINTED:
         base = Path(root) / folder
         for path in sorted(base.rglob("*.py")) if base.is_dir() else []:
             if "__pycache__" in path.parts or "recorded" in path.parts:
                 continue
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+            yield path.relative_to(root).as_posix(), path.read_bytes()
     requirements = Path(root) / "requirements.txt"
     if requirements.exists():
-        digest.update(requirements.read_bytes())
-    return digest.hexdigest()
+        yield "requirements.txt", requirements.read_bytes()
+
+
+def what_changed(then: dict[str, str], now: dict[str, str], shown: int = 5) -> str:
+    """The files that differ between two ``file_hashes``, in a few words ("reference/strides.py changed")."""
+    said = [f"{name} changed" for name in sorted(then.keys() & now.keys()) if then[name] != now[name]]
+    said += [f"{name} is new" for name in sorted(now.keys() - then.keys())]
+    said += [f"{name} is gone" for name in sorted(then.keys() - now.keys())]
+    return ", ".join(said[:shown]) + (f" and {len(said) - shown} more" if len(said) > shown else "")
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":"))  # made once (json.dumps with options makes one a call)
@@ -83,10 +101,10 @@ class Recording:
         self._examples_ready: dict[tuple[str, str], dict[str, Any]] = {}
 
     @classmethod
-    def load(cls, folder: Path, *, expect: str | None = None) -> "Recording":
+    def load(cls, folder: Path, *, expect: str | None = None, root: Path = ROOT) -> "Recording":
         """Read a recording (once per process; forked grading processes inherit it).
 
-        ``expect``: the fingerprint it must have been made from, else ``Stale``.
+        ``expect``: the fingerprint it must have been made from (of the files under ``root``), else ``Stale``.
         """
         key = str(Path(folder).resolve())
         if key not in _LOADED and not (Path(folder) / MANIFEST).is_file():  # a typo is no stale recording
@@ -96,9 +114,12 @@ class Recording:
         recording = _LOADED[key]
         made_from = recording.manifest.get("fingerprint")
         if expect is not None and made_from != expect:
+            then = recording.manifest.get("files")
+            changed = what_changed(then, file_hashes(root)) if isinstance(then, dict) else ""
             raise Stale(f"the recording in {folder} was made from other tests, another reference or another "
-                        f"harness (fingerprint {str(made_from)[:12]}, here {expect[:12]}): record it again "
-                        "with `python -m grader record`")
+                        f"harness (fingerprint {str(made_from)[:12]}, here {expect[:12]}"
+                        + (f": {changed}" if changed else "") + "): record it again with `python -m grader record` "
+                        "(any edit of those files counts, a comment's too: what a recording holds may depend on it)")
         return recording
 
     @classmethod
