@@ -227,7 +227,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     (out / "batch.json").write_text(json.dumps({
         "seed": seed, "profile": args.profile, "isolation": isolate, "shard": args.shard,
         "jobs": args.jobs, "submissions": [s.student for s in subs], "gpu": gpu,
-        "recording": str(recording) if recording else None,
+        "recording": str(recording) if recording else None, "rubric": rubric_mod.file_hash(),
         "seconds": round(time.monotonic() - started, 1), "phases": graded.phases, "notes": notes,
     }, indent=1))
     print(outputs.table(results))
@@ -295,6 +295,9 @@ def _merge(args: argparse.Namespace) -> int:
                          f"gpu {'yes' if info.get('gpu') else 'no'}")
             for note in info.get("notes") or []:
                 said.setdefault(str(note), []).append(folder.name)
+            if info.get("rubric", rubric_mod.file_hash()) != rubric_mod.file_hash():
+                notes.append(f"{folder.name} was graded under another rubric.toml: its scores here are the "
+                             "rubric's of now, test by test")
         for result in found:
             runs.setdefault(result.student, []).append(result)
             seeds.setdefault(result.student, []).append((info.get("seed"), str(folder)))

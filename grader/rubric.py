@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -82,6 +83,11 @@ def parse(text: str) -> Rubric:
             raise ValueError(f"rubric entry {test!r}: points must be a non-negative number")
         items.append(Item(test=test, part=part.number, points=float(points), hidden=test.startswith("hidden/")))
     return Rubric(tuple(items))
+
+
+def file_hash(path: Path = RUBRIC_FILE) -> str:
+    """A short hash of the rubric's file: a batch keeps it, and a merge says where the points have changed since."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
 
 
 @cache

@@ -238,6 +238,11 @@ def test_a_merged_report_keeps_each_batch_s_notes_once(tmp_path):
     html = (tmp_path / "out" / "report.html").read_text()
     assert html.count("workers ran in namespaces of their own") == 1, html
     assert "cpu: WARNING: the fork server could not preload: einops" in html and "gpu: a GPU was used" in html
+    assert "graded under another rubric.toml" not in html  # (none said which: the rubric of now, as far as it knows)
+    info = json.loads((tmp_path / "gpu" / "batch.json").read_text())
+    (tmp_path / "gpu" / "batch.json").write_text(json.dumps({**info, "rubric": "0" * 12}))
+    merge_cli([tmp_path / "cpu", tmp_path / "gpu"], tmp_path / "again")
+    assert "gpu was graded under another rubric.toml" in (tmp_path / "again" / "report.html").read_text()
 
 
 def test_a_folder_that_holds_no_grading_output_is_an_error_not_nothing(tmp_path):
