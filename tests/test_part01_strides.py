@@ -85,5 +85,6 @@ def test_slice_view(impl, oracle, case):
 @example(case=((1, 1), (5, 7), ()))  # one element viewed as a 0-d tensor: ()
 @example(case=((2, 1, 3), (3, 99, 1), (6,)))  # a size-1 dim does not break the chunk: (1,)
 @example(case=((2, 1, 3), (3, 99, 1), (2, 1, 3)))  # its own shape: (3, 3, 1), the size-1 dim's stride made afresh
+@example(case=((2, 3), (6, 1), (2, 1, 3)))  # a size-1 dim where two chunks meet is the inner one's: (6, 3, 1)
 def test_view_strides(impl, oracle, case):
     ask(impl, oracle, view_strides, *case).same()
