@@ -44,6 +44,7 @@ def test_flat_index(impl, oracle, case):
 @example(case=((4, 3), (1, 4)))
 @example(case=((3, 1), (1, 99)))
 @example(case=((0, 5), (7, 7)))
+@example(case=((3, 0), (7, 7)))  # empty in its last dim: contiguous too, whatever its strides
 @example(case=((4, 3), (0, 1)))  # stride 0 (an expanded dim) on a dim of size 4: not contiguous
 @example(case=((1, 3), (0, 1)))  # a row of an expanded tensor (x.expand(4, 3)[1:2]): stride 0 on size 1, contiguous
 @example(case=((3, 1), (1, 0)))  # x.expand(3, 5)[:, 2:3]: the same on the last dim
