@@ -282,6 +282,7 @@ def _merge(args: argparse.Namespace) -> int:
     seeds: dict[str, list[tuple[int | None, str]]] = {}  # per student, each run's seed and folder
     notes = []
     said: dict[str, list[str]] = {}  # each batch's own notes (isolation, warnings), with the folders that said it
+    infos: list[dict] = []
     for folder in map(Path, args.folders):
         batch = folder / "batch.json"
         found = outputs.read_results(folder) if folder.is_dir() else []
@@ -290,6 +291,7 @@ def _merge(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         info = json.loads(batch.read_text()) if batch.exists() else {}
+        infos += [info] if info else []
         if info:
             notes.append(f"{folder.name}: seed {info.get('seed')}, shard {info.get('shard') or 'all'}, "
                          f"gpu {'yes' if info.get('gpu') else 'no'}")
@@ -307,10 +309,10 @@ def _merge(args: argparse.Namespace) -> int:
             print(f"merge: {clash}", file=sys.stderr)
             return 2
     results = [scoring.merge(*runs[k]) for k in sorted(runs)]
-    batches = sum((Path(f) / "batch.json").exists() for f in args.folders)
     # a note every batch made once (how workers were isolated); one of some batches, with their names
-    notes += [note if len(names) == batches else f"{', '.join(sorted(names))}: {note}" for note, names in said.items()]
-    notes.sort()
+    kept = sorted(note if len(names) == len(infos) else f"{', '.join(sorted(names))}: {note}"
+                  for note, names in said.items())
+    notes = sorted(notes + kept)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rubric = rubric_mod.load()  # the points of now, whatever the runs were graded under: said where they depart
@@ -323,6 +325,13 @@ def _merge(args: argparse.Namespace) -> int:
     if broken:  # a harness error survives a merge only where no pass gave the test a verdict
         notes.append(broken)
     report.write(results, rubric, out / "report.html", title="Grading report (merged)", notes=notes)
+    # what a batch writes, so that a merged output merges again with the same checks (its seed, where one)
+    seeds = {info.get("seed") for info in infos}
+    (out / "batch.json").write_text(json.dumps({
+        "seed": seeds.pop() if len(seeds) == 1 else None, "shard": None,
+        "gpu": any(info.get("gpu") for info in infos), "rubric": rubric_mod.file_hash(),
+        "merged": sorted(Path(f).name for f in args.folders), "notes": kept,
+    }, indent=1))
     print(outputs.table(results))
     if broken:
         print(f"note: {broken}")

@@ -266,3 +266,9 @@ def test_a_test_graded_under_two_seeds_is_refused_unless_asked_for(tmp_path):
     gpu = graded_under(tmp_path / "gpu", 9, gpu_pass("ada"))
     merge_cli([first, gpu], tmp_path / "cpu-and-gpu")
     assert outputs.read_results(tmp_path / "cpu-and-gpu")[0].score == 96
+    # a merged output merges again under the same check: it keeps the one seed of its runs (it kept none)
+    merged = tmp_path / "merged-7"
+    merge_cli([first, graded_under(tmp_path / "gpu-7", 7, gpu_pass("ada"))], merged)
+    assert json.loads((merged / "batch.json").read_text())["seed"] == 7
+    done = merge_run([merged, again], tmp_path / "out-2")
+    assert done.returncode == 2 and "failed under seed 7 (" in done.stderr, done.stderr
