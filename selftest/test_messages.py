@@ -270,6 +270,32 @@ def test_two_values_that_read_alike_at_ten_digits_are_shown_whole():
     assert "expected: 2.0" in Mismatch("f", "wrong value", got=1.0, expected=2.0).describe()
 
 
+def test_a_refusal_read_from_the_source_is_its_own_summary(tmp_path):
+    """What a reading of the files finds (autograd used, a clock never read) holds no example and nothing the
+    run sent: the summary a Gradescope run shows at once is the whole of it, where it read "a wrong answer"
+    of right answers; a wrong value's summary still holds nothing of its example."""
+    import json
+
+    from grader.harness.faults import Mismatch, SourceRefusal
+
+    refusal = SourceRefusal("gradients.squared_error_grad", "used autograd (.backward at gradients.py:9)")
+    assert refusal.summary() == refusal.describe() == "gradients.squared_error_grad: used autograd (.backward at " \
+        "gradients.py:9)"
+    assert Mismatch("f", "wrong value", inputs="x=1", got=1, expected=2).summary() == "f: a wrong answer"
+    [mutant] = [m for m in mutants.discover() if m.name == "part07_autograd"]
+    sub = mutants.materialize(mutant, tmp_path / "sub")
+    script = ("import json, sys, pytest\nfrom grader.outcomes import Collector\nc = Collector()\n"
+              f"pytest.main(['-q', '-p', 'no:cacheprovider', 'tests/test_part07_gradients.py', '--submission', "
+              f"{str(sub)!r}, '-k', 'test_no_autograd'], plugins=[c])\n"
+              "print('SUMMARY', json.dumps([o.summary for o in c.outcomes.values() if o.kind == 'wrong']))")
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env=environment())
+    [line] = [line for line in run.stdout.splitlines() if line.startswith("SUMMARY ")] or [run.stdout[-3000:]]
+    summaries = json.loads(line.removeprefix("SUMMARY "))
+    assert summaries and all("used autograd (uses .requires_grad_ at gradients.py:" in text
+                             and "a wrong answer" not in text for text in summaries), summaries
+
+
 def test_numpy_inputs_are_shown_as_one_could_make_them_again():
     """A dataset's first values, and a generator as its seed sequence says it was made (an address told
     nothing); one made otherwise (spawned, another bit generator) is named, not given a seed it lacks."""

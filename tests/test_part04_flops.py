@@ -16,7 +16,7 @@ import ast
 import functools
 
 from grader.harness import spec
-from grader.harness.ask import ask, require
+from grader.harness.ask import ask, refuse_unless
 from grader.harness.cases import example, given
 from grader.harness.faults import StudentRaised
 from grader.harness.probes.part04 import count_scenario
@@ -112,28 +112,29 @@ def counts_with_its_own_mode(impl) -> None:
     counting is the exercise."""
     sources = tuple(sorted(impl.sources().items()))  # the key each reading is cached under
     used, unreadable = _flop_counter_reads(sources)
-    require(not unreadable, "flops.count_matmul_flops", f"{unreadable[0] if unreadable else ''}.py cannot be read "
-            "to see what count_matmul_flops runs: keep it plain Python (each function bound once, by its def; no "
-            "expression or block nested hundreds of levels deep)", show_values=False)
+    subject = "flops.count_matmul_flops"
+    refuse_unless(not unreadable, subject,
+                  f"{unreadable[0] if unreadable else ''}.py cannot be read to see what count_matmul_flops runs: "
+                  "keep it plain Python (each function bound once, by its def; no expression or block nested "
+                  "hundreds of levels deep)")
     replaced = _replaced(sources)
-    require(not replaced, "flops.count_matmul_flops",
-            f"{replaced[0].where if replaced else ''} {replaced[0].what if replaced else ''}: code that runs when "
-            "flops.py is imported may put other functions in place of yours; what count_matmul_flops runs is read "
-            "from flops.py's source, so its functions must run as written there", show_values=False)
+    refuse_unless(not replaced, subject,
+                  f"{replaced[0].where if replaced else ''} {replaced[0].what if replaced else ''}: code that runs "
+                  "when flops.py is imported may put other functions in place of yours; what count_matmul_flops "
+                  "runs is read from flops.py's source, so its functions must run as written there")
     hidden = _unwritten(sources)
-    require(not hidden, "flops.count_matmul_flops",
-            f"{hidden[0].where if hidden else ''} {hidden[0].what if hidden else ''}: what count_matmul_flops runs "
-            "(or importing flops.py runs) looks a name up at run time, which a reading of the source cannot follow "
-            "(getattr of a name built at run time, importlib, __import__, sys.modules, eval or exec); the test "
-            "reads the source to see that you count the FLOPs yourself, so write each name out "
-            "(getattr(torch.ops.aten, name) is fine)", show_values=False)
-    require(not used, "flops.count_matmul_flops",
-            f"counts with torch's own FLOP counter ({used[0] if used else ''}: torch.utils.flop_counter, the "
-            "profiler, or one of torch's per-op formulas such as mm_flop, read off something the reading cannot "
-            "name): write the TorchDispatchMode and the FLOPs of each op yourself, as the docstring asks; "
-            "FlopCounterMode is only to check your count against (a name of your own that is one of torch's: "
-            "rename it)",
-            show_values=False)
+    refuse_unless(not hidden, subject,
+                  f"{hidden[0].where if hidden else ''} {hidden[0].what if hidden else ''}: what count_matmul_flops "
+                  "runs (or importing flops.py runs) looks a name up at run time, which a reading of the source "
+                  "cannot follow (getattr of a name built at run time, importlib, __import__, sys.modules, eval or "
+                  "exec); the test reads the source to see that you count the FLOPs yourself, so write each name "
+                  "out (getattr(torch.ops.aten, name) is fine)")
+    refuse_unless(not used, subject,
+                  f"counts with torch's own FLOP counter ({used[0] if used else ''}: torch.utils.flop_counter, the "
+                  "profiler, or one of torch's per-op formulas such as mm_flop, read off something the reading "
+                  "cannot name): write the TorchDispatchMode and the FLOPs of each op yourself, as the docstring "
+                  "asks; FlopCounterMode is only to check your count against (a name of your own that is one of "
+                  "torch's: rename it)")
 
 
 @functools.lru_cache(maxsize=4)  # read once per submission, not once per example

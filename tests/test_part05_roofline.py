@@ -23,7 +23,7 @@ import torch
 from hypothesis import settings
 
 from grader.harness import spec
-from grader.harness.ask import ask, check, fail, require
+from grader.harness.ask import ask, check, refuse, refuse_unless, require
 from grader.harness.cases import example, given
 from grader.harness.compare import Compare, differs
 from grader.harness.faults import named_inputs
@@ -242,19 +242,18 @@ def _reads_a_clock(impl, fn: str) -> None:
     try:
         Module.parse(text or "", "roofline")
     except SyntaxError as error:  # it imported (the calls ran), but this reading cannot follow it
-        fail(fn, f"roofline.py cannot be read to see which clock it reads ({error.msg}): keep it plain Python "
-             "(no expression or block nested hundreds of levels deep)", show_values=False)
+        refuse(fn, f"roofline.py cannot be read to see which clock it reads ({error.msg}): keep it plain Python "
+               "(no expression or block nested hundreds of levels deep)")
     replaced = replaced_at_import(impl.sources(), "roofline")
     if replaced:
-        fail(fn, f"{replaced[0].where} {replaced[0].what}: code that runs when roofline.py is imported may put "
-             "other functions in place of yours or a library's; the clock is read from roofline.py's source, "
-             "so its functions must run as written there")
+        refuse(fn, f"{replaced[0].where} {replaced[0].what}: code that runs when roofline.py is imported may put "
+               "other functions in place of yours or a library's; the clock is read from roofline.py's source, "
+               "so its functions must run as written there")
     # in roofline.py and any module of yours it takes a helper from
     reads = package_names(impl.sources(), "roofline", name, is_clock) if text is not None else [0]
-    require(bool(reads), fn, f"{name} never reads a wall clock (time.perf_counter() and the like), in itself or "
-            "a helper of roofline.py: measure the products you run, do not compute or guess the figure (CPU "
-            "clocks such as time.process_time() count CPU time, not the time a product takes)",
-            show_values=False)
+    refuse_unless(bool(reads), fn, f"{name} never reads a wall clock (time.perf_counter() and the like), in itself "
+                  "or a helper of roofline.py: measure the products you run, do not compute or guess the figure (CPU "
+                  "clocks such as time.process_time() count CPU time, not the time a product takes)")
 
 
 KINDS = ("case", "warmup", "trials")

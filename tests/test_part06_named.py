@@ -22,7 +22,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from grader.harness import spec
-from grader.harness.ask import Answers, ask, fail, require, right_answers_first
+from grader.harness.ask import Answers, ask, fail, refuse, refuse_unless, require, right_answers_first
 from grader.harness.cases import example, given
 from grader.harness.compare import beyond
 from grader.harness.faults import named_inputs
@@ -44,16 +44,16 @@ def source_of(impl) -> Module:
     """Your named.py, parsed (never run) here; what runs must be what it defines."""
     text = impl.source("named")
     if text is None:
-        fail("named", "assignment/named.py is missing")
+        refuse("named", "assignment/named.py is missing")
     try:
         module = Module.parse(text, "named")
     except SyntaxError as error:
-        fail("named", f"assignment/named.py does not parse: {error}")
+        refuse("named", f"assignment/named.py does not parse: {error}")
     replaced = replaced_at_import(impl.sources(), "named")
     if replaced:
-        fail("named", f"{replaced[0].where} {replaced[0].what}: code that runs when named.py is imported may put "
-             "other functions in place of yours or a library's; the checks read named.py's source, so its "
-             "functions must run as written there")
+        refuse("named", f"{replaced[0].where} {replaced[0].what}: code that runs when named.py is imported may put "
+               "other functions in place of yours or a library's; the checks read named.py's source, so its "
+               "functions must run as written there")
     return module
 
 
@@ -62,9 +62,9 @@ def annotations(impl, function):
     aliases from)."""
     found = source_of(impl).annotations(function.name.split(".")[1], impl.sources())
     if found is None:
-        fail(function.name, f"named.py defines no function {function.name.split('.')[1]}, nor imports one from a "
-             "module of yours that defines it (`from ._impl import ...`, bound once, at import time), so its "
-             "annotations cannot be read")
+        refuse(function.name, f"named.py defines no function {function.name.split('.')[1]}, nor imports one from a "
+               "module of yours that defines it (`from ._impl import ...`, bound once, at import time), so its "
+               "annotations cannot be read")
     return found
 
 
@@ -439,9 +439,8 @@ def test_uses_einops(impl, oracle, case, order):
     for function, op in EXPECTED_OPS:
         name = function.name.split(".")[1]
         # in named.py and any module of yours it takes a helper from
-        require(bool(package_names(impl.sources(), "named", name, einops_call(op))), function.name,
-                f"never calls einops.{op}: write it with einops.{op} and named axes, as the docstring asks",
-                show_values=False)
+        refuse_unless(bool(package_names(impl.sources(), "named", name, einops_call(op))), function.name,
+                      f"never calls einops.{op}: write it with einops.{op} and named axes, as the docstring asks")
     for function, op in EXPECTED_OPS:
         args = inputs[function.name]
         seen = ask(impl, None, einops_doubled, function.name, order, *args).got

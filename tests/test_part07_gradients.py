@@ -26,7 +26,7 @@ import dataclasses
 import torch
 
 from grader.harness import spec
-from grader.harness.ask import Answers, ask, fail, right_answers_first
+from grader.harness.ask import Answers, ask, fail, refuse, right_answers_first
 from grader.harness.cases import example, given
 from grader.harness.faults import named_inputs
 from grader.harness.probes.part07 import autograd_watched
@@ -186,9 +186,9 @@ def no_autograd(impl, function, returned: list) -> None:
     uses = [f"{f.what} at {f.where}" for f in findings if f.autograd]
     compilers = [f"{f.what} at {f.where}" for f in findings if _compiles(f)]
     if compilers and len(compilers) == len(uses):
-        fail(function.name, f"compiles or traces code ({'; '.join(compilers[:3])}), and torch's compilers run "
-             "autograd's machinery unread by this check: the gradient functions, and what gradients.py runs when "
-             "imported, must run as written. Leave them uncompiled (time a compiled copy in a __main__ block)")
+        refuse(function.name, f"compiles or traces code ({'; '.join(compilers[:3])}), and torch's compilers run "
+               "autograd's machinery unread by this check: the gradient functions, and what gradients.py runs when "
+               "imported, must run as written. Leave them uncompiled (time a compiled copy in a __main__ block)")
     # what importing gradients.py (and the package) runs, which no function needs to call: said as such, so that
     # a cross-check kept in the module (an autograd.Function, a .backward() at its top) is not blamed on `function`
     # (read only where there is something to say: this runs for every example)
@@ -197,10 +197,10 @@ def no_autograd(impl, function, returned: list) -> None:
     if uses and all((f.where, f.what) in at_import for f in findings if f.autograd):
         subclass = "; a subclass of torch.autograd.Function runs autograd's machinery as it is defined, and its " \
             "methods are read with it" if any(use.split(" ")[1].endswith("Function") for use in uses) else ""
-        fail(function.name, f"what importing gradients.py runs uses autograd ({'; '.join(uses[:3])}{subclass}): "
-             "the module's import-time code is read with the gradient functions, though they never call it. Keep a "
-             "cross-check against autograd under if __name__ == \"__main__\": (it never runs when graded), or in a "
-             "file of its own that nothing imports")
+        refuse(function.name, f"what importing gradients.py runs uses autograd ({'; '.join(uses[:3])}{subclass}): "
+               "the module's import-time code is read with the gradient functions, though they never call it. Keep a "
+               "cross-check against autograd under if __name__ == \"__main__\": (it never runs when graded), or in a "
+               "file of its own that nothing imports")
     if uses:
         # a name autograd's objects have, where the submission's own class has it too: on an object the reading
         # cannot trace to that class (one taken from a list, a parameter), it may be a tensor's
@@ -209,12 +209,12 @@ def no_autograd(impl, function, returned: list) -> None:
         yours = f" (if .{own[0]} there is your own class's: the reading cannot tell that object from a tensor, " \
             f"which has a .{own[0]} too; give yours another name, or call it on a local made by your class)" \
             if own else ""
-        fail(function.name, f"used autograd ({'; '.join(uses[:3])}){yours}: compute the gradient with the formula, "
-             "using plain tensor ops")
+        refuse(function.name, f"used autograd ({'; '.join(uses[:3])}){yours}: compute the gradient with the formula, "
+               "using plain tensor ops")
     hidden = [f"{f.what} at {f.where}" for f in findings if not f.autograd]
     if hidden:
-        fail(function.name, f"{'; '.join(hidden[:3])}: a gradient by hand needs nothing of the kind, and it hides "
-             "from the check that no autograd is used. Write the formula with plain tensor ops")
+        refuse(function.name, f"{'; '.join(hidden[:3])}: a gradient by hand needs nothing of the kind, and it hides "
+               "from the check that no autograd is used. Write the formula with plain tensor ops")
     if any(getattr(t, "wire_requires_grad", False) for t in returned):
         fail(function.name, "used autograd (the result is attached to an autograd graph): compute the gradient "
              "with the formula, using plain tensor ops")

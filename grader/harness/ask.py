@@ -34,7 +34,7 @@ import torch
 from grader.harness.compare import EXACT, Compare, beyond, differs
 from grader.harness.digest import hide
 from grader.harness.door import Door, Measured, question
-from grader.harness.faults import Mismatch
+from grader.harness.faults import Mismatch, SourceRefusal
 from grader.harness.probe import Probe
 from grader.harness.schema import Schema, as_tuple
 from grader.harness.spec import Constant, Function
@@ -169,6 +169,17 @@ def _part(value: Any, path: str | int) -> Any:
 def fail(subject: str, problem: str, inputs: str = "") -> NoReturn:
     """A failure about ``subject`` that needs no values shown."""
     raise Mismatch(subject, problem, inputs=inputs, show_values=False)
+
+
+def refuse(subject: str, problem: str) -> NoReturn:
+    """A failure found by reading the submission's source, not by running it (``SourceRefusal``)."""
+    raise SourceRefusal(subject, problem)
+
+
+def refuse_unless(condition: bool, subject: str, problem: str) -> None:
+    """``refuse`` unless ``condition``: a property read from the source."""
+    if not condition:
+        raise SourceRefusal(subject, problem)
 
 
 def require(condition: bool, subject: str, problem: str, *, inputs: str = "", got: Any = None,

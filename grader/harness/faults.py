@@ -384,3 +384,16 @@ def named_inputs(function: str, args: tuple, kwargs: dict | None = None) -> str:
     from grader.harness.spec import parameter_names
 
     return show_inputs(parameter_names(function), args, kwargs or {})
+
+
+class SourceRefusal(Mismatch):
+    """What a reading of the submission's files (read, never run) finds against a test: a clock never read, a
+    FLOP counter of torch's, autograd, einops never called. Nothing in its words came from running the code or
+    from an example, so a run that withholds examples (Gradescope's) shows it whole at once, where a wrong
+    answer's words wait (it read "a wrong answer" there, of right answers)."""
+
+    def __init__(self, function: str, problem: str) -> None:
+        super().__init__(function, problem, show_values=False)
+
+    def summary(self) -> str:
+        return self.describe()
