@@ -189,7 +189,9 @@ def test_roofline(impl, oracle, case):
     intensity, peak, bandwidth = case
     ask(impl, oracle, ridge_point, peak, bandwidth).within(rel=EXACT_MATH)
     ask(impl, oracle, attainable_flops_per_sec, *case).within(rel=EXACT_MATH)
-    ask(impl, oracle, is_compute_bound, *case).same()
+    on_the_ridge = bandwidth > 0 and intensity == peak / bandwidth  # (a figure such as 988.25e12 hides it)
+    ask(impl, oracle, is_compute_bound, *case).same(
+        "wrong value at an intensity exactly on the ridge point, peak / bytes_per_sec" if on_the_ridge else None)
 
 
 # --------------------------------------------------------------------------- timing

@@ -233,9 +233,10 @@ def test_train_clears_gradients(impl, oracle, case):
     answers = check_trajectory(impl, oracle, case)
     dirty = sorted(name for name, state in answers.got.grads.items() if state == "nonzero")
     if dirty:
-        answers.fail(f"after train, the .grad of {dirty} is not zero: the last step's gradients were left on the "
-                     "model (a zero_grad at the start of each step leaves them; none at all lets them add up "
-                     "across steps). Call optimizer.zero_grad() after optimizer.step() in every step")
+        answers.fail(f"after train, the .grad of {dirty} (of the test's own model, which train was given) is not "
+                     "zero: the last step's gradients were left on the model (a zero_grad at the start of each "
+                     "step leaves them; none at all lets them add up across steps). Call optimizer.zero_grad() "
+                     "after optimizer.step() in every step")
 
 
 # --------------------------------------------------------------------------- checkpoints
