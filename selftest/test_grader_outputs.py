@@ -313,15 +313,21 @@ def test_links_in_a_submission_are_never_followed(tmp_path):
 
 
 def test_more_code_than_a_student_writes_is_not_graded(tmp_path):
-    """Every module is read (parsed) by the grading process, as root: a module of hundreds of kilobytes,
-    or a folder of hundreds of modules, is refused at staging with a reason, not read for minutes."""
+    """Every module is read (parsed) by the grading process, as root: a module of hundreds of kilobytes is
+    staged as a refusal that says so when imported (that module's parts score 0, not the whole submission:
+    it zeroed all ten parts, out of 100), and a folder of hundreds of modules is refused at staging with a
+    reason, not read for minutes."""
+    from grader.harness.impl import Implementation
+
     large = mutants.materialize_reference(tmp_path / "large") / "assignment"
-    (large / "notes.py").write_text("x = 1\n" * 60_000)
+    (large / "roofline.py").write_text((large / "roofline.py").read_text() + "# x = 1\n" * 40_000)
+    staged = Implementation("assignment", stage(Submission("large", large.parent), tmp_path / "s1")[0])
+    assert staged.load_finding("roofline.time_matmul", "import") == \
+        "roofline.py is not graded: it is 317 KB; a module may be at most 256 KB"
+    assert staged.source("strides") == (large / "strides.py").read_text()  # the others are graded as ever
     many = mutants.materialize_reference(tmp_path / "many") / "assignment"
     for i in range(70):
         (many / f"helper_{i}.py").write_text("x = 1\n")
-    with pytest.raises(BadSubmission, match=r"notes.py is \d+ KB; a module may be at most 256 KB"):
-        stage(Submission("large", large.parent), tmp_path / "s1")
     with pytest.raises(BadSubmission, match="at most 64 are graded"):
         stage(Submission("many", many.parent), tmp_path / "s2")
 
@@ -940,6 +946,16 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
             assert f"{module}.py is not in the submission (it has {name}:" in where.load_finding(f"{module}.x", "missing")
     (sub / "strides.py.txt").rename(sub / "strides.py")
     (sub / "gradients.PY").rename(sub / "gradients.py")
+    # a helper package: never staged (a folder), and said from the source (it read "failed as its code ran")
+    (sub / "helpers").mkdir()
+    (sub / "helpers" / "__init__.py").write_text("def util():\n    return 1\n")
+    (sub / "training.py").write_text((sub / "training.py").read_text() + "\nfrom .helpers import util\n")
+    staged = Implementation("assignment", stage_submission(sub.parent, tmp_path / "with-a-folder"))
+    for where in (files, staged):
+        assert where.load_finding("training.train", "import") == (
+            "assignment/training.py imports assignment/helpers/, a folder: only the .py files directly in "
+            "assignment/ are graded (grading copies nothing else), so import from those, or move this code into "
+            "one of them")
     lines = len((sub / "dtypes.py").read_text().splitlines())
     assert files.load_finding("dtypes.float_format", "import") == \
         f"assignment/dtypes.py does not compile: SyntaxError: invalid syntax (line {lines})"

@@ -209,6 +209,12 @@ class Implementation:
             if why:
                 return why + (", and every module is imported through it" if where != path else "")
         if kind == "import":
+            for where, code in ((path, text), (f"{self.package}/__init__.py", init)):
+                folder = self._folder_imported(code)
+                if folder:  # graded as staged, never its folders: said from the source, as the import says it
+                    return (f"{where} imports {self.package}/{folder}/, a folder: only the .py files directly in "
+                            f"{self.package}/ are graded (grading copies nothing else), so import from those, or "
+                            "move this code into one of them")
             first = f" (or {self.package}/__init__.py, which runs first)" if _has_code(init) else ""
             return f"{path} compiles: importing it failed as its top-level code ran{first}"
         try:
@@ -218,6 +224,32 @@ class Implementation:
         if name and not any(isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
                             for node in tree.body) and name not in _bound_at_top(tree):
             return f"{path} has no def, class, assignment or import of `{name}` at its top level"
+        return ""
+
+    def _folder_imported(self, code: str) -> str:
+        """A folder of the package that ``code`` imports (``from .helpers import x``, ``import
+        assignment.helpers.y``, a flat submission's ``import helpers``), where there is no module of that name,
+        as ``_NoSubfolders`` refuses it: "" where none."""
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return ""
+        names = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 1 and node.module:
+                    names.append(node.module)
+                elif node.level == 1:
+                    names += [alias.name for alias in node.names]
+                elif node.level == 0 and node.module:  # (a flat submission's `from helpers import x` too)
+                    names.append(node.module.removeprefix(f"{self.package}."))
+            elif isinstance(node, ast.Import):
+                names += [alias.name.removeprefix(f"{self.package}.") for alias in node.names]
+        for name in names:
+            first = name.partition(".")[0]
+            if first.isidentifier() and (self.package_dir / first).is_dir() \
+                    and not (self.package_dir / f"{first}.py").is_file():
+                return first
         return ""
 
     def other_files(self) -> list[str]:
@@ -504,7 +536,12 @@ def stage_submission(source: Path, into: Path | None = None, files: CodeFiles | 
     modules = [path for path in modules if path.stem not in files.chosen] + list(files.chosen.values()) \
         + list(files.helpers)
     for path in modules:
-        text = read_own_file(path)
+        try:
+            text = read_own_file(path)
+        except SubmissionTooLarge as exc:  # that module alone is refused (its parts score 0), said as it imports
+            (package / path.name).write_bytes(_refusing_text(f"{path.name} is not graded: it is "
+                                                             f"{str(exc).removeprefix(path.name + ' is ')}").encode())
+            continue
         if text is not None:
             why = not_plain_utf8(text)
             (package / path.name).write_bytes(refusing_module(path.name, why) if why is not None
