@@ -82,6 +82,8 @@ def gradescope(result: SubmissionResult, *, hide_examples: bool = False) -> dict
                 if raised and not any(e["name"] == whole for e in later):  # once a part: the same import
                     later.append({"name": whole, "score": 0.0, "max_score": 0.0,
                                   "visibility": "after_published", "output": t.message[:OUTPUT_LIMIT]})
+            elif withheld and t.summary == t.message:  # its summary is all of it (a refusal read from the source)
+                entry["output"] = t.message[:OUTPUT_LIMIT]
             elif withheld and t.kind != DID_NOT_RUN:
                 what = t.summary or f"[Part {t.part}] {t.name}\nfailed ({t.kind})"
                 entry["output"] = (what + "\n" + EXAMPLE_LATER.format(

@@ -325,6 +325,11 @@ def test_more_code_than_a_student_writes_is_not_graded(tmp_path):
     assert staged.load_finding("roofline.time_matmul", "import") == \
         "roofline.py is not graded: it is 317 KB; a module may be at most 256 KB"
     assert staged.source("strides") == (large / "strides.py").read_text()  # the others are graded as ever
+    # and at home, where a plain pytest run stages nothing, the import refuses it the same way
+    from grader.harness.impl import refuse_other_encodings
+
+    with pytest.raises(ImportError, match=r"^roofline.py is not graded: it is 317 KB; a module may be at most 256 KB$"):
+        refuse_other_encodings(large / "roofline.py", "assignment")
     many = mutants.materialize_reference(tmp_path / "many") / "assignment"
     for i in range(70):
         (many / f"helper_{i}.py").write_text("x = 1\n")
@@ -918,6 +923,14 @@ def test_on_gradescope_a_stub_says_not_implemented_and_promises_no_example():
     assert "Part 7 · test_squared_error_grad: the failing example" not in entries
     assert "when grades are published" in entries["Part 1 · test_view_strides"]["output"]
     assert "Part 1 · test_view_strides: the failing example" in entries
+    # a failure whose summary is all of it (a refusal read from the source) withholds nothing, promises nothing
+    refused = "[Part 7] test_no_autograd\ngradients.squared_error_grad: used autograd (uses .backward at gradients.py:9)"
+    outs = [TestOutcome(i.test, "failed", "wrong", refused, summary=refused) if i.name == "test_no_autograd"
+            else TestOutcome(i.test, "passed") for i in rubric.items]
+    data = outputs.gradescope(scoring.score("ada", outs, rubric, seconds=1.0), hide_examples=True)
+    entries = {t["name"]: t for t in data["tests"]}
+    assert entries["Part 7 · test_no_autograd"]["output"] == refused
+    assert not any("the failing example" in name for name in entries)
 
 
 def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_words(tmp_path):
@@ -941,8 +954,10 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
     (sub / "gradients.py").rename(sub / "gradients.PY")
     staged = Implementation("assignment", stage_submission(sub.parent, tmp_path / "as-text"))
     assert not (staged.package_dir / "strides.py.txt").exists()
+    # a batch stages the upload, then its run stages that copy again: the listing is carried through
+    again = Implementation("assignment", stage_submission(staged.root, tmp_path / "as-text-again"))
     for module, name in (("strides", "strides.py.txt"), ("gradients", "gradients.PY")):
-        for where in (files, staged):
+        for where in (files, staged, again):
             assert f"{module}.py is not in the submission (it has {name}:" in where.load_finding(f"{module}.x", "missing")
     (sub / "strides.py.txt").rename(sub / "strides.py")
     (sub / "gradients.PY").rename(sub / "gradients.py")

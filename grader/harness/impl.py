@@ -253,20 +253,8 @@ class Implementation:
         return ""
 
     def other_files(self) -> list[str]:
-        """Names of the files beside the modules that are not modules (``strides.py.txt``): those in the
-        package folder, or where it was staged, those ``stage_submission`` listed (it copies modules alone)."""
-        names: list[str] = []
-        try:
-            for path in sorted(self.package_dir.iterdir())[:MAX_FOLDERS_NAMED]:
-                if path.suffix != ".py" and path.name != UNSTAGED and own_file(path):
-                    names.append(path.name)
-            listed = self.package_dir / UNSTAGED
-            if own_file(listed):
-                with open(listed, "rb") as f:  # (at home the student's own file: a few lines read at most)
-                    names += f.read(2**14).decode("utf-8", "replace").splitlines()[:MAX_FOLDERS_NAMED]
-        except OSError:
-            pass
-        return names
+        """Names of the files beside the modules that are not modules (``strides.py.txt``): ``other_files``."""
+        return other_files(self.package_dir)
 
     def sources(self) -> dict[str, str]:
         """Every module of the package, by short name: the text, read from disk, never run (once: a
@@ -427,15 +415,37 @@ def _refusing_text(message: str) -> str:
     return f"raise ImportError({message!r})\n"
 
 
+def other_files(folder: Path) -> list[str]:
+    """Names of the files of a code folder that are not modules (``strides.py.txt``): those in it, and where it
+    was staged, those ``stage_submission`` listed (it copies modules alone)."""
+    names: list[str] = []
+    try:
+        for path in sorted(Path(folder).iterdir())[:MAX_FOLDERS_NAMED]:
+            if path.suffix != ".py" and path.name != UNSTAGED and own_file(path):
+                names.append(path.name)
+        listed = Path(folder) / UNSTAGED
+        if own_file(listed):
+            with open(listed, "rb") as f:  # (at home the student's own file: a few lines read at most)
+                names += f.read(2**14).decode("utf-8", "replace").splitlines()[:MAX_FOLDERS_NAMED]
+    except OSError:
+        pass
+    return names
+
+
 def refuse_other_encodings(path: Path, package: str) -> None:
     """A module of the implementation must be UTF-8, as the source readings read it: a coding
     declaration (``# -*- coding: unicode_escape -*-``) makes Python run other text than the readers
-    see (``#\\u000a`` is a comment to one and a new line to the other)."""
+    see (``#\\u000a`` is a comment to one and a new line to the other). And no larger than grading stages
+    (``MAX_MODULE_BYTES``): refused at home as graded, where a plain pytest run stages nothing."""
     try:
         with open(path, "rb") as handle:
-            why = not_plain_utf8(handle.read())
+            source = handle.read()
     except OSError:
         return  # no such file
+    if len(source) > MAX_MODULE_BYTES:
+        raise ImportError(f"{path.name} is not graded: it is {len(source) // 2**10} KB; a module may be at most "
+                          f"{MAX_MODULE_BYTES // 2**10} KB", name=f"{package}.{path.stem}")
+    why = not_plain_utf8(source)
     if why is not None:
         raise ImportError(f"{package}/{path.name}: {why}: only UTF-8 source is graded (remove the coding line)",
                           name=f"{package}.{path.stem}")
@@ -546,9 +556,9 @@ def stage_submission(source: Path, into: Path | None = None, files: CodeFiles | 
             why = not_plain_utf8(text)
             (package / path.name).write_bytes(refusing_module(path.name, why) if why is not None
                                               else without_main_blocks(text))
-    # the names of the other files, for a module saved as text to be named where it is missed
-    unstaged = [path.name for path in sorted(origin.iterdir())[:MAX_FOLDERS_NAMED]
-                if path.suffix != ".py" and path.name.isprintable() and len(path.name) <= 100 and own_file(path)]
+    # the names of the other files, for a module saved as text to be named where it is missed (and those a
+    # staging before this one listed: a batch stages the upload, then the run stages that copy again)
+    unstaged = [name for name in other_files(origin) if name.isprintable() and len(name) <= 100][:MAX_FOLDERS_NAMED]
     if unstaged:
         (package / UNSTAGED).write_text("\n".join(unstaged), encoding="utf-8")
     # a helper folder's name, and nothing of it: importing it then fails as at home (``_NoSubfolders``),
