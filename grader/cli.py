@@ -189,9 +189,9 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         reach_check=not args.no_reach_check,
     )
     rubric = rubric_mod.load()
-    if rubric.warning():  # a number changed by hand: said before the batch, and in its report
-        print(rubric.warning(), file=sys.stderr)
-        notes.append(rubric.warning())
+    if departs := rubric.warning():  # a number changed by hand: said before the batch, and in its report
+        print(departs, file=sys.stderr)
+        notes.append(departs)
     log_dir = out / ".logs"
     log_dir.mkdir(exist_ok=True)
     started = time.monotonic()
@@ -316,8 +316,8 @@ def _merge(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rubric = rubric_mod.load()  # the points of now, whatever the runs were graded under: said where they depart
-    if rubric.warning():
-        notes.append(rubric.warning())
+    if departs := rubric.warning():
+        notes.append(departs)
     for result in results:
         outputs.write_student(out, result, hide_examples=args.hide_examples)
     outputs.write_csv(results, rubric, out / "grades.csv")

@@ -120,6 +120,6 @@ def main(args: argparse.Namespace) -> int:
     out = build(Path(args.out), seed=args.seed)
     files = sum(1 for p in out.rglob("*") if p.is_file())
     print(f"wrote the handout to {out} ({files} files); publish it as the students' starter repository")
-    if load_rubric().warning():  # its README states the points: a number changed by hand would ship unsaid
-        print(load_rubric().warning(), file=sys.stderr)
+    if warning := load_rubric().warning():  # its README states the points: a number changed by hand would ship
+        print(warning, file=sys.stderr)  # unsaid
     return 0

@@ -195,7 +195,7 @@ class Implementation:
         if text is None:  # (said without the folder: loose files are graded as well as an assignment/ folder)
             others = {p.stem: p.name for p in self.package_dir.glob("*.py") if p.stem != short}
             # a module saved as text or under a capital extension (``strides.py.txt``, ``strides.PY``): not staged
-            alike = [name for name in self.other_files() if name.lower().startswith(f"{short}.py")]
+            alike = [name for name in other_files(self.package_dir) if name.lower().startswith(f"{short}.py")]
             alike += [others[stem] for stem in others if short in stem.lower()]
             alike += [others[stem] for stem in difflib.get_close_matches(short, list(others), n=3, cutoff=0.75)
                       if others[stem] not in alike]
@@ -212,9 +212,8 @@ class Implementation:
             for where, code in ((path, text), (f"{self.package}/__init__.py", init)):
                 folder = self._folder_imported(code)
                 if folder:  # graded as staged, never its folders: said from the source, as the import says it
-                    return (f"{where} imports {self.package}/{folder}/, a folder: only the .py files directly in "
-                            f"{self.package}/ are graded (grading copies nothing else), so import from those, or "
-                            "move this code into one of them")
+                    return f"{where} imports {self.package}/{folder}/, a folder: " \
+                        + FOLDERS_NOT_GRADED.format(self.package)
             first = f" (or {self.package}/__init__.py, which runs first)" if _has_code(init) else ""
             return f"{path} compiles: importing it failed as its top-level code ran{first}"
         try:
@@ -247,14 +246,9 @@ class Implementation:
                 names += [alias.name.removeprefix(f"{self.package}.") for alias in node.names]
         for name in names:
             first = name.partition(".")[0]
-            if first.isidentifier() and (self.package_dir / first).is_dir() \
-                    and not (self.package_dir / f"{first}.py").is_file():
+            if first.isidentifier() and _a_folder(self.package_dir, first):
                 return first
         return ""
-
-    def other_files(self) -> list[str]:
-        """Names of the files beside the modules that are not modules (``strides.py.txt``): ``other_files``."""
-        return other_files(self.package_dir)
 
     def sources(self) -> dict[str, str]:
         """Every module of the package, by short name: the text, read from disk, never run (once: a
@@ -337,6 +331,16 @@ def _bound_at_top(tree: ast.Module) -> set[str]:
     return bound
 
 
+FOLDERS_NOT_GRADED = ("only the .py files directly in {0}/ are graded (grading copies nothing else), so import "
+                      "from those, or move this code into one of them")
+
+
+def _a_folder(package_dir: Path, name: str) -> bool:
+    """Whether ``name`` of the package is a folder where no module of that name is: an import ``_NoSubfolders``
+    refuses, and ``load_finding`` names from the source."""
+    return (package_dir / name).is_dir() and not (package_dir / f"{name}.py").is_file()
+
+
 class _NoSubfolders:
     """Refuses to import a subfolder of the package, as grading would: grading stages only the
     package's own ``.py`` files (``stage_submission``), so a helper package that imports at home
@@ -351,11 +355,9 @@ class _NoSubfolders:
             refuse_other_encodings(self.package_dir / f"{rest}.py", self.package)
         # `assignment.helpers...`, or a bare `import helpers` of a flat submission (see ``_Siblings``)
         first = rest.partition(".")[0] if head == self.package else (head if path is None else "")
-        if first and (self.package_dir / first).is_dir() and not (self.package_dir / f"{first}.py").is_file():
-            raise ModuleNotFoundError(
-                f"{self.package}/{first}/ is a folder: only the .py files directly in {self.package}/ are graded "
-                f"(grading copies nothing else), so import from those, or move this code into one of them",
-                name=fullname)
+        if first and _a_folder(self.package_dir, first):
+            raise ModuleNotFoundError(f"{self.package}/{first}/ is a folder: "
+                                      + FOLDERS_NOT_GRADED.format(self.package), name=fullname)
         return None
 
 
@@ -443,8 +445,7 @@ def refuse_other_encodings(path: Path, package: str) -> None:
     except OSError:
         return  # no such file
     if len(source) > MAX_MODULE_BYTES:
-        raise ImportError(f"{path.name} is not graded: it is {len(source) // 2**10} KB; a module may be at most "
-                          f"{MAX_MODULE_BYTES // 2**10} KB", name=f"{package}.{path.stem}")
+        raise ImportError(too_large(path.name, len(source)), name=f"{package}.{path.stem}")
     why = not_plain_utf8(source)
     if why is not None:
         raise ImportError(f"{package}/{path.name}: {why}: only UTF-8 source is graded (remove the coding line)",
@@ -549,8 +550,7 @@ def stage_submission(source: Path, into: Path | None = None, files: CodeFiles | 
         try:
             text = read_own_file(path)
         except SubmissionTooLarge as exc:  # that module alone is refused (its parts score 0), said as it imports
-            (package / path.name).write_bytes(_refusing_text(f"{path.name} is not graded: it is "
-                                                             f"{str(exc).removeprefix(path.name + ' is ')}").encode())
+            (package / path.name).write_bytes(_refusing_text(str(exc)).encode())
             continue
         if text is not None:
             why = not_plain_utf8(text)
@@ -679,6 +679,11 @@ MAX_FOLDERS_NAMED = 64
 UNSTAGED = ".not-staged"  # in a staged package: the names of the code folder's files that are not modules
 
 
+def too_large(name: str, size: int) -> str:
+    """What is said of a module past ``MAX_MODULE_BYTES``, staged (``stage_submission``) or imported at home."""
+    return f"{name} is not graded: it is {size // 2**10} KB; a module may be at most {MAX_MODULE_BYTES // 2**10} KB"
+
+
 class SubmissionTooLarge(ValueError):
     """More modules, or a larger one, than any student writes: not graded (reading them costs the grader)."""
 
@@ -705,9 +710,7 @@ def read_own_file(path: Path) -> bytes | None:
         with os.fdopen(fd, "rb", closefd=False) as handle:
             text = handle.read(MAX_MODULE_BYTES + 1)  # never past the limit, whatever fstat said
         if len(text) > MAX_MODULE_BYTES:
-            size = max(status.st_size, len(text))
-            raise SubmissionTooLarge(f"{path.name} is {size // 2**10} KB; a module may be at most "
-                                     f"{MAX_MODULE_BYTES // 2**10} KB")
+            raise SubmissionTooLarge(too_large(path.name, max(status.st_size, len(text))))
         return text
     finally:
         os.close(fd)

@@ -107,9 +107,7 @@ def show_tensor(t: torch.Tensor, digits: int = 10) -> str:
     flat = t.detach().reshape(-1)[:MAX_ELEMENTS]
     if t.dtype.is_floating_point or t.dtype.is_complex:
         flat = flat.to(torch.float64 if not t.dtype.is_complex else torch.complex128)
-    values = [_num(v, digits) if isinstance(v, float) else repr(v) for v in flat.tolist()]
-    more = f", ... {t.numel()} values" if t.numel() > MAX_ELEMENTS else ""
-    return f"{head}, values=[{', '.join(values)}{more}])"
+    return f"{head}, values={_first_values(flat.tolist(), t.numel(), digits)})"
 
 
 def show_array(a: np.ndarray, digits: int = 10) -> str:
@@ -119,9 +117,14 @@ def show_array(a: np.ndarray, digits: int = 10) -> str:
     if a.size == 0 or a.dtype.kind not in "biuf":
         return head + ")"
     flat = a.flat[:MAX_ELEMENTS].tolist()  # the first few, never a copy of the whole (a strided memmap's)
-    values = [_num(v, digits) if isinstance(v, float) else repr(v) for v in flat]
-    more = f", ... {a.size} values" if a.size > MAX_ELEMENTS else ""
-    return f"{head}, values=[{', '.join(values)}{more}])"
+    return f"{head}, values={_first_values(flat, a.size, digits)})"
+
+
+def _first_values(first: list, count: int, digits: int) -> str:
+    """``[v0, v1, ... N values]``: the first of ``count`` values, as a tensor's and an array's are shown."""
+    values = [_num(v, digits) if isinstance(v, float) else repr(v) for v in first]
+    more = f", ... {count} values" if count > MAX_ELEMENTS else ""
+    return f"[{', '.join(values)}{more}]"
 
 
 def show_generator(rng: np.random.Generator) -> str:
