@@ -671,6 +671,19 @@ def test_honest_import_time_code_of_other_modules_is_not_charged():
     assert findings(text, others) == []
 
 
+def test_the_audited_module_s_names_read_alone_are_not_charged():
+    """gradients.py building its own __all__ from dir(), asking a name ``in`` it or sorting it: names come out,
+    no object, whatever ``dir`` is bound to (set from another module to ``vars``, it still hands out keys). A
+    namespace whose objects come out (``.get``, ``dict(...)``, its ``repr``) or that is kept stays charged."""
+    text = "def squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n\n"
+    for names in ("__all__ = [n for n in dir() if not n.startswith('_')]\n", "HAS = 'torch' in dir()\n",
+                  "NAMES = sorted(dir())\n", "for _n in dir():\n    pass\n", "_KEYS = list(globals().keys())\n"):
+        assert findings_of(text + names) == [], names
+    for objects in ("_G = globals().get('x')\n", "_NS = dir()\n", "_ALL = dict(vars())\n", "print(globals())\n",
+                    "_V = list(globals().values())\n"):
+        assert findings_of(text + objects), objects
+
+
 def test_a_helper_module_s_own_imports_are_not_charged():
     """gradients.py taking a helper from flops.py runs flops.py's imports, which are not its business."""
     flops = {"flops": "from torch.utils._python_dispatch import TorchDispatchMode\nimport re\n\n"

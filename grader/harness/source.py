@@ -2123,7 +2123,7 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
     parents = {id(child): node for node in walk(root) for child in ast.iter_child_nodes(node)}
     named = _literal_getattrs(mod, root, scopes)
     receivers = _getattr_receivers(mod, root, scopes)
-    reading, formatted = _namespace_reads(root)
+    reading, formatted, names_only = _namespace_reads(root)
     constants_read = constant_class_namespaces(mod.tree, root)  # `vars(C)` of a class of constants
     off = _switches_off(mod, root, scopes)
     set_to_constants = {id(t) for n in walk(root) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
@@ -2269,9 +2269,10 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                 setters = [n for n in names if n in SETTERS]  # `getattr(module, "__dict__")` reaches a setter
                 on = receivers.get(id(node))  # `getattr(torch.ops.aten, name)`: an op, whatever the name
                 if id(node) in reading:  # `[n for n in globals() if ...]`: a namespace read, nothing set
-                    if imports and id(node) not in formatted:  # (in another module's import-time code, `__all__
-                        # = [... dir() ...]`: its own; `"{n}x{k}".format(**locals())`: fields of text written out,
-                        # read as code where they are, the names they look up no object of their own choosing)
+                    if imports and id(node) not in formatted and id(node) not in names_only:
+                        # (in another module's import-time code, a read is its own; `"{n}x{k}".format(**locals())`:
+                        # fields of text written out, read as code where they are, the names they look up no object
+                        # of their own choosing; `__all__ = [n for n in dir() if ...]`: names, no object)
                         found.append(Finding(where, f"reads {node.id}()", False))
                     continue
                 found.append(Finding(where, f"uses {node.id}" + (f" of {setters[0]}" if setters else
@@ -2561,6 +2562,11 @@ NAMESPACES = frozenset(["globals", "vars", "locals", "dir"])
 READ_ONLY_METHODS = frozenset(["items", "keys", "values", "get", "copy", "__contains__"])
 READ_ONLY_CALLS = frozenset(["list", "sorted", "set", "frozenset", "tuple", "len", "dict", "iter", "print", "repr",
                              "str", "any", "all", "enumerate", "filter", "map"])
+# ... and of those, what hands out the namespace's names alone (iterating a mapping yields its keys), never
+# an object bound there nor its ``repr`` (code of its own): ``__all__ = [n for n in dir() if ...]`` reaches nothing
+NAMES_ONLY_METHODS = frozenset(["keys", "__contains__"])
+NAMES_ONLY_CALLS = frozenset(["list", "sorted", "set", "frozenset", "tuple", "len", "iter", "any", "all", "enumerate",
+                              "filter", "map"])
 
 
 def constant_classes(tree: ast.Module) -> frozenset[str]:
@@ -2619,15 +2625,18 @@ def constant_class_namespaces(tree: ast.Module, root: ast.AST) -> set[int]:
     return found
 
 
-def _namespace_reads(root: ast.AST) -> tuple[set[int], set[int]]:
-    """The ``globals`` / ``vars`` / ``locals`` names in ``root`` called with no argument whose namespace is
-    only read where it is made (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``,
+def _namespace_reads(root: ast.AST) -> tuple[set[int], set[int], set[int]]:
+    """The ``globals`` / ``vars`` / ``locals`` / ``dir`` names in ``root`` called with no argument whose
+    namespace is only read where it is made (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``,
     ``globals().get(name)``, ``"{n}".format(**locals())``): no name is set through them. Kept, or stored
-    into, it may set any. And of those, the ``locals`` / ``vars`` handed by ``**`` to ``.format`` of text
-    written out (``"{m}x{k}".format(**locals())``): its fields name what they read, and are read as code."""
+    into, it may set any. Of those, the ``locals`` / ``vars`` handed by ``**`` to ``.format`` of text
+    written out (``"{m}x{k}".format(**locals())``): its fields name what they read, and are read as code.
+    And those read for their names alone (iterated, asked ``in``, sorted): no object comes out, whatever the
+    name is bound to (``dir`` set from another module to ``vars`` still hands out keys)."""
     parents = {id(child): parent for parent in walk(root) for child in ast.iter_child_nodes(parent)}
     reads: set[int] = set()
     formatted: set[int] = set()
+    names_only: set[int] = set()
     for node in walk(root):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in NAMESPACES
                 and not node.args and not node.keywords):
@@ -2646,11 +2655,20 @@ def _namespace_reads(root: ast.AST) -> tuple[set[int], set[int]]:
             or splatted
         if read:
             reads.add(id(node.func))
+        if (isinstance(parent, ast.comprehension) and parent.iter is node) \
+                or (isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node) \
+                or (isinstance(parent, ast.Compare) and node in parent.comparators
+                    and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)) \
+                or (isinstance(parent, ast.Attribute) and parent.attr in NAMES_ONLY_METHODS
+                    and isinstance(grand, ast.Call) and grand.func is parent) \
+                or (isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name)
+                    and parent.func.id in NAMES_ONLY_CALLS):
+            names_only.add(id(node.func))
         if splatted and node.func.id in ("locals", "vars") and isinstance(grand, ast.Call) \
                 and isinstance(grand.func, ast.Attribute) and grand.func.attr == "format" \
                 and isinstance(grand.func.value, ast.Constant) and isinstance(grand.func.value.value, str):
             formatted.add(id(node.func))
-    return reads, formatted
+    return reads, formatted, names_only
 
 
 def _literal_getattr(node: ast.AST) -> str | None:
