@@ -325,6 +325,13 @@ def test_more_code_than_a_student_writes_is_not_graded(tmp_path):
     assert staged.load_finding("roofline.time_matmul", "import") == \
         "roofline.py is not graded: it is 317 KB; a module may be at most 256 KB"
     assert staged.source("strides") == (large / "strides.py").read_text()  # the others are graded as ever
+    # imported, it says so with no "(line 1)": a line of the stand-in, none of the student's file
+    importing = ("import sys\nfrom pathlib import Path\nfrom grader.harness.impl import Implementation, LoadError\n"
+                 "try:\n    Implementation('assignment', Path(sys.argv[1])).module('roofline')\n"
+                 "except LoadError as e:\n    print(e.detail)")
+    run = subprocess.run([sys.executable, "-c", importing, str(staged.package_dir.parent)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip().endswith("a module may be at most 256 KB"), run.stdout + run.stderr
     # and at home, where a plain pytest run stages nothing, the import refuses it the same way
     from grader.harness.impl import refuse_other_encodings
 

@@ -158,7 +158,7 @@ class Implementation:
         where = ""
         if isinstance(exc, SyntaxError) and exc.filename:
             where = f" ({self.relative(exc.filename)}, line {exc.lineno})"
-        elif frames:
+        elif frames and not _staged_refusal(frames[-1].filename, exc):
             where = f" ({self.relative(frames[-1].filename)}, line {frames[-1].lineno})"
         if isinstance(exc, TimeLimit):  # a loop (or a long computation) at the module's top level
             return (f"{self.package}/{short}.py does not import: it was still running when the time limit ran "
@@ -415,6 +415,15 @@ def refusing_module(name: str, why: str) -> bytes:
 
 def _refusing_text(message: str) -> str:
     return f"raise ImportError({message!r})\n"
+
+
+def _staged_refusal(filename: str, exc: BaseException) -> bool:
+    """Whether ``exc`` was raised by a module staged in place of the student's (``_refusing_text``): its
+    line 1 is no line of the student's file, and the message says all there is."""
+    try:
+        return isinstance(exc, ImportError) and Path(filename).read_text() == _refusing_text(str(exc))
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def other_files(folder: Path) -> list[str]:
