@@ -207,7 +207,8 @@ class ReachesInFault(Fault):
 REACHES_IN = ("Your modules may use torch, numpy, einops, jaxtyping, the standard library and each other. They must "
               "not import the grader or the tests, reach other code's namespaces, frames or objects (sys.modules, "
               "gc.get_objects, sys._getframe, a function's __globals__, importlib, exec, eval), peek at or switch "
-              "off torch's active modes, or replace or change a library's objects (os.mkdir = ..., an update of a "
+              "off torch's active modes, read einops' internals (einops.einops.get_backend, einops._backends: use "
+              "its public functions), or replace or change a library's objects (os.mkdir = ..., an update of a "
               "dict a module holds). The tests call your functions beside code of the harness that such lines "
               "could change, so no test of the part whose module has them (or imports that module) runs, even where "
               "they never run: those tests fail until the lines are gone.")

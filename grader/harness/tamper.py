@@ -187,6 +187,8 @@ TEST_TOOLS = {
                              "target", "event", "seed", "Verbosity", "Phase"]),
     "unittest": frozenset(["TestCase", "skip", "skipIf", "skipUnless", "expectedFailure", "SkipTest"]),
 }
+# what einops' steps go through, under ``einops.einops`` (with any private name of einops'): the watch on einops
+EINOPS_INTERNALS = frozenset(["get_backend", "_backends"])
 # the same, by their last name, whatever they are read on (``vars`` of a module hands its namespace)
 REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "settrace", "setprofile",
                       "gettrace", "getprofile",
@@ -323,6 +325,10 @@ def _reaching(dotted: str) -> bool:
     root, _, rest = dotted.partition(".")
     if root in TEST_TOOLS and rest and (rest.split(".")[0] not in TEST_TOOLS[root]
                                         or any(part.startswith("_") for part in rest.split("."))):
+        return True
+    # einops' internals, which Part 6's probe swaps to watch each einops step (``einops.einops.get_backend``,
+    # ``_apply_recipe``): code that reads them can tell a watched call from a plain one, and use einops only then
+    if root == "einops" and any(part in EINOPS_INTERNALS or part.startswith("_") for part in rest.split(".")):
         return True
     return reached_as(dotted, REACHING_DOTTED) or any(
         dotted == name or dotted.startswith(name + ".") for name in REACHING_FUNCTIONS - REACHING_DOTTED)
@@ -1176,7 +1182,9 @@ class _Reader(ast.NodeVisitor):
         for alias in node.names:
             if alias.name in UNPICKLER_ALLOWS and not forbidden:
                 self._add(node, f"imports {alias.name} from {node.module}: it {ALLOWS_UNPICKLING}")
-            elif forbidden or (alias.name in NAMED and f"{node.module}.{alias.name}" != "dataclasses.make_dataclass"):
+            elif forbidden or (alias.name in NAMED and f"{node.module}.{alias.name}" != "dataclasses.make_dataclass") \
+                    or (node.level == 0 and (node.module or "").split(".")[0] == "einops"
+                        and _reaching(f"{node.module}.{alias.name}")):  # (einops' internals: taken, compared later)
                 self._add(node, f"imports {alias.name} from {node.module}")  # (make_dataclass: read where called)
 
     # names and attributes
