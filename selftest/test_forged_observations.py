@@ -28,6 +28,9 @@ from selftest.grading import grade, recording, written
 FORGED = mutants.ROOT / "selftest" / "forged"
 HIDDEN_BUGS = mutants.ROOT / "selftest" / "hidden_bugs"  # a forgery that beats only the public tests is kept there
 ATTACKED = {
+    # torch's FLOP counter in a function a decorator binds as the module's `len`, which count_matmul_flops calls:
+    # a function handed to a decorator is read as code any function may run
+    "part04_counted_by_torch_behind_len": {"test_count_matmul_flops_forward", "test_count_matmul_flops_backward"},
     "part05_registry_replaced": {"test_time_matmul_cpu"},  # the probe that times a call, replaced at import
     "part05_timing_padded": {"test_time_matmul_cpu"},  # CPU burnt and wall time padded around a made-up figure
     # real products, a figure from a guessed rate with jitter: the worker held stopped, the figure does not move
@@ -60,6 +63,9 @@ ATTACKED = {
     "part07_autograd_through_a_method_named_at_run_time": {"test_no_autograd"},
     # the same, each answer kept by its inputs: the watched call is asked inputs no other call was
     "part07_autograd_answers_kept": {"test_no_autograd"},
+    # autograd in functions decorators bind as the module's `max` and `min`, the formula only where the watch slows
+    # each op (so the watch sees none): the reading reads what a decorator is handed
+    "part07_autograd_behind_a_rebound_max": {"test_no_autograd"},
     # a clamped normal with its clamped values spread just inside the cut: no pile, no tie, the moments right
     "part08_clamped_and_spread": {"test_linear_init_truncated", "test_cruncher_init"},
     # half the draws mirrored (w and -w): every statistic of one weight right, the weights not independent
@@ -126,7 +132,7 @@ _named.attention_scores = _named.split_heads = _named.merge_heads = _wrong
 """
 
 
-HONEST_PARTS = (5, 6, 7, 8, 9, 10)  # the parts whose observations a forger attacks
+HONEST_PARTS = (4, 5, 6, 7, 8, 9, 10)  # the parts whose observations (or readings) a forger attacks
 
 # Honest code the observations must not take for a forgery: each is the reference with one change, graded
 # in the same batch, and must pass every test of its part.

@@ -514,6 +514,55 @@ def test_torch_s_counter_put_in_by_a_decorator_is_read_as_torch_s(flops):
     assert used, flops
 
 
+_COUNT = ("    from torch.utils.flop_counter import FlopCounterMode\n    with FlopCounterMode(display=False) as m:\n"
+          "        fn()\n    return m.get_total_flops()\n")
+
+
+@pytest.mark.parametrize("flops", [
+    # a decorator binding what it is handed as the module's `len`, which a reading takes for the builtin (round 46)
+    "def count_matmul_flops(fn):\n    return len(fn)\n\ndef _as_len(f):\n    global len\n    len = f\n    return f\n\n"
+    "@_as_len\ndef _count(fn):\n" + _COUNT,
+    # ... or as a name bound to None at the top, or putting it in a table (a registry of formulas)
+    "_HELPER = None\n\ndef count_matmul_flops(fn):\n    return _HELPER(fn)\n\ndef _keep(f):\n    global _HELPER\n"
+    "    _HELPER = f\n    return f\n\n@_keep\ndef _count(fn):\n" + _COUNT,
+    "_TABLE = {}\n\ndef count_matmul_flops(fn):\n    return _TABLE['count'](fn)\n\ndef register(name):\n"
+    "    def put(f):\n        _TABLE[name] = f\n        return f\n    return put\n\n@register('count')\ndef _count(fn):\n"
+    + _COUNT,
+    # a class handed to a decorator of its own: any of its methods may be kept
+    "_TABLE = {}\n\ndef count_matmul_flops(fn):\n    return _TABLE['count'](fn)\n\ndef _keep(cls):\n"
+    "    _TABLE['count'] = cls.count\n    return cls\n\n@_keep\nclass _Counter:\n    @staticmethod\n"
+    "    def count(fn):\n" + _COUNT.replace("\n    ", "\n        ").replace("    from", "        from", 1),
+])
+def test_torch_s_counter_in_what_a_decorator_is_handed_is_read(flops):
+    """A function handed to a decorator may be kept where count_matmul_flops reaches it, by no name a reading
+    follows: it is read as code count_matmul_flops may run, called or not (each scored Part 4 10/10)."""
+    from tests.test_part04_flops import _flop_counter_reads
+
+    used, _ = _flop_counter_reads(tuple(sorted({"flops": flops, "__init__": ""}.items())))
+    assert used, flops
+    # in another module that the package imports, putting it into flops.py's namespace, the same
+    helper = flops.replace("def count_matmul_flops(fn):\n    return len(fn)\n\n", "from . import flops as _f\n\n") \
+        .replace("    len = f\n", "    _f.len = f\n").replace("    global len\n", "")
+    if helper != flops:
+        sources = {"flops": "def count_matmul_flops(fn):\n    return len(fn)\n", "_tally": helper,
+                   "__init__": "from . import _tally\n"}
+        used, _ = _flop_counter_reads(tuple(sorted(sources.items())))
+        assert used, helper
+
+
+@pytest.mark.parametrize("decorator", ["@functools.lru_cache(maxsize=None)", "@functools.cache", "@torch.no_grad()",
+                                       "@contextlib.contextmanager"])
+def test_a_self_check_a_wrapping_decorator_wraps_is_not_read(decorator):
+    """A decorator that only wraps a function, handing the wrapper back under its name, keeps it nowhere else: a
+    self-check so decorated, never called, is not read (as an undecorated one is not)."""
+    from tests.test_part04_flops import _flop_counter_reads
+
+    reference = (ROOT / "reference" / "flops.py").read_text()
+    check = f"\n\nimport contextlib\nimport functools\n\n\n{decorator}\ndef _check_against_torch(fn):\n" + _COUNT
+    assert _flop_counter_reads((("__init__", ""), ("flops", reference + check)))[0] == []
+    assert _flop_counter_reads((("__init__", ""), ("flops", reference + check.replace(decorator, "@_mine"))))[0] != []
+
+
 _MINE = ("from torch.utils._python_dispatch import TorchDispatchMode\n\nclass _Mine(TorchDispatchMode):\n"
          "    flops = 0\n\n    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n"
          "        return func(*args, **(kwargs or {}))\n\n")

@@ -684,6 +684,22 @@ def test_the_audited_module_s_names_read_alone_are_not_charged():
         assert findings_of(text + objects), objects
 
 
+def test_autograd_in_what_a_decorator_is_handed_is_charged():
+    """A decorator binding what it is handed as the module's `max` (which a reading takes for the builtin), or
+    putting it in a table: the function may run from any call, and is read (it scored test_no_autograd 2/2,
+    the formula used only where the watch was seen). One that only wraps it, never called, is not read."""
+    uses = ("    with torch.enable_grad():\n        leaf = w.detach().requires_grad_()\n"
+            "        return torch.autograd.grad(0.5 * (x @ leaf - t) ** 2, leaf)[0]\n")
+    for text in ("import torch\n\ndef squared_error_grad(x, w, t):\n    return max(x, w, t)\n\n"
+                 "def _as_max(f):\n    global max\n    max = f\n    return f\n\n@_as_max\ndef _g(x, w, t):\n" + uses,
+                 "import torch\n_T = {}\n\ndef squared_error_grad(x, w, t):\n    return _T['g'](x, w, t)\n\n"
+                 "def _keep(f):\n    _T['g'] = f\n    return f\n\n@_keep\ndef _g(x, w, t):\n" + uses):
+        assert any(f.autograd for f in findings_of(text)), text
+    wrapped = ("import functools\nimport torch\n\ndef squared_error_grad(x, w, t):\n    return x * (x @ w - t)\n\n"
+               "@functools.lru_cache(maxsize=None)\ndef _check(x, w, t):\n" + uses)
+    assert findings_of(wrapped) == []
+
+
 def test_a_helper_module_s_own_imports_are_not_charged():
     """gradients.py taking a helper from flops.py runs flops.py's imports, which are not its business."""
     flops = {"flops": "from torch.utils._python_dispatch import TorchDispatchMode\nimport re\n\n"

@@ -22,7 +22,8 @@ from grader.harness.faults import StudentRaised
 from grader.harness.probes.part04 import count_scenario
 from grader.harness.schema import INT
 from grader.harness.source import (
-    defined_in, import_time_names, package_names, reached_as, replaced_at_import, unwritten_lookups, walk,
+    defined_in, handed_on_at, import_time_names, package_names, reached_as, replaced_at_import, unwritten_lookups,
+    walk,
 )
 from tests.strategies import part04 as S
 
@@ -129,9 +130,12 @@ def counts_with_its_own_mode(impl) -> None:
                   "cannot follow (getattr of a name built at run time, importlib, __import__, sys.modules, eval or "
                   "exec); the test reads the source to see that you count the FLOPs yourself, so write each name "
                   "out (getattr(torch.ops.aten, name) is fine)")
+    # a function handed to a decorator (which may keep it where any call reaches it) is read as code it may run
+    handed = ", in a decorated function, read as code count_matmul_flops may run, called or not, since its " \
+        "decorator may keep it anywhere" if used and handed_on_at(dict(sources), used[0]) else ""
     refuse_unless(not used, subject,
-                  f"counts with torch's own FLOP counter ({used[0] if used else ''}: torch.utils.flop_counter, the "
-                  "profiler, or one of torch's per-op formulas such as mm_flop, read off something the reading "
+                  f"counts with torch's own FLOP counter ({used[0] if used else ''}{handed}: torch.utils.flop_counter, "
+                  "the profiler, or one of torch's per-op formulas such as mm_flop, read off something the reading "
                   "cannot name): write the TorchDispatchMode and the FLOPs of each op yourself, as the docstring "
                   "asks; FlopCounterMode is only to check your count against (a name of your own that is one of "
                   "torch's: rename it)")

@@ -32,7 +32,7 @@ from grader.harness.faults import named_inputs
 from grader.harness.probes.part07 import autograd_watched
 from grader.harness.schema import Anything, Schema, Tensor, Tuple
 from grader.harness.show import Later
-from grader.harness.source import assigned_at_top, audit_no_autograd
+from grader.harness.source import assigned_at_top, audit_no_autograd, handed_on_at
 from tests.strategies import part07 as S
 
 squared_error_grad = spec.function("gradients.squared_error_grad")
@@ -197,10 +197,14 @@ def no_autograd(impl, function, returned: list) -> None:
     if uses and all((f.where, f.what) in at_import for f in findings if f.autograd):
         subclass = "; a subclass of torch.autograd.Function runs autograd's machinery as it is defined, and its " \
             "methods are read with it" if any(use.split(" ")[1].endswith("Function") for use in uses) else ""
-        refuse(function.name, f"what importing gradients.py runs uses autograd ({'; '.join(uses[:3])}{subclass}): "
-               "the module's import-time code is read with the gradient functions, though they never call it. Keep a "
-               "cross-check against autograd under if __name__ == \"__main__\": (it never runs when graded), or in a "
-               "file of its own that nothing imports")
+        # (a function handed to a decorator of its own, which may keep it where any call reaches it, is read so too)
+        handed = any(handed_on_at(impl.sources(), f.where) for f in findings if f.autograd)
+        refuse(function.name, f"what importing gradients.py runs{', or a function it hands to a decorator,' * handed} "
+               f"uses autograd ({'; '.join(uses[:3])}{subclass}): the module's import-time code is read with the "
+               "gradient functions, though they never call it" + (", and so is what a decorator is handed (it may "
+               "keep it where any call reaches it)" if handed else "") + ". Keep a cross-check against autograd "
+               "under if __name__ == \"__main__\": (it never runs when graded), or in a file of its own that "
+               "nothing imports")
     if uses:
         # a name autograd's objects have, where the submission's own class has it too: on an object the reading
         # cannot trace to that class (one taken from a list, a parameter), it may be a tensor's

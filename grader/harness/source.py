@@ -305,6 +305,37 @@ class Module:
                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name.startswith("__")]
         return found + [part for part in parts if id(part) in inert] + self.closure(dunders)
 
+    def handed_on(self) -> list[ast.AST]:
+        """The functions whose object the module hands, as it is defined, to code that may keep it where no
+        reading of a name follows (``@register`` putting it in a table, a decorator binding it under another
+        name, ``global len``): a def decorated by anything but a decorator that only wraps it
+        (``WRAPPING_DECORATORS``), and every method of a class so decorated. Where a name must NOT be found,
+        they are read as code that any function may run (one that is never called reads the same)."""
+        known = self.__dict__.get("_handed_on")
+        if known is not None:
+            return known
+        found: list[ast.AST] = []
+        todo: list[tuple[list, ast.ClassDef | None]] = [(self.tree.body, None)]
+        while todo:
+            body, in_class = todo.pop()
+            for node in self.live(body):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    if not all(_wraps_only(d, self, in_class) for d in node.decorator_list):
+                        found.append(node)
+                elif isinstance(node, ast.ClassDef):
+                    if all(_wraps_only(d, self, None) for d in node.decorator_list):
+                        todo.append((node.body, node))
+                    else:  # the class is handed on: what it is given may call any of its methods
+                        found += [n for n in walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                else:  # a def under a top-level `if`, `try`, `with` or loop is defined there all the same
+                    for field in ("body", "orelse", "finalbody"):
+                        if isinstance(getattr(node, field, None), list):
+                            todo.append((getattr(node, field), in_class))
+                    todo += [(handler.body, in_class) for handler in getattr(node, "handlers", ())]
+                    todo += [(case.body, in_class) for case in getattr(node, "cases", ())]
+        self._handed_on = found
+        return found
+
     def closure(self, roots: list[ast.AST]) -> list[ast.AST]:
         """``roots`` and the module-level functions and classes (and assigned expressions) they name."""
         found = list(roots)
@@ -724,6 +755,8 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
     found: list[str] = []
     seen: set[tuple[str, str]] = set()
     todo = [(module, function)]
+    if unreadable is not None:  # (where a name must NOT be found: what the modules hand on as they are defined)
+        todo += [(other, HANDED_ON) for other in sorted(imported_with(sources, module))]
     while todo:
         name, fn = todo.pop()
         if (name, fn) in seen or name not in sources:
@@ -740,7 +773,9 @@ def package_names(sources: dict[str, str], module: str, function: str, wanted,
                 unreadable.append(name)
             continue
         roots = mod.import_time() + mod.closure([*mod.functions.values(), *mod.classes.values()]) \
-            if fn == EVERYTHING else mod.reachable(fn)
+            if fn == EVERYTHING else mod.closure(mod.handed_on()) if fn == HANDED_ON else mod.reachable(fn)
+        if fn == HANDED_ON and not roots:
+            continue
         if unreadable is not None:  # (where a name must NOT be found: a module held under another name, all of it)
             todo += _held_modules(mod, fn, sources)
             todo += [(held, EVERYTHING) for root in roots for held in _modules_as_values(mod, root, sources)]
@@ -1290,6 +1325,29 @@ def _runs_when_defined(node: ast.stmt, mod: Module) -> list[ast.AST]:
     return [node]
 
 
+# decorators that hand back a wrapper of the function (or the function) under its own name and keep it nowhere
+# else: a reading of the name reads the function
+WRAPPING_DECORATORS = frozenset([
+    "staticmethod", "classmethod", "property", "functools.wraps", "functools.lru_cache", "functools.cache",
+    "functools.cached_property", "functools.total_ordering", "abc.abstractmethod", "typing.overload",
+    "typing.final", "typing.no_type_check", "typing_extensions.overload", "typing_extensions.final",
+    "typing_extensions.override", "typing.override", "dataclasses.dataclass", "contextlib.contextmanager",
+    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
+    "jaxtyping.jaxtyped", "typeguard.typechecked", "beartype.beartype"])
+
+
+def _wraps_only(decorator: ast.expr, mod: Module, in_class: ast.ClassDef | None) -> bool:
+    """Whether ``decorator`` is one of ``WRAPPING_DECORATORS`` (called with options or not), or a property's
+    ``.setter`` (``.getter``, ``.deleter``) of a def of the same class body that ``@property`` decorates."""
+    callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if in_class is not None and isinstance(callee, ast.Attribute) and callee.attr in ("setter", "getter", "deleter") \
+            and isinstance(callee.value, ast.Name):
+        return any(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == callee.value.id
+                   and any(isinstance(p, ast.Name) and mod.resolve(p) == "property" for p in d.decorator_list)
+                   for d in in_class.body)
+    return mod.resolve(callee) in WRAPPING_DECORATORS
+
+
 # methods a base calls as a subclass is made (TorchDispatchMode's __init_subclass__ asks _should_skip_dynamo)
 CLASS_TIME_METHODS = frozenset(["_should_skip_dynamo"])
 
@@ -1761,7 +1819,9 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
             findings.append(Finding(f"{name}.py", f"binds {function} again (in a loop, a walrus, a match or a "
                                                   "with: which function runs under the name is not read)", False))
             continue
-        nodes = mod.import_time() if function is None else \
+        # (what a module hands on as it is defined, ``@register``, may be called by any function: read with what
+        # importing it runs)
+        nodes = mod.import_time() + mod.closure(mod.handed_on()) if function is None else \
             mod.import_time() + mod.closure([*mod.functions.values(), *mod.classes.values()]) \
             if function == EVERYTHING else mod.reachable(function)
         todo += _held_modules(mod, function, sources)
@@ -1794,6 +1854,20 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
                 if used:
                     todo.append((sibling, used))
     return tuple(sorted(set(findings), key=lambda f: (not f.autograd, f.where)))
+
+
+def handed_on_at(sources: dict[str, str], where: str) -> bool:
+    """Whether ``where`` ("file.py:line") is in a function its module hands on as it is defined
+    (``Module.handed_on``: decorated by a decorator that may keep it), read as code any function may run."""
+    file, _, line = where.partition(":")
+    text = sources.get(file.removesuffix(".py"))
+    if text is None or not line.isdigit():
+        return False
+    try:
+        module = _in_package(sources, file.removesuffix(".py"))
+    except SyntaxError:
+        return False
+    return any(node.lineno <= int(line) <= (node.end_lineno or node.lineno) for node in module.handed_on())
 
 
 def assigned_at_top(sources: dict[str, str], where: str) -> bool:
@@ -3949,6 +4023,7 @@ def _modules_as_values(mod: Module, root: ast.AST, sources: dict[str, str]) -> l
 
 
 EVERYTHING = "*"  # (module, EVERYTHING): a module held as an object under some name: all it defines may be called
+HANDED_ON = "@"  # (module, HANDED_ON): the functions it hands on as they are defined (``Module.handed_on``)
 
 
 def _held_modules(mod: Module, function: str | None, sources: dict[str, str]) -> list[tuple[str, str]]:
