@@ -30,7 +30,8 @@ HIDDEN_BUGS = mutants.ROOT / "selftest" / "hidden_bugs"  # a forgery that beats 
 ATTACKED = {
     # torch's FLOP counter in a function a decorator binds as the module's `len`, which count_matmul_flops calls:
     # a function handed to a decorator is read as code any function may run
-    "part04_counted_by_torch_behind_len": {"test_count_matmul_flops_forward", "test_count_matmul_flops_backward"},
+    "part04_counted_by_torch_behind_len": {"test_count_matmul_flops_forward", "test_count_matmul_flops_backward",
+                                           "test_flops_of_whole_runs"},
     "part05_registry_replaced": {"test_time_matmul_cpu"},  # the probe that times a call, replaced at import
     "part05_timing_padded": {"test_time_matmul_cpu"},  # CPU burnt and wall time padded around a made-up figure
     # real products, a figure from a guessed rate with jitter: the worker held stopped, the figure does not move
