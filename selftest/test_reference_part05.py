@@ -597,3 +597,15 @@ def test_a_timer_drawing_in_its_loop_on_every_other_call_is_seen_whichever_call_
         else:
             with pytest.raises(Mismatch, match="it draws inside its timed loop in some calls"):
                 T._products_run(door, "roofline.time_matmul", counted)
+
+
+def test_a_figure_off_by_its_units_or_by_sparsity_says_so_written_as_an_int_too():
+    """A datasheet table's expected figure is a digest (shown as ?): the hint is a student's one clue, and a
+    figure written as an int (2039, 624 * 10**12) got none where the same figure as a float did (red team)."""
+    from tests.test_part05_roofline import wrong_figure
+
+    for value in (2039, 2039.0):
+        assert "in GB/s or GFLOP/s?" in wrong_figure(value, 2.039e12) and "2039e9" in wrong_figure(value, 2.039e12)
+    for value in (624 * 10**12, 624e12):
+        assert "2:4 sparsity" in wrong_figure(value, 312e12)
+    assert wrong_figure(1.0, 2.039e12) == wrong_figure(True, 2.039e12) == "wrong value"

@@ -445,6 +445,22 @@ def test_a_class_of_tuple_s_own_is_the_tuple_it_holds():
     assert wire.roundtrip(Losses([0.5, 0.25])) == [0.5, 0.25] and type(wire.roundtrip(Losses([1.0]))) is list
 
 
+def test_a_class_of_dict_s_own_is_the_dict_it_holds():
+    """A datasheet table built as a ``defaultdict`` (or an ``OrderedDict``) is a dict, as the spec's type says: it
+    crosses as the plain dict it holds, read as dict holds it (an ``items`` of its own stays behind); it read as
+    an opaque object, refused as "should be a dict", and cost two points (red team)."""
+    import collections
+
+    class Lying(dict):
+        def items(self):
+            return iter([("A100", 0.0)])
+
+    table = collections.defaultdict(dict, {"A100": collections.OrderedDict({torch.float32: 19.5e12})})
+    for made, plain in ((table, {"A100": {torch.float32: 19.5e12}}), (Lying({"A100": 1.5}), {"A100": 1.5})):
+        got = wire.roundtrip(made)
+        assert type(got) is dict and got == plain and all(type(v) is dict for v in got.values() if isinstance(v, dict))
+
+
 UNPRINTABLE_NAME = "odd\ud800\x1b]0;title\x07\x1b[2J\u202eevil"
 
 

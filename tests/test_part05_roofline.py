@@ -55,9 +55,11 @@ PREFIXES = (("k", 3), ("M", 6), ("G", 9), ("T", 12), ("P", 15))
 
 def wrong_figure(value, expected) -> str:
     """The words for a datasheet figure that is not the reference's (``expected`` may be a digest)."""
-    sparse = isinstance(value, float) and not differs(value / 2, expected, DATASHEET_COMPARE)
+    # (a figure written as an int, 2039 or 624 * 10**12, is a figure all the same: the schema takes it as one)
+    number = type(value) in (int, float)
+    sparse = number and not differs(value / 2, expected, DATASHEET_COMPARE)
     units = [(prefix, power) for prefix, power in PREFIXES
-             if isinstance(value, float) and not differs(value * 10.0**power, expected, DATASHEET_COMPARE)]
+             if number and not differs(value * 10.0**power, expected, DATASHEET_COMPARE)]
     return "wrong value" + (" (twice the dense peak: the datasheet's headline figure assumes 2:4 sparsity)"
                             if sparse else f" (in {units[0][0]}B/s or {units[0][0]}FLOP/s? The tables hold plain bytes "
                             f"and FLOPs per second: {value:g}e{units[0][1]})" if units else "")

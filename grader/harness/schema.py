@@ -23,6 +23,12 @@ import torch
 from grader.harness.wire import Opaque, Record
 
 
+def _dtype_tensor(dtype: torch.dtype) -> str:
+    """ "a float32 tensor", "an int64 tensor" (the article as the dtype's name is said)."""
+    name = str(dtype).removeprefix("torch.")
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name} tensor"
+
+
 def kind_of(value: Any) -> str:
     """A value's type in the words a student would use: "a tuple", "None", "a float32 tensor"."""
     if isinstance(value, Opaque):
@@ -30,7 +36,7 @@ def kind_of(value: Any) -> str:
     if isinstance(value, Record):
         return f"a {value.name} {'named tuple' if value.kind == 'namedtuple' else 'dataclass'}"
     if isinstance(value, torch.Tensor):
-        return f"a {str(value.dtype).removeprefix('torch.')} tensor"
+        return _dtype_tensor(value.dtype)
     if isinstance(value, np.ndarray):
         return "a numpy array"
     if isinstance(value, torch.dtype):
@@ -79,7 +85,7 @@ class _Int(Schema):
             return None
         if type(value) is float and value.is_integer():
             return f"returned the float {value!r}; expected an int (an exact count)"
-        return f"returned {kind_of(value)}; expected an int"
+        return f"returned {kind_of(value)}; expected an int{_item(value)}"
 
 
 class _Float(Schema):
@@ -92,7 +98,7 @@ class _Float(Schema):
 
     def problem(self, value):
         if type(value) not in (int, float):
-            return f"returned {kind_of(value)}; expected a float"
+            return f"returned {kind_of(value)}; expected a float{_item(value)}"
         if type(value) is float and math.isnan(value):
             return "returned NaN; expected a number"
         if not self.allow_inf and type(value) is float and math.isinf(value):
@@ -103,6 +109,12 @@ class _Float(Schema):
 
 
 _FLOAT_MAX = int(sys.float_info.max)
+
+
+def _item(value: Any) -> str:
+    """Where a one-element tensor came back for a number, how to make the number of it."""
+    return " (a Python number: .item() gives a one-element tensor's)" \
+        if isinstance(value, torch.Tensor) and value.numel() == 1 else ""
 
 
 class _Exact(Schema):
@@ -285,7 +297,7 @@ class Tensor(Schema):
     def __init__(self, dtype: torch.dtype | None = None, shape: tuple[int, ...] | None = None,
                  device: str | None = None, finite: bool = True) -> None:
         self.dtype, self.shape, self.device, self.finite = dtype, shape, device, finite
-        self.text = "a tensor" if dtype is None else f"a {str(dtype).removeprefix('torch.')} tensor"
+        self.text = "a tensor" if dtype is None else _dtype_tensor(dtype)
 
     def problem(self, value):
         if not isinstance(value, torch.Tensor):

@@ -221,6 +221,9 @@ def _enc(value: Any, depth: int, tail: list[bytes] | None = None) -> Any:
         return {"$t": [_enc(v, depth + 1, tail) for v in tuple.__iter__(value)]}  # as tuple holds it
     if isinstance(value, list):
         return [_enc(v, depth + 1, tail) for v in list.__iter__(value)]
+    if isinstance(value, dict):  # a class of dict's own (``defaultdict``, ``OrderedDict``) is the dict it holds, read
+        return {"$d": [[_enc(k, depth + 1, tail), _enc(v, depth + 1, tail)]  # as dict holds it
+                       for k, v in dict.items(value)]}
     if isinstance(value, torch.Tensor):
         return {"$opaque": _type_name(value), "why": "a tensor subclass"}
     return {"$opaque": _type_name(value)}
