@@ -685,6 +685,23 @@ def test_a_stale_recording_is_refused_with_a_clear_message(tmp_path):
     assert "record it again" not in results["output"] and "autograder-data" not in results["output"]
 
 
+def test_a_damaged_recording_is_refused_naming_the_file(tmp_path):
+    """A recording missing its examples, or with a file cut short, replayed every test as skipped ("4 passed,
+    62 skipped") or stopped at a bare zlib error: it is refused, naming the file and what to do."""
+    from grader.harness.recording import Recording, Stale
+
+    for damage in ("examples.json.gz", "answers.json.gz", "manifest.json"):
+        broken = tmp_path / damage
+        shutil.copytree(recording(seed=17), broken)
+        path = broken / damage
+        if damage == "examples.json.gz":
+            path.unlink()
+        else:
+            path.write_bytes(path.read_bytes()[:40])
+        with pytest.raises(Stale, match=rf"{damage} cannot be read .*restore the folder as it was given"):
+            Recording.load(broken)
+
+
 def test_a_recording_of_some_parts_says_which_parts_a_batch_drew_live(tmp_path):
     """Recorded with ``-m part1`` and replayed for a whole batch, the other parts are drawn live: right,
     but slower and unsaid; the batch names the parts its recording did not hold."""

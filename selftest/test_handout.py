@@ -221,14 +221,42 @@ def test_the_stubs_fail_every_test_as_not_implemented(handout, python, tmp_path)
     assert wrong == {}
 
 
+# a self-check the handout's README invites (run by `python strides.py`, never by the tests): at home, where
+# the files are read as they are, it must not read as reaching into other code (graded, staging blanks it)
+SELF_CHECK = '\n\nif __name__ == "__main__":\n    import doctest\n\n    doctest.testmod()\n    pdb.set_trace()\n' \
+    '    breakpoint()\n'
+
+
 def test_the_reference_in_the_handout_passes_every_test(handout, python, tmp_path):
     folder = copy_of(handout, tmp_path / "with_reference")
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, folder / "assignment" / path.name)
+    strides = folder / "assignment" / "strides.py"
+    strides.write_text(strides.read_text().replace("import annotations\n", "import annotations\n\nimport pdb\n", 1)
+                       + SELF_CHECK)
     said: list[str] = []
     results = run_tests(python, folder, said=said)
     assert {k: v for k, v in results.items() if v[0] not in ("passed", "skipped")} == {}
     assert "warning" not in said[0].lower(), said[0][-3000:]  # a passing run says nothing else
+
+
+def test_an_edited_test_file_says_so_and_never_reads_green(handout, python, tmp_path):
+    """A student who renames a test, or edits one of its examples, replays nothing recorded for it: the
+    renamed test fails (it was skipped, and a run read green) and the edited example says the test file
+    was edited, with what to do (it read as a harness fault to report, with a remedy only staff have)."""
+    folder = copy_of(handout, tmp_path / "edited")
+    for path in (ROOT / "reference").glob("*.py"):
+        shutil.copy(path, folder / "assignment" / path.name)
+    tests = folder / "tests" / "test_part01_strides.py"
+    text = tests.read_text()
+    assert "@example(shape=(3, 4))" in text and "def test_flat_index(" in text
+    tests.write_text(text.replace("@example(shape=(3, 4))", "@example(shape=(3, 5))")
+                     .replace("def test_flat_index(", "def test_flat_index_mine("))
+    results = run_tests(python, folder, "tests/test_part01_strides.py")
+    renamed = results["tests.test_part01_strides::test_flat_index_mine"]
+    assert renamed[0] == "failure" and "no recorded examples for this test" in renamed[1], renamed
+    edited = results["tests.test_part01_strides::test_contiguous_strides"]
+    assert edited[0] == "failure" and "was the test file edited?" in edited[1], edited
 
 
 LOOKUP = '''

@@ -1339,6 +1339,20 @@ def test_names_given_at_run_time_are_said_as_that_with_what_to_write_first():
     assert library.startswith("your submission reaches into code it did not write") and LIBRARY_OPS in library
 
 
+def test_a_debugger_left_in_is_said_as_that_with_where_to_debug():
+    """breakpoint() or pdb.set_trace() in a function (a student debugging) reads the frames of the code that
+    called it: refused as ever, but said as a debugger, with where to debug instead first."""
+    from grader.harness.faults import DEBUGGER, REACHES_IN, ReachesInFault
+
+    for line in ("breakpoint()", "import pdb\n    pdb.set_trace()"):
+        found = reaches({"named": f"def merge_heads(x):\n    {line}\n    return x\n"})
+        said = ReachesInFault([f"{r.where} {r.what}" for r in found]).describe()
+        assert said.startswith("your submission calls a debugger, which cannot run under the tests"), said
+        assert said.index(DEBUGGER[:40]) < said.index(REACHES_IN[:40])
+    other = ReachesInFault(["named.py:3 uses breakpoint", "named.py:4 uses sys.modules"]).describe()
+    assert other.startswith("your submission reaches into code it did not write") and DEBUGGER in other
+
+
 def test_a_namespace_changed_in_place_is_said_once_as_the_change():
     """``self.__dict__.update(...)``: refused as the update it is, not also as a namespace handed on (whose hint,
     copy it with dict(vars(x)), does not apply)."""

@@ -188,9 +188,12 @@ class ReachesInFault(Fault):
         # names given at run time, whatever they name (the submission's own objects too): the reading cannot
         # tell which, so said as that, with what to write instead first
         self.by_name = all(any(word in place for word in BY_NAME) for place in places)
+        # a debugger left in (breakpoint(), pdb.set_trace()): said as that, with where to debug instead
+        self.debugger = all(any(word in place.split(" ", 1)[-1] for word in DEBUGGERS) for place in places)
         general = LOADS_CODE if self.loads_code else REACHES_IN
         hints = list(dict.fromkeys(hints))
-        super().__init__(places[0] + more, " ".join([*hints, general] if self.by_name else [general, *hints]))
+        super().__init__(places[0] + more, " ".join([*hints, general] if self.by_name or self.debugger
+                                                    else [general, *hints]))
 
     def summary(self) -> str:  # read from the source alone: no example, nothing the process sent
         return self.describe()
@@ -201,7 +204,15 @@ class ReachesInFault(Fault):
         if self.by_name:
             return (f"your submission looks an attribute up by a name the reading cannot see, which could reach "
                     f"into code it did not write: {self.function}")
+        if self.debugger:
+            return f"your submission calls a debugger, which cannot run under the tests: {self.function}"
         return f"your submission reaches into code it did not write: {self.function}"
+
+
+DEBUGGER = ("A debugger cannot stop a test (it reads the frames of the code that called yours): take the "
+            "breakpoint() or pdb call out, and debug in a script of your own instead (python -c \"from assignment "
+            "import strides; print(strides.contiguous_strides((2, 3)))\" in the handout's folder) or in an "
+            "if __name__ == \"__main__\": block at the end of the module, which the tests never run.")
 
 
 REACHES_IN = ("Your modules may use torch, numpy, einops, jaxtyping, the standard library and each other. They must "
@@ -267,9 +278,10 @@ HINTS = (("asks where its callers are", CALLERS), ("unpickler call", SAFE_GLOBAL
          ("built at run time", BUILT_NAMES),
          ("uses setattr", ATTRIBUTES_BY_NAME), ("namespace", ATTRIBUTES_BY_NAME),
          ("makes a class at run time", ATTRIBUTES_BY_NAME), ("uses .keywords", PARTIAL_OPTIONS),
-         ("torch.library", LIBRARY_OPS))
+         ("torch.library", LIBRARY_OPS), *((word, DEBUGGER) for word in ("breakpoint", "pdb", "bdb")))
 # places that are only names given at run time (a getattr's, a setattr's): their hints come first
 BY_NAME = ("a name built at run time", "uses setattr")
+DEBUGGERS = ("breakpoint", "pdb", "bdb")  # ... and a debugger's, first too
 
 
 class Unavailable(Exception):

@@ -93,8 +93,11 @@ class ReplayOracle(Door):
             return self.live.ask(q, measured=measured, observe=observe)
         if q.probe.kind == "judge" and not q.probe.record:
             raise faults.Unavailable(f"{q.probe.name} is measured only when grading")
-        raise faults.HarnessFault(q.subject, "no recorded answer for this input; rebuild the handout's recordings",
-                                  q.inputs())
+        # (in the handout, a test's example edited, or tests/recorded/ from another handout; for staff, a
+        # recording to make again)
+        raise faults.HarnessFault(q.subject, "no recorded answer for this input: was the test file edited? restore "
+                                  "tests/ as the handout gave it (the tests replay the answers recorded for their "
+                                  "own examples); staff: record the handout again", q.inputs())
 
     def close(self) -> None:
         if self.live is not None:

@@ -33,6 +33,7 @@ from grader.harness.impl import Implementation, stage_submission
 from grader.harness.oracle import LiveOracle, ReplayOracle
 from grader.harness.parts import PARTS, part_of_path, test_id
 from grader.harness.recording import Recorder, Recording, file_hashes, fingerprint
+from grader.harness.source import strip_main_blocks
 from grader.harness.tamper import imported_with, reaches
 from grader.harness.transport import InProcess
 
@@ -99,10 +100,24 @@ def pytest_configure(config: pytest.Config) -> None:
     profiles.register()
     if config.getoption("hypothesis_profile", default=None) is None:
         settings.load_profile(profiles.default_profile())
+    _check_submission_option(config)
     run = _make_run(config)
     config.stash[RUN_KEY] = run
     config.stash[CUDA_SKIPS_KEY] = []
     CURRENT.set(run)
+
+
+def _check_submission_option(config: pytest.Config) -> None:
+    """``--submission`` names a folder (with ``assignment/`` inside, or the module files): anything else is said
+    once, as a usage error, not as a traceback in every test's setup."""
+    given = config.getoption("submission", default=None)
+    if not given or Path(given).is_dir():
+        return
+    path = Path(given)
+    why = "no such folder" if not path.exists() else \
+        "a zip: unzip it, and name the folder (python -m grader grade takes zips)" if path.suffix.lower() == ".zip" \
+        else "a file: name the folder it is in" if path.is_file() else "not a folder"
+    raise pytest.UsageError(f"--submission={given}: {why} (a folder with assignment/ inside, or the module files)")
 
 
 def _has_reference(config: pytest.Config) -> bool:
@@ -251,7 +266,12 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
         return None
     if not run.recording.count(run.test):
         if not _has_reference(pyfuncitem.config):
-            pytest.skip("no recorded examples for this test in the handout")
+            if pyfuncitem.get_closest_marker("cuda") is not None:  # (the handout's recording is made on a CPU)
+                pytest.skip("no recorded examples for this cuda test in the handout: it runs when graded")
+            # a test renamed, or tests/recorded/ from another handout: failed, not skipped, so no run reads green
+            pytest.fail(f"{run.test}: no recorded examples for this test in tests/recorded/ (was the test renamed, "
+                        "or tests/ changed?); restore tests/ as the handout gave it: the tests replay what it "
+                        "recorded", pytrace=False)
         return None  # nothing recorded (a cuda test of a CPU recording): drawn live, against the live oracle
     fixtures = cases.fixtures(pyfuncitem.funcargs)
     impl = pyfuncitem.config.stash.get(IMPL_KEY, None)
@@ -270,7 +290,10 @@ def _refuse_reaching_in(item: pytest.Function) -> None:
     if door is None or part is None or item.config.getoption("no_reach_check"):
         return
     if REACHES_KEY not in item.config.stash:
-        item.config.stash[REACHES_KEY] = (door.sources(), reaches(door.sources()))
+        # as graded: a `__main__` block (a self-check's pdb, doctest) is blanked when staged, and never runs when
+        # imported; a plain run at home reads the files as they are, block and all
+        sources = {name: strip_main_blocks(text) for name, text in door.sources().items()}
+        item.config.stash[REACHES_KEY] = (sources, reaches(sources))
     sources, found = item.config.stash[REACHES_KEY]
     if found:
         runs_with = imported_with(sources, part.module)

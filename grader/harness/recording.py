@@ -36,7 +36,7 @@ QUESTIONS = "questions.json.gz"
 
 
 class Stale(Exception):
-    """A recording made from other tests, another reference or another harness."""
+    """A recording that cannot be used: made from other tests, another reference or another harness, or damaged."""
 
 
 def fingerprint(root: Path = ROOT) -> str:
@@ -125,12 +125,23 @@ class Recording:
 
     @classmethod
     def _read(cls, folder: Path) -> "Recording":
-        def read(name: str, key: str) -> dict:
+        def read(name: str, key: str, needed: bool = True) -> dict:
+            # (every recording has its examples and answers: one missing or cut short is a damaged copy, said with
+            # its name, not a recording of nothing whose tests all skip)
             path = folder / name
-            return json.loads(gzip.decompress(path.read_bytes())).get(key, {}) if path.exists() else {}
+            if not path.exists() and not needed:
+                return {}
+            try:
+                text = gzip.decompress(path.read_bytes()) if name.endswith(".gz") else path.read_bytes()
+                data = json.loads(text)
+                return data if key is None else data.get(key, {})
+            except (OSError, EOFError, ValueError, AttributeError) as error:
+                raise Stale(f"{path} cannot be read ({type(error).__name__}: {error}): the recording is damaged or "
+                            "incomplete; restore the folder as it was given (the handout's tests/recorded/), or "
+                            "record it again with `python -m grader record`") from None
 
-        manifest = json.loads((folder / MANIFEST).read_text()) if (folder / MANIFEST).exists() else {}
-        return cls(read(EXAMPLES, "examples"), read(ANSWERS, "answers"), manifest, read(QUESTIONS, "questions"))
+        return cls(read(EXAMPLES, "examples"), read(ANSWERS, "answers"), read(MANIFEST, None),
+                   read(QUESTIONS, "questions", needed=False))
 
     def examples_of(self, test: str, *, skip: set[str] = frozenset()) -> Iterator[dict[str, Any]]:
         """The test's examples, distinct, simplest first; each decoded afresh as it is reached
