@@ -26,6 +26,10 @@ from grader.harness.tamper import imported_with, reaches
 from selftest.grading import ROOT, grade, written
 
 HONEST = {
+    # a namespace read for its names alone hands out no object (an __all__ built so cost a whole part: round 46)
+    "an __all__ from the module's names": "__all__ = [n for n in globals() if not n.startswith('_')]\n"
+                                          "NAMES = sorted(vars())\nHAS = 'torch' in locals()\n"
+                                          "def f():\n    return list(globals().keys())\n",
     # einops' public functions, also as its own module holds them (an editor's auto-import writes so)
     "einops, public and by its module": "import einops\nfrom einops.einops import rearrange\n"
                                         "from einops import einsum, pack, parse_shape, reduce, repeat, unpack\n"

@@ -2699,6 +2699,13 @@ def constant_class_namespaces(tree: ast.Module, root: ast.AST) -> set[int]:
     return found
 
 
+def names_only_reads(root: ast.AST) -> set[int]:
+    """The ``globals`` / ``vars`` / ``locals`` / ``dir`` names in ``root`` called with no argument whose result is
+    read for its names alone (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``, ``sorted(dir())``):
+    no object comes out, and no name is set through them (see ``_namespace_reads``)."""
+    return _namespace_reads(root)[2]
+
+
 def _namespace_reads(root: ast.AST) -> tuple[set[int], set[int], set[int]]:
     """The ``globals`` / ``vars`` / ``locals`` / ``dir`` names in ``root`` called with no argument whose
     namespace is only read where it is made (``__all__ = [n for n in globals() if ...]``, ``"x" in vars()``,

@@ -74,8 +74,8 @@ from dataclasses import dataclass
 
 from grader.harness.literal_names import ROUNDS, LiteralStrings, _loads, _no_value
 from grader.harness.source import (CLASS_DECORATORS, MAX_DEPTH, _bound_counts, _import_binding,
-                                   constant_class_namespaces, format_fields, match_positions, nesting_depth,
-                                   reached_as, walk)
+                                   constant_class_namespaces, format_fields, match_positions, names_only_reads,
+                                   nesting_depth, reached_as, walk)
 
 # the packages of the grader, the tests and the test runner: no module of a submission needs them
 # (and what reaches memory by address, or swaps the built-ins)
@@ -886,6 +886,8 @@ class _Reader(ast.NodeVisitor):
         # as honest where it stands
         self.constants_read = constant_class_namespaces(tree, tree) if isinstance(tree, ast.Module) else set()
         self.allowed |= self.constants_read
+        # `__all__ = [n for n in globals() if ...]`: a namespace read for its names alone hands out no object
+        self.allowed |= names_only_reads(tree)
         self.functions = {n.name for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if self.classes is None:  # (a module of a submission: given, with those it imports, by ``reaches``)
             self.classes = _plain_classes(tree, self.dotted)
