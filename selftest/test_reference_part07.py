@@ -700,6 +700,22 @@ def test_autograd_in_what_a_decorator_is_handed_is_charged():
     assert findings_of(wrapped) == []
 
 
+def test_honest_introspection_is_not_charged():
+    """A class's own __repr__ showing vars(self) or self.__dict__ (what it stored on itself), a version guard
+    (torch.__version__, importlib.metadata.version, importlib.util.find_spec) and a dataclass's own fields table
+    read nothing a reading cannot name: each cost test_no_autograd (red team). importlib.import_module does."""
+    grads = ("class LinearGrads:\n    def __init__(self, gx, gw):\n        self.gx, self.gw = gx, gw\n\n"
+             "    def __repr__(self):\n        return f'{type(self).__name__}({vars(self)}, {self.__dict__}, {dir(self)})'\n\n"
+             "def squared_error_grad(x, w, t):\n    return LinearGrads(x, w).gx * (x @ w - t)\n")
+    for head in ("import torch\nTORCH_2 = int(torch.__version__.split('.')[0]) >= 2\n",
+                 "import importlib.metadata\nV = importlib.metadata.version('torch')\n",
+                 "from importlib.metadata import version, PackageNotFoundError\nV = version('torch')\n",
+                 "import importlib.util\nHAS = importlib.util.find_spec('triton') is not None\n",
+                 "import dataclasses\n@dataclasses.dataclass\nclass _D:\n    a: int = 0\nN = list(_D.__dataclass_fields__)\n"):
+        assert findings_of(head + grads) == [], head
+    assert findings_of("import importlib\nM = importlib.import_module('torch.autograd')\n" + grads)
+
+
 def test_a_helper_module_s_own_imports_are_not_charged():
     """gradients.py taking a helper from flops.py runs flops.py's imports, which are not its business."""
     flops = {"flops": "from torch.utils._python_dispatch import TorchDispatchMode\nimport re\n\n"

@@ -328,9 +328,9 @@ class Module:
                     else:  # the class is handed on: what it is given may call any of its methods
                         found += [n for n in walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
                 else:  # a def under a top-level `if`, `try`, `with` or loop is defined there all the same
-                    for field in ("body", "orelse", "finalbody"):
-                        if isinstance(getattr(node, field, None), list):
-                            todo.append((getattr(node, field), in_class))
+                    for block in ("body", "orelse", "finalbody"):
+                        if isinstance(getattr(node, block, None), list):
+                            todo.append((getattr(node, block), in_class))
                     todo += [(handler.body, in_class) for handler in getattr(node, "handlers", ())]
                     todo += [(case.body, in_class) for case in getattr(node, "cases", ())]
         self._handed_on = found
@@ -1444,7 +1444,9 @@ PLAIN_IMPORTS = ("__future__", "typing", "typing_extensions", "math", "numbers",
                  "sys", "os", "os.path", "re", "time", "random", "json", "copy", "pathlib", "datetime", "decimal",
                  "heapq", "bisect", "pprint", "textwrap", "doctest", "inspect",
                  # and a self-check's (its timer's text runners and mock charged by name, `RUNS_UNSEEN`)
-                 "argparse", "timeit", "unittest", "types", "string", "io", "struct", "cmath")
+                 "argparse", "timeit", "unittest", "types", "string", "io", "struct", "cmath",
+                 # a version guard's (what of them turns a name into an object is charged by name, `RUNS_UNSEEN`)
+                 "importlib.metadata", "importlib.util")
 # Names of autograd's entry points, wherever they appear as an attribute, a name or a keyword.
 AUTOGRAD = frozenset([
     "backward", "grad", "grad_fn", "requires_grad", "requires_grad_", "retain_grad", "register_hook",
@@ -1656,7 +1658,9 @@ PLAIN_DUNDERS = frozenset(["__name__", "__file__", "__all__", "__debug__"])
 # ``__globals__``, ``__subclasses__``, ...) reaches around
 PLAIN_DUNDER_ATTRIBUTES = frozenset(["__name__", "__qualname__", "__module__", "__init__", "__class__",
                                      "__post_init__", "__enter__", "__exit__", "__call__", "__repr__", "__str__",
-                                     "__len__", "__iter__", "__next__", "__eq__", "__hash__", "__getitem__"])
+                                     "__len__", "__iter__", "__next__", "__eq__", "__hash__", "__getitem__",
+                                     # a library's version string, a dataclass's table of its own fields
+                                     "__version__", "__dataclass_fields__"])
 OWN = frozenset(["squared_error_grad", "linear_backward"])  # the spec's names may appear as themselves
 # Ways to run what no source shows: reading data back as code (a pickle's opcodes may call ``exec``, and
 # torch.load, numpy.load, torch.jit and torch.package read pickles), building a function from a code
@@ -1751,9 +1755,16 @@ def defined_in(dotted: str, library: str = "torch") -> str | None:
     return name if type(name) is str else None
 
 
+# of importlib, what hands back text or a spec, never an object by its name: whether a library is installed, and
+# which version (a guard honest code writes; ``import_module`` and the loaders stay charged)
+PLAIN_IMPORTLIB = ("importlib.metadata.version", "importlib.metadata.PackageNotFoundError", "importlib.util.find_spec")
+
+
 def runs_unseen(dotted: str) -> bool:
     """Whether a resolved name (``torch.load``, ``pickle.loads``, ``os.execv``) is one of ``RUNS_UNSEEN``,
     however it is reached (``numpy.os.system`` is ``os.system``)."""
+    if dotted in PLAIN_IMPORTLIB or dotted in ("importlib.metadata", "importlib.util"):  # (the module on the way)
+        return False
     return reached_as(dotted, RUNS_UNSEEN) or any(
         tail.startswith(("os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.system", "os.popen", "jaxtyping._"))
         or tail.startswith("inspect.") and not _plain_inspect(tail.split(".")[1])
@@ -2211,7 +2222,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
         imported = _imported(mod, node, scopes.get(id(node))) if isinstance(node, (ast.Name, ast.Attribute)) \
             and not _inner_local(mod, node, scopes.get(id(node))) else None
         if imported and isinstance(node.ctx, ast.Load) and runs_unseen(imported) \
-                and (imports or _called(node, parents) or not reached_as(imported, TEXT_RUNNERS)):
+                and (imports or _called(node, parents) or not reached_as(imported, TEXT_RUNNERS)) \
+                and not _on_the_way_to(mod, node, parents, scopes, PLAIN_IMPORTLIB):
             found.append(Finding(where, f"uses {imported}", False))
         if imported and isinstance(node.ctx, ast.Load) and _own_compiler_backend(mod, imported, node, parents):
             found.append(Finding(where, f"replaces what {imported} compiles with a compiler backend of its own (the "
@@ -2328,7 +2340,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
                     found.append(Finding(where, f"uses .{node.attr}", True))
             elif dunder:
                 if node.attr not in PLAIN_DUNDER_ATTRIBUTES and (imports or node.attr != "__doc__") \
-                        and not _cooperative(node, parents) and id(node) not in constants_read:
+                        and not _cooperative(node, parents) and id(node) not in constants_read \
+                        and not (node.attr == "__dict__" and _self(mod, node.value)):  # (its own attributes)
                     found.append(Finding(where, f"uses .{node.attr}", False))
             elif (node.attr.startswith("_") and not (mine or _self(mod, node.value))) or node.attr in ESCAPES \
                     or node.attr in FRAME_ATTRIBUTES:
@@ -2339,7 +2352,8 @@ def _inspect(mod: Module, root: ast.AST, file: str, siblings: set[str], imports:
             if autograd:  # `getattr(w, "grad")` is `w.grad`
                 found.append(Finding(where, f"uses .{autograd[0]}", True))
             elif node.id in ESCAPES and isinstance(node.ctx, ast.Load) and node.id not in mod.functions \
-                    and not (names and all(_plain_attribute(n) for n in names)) and id(node) not in constants_read:
+                    and not (names and all(_plain_attribute(n) for n in names)) and id(node) not in constants_read \
+                    and not _own_namespace(mod, node, parents):
                 setters = [n for n in names if n in SETTERS]  # `getattr(module, "__dict__")` reaches a setter
                 on = receivers.get(id(node))  # `getattr(torch.ops.aten, name)`: an op, whatever the name
                 if id(node) in reading:  # `[n for n in globals() if ...]`: a namespace read, nothing set
@@ -3293,6 +3307,25 @@ def _own_function(mod: Module, func: ast.expr, scopes: dict[int, dict[str, str]]
         return func.id not in mod.final and func.id not in mod.imports
     return isinstance(mod.final.get(func.id), (ast.FunctionDef, ast.AsyncFunctionDef)) \
         and _bindings(mod.tree, func.id) == 1
+
+
+def _on_the_way_to(mod: Module, node: ast.AST, parents: dict[int, ast.AST], scopes: dict, names) -> bool:
+    """Whether ``node`` is the module on the way to one of ``names`` (``importlib`` of
+    ``importlib.metadata.version``): the dotted name it starts resolves to one of them."""
+    top = node
+    while isinstance(parents.get(id(top)), ast.Attribute) and parents[id(top)].value is top:
+        top = parents[id(top)]
+    return top is not node and _imported(mod, top, scopes.get(id(top))) in names
+
+
+def _own_namespace(mod: Module, node: ast.Name, parents: dict[int, ast.AST]) -> bool:
+    """``vars(self)`` or ``dir(self)`` in a method of the submission's own class (a ``__repr__`` showing its
+    fields), the builtin called on the method's own ``self``: what the class stored on itself, every store of
+    which the source shows."""
+    call = parents.get(id(node))
+    return node.id in ("vars", "dir") and _bound_counts(mod.tree)[node.id] == 0 and not mod.stars \
+        and isinstance(call, ast.Call) and call.func is node and len(call.args) == 1 and not call.keywords \
+        and _self(mod, call.args[0])
 
 
 def _self(mod: Module, value: ast.expr) -> bool:
