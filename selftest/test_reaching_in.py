@@ -1355,6 +1355,12 @@ def test_a_debugger_left_in_is_said_as_that_with_where_to_debug():
         assert said.index(DEBUGGER[:40]) < said.index(REACHES_IN[:40])
     other = ReachesInFault(["named.py:3 uses breakpoint", "named.py:4 uses sys.modules"]).describe()
     assert other.startswith("your submission reaches into code it did not write") and DEBUGGER in other
+    # a log call's stacklevel=2 (which linters ask for): said as that, what to write first
+    from grader.harness.faults import CALLERS
+
+    logged = ReachesInFault(["training.py:17 asks where its callers are (stacklevel=)"]).describe()
+    assert logged.startswith("your submission asks a log call to name its callers") and logged.index(CALLERS[:40]) \
+        < logged.index(REACHES_IN[:40])
 
 
 def test_a_namespace_changed_in_place_is_said_once_as_the_change():

@@ -190,10 +190,12 @@ class ReachesInFault(Fault):
         self.by_name = all(any(word in place for word in BY_NAME) for place in places)
         # a debugger left in (breakpoint(), pdb.set_trace()): said as that, with where to debug instead
         self.debugger = all(any(word in place.split(" ", 1)[-1] for word in DEBUGGERS) for place in places)
+        # a log call asking where its caller is (logging's stacklevel=2, which linters ask for): what to write first
+        self.callers = all("asks where its callers are" in place for place in places)
         general = LOADS_CODE if self.loads_code else REACHES_IN
         hints = list(dict.fromkeys(hints))
-        super().__init__(places[0] + more, " ".join([*hints, general] if self.by_name or self.debugger
-                                                    else [general, *hints]))
+        first = self.by_name or self.debugger or self.callers
+        super().__init__(places[0] + more, " ".join([*hints, general] if first else [general, *hints]))
 
     def summary(self) -> str:  # read from the source alone: no example, nothing the process sent
         return self.describe()
@@ -206,6 +208,8 @@ class ReachesInFault(Fault):
                     f"into code it did not write: {self.function}")
         if self.debugger:
             return f"your submission calls a debugger, which cannot run under the tests: {self.function}"
+        if self.callers:
+            return f"your submission asks a log call to name its callers, which are the tests' frames: {self.function}"
         return f"your submission reaches into code it did not write: {self.function}"
 
 
