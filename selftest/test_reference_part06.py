@@ -306,6 +306,16 @@ def einsum_lines(named, others):
     return package_names({"named": named, **others}, "named", "attention_scores", lambda used: used == "einops.einsum")
 
 
+def test_a_helper_defined_in_both_branches_of_an_if_is_read_in_each():
+    """``if hasattr(einops, "einsum"): def _scores ... else: def _scores ...`` (a fallback): either def may be the
+    one that runs, and each is read; only the last was, so the einops branch read as never calling einsum."""
+    einops_first = ("import einops\nimport torch\n\nif hasattr(einops, 'einsum'):\n    def _scores(q, k):\n"
+                    "        return einops.einsum(q, k, 'b q h d, b k h d -> b h q k')\nelse:\n"
+                    "    def _scores(q, k):\n        return torch.einsum('bqhd,bkhd->bhqk', q, k)\n\n"
+                    "def attention_scores(q, k):\n    return _scores(q, k)\n")
+    assert einsum_lines(einops_first, {}) == ["named.py:6"]
+
+
 def test_einops_in_a_helper_a_star_import_brings_is_a_call():
     assert einsum_lines(STAR_NAMED, {"_axes": AXES}) == ["_axes.py:6"]
     assert einsum_lines(STAR_NAMED, {"_axes": "from einops import einsum\n"}) == []  # einsum, but not `scores`

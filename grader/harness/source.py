@@ -363,9 +363,12 @@ class Module:
         """What a module-level name read may be: its final definition (``_definition``); read ``at_import`` (by a
         decorator, a class body, a call at the module's top) where the module binds it more than once, every
         statement binding it too, as such a read meets the binding of its moment (``@D`` under a first ``def D``,
-        a second ``def D`` after). A function's body runs once the module is imported: its final binding."""
+        a second ``def D`` after). A function's body runs once the module is imported: its final binding, where one
+        is known; a name bound only in branches (``if hasattr(einops, "einsum"): def f ... else: def f ...``) may
+        be any of them, and each is read."""
         definition = self._definition(name)
-        if definition is None or not at_import or self.bindings.get(name, 0) < 2:
+        branches = name not in self.final and self.bindings.get(name, 0) >= 2
+        if definition is None or not (at_import or branches) or self.bindings.get(name, 0) < 2:
             return [definition] if definition is not None else []
         return list(dict.fromkeys([definition, *_binding_statements(self.tree, name)]))
 
