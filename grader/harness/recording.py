@@ -24,6 +24,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import zlib
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -125,7 +126,7 @@ class Recording:
 
     @classmethod
     def _read(cls, folder: Path) -> "Recording":
-        def read(name: str, key: str, needed: bool = True) -> dict:
+        def read(name: str, key: str | None, needed: bool = True) -> dict:
             # (every recording has its examples and answers: one missing or cut short is a damaged copy, said with
             # its name, not a recording of nothing whose tests all skip)
             path = folder / name
@@ -135,7 +136,7 @@ class Recording:
                 text = gzip.decompress(path.read_bytes()) if name.endswith(".gz") else path.read_bytes()
                 data = json.loads(text)
                 return data if key is None else data.get(key, {})
-            except (OSError, EOFError, ValueError, AttributeError) as error:
+            except (OSError, EOFError, ValueError, AttributeError, zlib.error) as error:
                 raise Stale(f"{path} cannot be read ({type(error).__name__}: {error}): the recording is damaged or "
                             "incomplete; restore the folder as it was given (the handout's tests/recorded/), or "
                             "record it again with `python -m grader record`") from None
