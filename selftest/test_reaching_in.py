@@ -604,6 +604,11 @@ REACHING = {
     "a function's code swapped": "def f(g, h):\n    g.__code__ = h.__code__\n",
     "whether a dispatch mode watches": "from torch.utils._python_dispatch import _get_current_dispatch_mode\n",
     # einops' internals, which Part 6's probe swaps to watch each step: compared, they tell a watched call (round 46)
+    # a built-in module's loader hands out the live module (builtins, posix): a store into it replaces what every
+    # probe calls (red team)
+    "a loader asked for its module": "import importlib.util\nS = importlib.util.find_spec('builtins')\n"
+                                     "B = S.loader.create_module(S)\n",
+    "a loader asked for its code": "import importlib.util\nC = importlib.util.find_spec('x').loader.get_code('x')\n",
     "einops' internals compared": "import einops.einops as _inner\n_SHIPPED = (_inner.get_backend, "
                                   "_inner._apply_recipe)\ndef f():\n    return (_inner.get_backend, "
                                   "_inner._apply_recipe) == _SHIPPED\n",

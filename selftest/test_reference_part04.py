@@ -528,6 +528,10 @@ _COUNT = ("    from torch.utils.flop_counter import FlopCounterMode\n    with Fl
     "_TABLE = {}\n\ndef count_matmul_flops(fn):\n    return _TABLE['count'](fn)\n\ndef register(name):\n"
     "    def put(f):\n        _TABLE[name] = f\n        return f\n    return put\n\n@register('count')\ndef _count(fn):\n"
     + _COUNT,
+    # a wrapping decorator called with a function of its own hands it the decorated one: lru_cache(keep)(f) is
+    # keep(f) (red team)
+    "import functools\n\ndef count_matmul_flops(fn):\n    return len(fn)\n\ndef _as_len(f):\n    global len\n"
+    "    len = f\n    return f\n\n@functools.lru_cache(_as_len)\ndef _count(fn):\n" + _COUNT,
     # a class handed to a decorator of its own: any of its methods may be kept
     "_TABLE = {}\n\ndef count_matmul_flops(fn):\n    return _TABLE['count'](fn)\n\ndef _keep(cls):\n"
     "    _TABLE['count'] = cls.count\n    return cls\n\n@_keep\nclass _Counter:\n    @staticmethod\n"
@@ -551,14 +555,16 @@ def test_torch_s_counter_in_what_a_decorator_is_handed_is_read(flops):
 
 
 @pytest.mark.parametrize("decorator", ["@functools.lru_cache(maxsize=None)", "@functools.cache", "@torch.no_grad()",
-                                       "@contextlib.contextmanager"])
+                                       "@contextlib.contextmanager",
+                                       "@jaxtyping.jaxtyped(typechecker=typeguard.typechecked)"])
 def test_a_self_check_a_wrapping_decorator_wraps_is_not_read(decorator):
     """A decorator that only wraps a function, handing the wrapper back under its name, keeps it nowhere else: a
     self-check so decorated, never called, is not read (as an undecorated one is not)."""
     from tests.test_part04_flops import _flop_counter_reads
 
     reference = (ROOT / "reference" / "flops.py").read_text()
-    check = f"\n\nimport contextlib\nimport functools\n\n\n{decorator}\ndef _check_against_torch(fn):\n" + _COUNT
+    check = f"\n\nimport contextlib\nimport functools\n\nimport jaxtyping\nimport typeguard\n\n\n{decorator}\n" \
+        "def _check_against_torch(fn):\n" + _COUNT
     assert _flop_counter_reads((("__init__", ""), ("flops", reference + check)))[0] == []
     assert _flop_counter_reads((("__init__", ""), ("flops", reference + check.replace(decorator, "@_mine"))))[0] != []
 

@@ -1340,9 +1340,16 @@ WRAPPING_DECORATORS = frozenset([
 
 
 def _wraps_only(decorator: ast.expr, mod: Module, in_class: ast.ClassDef | None) -> bool:
-    """Whether ``decorator`` is one of ``WRAPPING_DECORATORS`` (called with options or not), or a property's
-    ``.setter`` (``.getter``, ``.deleter``) of a def of the same class body that ``@property`` decorates."""
+    """Whether ``decorator`` is one of ``WRAPPING_DECORATORS`` (called with options written out, or not), or a
+    property's ``.setter`` (``.getter``, ``.deleter``) of a def of the same class body that ``@property``
+    decorates. Called with anything else (``@functools.lru_cache(keep)``: lru_cache(keep)(f) is keep(f)), it hands
+    the function to what it was given; ``functools.wraps(g)`` only copies g's name onto it, and jaxtyping's
+    ``typechecker=`` may be one of the checkers."""
     callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(decorator, ast.Call) and mod.resolve(callee) != "functools.wraps" and not all(
+            isinstance(option, ast.Constant) or mod.resolve(option) in WRAPPING_DECORATORS
+            for option in [*decorator.args, *(k.value for k in decorator.keywords)]):
+        return False
     if in_class is not None and isinstance(callee, ast.Attribute) and callee.attr in ("setter", "getter", "deleter") \
             and isinstance(callee.value, ast.Name):
         return any(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == callee.value.id

@@ -202,6 +202,9 @@ REACHING = frozenset(["_getframe", "_current_frames", "_current_exceptions", "se
                       "resolve_name", "_import_dotted_name", "getclosurevars", "getattr_static", "__annotations__",
                       "meta_path", "path_hooks", "path_importer_cache", "__no_type_check__", "make_dataclass",
                       "load_module", "exec_module", "_load_module_shim",  # a loader run by hand: no finder asked
+                      # ... or asked for its module (a built-in's loader hands out the live one: builtins, posix)
+                      # or its code object (red team: find_spec(...).loader.create_module(spec))
+                      "create_module", "get_code",
                       "findCaller",  # logging's: the caller's file, line and name
                       "cr_origin",  # a coroutine's: where the frames that made it stand
                       # the resolvers and code makers above, wherever they are read from
