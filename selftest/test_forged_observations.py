@@ -57,6 +57,9 @@ ATTACKED = {
     "part06_einops_adds_masked_halves": {"test_uses_einops"},
     # the same times a factor of 1 einops made of q's and k's values: it doubles with them, and holds no score
     "part06_scores_times_a_factor_einops_made": {"test_uses_einops"},
+    # einops only where a dispatch mode of its own, around a tiny einops step, sees ops it did not run (the probe's
+    # own work in each step, which now runs unseen by any mode): torch.einsum otherwise (red team)
+    "part06_einops_only_when_a_mode_sees_the_probe": {"test_uses_einops"},
     # each answer made with torch and handed to the step of einops' backend, which the watch's stand-in was
     "part06_answer_relayed_through_the_watch": {"test_uses_einops"},
     "part07_engine_captured": {"test_no_autograd"},  # autograd's engine, captured at import, run quietly

@@ -21,6 +21,7 @@ PRIVATE: tuple[tuple[str, str], ...] = (
     ("torch._C", "_len_torch_function_stack"),
     ("torch._C", "_pop_torch_function_stack"),
     ("torch._C", "_current_graph_task_id"),
+    ("torch._C", "_DisableTorchDispatch"),
     ("hypothesis.internal.conjecture.providers", "_get_local_constants"),
 )
 # (where, attribute) for every private setting the harness sets (not called: only there to be set)
@@ -89,3 +90,10 @@ function_depth: Callable[[], int] = _private("_len_torch_function_stack")  # typ
 pop_function_mode: Callable[[], object] = _private("_pop_torch_function_stack")
 # the id of the backward autograd's engine is running on this thread, -1 outside one (Part 7's watch)
 graph_task_id: Callable[[], int] = _private("_current_graph_task_id")  # type: ignore[assignment]
+
+
+def unseen_by_modes() -> object:
+    """A context in which torch ops run with no ``__torch_dispatch__`` mode seeing them: the work a probe does
+    inside a call of the submission's (Part 6's, inside each einops step), which a mode the submission entered
+    around the call would see, and so tell a watched call from a plain one by."""
+    return _private("_DisableTorchDispatch")()

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from grader.harness import adapters
 from grader.harness.impl import Implementation
 from grader.harness.probe import Report, probe
 
@@ -41,9 +42,10 @@ def _backend(real: Any, step: Any) -> Any:
 
         def einsum(self, pattern: str, *tensors: Any) -> Any:
             out = real.einsum(pattern, *tensors)
-            if len(tensors) == 1 and _unchanged(tensors[0], out):
-                return out
-            return step(out, tensors)
+            with adapters.unseen_by_modes():  # (the probe's own ops: no mode of the submission's sees them)
+                if len(tensors) == 1 and _unchanged(tensors[0], out):
+                    return out
+                return step(out, tensors)
 
     return Backend()
 
@@ -211,9 +213,13 @@ def einops_doubled(impl: Implementation, function: str, order: tuple, *args: Any
         def recipe(backend: Any, *rest: Any, **named: Any) -> Any:
             out = apply_recipe(backend, *rest, **named)
             tensor = rest[1] if len(rest) > 1 else named.get("tensor")
-            if _unchanged(tensor, out):
-                return out  # (an identity step, a check of the shape: neither doubled, kept nor noted)
-            return step(out, (tensor,))
+            # the probe's own ops (a clone kept, a value compared, a result doubled) run unseen by any mode the
+            # submission entered around its call: one watching a tiny einops step of its own told the probe's
+            # three calls from a plain one by them, and used einops only then (red team)
+            with adapters.unseen_by_modes():
+                if _unchanged(tensor, out):
+                    return out  # (an identity step, a check of the shape: neither doubled, kept nor noted)
+                return step(out, (tensor,))
 
         inner._apply_recipe = recipe
         try:
