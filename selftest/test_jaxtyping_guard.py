@@ -8,7 +8,7 @@ import torch
 from grader.harness import jaxtyping_guard
 
 
-@pytest.mark.parametrize("dim", ["d-1", "2*n", "(h*d)//2", "n+m", "-1+n", "n**2"])
+@pytest.mark.parametrize("dim", ["d-1", "2*n", "(h*d)//2", "n+m", "-1+n", "n**2", "model/heads"])
 def test_arithmetic_on_axis_names_is_kept(dim):
     assert jaxtyping_guard.arithmetic(dim)
 

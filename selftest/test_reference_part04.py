@@ -555,7 +555,7 @@ def test_torch_s_counter_in_what_a_decorator_is_handed_is_read(flops):
 
 
 @pytest.mark.parametrize("decorator", ["@functools.lru_cache(maxsize=None)", "@functools.cache", "@torch.no_grad()",
-                                       "@contextlib.contextmanager",
+                                       "@contextlib.contextmanager", "@functools.lru_cache(maxsize=2 ** 4)",
                                        "@jaxtyping.jaxtyped(typechecker=typeguard.typechecked)"])
 def test_a_self_check_a_wrapping_decorator_wraps_is_not_read(decorator):
     """A decorator that only wraps a function, handing the wrapper back under its name, keeps it nowhere else: a

@@ -711,6 +711,7 @@ def test_honest_introspection_is_not_charged():
                  "import importlib.metadata\nV = importlib.metadata.version('torch')\n",
                  "from importlib.metadata import version, PackageNotFoundError\nV = version('torch')\n",
                  "import importlib.util\nHAS = importlib.util.find_spec('triton') is not None\n",
+                 "import torch\nfrom packaging.version import Version\nNEW = Version(torch.__version__) >= Version('2')\n",
                  "import dataclasses\n@dataclasses.dataclass\nclass _D:\n    a: int = 0\nN = list(_D.__dataclass_fields__)\n"):
         assert findings_of(head + grads) == [], head
     assert findings_of("import importlib\nM = importlib.import_module('torch.autograd')\n" + grads)

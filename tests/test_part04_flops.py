@@ -132,7 +132,8 @@ def counts_with_its_own_mode(impl) -> None:
                   "out (getattr(torch.ops.aten, name) is fine)")
     # a function handed to a decorator (which may keep it where any call reaches it) is read as code it may run
     handed = ", in a decorated function, read as code count_matmul_flops may run, called or not, since its " \
-        "decorator may keep it anywhere" if used and handed_on_at(dict(sources), used[0]) else ""
+        "decorator may keep it anywhere (a self-check against torch's counter belongs under if __name__ == " \
+        "\"__main__\": or in a file nothing imports)" if used and handed_on_at(dict(sources), used[0]) else ""
     refuse_unless(not used, subject,
                   f"counts with torch's own FLOP counter ({used[0] if used else ''}{handed}: torch.utils.flop_counter, "
                   "the profiler, or one of torch's per-op formulas such as mm_flop, read off something the reading "

@@ -1336,7 +1336,8 @@ WRAPPING_DECORATORS = frozenset([
     "typing.final", "typing.no_type_check", "typing_extensions.overload", "typing_extensions.final",
     "typing_extensions.override", "typing.override", "dataclasses.dataclass", "contextlib.contextmanager",
     "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
-    "jaxtyping.jaxtyped", "typeguard.typechecked", "beartype.beartype"])
+    "jaxtyping.jaxtyped", "typeguard.typechecked", "beartype.beartype", "typing_extensions.deprecated",
+    "warnings.deprecated"])
 
 
 def _wraps_only(decorator: ast.expr, mod: Module, in_class: ast.ClassDef | None) -> bool:
@@ -1347,7 +1348,9 @@ def _wraps_only(decorator: ast.expr, mod: Module, in_class: ast.ClassDef | None)
     ``typechecker=`` may be one of the checkers."""
     callee = decorator.func if isinstance(decorator, ast.Call) else decorator
     if isinstance(decorator, ast.Call) and mod.resolve(callee) != "functools.wraps" and not all(
-            isinstance(option, ast.Constant) or mod.resolve(option) in WRAPPING_DECORATORS
+            mod.resolve(option) in WRAPPING_DECORATORS  # (jaxtyped's typechecker=)
+            or not any(isinstance(n, (ast.Name, ast.Attribute, ast.Call, ast.Lambda, ast.NamedExpr, ast.Starred))
+                       for n in walk(option))  # written out: `maxsize=2 ** 4`, `"use f instead"`
             for option in [*decorator.args, *(k.value for k in decorator.keywords)]):
         return False
     if in_class is not None and isinstance(callee, ast.Attribute) and callee.attr in ("setter", "getter", "deleter") \
@@ -1456,7 +1459,7 @@ PLAIN_IMPORTS = ("__future__", "typing", "typing_extensions", "math", "numbers",
                  # and a self-check's (its timer's text runners and mock charged by name, `RUNS_UNSEEN`)
                  "argparse", "timeit", "unittest", "types", "string", "io", "struct", "cmath",
                  # a version guard's (what of them turns a name into an object is charged by name, `RUNS_UNSEEN`)
-                 "importlib.metadata", "importlib.util")
+                 "importlib.metadata", "importlib.util", "packaging.version")
 # Names of autograd's entry points, wherever they appear as an attribute, a name or a keyword.
 AUTOGRAD = frozenset([
     "backward", "grad", "grad_fn", "requires_grad", "requires_grad_", "retain_grad", "register_hook",
