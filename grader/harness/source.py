@@ -1883,15 +1883,21 @@ def _audit(items: tuple[tuple[str, str], ...], module: str, functions: tuple[str
 def handed_on_at(sources: dict[str, str], where: str) -> bool:
     """Whether ``where`` ("file.py:line") is in a function its module hands on as it is defined
     (``Module.handed_on``: decorated by a decorator that may keep it), read as code any function may run."""
-    file, _, line = where.partition(":")
-    text = sources.get(file.removesuffix(".py"))
-    if text is None or not line.isdigit():
+    name, line = _place(sources, where)
+    if name is None:
         return False
     try:
-        module = _in_package(sources, file.removesuffix(".py"))
+        module = _in_package(sources, name)
     except SyntaxError:
         return False
-    return any(node.lineno <= int(line) <= (node.end_lineno or node.lineno) for node in module.handed_on())
+    return any(node.lineno <= line <= (node.end_lineno or node.lineno) for node in module.handed_on())
+
+
+def _place(sources: dict[str, str], where: str) -> tuple[str | None, int]:
+    """The module of ``sources`` and the line a finding's "file.py:line" names; (None, 0) for no such place."""
+    file, _, line = where.partition(":")
+    name = file.removesuffix(".py")
+    return (name, int(line)) if name in sources and line.isdigit() else (None, 0)
 
 
 def assigned_at_top(sources: dict[str, str], where: str) -> bool:
@@ -1899,12 +1905,11 @@ def assigned_at_top(sources: dict[str, str], where: str) -> bool:
     try, if or with), or in a decorator of a def there, each name bound nowhere else and never declared
     ``global``: not a copy set from a function, put in a list or on an object, which no reading of a name
     follows."""
-    file, _, line = where.partition(":")
-    text = sources.get(file.removesuffix(".py"))
-    if text is None or not line.isdigit():
+    name, at = _place(sources, where)
+    if name is None:
         return False
     try:
-        module = Module.parse(text, file.removesuffix(".py"))
+        module = Module.parse(sources[name], name)
     except SyntaxError:
         return False
     top, todo = [], list(module.tree.body)
@@ -1914,7 +1919,6 @@ def assigned_at_top(sources: dict[str, str], where: str) -> bool:
         if isinstance(statement, (ast.If, ast.Try, ast.With)):
             todo += [*statement.body, *getattr(statement, "orelse", ()), *getattr(statement, "finalbody", ()),
                      *(s for h in getattr(statement, "handlers", ()) for s in h.body)]
-    at = int(line)
     here = [s for s in top if isinstance(s, ast.Assign) and s.lineno <= at <= s.end_lineno
             or isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))  # `@torch.compile` on a def of its top
             and any(d.lineno <= at <= d.end_lineno for d in s.decorator_list)]
@@ -2752,31 +2756,29 @@ def _namespace_reads(root: ast.AST) -> tuple[set[int], set[int], set[int]]:
         parent = parents.get(id(node))
         grand = parents.get(id(parent)) if parent is not None else None
         splatted = isinstance(parent, ast.keyword) and parent.arg is None  # ``**locals()``: a call gets a copy
-        read = (isinstance(parent, ast.comprehension) and parent.iter is node) \
-            or (isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node) \
-            or (isinstance(parent, ast.Compare) and node in parent.comparators
-                and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)) \
-            or (isinstance(parent, ast.Attribute) and parent.attr in READ_ONLY_METHODS
-                and isinstance(grand, ast.Call) and grand.func is parent) \
-            or (isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name)
-                and parent.func.id in READ_ONLY_CALLS) \
-            or splatted
-        if read:
+        if _read_for(node, parent, grand, READ_ONLY_METHODS, READ_ONLY_CALLS) or splatted:
             reads.add(id(node.func))
-        if (isinstance(parent, ast.comprehension) and parent.iter is node) \
-                or (isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node) \
-                or (isinstance(parent, ast.Compare) and node in parent.comparators
-                    and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)) \
-                or (isinstance(parent, ast.Attribute) and parent.attr in NAMES_ONLY_METHODS
-                    and isinstance(grand, ast.Call) and grand.func is parent) \
-                or (isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name)
-                    and parent.func.id in NAMES_ONLY_CALLS):
+        if _read_for(node, parent, grand, NAMES_ONLY_METHODS, NAMES_ONLY_CALLS):
             names_only.add(id(node.func))
         if splatted and node.func.id in ("locals", "vars") and isinstance(grand, ast.Call) \
                 and isinstance(grand.func, ast.Attribute) and grand.func.attr == "format" \
                 and isinstance(grand.func.value, ast.Constant) and isinstance(grand.func.value.value, str):
             formatted.add(id(node.func))
     return reads, formatted, names_only
+
+
+def _read_for(node: ast.Call, parent: ast.AST | None, grand: ast.AST | None, methods: frozenset[str],
+              calls: frozenset[str]) -> bool:
+    """Whether the namespace ``node`` makes is only read where it is made: iterated, asked ``in``, or handed to
+    one of ``methods`` called on it at once, or to one of ``calls`` (see ``_namespace_reads``)."""
+    return (isinstance(parent, ast.comprehension) and parent.iter is node) \
+        or (isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node) \
+        or (isinstance(parent, ast.Compare) and node in parent.comparators
+            and all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)) \
+        or (isinstance(parent, ast.Attribute) and parent.attr in methods
+            and isinstance(grand, ast.Call) and grand.func is parent) \
+        or (isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name)
+            and parent.func.id in calls)
 
 
 def _literal_getattr(node: ast.AST) -> str | None:
