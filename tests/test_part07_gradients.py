@@ -182,7 +182,8 @@ def _own_attribute_names(sources: dict[str, str]) -> set[str]:
 def no_autograd(impl, function, returned: list) -> None:
     """Nothing autograd in the code ``function`` runs (read from the source), nor in what it returned."""
     name = function.name.split(".")[1]
-    findings = _run_by_the_gradients(impl.sources(), name, audit_no_autograd(impl.sources(), "gradients", (name,)))
+    sources = impl.sources()  # (a copy each time it is asked: asked once)
+    findings = _run_by_the_gradients(sources, name, audit_no_autograd(sources, "gradients", (name,)))
     uses = [f"{f.what} at {f.where}" for f in findings if f.autograd]
     compilers = [f"{f.what} at {f.where}" for f in findings if _compiles(f)]
     if compilers and len(compilers) == len(uses):
@@ -192,13 +193,13 @@ def no_autograd(impl, function, returned: list) -> None:
     # what importing gradients.py (and the package) runs, which no function needs to call: said as such, so that
     # a cross-check kept in the module (an autograd.Function, a .backward() at its top) is not blamed on `function`
     # (read only where there is something to say: this runs for every example)
-    at_import = {(f.where, f.what) for f in audit_no_autograd(impl.sources(), "gradients", ()) if f.autograd} \
+    at_import = {(f.where, f.what) for f in audit_no_autograd(sources, "gradients", ()) if f.autograd} \
         if uses else set()
     if uses and all((f.where, f.what) in at_import for f in findings if f.autograd):
         subclass = "; a subclass of torch.autograd.Function runs autograd's machinery as it is defined, and its " \
             "methods are read with it" if any(use.split(" ")[1].endswith("Function") for use in uses) else ""
         # (a function handed to a decorator of its own, which may keep it where any call reaches it, is read so too)
-        handed = any(handed_on_at(impl.sources(), f.where) for f in findings if f.autograd)
+        handed = any(handed_on_at(sources, f.where) for f in findings if f.autograd)
         refuse(function.name, f"what importing gradients.py runs{', or a function it hands to a decorator,' * handed} "
                f"uses autograd ({'; '.join(uses[:3])}{subclass}): the module's import-time code is read with the "
                "gradient functions, though they never call it" + (", and so is what a decorator is handed (it may "
@@ -209,7 +210,7 @@ def no_autograd(impl, function, returned: list) -> None:
         # a name autograd's objects have, where the submission's own class has it too: on an object the reading
         # cannot trace to that class (one taken from a list, a parameter), it may be a tensor's
         own = sorted({f.what.split(".")[-1] for f in findings if f.autograd and f.what.startswith("uses .")}
-                     & _own_attribute_names(impl.sources()))
+                     & _own_attribute_names(sources))
         yours = f" (if .{own[0]} there is your own class's: the reading cannot tell that object from a tensor, " \
             f"which has a .{own[0]} too; give yours another name, or call it on a local made by your class)" \
             if own else ""
