@@ -302,12 +302,33 @@ def _refuse_reaching_in(item: pytest.Function) -> None:
             raise faults.ReachesInFault(places)
 
 
-def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     # only those the run reached: `-m part1` deselects the cuda tests after they were marked skipped
     marked = set(config.stash.get(CUDA_SKIPS_KEY, []))
     skipped = [report for report in terminalreporter.stats.get("skipped", []) if report.nodeid in marked]
     if skipped:
         terminalreporter.write_line(f"{len(skipped)} cuda test(s) skipped: {NO_CUDA}")
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not terminalreporter.stats.get("deselected"):
+        hint = where_the_tests_are(config)
+        if hint:
+            terminalreporter.write_line(hint)
+
+
+def where_the_tests_are(config: pytest.Config) -> str | None:
+    """What to say when a run collected nothing where the tests were not looked for (pytest run inside
+    ``assignment/``, or given a module of it): pytest says only "no tests ran", as if there were none."""
+    tests, here = config.rootpath / "tests", config.invocation_params.dir
+    if not tests.is_dir() or config.args_source == pytest.Config.ArgsSource.TESTPATHS:  # tests/ was looked in
+        return None
+    given = [arg.split("::")[0] for arg in config.args]  # the files and folders named, or the folder it ran in
+    if any((here / arg).resolve().is_relative_to(tests) or tests.is_relative_to((here / arg).resolve())
+           for arg in given):
+        return None
+    if here == config.rootpath:
+        return (f"no tests in {' '.join(given)}: the tests are in tests{os.sep} (assignment{os.sep} holds your code). "
+                "Run `pytest` naming no file, or name a test file: `pytest tests/test_part01_strides.py`")
+    return (f"no tests here: the tests are in {os.path.relpath(tests, here)}{os.sep}. Run `pytest` (or `pytest -x`) "
+            f"from {os.path.relpath(config.rootpath, here)}{os.sep}, the folder with README.md and tests{os.sep} in it")
 
 
 # --------------------------------------------------------------------------- reporting
