@@ -61,6 +61,7 @@ def test_max_trainable_params(impl, oracle, case):
 @example(case=(12288, 49152, torch.float32))
 @example(case=(3, 5, torch.bool))  # a bool is a byte, not a bit
 @example(case=(2, 2, torch.complex64))  # a complex number is two floats: 8 bytes
+@example(case=(10**7, 10**7, torch.float32))  # 400 TB, past any machine's address space: count, never allocate
 def test_matrix_bytes(impl, oracle, case):
     ask(impl, oracle, matrix_bytes, *case).same()
 
@@ -69,6 +70,7 @@ def test_matrix_bytes(impl, oracle, case):
 @example(case=(80, 1, 4096, 8, 128, torch.bfloat16))
 @example(case=(32, 4, 131072, 8, 128, torch.bfloat16))  # a long context and a batch: every factor counts
 @example(case=(80, 0, 4096, 8, 128, torch.bfloat16))  # an empty batch: 0 bytes (only negative sizes are refused)
+@example(case=(80, 64, 10**6, 8, 128, torch.bfloat16))  # 21 PB: count the bytes, never allocate them
 def test_kv_cache_bytes(impl, oracle, case):
     ask(impl, oracle, kv_cache_bytes, *case).same()
 
