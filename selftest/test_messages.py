@@ -447,6 +447,16 @@ def test_a_wrong_count_of_several_ops_says_each_op_s_count_alone(tmp_path):
         run.stdout[-2000:]
 
 
+
+def test_a_counter_kept_between_calls_is_told_so_not_blamed_on_an_op(tmp_path):
+    """A counter made once and never reset returns every call's FLOPs so far: the breakdown of each op alone
+    showed running totals ("conv1d 240", an op never counted), and sent the student to the wrong op."""
+    name = "part04_counter_kept_between_calls"
+    folder = mutants.materialize(next(m for m in mutants.discover() if m.name == name), tmp_path / name)
+    run = pytest("tests/test_part04_flops.py", "-k", "count_matmul_flops", f"--submission={folder}")
+    assert run.returncode == 1 and run.stdout.count("keeps a count between calls") == 2, run.stdout[-2000:]
+    assert "yours for each op alone" not in run.stdout, run.stdout[-2000:]
+
 WRAPPED_KV_CACHE = '''
 
 import torch as _torch

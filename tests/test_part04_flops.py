@@ -70,6 +70,7 @@ def test_cruncher_flops(impl, oracle, case):
 
 @given(scenario=S.forward_scenarios())
 @example(scenario=([("mm", (3, 4, 5), (False, False))], False, 0))
+@example(scenario=([("mm", (0, 4, 5), (False, False))], False, 0))  # an empty batch: 0 FLOPs, not an error
 @example(scenario=([("conv1d", (2, 3, 4, 3, 6), (False, False)), ("mm", (3, 4, 5), (False, False))], False, 0))
 # baddbmm's added term broadcast over the batch: the product's shapes are its second and third operands
 @example(scenario=([("baddbmm_broadcast", (2, 3, 4, 5), (False, False, False))], False, 0))
@@ -91,7 +92,13 @@ def same_count(impl, oracle, ops: list, backward: bool, seed: int) -> None:
     counts for each op alone, so that the op it gets wrong shows (an overload missed: ``mm_out``, torch.mm into
     ``out=``)."""
     answers = ask(impl, oracle, count_scenario, ops, backward, seed, returns=INT)
-    if len(ops) > 1 and type(answers.got) is int and answers.got != answers.expected:  # (else its type is told)
+    if type(answers.got) is int and answers.got != answers.expected:  # (else its type is told)
+        kept = _kept_between_calls(impl)  # no breakdown of ops can say why a count is off by an earlier call's
+        if kept:
+            answers.same(f"wrong count; asked twice for the same fn (one mm of {2 * 2 * 3 * 4} FLOPs), it returned "
+                         f"{kept[0]!r} and then {kept[1]!r}: count_matmul_flops keeps a count between calls (make "
+                         "the counter anew in each call, not once for all of them)")
+    if len(ops) > 1 and type(answers.got) is int and answers.got != answers.expected:
         alone = []
         for op in ops:
             # backward through the op alone only where it has a graph: an out= op's result has none (in the whole
@@ -105,6 +112,16 @@ def same_count(impl, oracle, ops: list, backward: bool, seed: int) -> None:
         answers.same(f"wrong count; yours for each op alone: {', '.join(alone)} (each call of mm, addmm, bmm or "
                      "baddbmm counts, whichever overload runs it, out= included; any other op counts 0)")
     answers.same()
+
+
+def _kept_between_calls(impl) -> tuple[int, int] | None:
+    """Two counts of one same small product, where they differ: a counter kept from one call to the next."""
+    try:
+        first, second = (ask(impl, None, count_scenario, [("mm", (2, 3, 4), (False, False))], False, 0,
+                             returns=INT).got for _ in range(2))
+    except StudentRaised:
+        return None
+    return (first, second) if first != second else None
 
 
 def counts_with_its_own_mode(impl) -> None:
