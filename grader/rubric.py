@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import tomllib
 from dataclasses import dataclass
@@ -94,3 +95,17 @@ def file_hash(path: Path = RUBRIC_FILE) -> str:
 def load(path: Path = RUBRIC_FILE) -> Rubric:
     return parse(Path(path).read_text())
 
+
+
+@cache
+def cuda_tests(tests: Path) -> frozenset[str]:
+    """The ids of the tests marked ``@pytest.mark.cuda`` under ``tests``, read from the files (nothing collected or
+    imported): what waits for a GPU pass where a submission could not even be run."""
+    found = set()
+    for path in sorted(Path(tests).rglob("test_part*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef) and any(
+                    ast.unparse(d.func if isinstance(d, ast.Call) else d) == "pytest.mark.cuda"
+                    for d in node.decorator_list):
+                found.add(f"{path.relative_to(tests).as_posix()}::{node.name}")
+    return frozenset(found)

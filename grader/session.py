@@ -102,8 +102,9 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         try:
             staged, chosen = stage(sub, workdir / "staged")
         except BadSubmission as exc:
-            return scoring.score(sub.student, [], rubric, seconds=time.monotonic() - started,
-                                 error=f"could not read the submission: {exc}", upload=sub.source.name)
+            return scoring.score(sub.student, _pending_without_a_gpu(options), rubric,
+                                 seconds=time.monotonic() - started, error=f"could not read the submission: {exc}",
+                                 upload=sub.source.name)
         collector, report = Collector(), _SessionReport()
         plugins: list[object] = [collector, report]
         if lock_dir is not None:
@@ -158,6 +159,18 @@ def graded_here(outcomes: Iterable[TestOutcome]) -> list[TestOutcome]:
     """The outcomes of the tests this run graded: not those its selection left out (a run of some parts, one
     piece of a split submission), nor those pending a GPU pass."""
     return [o for o in outcomes if o.message != NOT_SELECTED and o.status != PENDING]
+
+
+def _pending_without_a_gpu(options: Options) -> list[TestOutcome]:
+    """An upload that could not be read, on a machine without a GPU: its cuda tests wait for a GPU pass, as every
+    other submission's do, so that its score is out of the same total (on Gradescope, 96, as the student README
+    says); the GPU pass scores them 0 with the same reason."""
+    from grader.harness.devices import cuda_usable
+
+    if cuda_usable():
+        return []
+    return [TestOutcome(test, PENDING, "pending", "needs a CUDA device: a GPU pass grades it")
+            for test in sorted(rubric_mod.cuda_tests(options.tests))]
 
 
 NOTHING_LOADED = "nothing the tests ask could be loaded from the submission:"  # then a line per module

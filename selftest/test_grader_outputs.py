@@ -1040,9 +1040,25 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
     assert not any(t["name"].endswith("the failing example") for t in data["tests"])
 
 
+def test_an_unreadable_upload_is_out_of_the_total_every_submission_is(tmp_path):
+    """An upload that cannot be read has its cuda tests pending on a machine without a GPU, as every other
+    submission has: it read 0/100 beside everyone's x/96, and on Gradescope "0 / 100" where the student README
+    says 96 (red team, staff)."""
+    from grader.harness.devices import cuda_usable
+    from grader.session import Options, grade_here
+    from grader.submissions import Submission
+
+    (tmp_path / "empty").mkdir()
+    result = grade_here(Submission("empty", tmp_path / "empty"), Options(seed=1))
+    assert result.error.startswith("could not read the submission") and result.score == 0
+    if not cuda_usable():
+        assert result.max_score == 96 and result.pending_points == 4
+        assert {t.test for t in result.tests if t.status == "pending"} == R.cuda_tests(ROOT / "tests")
+
+
 def test_the_table_s_maxima_are_a_graded_submission_s():
-    """A refused upload has no pending tests (none was skipped: nothing ran), so its maxima count them: sorted
-    first, it once made the table's "(out of)" row read Part 3 out of 8 (red team, staff)."""
+    """A result with no pending tests (an upload refused on a GPU machine) counts every test in its maxima:
+    sorted first, it once made the table's "(out of)" row read Part 3 out of 8 (red team, staff)."""
     refused = scoring.score("aaa", [], R.load(), seconds=1.0, error="could not read the submission: not a zip")
     graded = synthetic("bob", set(), pending=CUDA)
     last = outputs.table([refused, graded]).splitlines()[-1]
