@@ -28,16 +28,61 @@ ROOT = Path(__file__).resolve().parent.parent
 STAFF_PATHS = ("reference", "tests", "grader", "mutants", "examples", "selftest", ".hypothesis", "autograder-data")
 
 
+class UsageError(Exception):
+    """A mistake in how the grader was called: said in one line (``error: ...``), exit status 2."""
+
+
 # --------------------------------------------------------------------------- grade
 def _seed(args: argparse.Namespace, fresh: bool = True) -> int | None:
-    """The grading seed: --seed, --seed-file, GRADER_SEED, else a fresh random one (or None if not ``fresh``)."""
+    """The grading seed: --seed, --seed-file, GRADER_SEED, else a fresh random one (or None if not ``fresh``).
+    A seed that cannot be read is a usage error that never repeats the text it read: the seed is a secret."""
     if args.seed is not None:
         return args.seed
     if args.seed_file:
-        return int(Path(args.seed_file).read_text().split()[0])
+        try:
+            words = Path(args.seed_file).read_text(errors="replace").split()
+        except OSError as exc:
+            raise UsageError(f"--seed-file {args.seed_file}: {exc.strerror or exc}") from None
+        return _integer(words[0] if words else "", f"--seed-file {args.seed_file}: its first word")
     if os.environ.get("GRADER_SEED"):
-        return int(os.environ["GRADER_SEED"])
+        return _integer(os.environ["GRADER_SEED"], "GRADER_SEED")
     return random.SystemRandom().randrange(2**32) if fresh else None
+
+
+def _integer(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"{what} is not an integer (a grading seed is one, e.g. 20261207)") from None
+
+
+def _jobs(text: str) -> int:
+    """-j N: one process or more (0 once started a batch that waited forever for a process it never made)."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"{jobs}: grading needs at least one process (-j 1)")
+    return jobs
+
+
+def _out_folder(out: Path, submissions: list[str]) -> None:
+    """--out is a folder of this batch's results alone: not a file, and not one holding another batch's students,
+    whose folders its grades.csv and report would leave out without a word (a regrade of one student into the
+    class's folder replaced the class's grades.csv with a one-row file)."""
+    from grader import outputs
+
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file: name a folder for the results")
+    if not (out / "batch.json").exists():
+        return
+    others = sorted({r.student for r in outputs.read_results(out)} - set(submissions))
+    if others:
+        shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise UsageError(f"--out {out} holds the results of another batch ({len(others)} student(s) not in this one: "
+                         f"{shown}); its grades.csv and report would list this batch alone. Grade into a new folder "
+                         "(a regrade's results.json there replace the old ones), or remove this one first")
 
 
 def protect_staff_files(root: Path, given: tuple[str | None, ...] = ()) -> list[str]:
@@ -148,7 +193,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         if args.single:
             subs = [Submission(student_id(Path(p).name), Path(p)) for p in args.submissions]
         else:
-            subs = expand([Path(p) for p in args.submissions], skipped)
+            subs = expand([Path(p) for p in args.submissions], skipped, leave_out=Path(args.out))
         shard = parse_shard(args.shard) if args.shard else None
     except (BadSubmission, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -159,6 +204,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         return 2
     subs = [s for s in subs if in_shard(s.student, shard)]
     out = Path(args.out)
+    _out_folder(out, [s.student for s in subs])
     out.mkdir(parents=True, exist_ok=True)
     root_mode = os.geteuid() == 0
     isolate = not args.no_isolate
@@ -401,10 +447,12 @@ def main(argv: list[str] | None = None) -> int:
     g = sub.add_parser("grade", help="grade submissions (folders, zips, or folders of them)")
     g.add_argument("submissions", nargs="+")
     g.add_argument("--out", required=True, help="output folder")
-    g.add_argument("-j", "--jobs", type=int, default=max(1, min(4, os.cpu_count() or 1)))
-    g.add_argument("--seed", type=int, default=None,
-                   help="grading seed (visible in the process list: prefer --seed-file or GRADER_SEED)")
-    g.add_argument("--seed-file", default=None, help="file whose first word is the grading seed")
+    g.add_argument("-j", "--jobs", type=_jobs, default=max(1, min(4, os.cpu_count() or 1)),
+                   help="grading processes (default: the cores, at most 4)")
+    seeds = g.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, default=None,
+                       help="grading seed, an integer (visible in the process list: prefer --seed-file or GRADER_SEED)")
+    seeds.add_argument("--seed-file", default=None, help="file whose first word is the grading seed (an integer)")
     g.add_argument("--shard", default=None, help="grade only shard K of N (K/N, 1-based), by student id")
     g.add_argument("--profile", default="grading", help="hypothesis profile (default: grading)")
     g.add_argument("-m", dest="select", action="append", type=_marker, default=None,
@@ -426,8 +474,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--same-user", action="store_true",
                    help="as root, do not drop workers to unprivileged users (how a non-root grader runs)")
     g.add_argument("--live", action="store_true",
-                   help="draw every submission's inputs afresh (default for a batch: record one "
-                        "reference run with the grading seed and replay its inputs for everyone)")
+                   help="draw every submission's inputs afresh; without it (the default) a batch records one "
+                        "reference run with the grading seed and replays its inputs for everyone")
     g.add_argument("--worker-uid-base", type=int, default=None,
                    help="as root, workers run as user ids BASE+slot (default: a fresh range per batch)")
     g.add_argument("--recording", default=None,
@@ -438,12 +486,13 @@ def main(argv: list[str] | None = None) -> int:
 
     r = sub.add_parser("record", help="record the reference run under a grading seed, for --recording")
     r.add_argument("--out", required=True, help="the recording's folder")
-    r.add_argument("--seed", type=int, default=None)
-    r.add_argument("--seed-file", default=None)
-    r.add_argument("--profile", default="grading")
+    seeds = r.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, default=None, help="grading seed, an integer (prefer --seed-file)")
+    seeds.add_argument("--seed-file", default=None, help="file whose first word is the grading seed (an integer)")
+    r.add_argument("--profile", default="grading", help="hypothesis profile (default: grading)")
     r.add_argument("-m", dest="select", action="append", type=_marker, default=None,
                    help="only tests matching this marker expression (given again: tests matching either)")
-    r.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+    r.add_argument("-j", "--jobs", type=_jobs, default=os.cpu_count() or 1,
                    help="record the parts in this many processes at once (default: one per core)")
     r.set_defaults(func=_record)
 
@@ -465,4 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     q.set_defaults(func=_mutants)
 
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

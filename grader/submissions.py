@@ -67,11 +67,13 @@ def looks_like_submission(folder: Path) -> bool:
     return any((folder / f"{m}.py").is_file() and not (folder / f"{m}.py").is_symlink() for m in MODULES)
 
 
-def expand(paths: list[Path], skipped: list[str] | None = None) -> list[Submission]:
+def expand(paths: list[Path], skipped: list[str] | None = None, leave_out: Path | None = None) -> list[Submission]:
     """Every submission named by ``paths``, sorted by student id; duplicate ids are an error. The names of the
     files in a batch folder that are neither a folder nor a zip (a .tar.gz, an export's metadata) are added to
-    ``skipped``, for the run to say."""
+    ``skipped``, for the run to say. ``leave_out``: the run's output folder, never a student's, wherever it lies
+    (``--out`` inside the batch folder was graded as a student on the next run)."""
     found: list[Submission] = []
+    output = leave_out.resolve() if leave_out is not None else None
     for path in map(Path, paths):
         if path.is_file() and _zipped(path):
             found.append(Submission(student_id(path.name), path))
@@ -79,7 +81,7 @@ def expand(paths: list[Path], skipped: list[str] | None = None) -> list[Submissi
             found.append(Submission(student_id(path.name), path))
         elif path.is_dir():
             for entry in sorted(path.iterdir()):
-                if entry.name.startswith("."):
+                if entry.name.startswith(".") or (output is not None and output.is_relative_to(entry.resolve())):
                     continue
                 if entry.is_dir() or _zipped(entry):
                     found.append(Submission(student_id(entry.name), entry, in_batch=True))

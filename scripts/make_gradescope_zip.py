@@ -26,17 +26,29 @@ INCLUDE = ("grader", "reference", "tests", "assignment", "conftest.py", "pyproje
 DATA = "autograder-data"  # the seed and the recording, in the zip: grader/gradescope/run_autograder reads them
 
 
+def _seed_file(path: str) -> int:
+    """The seed a file starts with; never shown if it is not one (the seed is a secret)."""
+    try:
+        return int(Path(path).read_text(errors="replace").split()[0])
+    except (OSError, ValueError, IndexError):
+        sys.exit(f"error: --seed-file {path}: no integer seed to read there")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default="build/autograder.zip")
-    parser.add_argument("--seed", type=int, default=None)
+    seeds = parser.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, default=None, help="the grading seed of a zip already in use")
+    seeds.add_argument("--seed-file", default=None, help="a file whose first word is that seed (not in the "
+                                                          "process list, unlike --seed)")
     parser.add_argument("--unchecked", action="store_true",
                         help="build without first checking the reference against torch and the rubric's points")
     args = parser.parse_args()
     os.umask(0o077)  # the zip holds the reference, the hidden tests, the seed and its recording: private as written
     if not args.unchecked:
         check_staff_files()
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = args.seed if args.seed is not None else _seed_file(args.seed_file) if args.seed_file else \
+        random.SystemRandom().randrange(2**32)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:

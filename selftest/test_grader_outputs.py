@@ -193,6 +193,54 @@ def _two_alices(batch: Path) -> Path:
     return batch
 
 
+@pytest.mark.parametrize("args, said", [
+    (["-j", "0"], "grading needs at least one process"),  # once a batch that waited forever
+    (["--seed-file", "{tmp}/none"], "--seed-file {tmp}/none: No such file or directory"),
+    (["--seed-file", "{tmp}/secret"], "its first word is not an integer"),
+    (["--seed-file", "{tmp}/blank"], "its first word is not an integer"),
+    (["--seed", "1", "--seed-file", "{tmp}/seed"], "not allowed with argument --seed"),
+    (["--out", "{tmp}/seed"], "is a file: name a folder for the results"),
+])
+def test_a_mistake_in_the_command_is_one_line_and_never_shows_the_seed(tmp_path, capsys, args, said):
+    """A TA's slip (-j 0, a seed file missing, empty or not a number, a file for --out) was a traceback, or a
+    batch that never started; a seed file's text was echoed into the logs (red team, staff)."""
+    from grader.cli import main
+
+    (tmp_path / "batch" / "ada").mkdir(parents=True)
+    (tmp_path / "secret").write_text("my-secret-seed\n")
+    (tmp_path / "blank").write_text("\n")
+    (tmp_path / "seed").write_text("7\n")
+    given = ["grade", str(tmp_path / "batch"), "--out", str(tmp_path / "out"), "--no-isolate", "--quiet"]
+    try:
+        status = main(given + [a.format(tmp=tmp_path) for a in args])
+    except SystemExit as exc:  # argparse's own usage errors
+        status = exc.code
+    err = capsys.readouterr().err
+    assert status == 2 and said.format(tmp=tmp_path) in err, err
+    assert "Traceback" not in err and "my-secret-seed" not in err and not (tmp_path / "out").exists(), err
+
+
+def test_an_output_folder_is_never_a_student_and_never_another_batch_s(tmp_path):
+    """--out inside the batch folder was graded as a student on the next run; a batch graded into the folder of
+    another (a regrade of one student into the class's folder) left the class's grades.csv with one row."""
+    from grader.cli import UsageError, _out_folder
+
+    batch = tmp_path / "batch"
+    for name in ("ada", "bo"):
+        (batch / name).mkdir(parents=True)
+    assert [s.student for s in expand([batch], leave_out=batch / "grades" / "run1")] == ["ada", "bo"]
+    (batch / "grades" / "run1").mkdir(parents=True)
+    assert [s.student for s in expand([batch], leave_out=batch / "grades" / "run1")] == ["ada", "bo"]
+    assert [s.student for s in expand([batch])] == ["ada", "bo", "grades"]
+    out = tmp_path / "out"
+    for result in (synthetic("ada", set()), synthetic("bo", set())):
+        outputs.write_student(out, result)
+    (out / "batch.json").write_text("{}")
+    _out_folder(out, ["ada", "bo"])  # the same batch again: its own folder
+    with pytest.raises(UsageError, match=r"holds the results of another batch \(1 student\(s\) not in this one: bo\)"):
+        _out_folder(out, ["ada"])
+
+
 def test_flat_files_and_packages_are_both_submissions(tmp_path):
     flat = tmp_path / "flat"
     flat.mkdir()
