@@ -220,6 +220,22 @@ def test_a_mistake_in_the_command_is_one_line_and_never_shows_the_seed(tmp_path,
     assert "Traceback" not in err and "my-secret-seed" not in err and not (tmp_path / "out").exists(), err
 
 
+def test_the_slurm_script_gives_every_shard_the_recording_it_is_given(tmp_path):
+    """The README says to record once and give every shard the recording; the script took no recording, and each
+    array task recorded again (red team, staff)."""
+    fake = tmp_path / ".venv" / "bin" / "python"
+    fake.parent.mkdir(parents=True)
+    fake.write_text('#!/bin/sh\necho "$@"\n')
+    fake.chmod(0o755)
+    env = {"PATH": os.environ["PATH"], "SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "3",
+           "SLURM_SUBMIT_DIR": str(tmp_path)}
+    script = str(ROOT / "grader" / "slurm" / "grade_array.sbatch")
+    ran = [subprocess.run(["bash", script, "subs", "out", "seed", *extra], env=env, capture_output=True, text=True,
+                          check=True).stdout.split() for extra in ([], ["rec"])]
+    assert ran[0][:6] == ["-m", "grader", "grade", "subs", "--out", "out/shard-2"] and "--recording" not in ran[0]
+    assert ran[1][ran[1].index("--recording") + 1] == "rec" and ran[1][ran[1].index("--shard") + 1] == "2/3"
+
+
 def test_an_output_folder_is_never_a_student_and_never_another_batch_s(tmp_path):
     """--out inside the batch folder was graded as a student on the next run; a batch graded into the folder of
     another (a regrade of one student into the class's folder) left the class's grades.csv with one row."""
