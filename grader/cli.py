@@ -166,6 +166,29 @@ def _either(expressions: list[str] | None) -> str | None:
     return expressions[0] if len(expressions) == 1 else " or ".join(f"({e})" for e in expressions)
 
 
+def staff_notes_on_uploads(subs: list, results: list) -> list[str]:
+    """What staff must know to match rows to a roster and to check a choice made for them: uploads given another
+    id than their name (a name a file cannot hold, two uploads making one id), and uploads holding several copies
+    of the code, of which one was graded (said to each student alone before)."""
+    from grader.scoring import UPLOAD
+    from grader.submissions import SEVERAL_COPIES
+
+    notes = []
+    bare = lambda name: name[:-4] if name.lower().endswith(".zip") else name  # noqa: E731 - as student_id reads it
+    renamed = [f"{s.source.name} as {s.student}" for s in subs if s.student != bare(s.source.name)]
+    if renamed:
+        notes.append(f"{len(renamed)} upload(s) graded under an id other than their name (letters a file name may "
+                     "not hold, or two uploads making one id; grades.csv's upload column names each): "
+                     + ", ".join(renamed[:10]) + (" ..." if len(renamed) > 10 else ""))
+    several = [r.student for r in results
+               if any(SEVERAL_COPIES.match(note.removeprefix(f"{UPLOAD}: ")) for note in r.notes)]
+    if several:
+        notes.append(f"{len(several)} upload(s) held several copies of the code, of which the most written (then the "
+                     "one changed last) was graded, as each one's results.json says; check the choice: "
+                     + ", ".join(several[:10]) + (" ..." if len(several) > 10 else ""))
+    return notes
+
+
 def _grade(args: argparse.Namespace) -> int:
     server = None
     if not args.no_isolate:  # launched first: the fork server imports torch while this process does
@@ -265,6 +288,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         notes.append(f"the recording {recording} holds no examples of Part {', '.join(map(str, live))} (recorded "
                      "with a selection): this batch drew those parts' examples live, for each submission, which "
                      "is slower; record every part once to replay them")
+    notes += staff_notes_on_uploads(subs, results)
     unscored = scoring.unscored_tests(results)
     if unscored:
         notes.append(f"WARNING: {len(unscored)} test(s) ran and scored nothing, having no entry in "

@@ -16,6 +16,7 @@ import re
 import shutil
 import stat
 import tempfile
+import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -191,17 +192,27 @@ def _holds_modules(folder: Path) -> bool:
     return any(own_file(place / f"{m}.py") for place in places for m in MODULES)
 
 
+SEVERAL_COPIES = re.compile(r"the upload holds \d+ copies of the code: ")  # how the choice is said
+
+
 def _likeliest(root: Path, found: list[Path]) -> tuple[Path, str]:
     if len(found) == 1:
         return found[0], ""
     weighed = {folder: code_files(folder) for folder in found}
-    key = {folder: (len(files.modules()), *files.written(), str(folder)) for folder, files in weighed.items()}
+    # of two copies as written (old/ and new/), the one changed last, not the last by name (old/)
+    key = {folder: (len(files.modules()), *files.written(), _changed(files), str(folder))
+           for folder, files in weighed.items()}
     chosen = max(found, key=lambda f: key[f])
     named = lambda f: f"{f.relative_to(root).as_posix()}/"  # noqa: E731
     others = ", ".join(named(f) for f in found if f != chosen)
     return chosen, (f"the upload holds {len(found)} copies of the code: graded {named(chosen)} (the most modules, "
-                    f"then the fewest stubs left, then the most functions written, then the last by name) and left "
-                    f"out {others}")
+                    f"then the fewest stubs left, then the most functions written, then the files changed last, then "
+                    f"the last by name) and left out {others}")
+
+
+def _changed(files) -> float:
+    """When a copy's module files were last changed (a zip's entries keep their dates when unpacked)."""
+    return max((path.stat().st_mtime for path in files.modules().values()), default=0.0)
 
 
 def _safe_extract(archive: Path, into: Path) -> None:
@@ -229,6 +240,11 @@ def _safe_extract(archive: Path, into: Path) -> None:
                         if budget < 0:
                             raise BadSubmission(f"the zip unpacks to more than {MAX_ZIP_BYTES // 2**20} MB")
                         dst.write(chunk)
+                try:  # the date the student's file had: of two copies, the one changed last is graded
+                    stamp = time.mktime((*info.date_time, 0, 0, -1))
+                    os.utime(target, (stamp, stamp))
+                except (OverflowError, ValueError, OSError):
+                    pass
     except zipfile.BadZipFile as exc:
         raise BadSubmission(f"not a valid zip: {exc}") from None
     except OSError as exc:  # entries that clash (a file and a folder of one name), names the system refuses

@@ -343,6 +343,38 @@ def test_an_export_s_odd_shapes_are_each_graded_or_said(tmp_path):
     assert "graded final/ " in stage(subs["two_copies"], tmp_path / "again")[1]
 
 
+def test_of_two_copies_as_written_the_one_changed_last_is_graded_and_staff_are_told(tmp_path):
+    """old/ and new/, as written as each other: the last by name (old/, a bug in it) was graded, and only the
+    student's results.json said there had been a choice; renamed and merged ids were said nowhere (red team,
+    staff)."""
+    from grader.cli import staff_notes_on_uploads
+    from grader.scoring import UPLOAD
+
+    batch = tmp_path / "batch"
+    for name in ("new", "old"):
+        shutil.copytree(ROOT / "reference", batch / "xena" / name / "assignment")
+    for path in (batch / "xena" / "old").rglob("*.py"):
+        os.utime(path, (1_000_000_000, 1_000_000_000))
+    shutil.copytree(ROOT / "reference", batch / "José Núñez")
+    shutil.copytree(ROOT / "reference", batch / "alice")
+    with zipfile.ZipFile(batch / "alice.zip", "w") as zf:
+        zf.writestr("strides.py", "x = 1")
+    with zipfile.ZipFile(batch / "yan.zip", "w") as zf:  # a zip's entries keep their dates when unpacked
+        for name, year in (("new", 2020), ("old", 2001)):
+            for path in (ROOT / "reference").glob("*.py"):
+                zf.writestr(zipfile.ZipInfo(f"{name}/{path.name}", date_time=(year, 1, 1, 0, 0, 0)), path.read_text())
+    subs = {s.student: s for s in expand([batch])}
+    for student in ("xena", "yan"):
+        said = stage(subs[student], tmp_path / student)[1]
+        assert "graded new/ " in said and "then the files changed last" in said, said
+    results = [scoring.score(i, [], R.load(), seconds=1.0, notes=[f"{UPLOAD}: {said}"] if i == "yan" else [])
+               for i in subs]
+    renamed, several = staff_notes_on_uploads(list(subs.values()), results)
+    assert renamed.startswith("3 upload(s) graded under an id other than their name") and "José Núñez as Jos_N_ez" \
+        in renamed and "alice.zip as alice-" in renamed, renamed
+    assert several.startswith("1 upload(s) held several copies") and several.endswith(": yan"), several
+
+
 def test_an_upload_with_a_zip_inside_says_so(tmp_path):
     folder = tmp_path / "zipped"
     folder.mkdir()
