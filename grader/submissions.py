@@ -147,7 +147,8 @@ def stage(sub: Submission, into: Path) -> tuple[Path, str]:
             _safe_extract(source, unpacked)
             folder, which = _find_code(unpacked)
             if folder is None:
-                raise BadSubmission(f"the zip holds none of the module files ({FIND_DEPTH} folders deep at most)")
+                raise BadSubmission(f"the zip holds none of the module files ({FIND_DEPTH} folders deep at most)"
+                                    + _what_it_holds(unpacked))
             return _staged(folder, into, which)
         finally:
             shutil.rmtree(unpacked, ignore_errors=True)
@@ -156,8 +157,28 @@ def stage(sub: Submission, into: Path) -> tuple[Path, str]:
         zips = sorted(p.name for p in source.iterdir() if p.is_file() and _zipped(p))[:3]
         inside = f" (it holds {', '.join(zips)}: zips inside a submission are not opened; submit the files)" \
             if zips else ""
-        raise BadSubmission(f"the folder holds none of the module files ({FIND_DEPTH} folders deep at most){inside}")
+        raise BadSubmission(f"the folder holds none of the module files ({FIND_DEPTH} folders deep at most){inside}"
+                            + _what_it_holds(source))
     return _staged(folder, into, which)
+
+
+def _what_it_holds(root: Path) -> str:
+    """What was looked for, and a few of the files found instead, with what to do of a module named in other
+    letters (``Strides.py``) or a notebook."""
+    files: list[Path] = []
+    for folder, dirs, names in os.walk(root):  # (links never followed: the grader reads as root)
+        dirs[:] = sorted(d for d in dirs if d != "__MACOSX")
+        files += [Path(folder) / n for n in sorted(names) if not (Path(folder) / n).is_symlink()]
+        if len(files) > 100:
+            break
+    wanted = {f"{m}.py" for m in MODULES}
+    cased = sorted({p.name for p in files if p.name.lower() in wanted})
+    hints = ([f"{', '.join(cased[:3])}: name each file in lower case, as the handout's assignment/ does"] if cased
+             else []) + (["a notebook is not graded: put the functions in the .py files"]
+                         if any(p.suffix == ".ipynb" for p in files) else [])
+    found = ", ".join(p.relative_to(root).as_posix() for p in files[:6]) + (" ..." if len(files) > 6 else "")
+    return (f". Graded are {', '.join(f'{m}.py' for m in MODULES)}, in assignment/ or loose; it holds "
+            f"{found or 'no file'}" + "".join(f"; {hint}" for hint in hints))
 
 
 def _staged(folder: Path, into: Path, which: str = "") -> tuple[Path, str]:

@@ -375,6 +375,24 @@ def test_of_two_copies_as_written_the_one_changed_last_is_graded_and_staff_are_t
     assert several.startswith("1 upload(s) held several copies") and several.endswith(": yan"), several
 
 
+def test_an_upload_of_the_wrong_files_is_told_which_files_are_graded(tmp_path):
+    """"none of the module files" named neither the files looked for nor what was there (a notebook, a report,
+    Strides.py): said in each of the 77 tests, with nothing to go on (red team, staff)."""
+    for name, files in (("heidi", ["report.pdf", "work/assignment.ipynb"]), ("tom", ["Strides.py"])):
+        for file in files:
+            (tmp_path / name / file).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name / file).write_text("")
+    (tmp_path / "tom" / "link.py").symlink_to("/etc/hostname")
+    with pytest.raises(BadSubmission) as heidi:
+        stage(Submission("heidi", tmp_path / "heidi"), tmp_path / "s1")
+    with pytest.raises(BadSubmission) as tom:
+        stage(Submission("tom", tmp_path / "tom"), tmp_path / "s2")
+    assert "Graded are strides.py, dtypes.py," in str(heidi.value) and "report.pdf, work/assignment.ipynb" in \
+        str(heidi.value) and "a notebook is not graded" in str(heidi.value), heidi.value
+    assert "it holds Strides.py; Strides.py: name each file in lower case" in str(tom.value), tom.value
+    assert "link.py" not in str(tom.value)  # (a link is never followed, nor named)
+
+
 def test_an_upload_with_a_zip_inside_says_so(tmp_path):
     folder = tmp_path / "zipped"
     folder.mkdir()
