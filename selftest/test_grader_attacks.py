@@ -24,6 +24,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -334,6 +335,22 @@ def test_a_module_that_dies_at_import_costs_its_own_part_only(tmp_path):
     assert {t["test"] for t in tests if t["part"] == 4 and t["status"] == "passed"} == set()
     lost = {t["test"]: t["message"][:300] for t in tests if t["part"] == 9 and t["status"] != "passed"}
     assert lost == {} and any(t["part"] == 9 for t in tests), lost
+    # the import said with the module that ran it, and what that module imports (a roofline.py importing flops.py
+    # read as roofline's own crash)
+    said = next(t["message"] for t in tests if t["test"].endswith("test_count_matmul_flops_forward"))
+    assert "while importing the submission (flops.py)" in said, said
+
+
+def test_an_import_that_dies_names_the_modules_it_ran():
+    """A roofline.py importing flops.py, which exits when imported, read as roofline's own crash: the message
+    names the module the worker imported and the submission's modules it imports (read, never run)."""
+    from grader.isolation.transport import sibling_imports
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "roofline.py"
+        path.write_text("import torch\nfrom . import flops\nfrom .dtypes import FP4_E2M1\nfrom assignment.model "
+                        "import Cruncher\nimport roofline\nfrom .flops import matmul_flops\n")
+        assert sibling_imports(path) == ["flops.py", "dtypes.py", "model.py"]
 
 
 def test_results_files_cannot_be_forged(graded):

@@ -32,8 +32,8 @@ def _escape(match: re.Match) -> str:
 
 
 HIDDEN = "?"  # a fixed-input answer of which the handout holds only a digest
-HIDDEN_NOTE = ("(? = not in your copy: this answer is one of a fixed few (a table's, a format's values), "
-               "so the handout keeps only a fingerprint of it)")
+HIDDEN_NOTE = ("(? = not shown: this answer is one of a fixed few (a table's, a format's values), which a message "
+               "would give away; the handout keeps only a fingerprint of it)")
 
 
 def show(value: Any, digits: int = 10) -> str:

@@ -179,6 +179,30 @@ def tree_memory_mb(pid: int) -> float:
     return sum(_pss_mb(p) for p in process_tree(pid))
 
 
+def sibling_imports(path: Path) -> list[str]:
+    """The modules of the submission a module file imports at its top level (``import flops``, ``from . import
+    flops``, ``from .flops import x``, ``from assignment.flops import x``), as file names; read, never run."""
+    import ast
+
+    from grader.harness.impl import MODULES
+
+    try:
+        tree = ast.parse(path.read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name.removeprefix("assignment.") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = (node.module or "").removeprefix("assignment")
+            names = [base.lstrip(".")] if base.strip(".") else [alias.name for alias in node.names]
+        else:
+            continue
+        found += [f"{name}.py" for name in names if name in MODULES and f"{name}.py" not in found]
+    return [name for name in found if name != path.name]
+
+
 def describe_status(status: int | None) -> str:
     if status is None:
         return "the process running it stopped answering"
@@ -467,12 +491,22 @@ class Sandboxed:
         except faults.Fault as fault:
             # dies or hangs while importing: every later call would too
             self.import_hung = self.import_hung or isinstance(fault, faults.TimeoutFault)
-            detail = f"while importing the submission: {fault.detail or fault.headline()}"
+            detail = f"while importing {self._importing(role, subject)}: {fault.detail or fault.headline()}"
             self.dead[role] = faults.TimeoutFault(subject, fault.seconds, importing=True) \
                 if isinstance(fault, faults.TimeoutFault) else faults.CrashFault(subject, detail)
             raise self.dead[role] from None
         self.import_hung = self.import_hung or time.monotonic() - started >= limit
         return worker
+
+    def _importing(self, role: str, subject: str) -> str:
+        """What a worker of ``role`` imports before any question: said where it died there, since the question's
+        module need not be the one that ended it (an os._exit in flops.py read as roofline's crash)."""
+        alone = role.partition(":")[2]
+        if not alone:
+            return (f"the submission (every module is imported first: code at the top level of any of them that "
+                    f"exits or crashes ends the process, not only {subject.partition('.')[0]}.py's)")
+        imported = sibling_imports(self.source / f"{alone}.py") if self.source is not None else []
+        return f"the submission ({alone}.py" + (f" and what it imports: {', '.join(imported)}" if imported else "") + ")"
 
     def _spawn(self, role: str) -> _Worker:
         # under the fork server's folder (removed with it, whatever happens to this process)
@@ -568,7 +602,7 @@ class Sandboxed:
             ready, _, _ = select.select([worker.channel], [], [], min(left, 0.25))
             if worker.flooded:
                 self._kill(worker)
-                raise faults.CrashFault(subject, f"it printed more than {self.limits.flood_mb} MB of output")
+                raise faults.CrashFault(subject, self._flood_message())
             if not ready or time.monotonic() - looked > 0.25:
                 looked = time.monotonic()
                 self._check_memory(worker, subject)
@@ -589,6 +623,11 @@ class Sandboxed:
             self._kill(worker)
             raise faults.CrashFault(subject, self._memory_message())
 
+    def _flood_message(self) -> str:
+        # counted over the process's life: the call that passed the limit need not have printed most of it
+        return (f"its process printed more than {self.limits.flood_mb} MB of output in all, this call's and every "
+                "earlier call's: print less (prints left in for debugging, a print in a loop)")
+
     def _memory_message(self) -> str:
         return f"it used more than {self.limits.memory_mb} MB of memory"
 
@@ -603,7 +642,7 @@ class Sandboxed:
         flooded = worker.flooded
         self._kill(worker)
         if flooded:
-            return faults.CrashFault(subject, f"it printed more than {self.limits.flood_mb} MB of output")
+            return faults.CrashFault(subject, self._flood_message())
         if out_of_memory:
             return faults.CrashFault(subject, self._memory_message())
         return faults.CrashFault(subject, describe_status(status))
