@@ -1001,6 +1001,22 @@ def test_gradescope_setup_imports_only_what_requirements_pin():
     assert [n for n in names if n.lower() not in pinned] == []
 
 
+def test_gradescope_setup_stops_on_a_python_older_than_the_grader_needs(tmp_path):
+    """An image whose python3 is 3.10 (Ubuntu 22.04) built, and failed at warm's first import of the grader with
+    a traceback about tomllib: setup.sh's own check says what Python it found and which image to choose."""
+    setup = (ROOT / "grader" / "gradescope" / "setup.sh").read_text()
+    check = next(line for line in setup.splitlines() if "sys.version_info" in line)
+    fake = tmp_path / "python3"
+    fake.write_text("#!/bin/sh\n[ \"$1\" = -V ] && echo 'Python 3.10.12' && exit 0\nexit 1\n")  # as 3.10 answers
+    fake.chmod(0o755)
+    script = "set -euo pipefail\n" + setup[setup.index(check):setup.index("fi\n", setup.index(check)) + 3]
+    done = subprocess.run(["bash", "-c", script], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, capture_output=True,
+                          text=True)
+    assert done.returncode == 1 and "python3 is Python 3.10.12; the grader needs Python 3.11" in done.stderr, done
+    here = subprocess.run(["bash", "-c", script.replace("python3", sys.executable)], capture_output=True, text=True)
+    assert here.returncode == 0, here
+
+
 def test_progress_in_a_log_is_lines_not_a_redrawn_bar():
     """Piped to a file (Slurm, CI), the bar is a line at each tenth of the batch, no carriage returns."""
     import io

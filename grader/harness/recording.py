@@ -121,7 +121,8 @@ class Recording:
             raise Stale(f"the recording in {folder} was made from other tests, another reference or another "
                         f"harness (fingerprint {str(made_from)[:12]}, here {expect[:12]}"
                         + (f": {changed}" if changed else "") + "): record it again with `python -m grader record` "
-                        "(any edit of those files counts, a comment's too: what a recording holds may depend on it)")
+                        "(a Gradescope zip's: build the zip again, `make gradescope`, under its seed; any edit of "
+                        "those files counts, a comment's too: what a recording holds may depend on it)")
         return recording
 
     @classmethod
