@@ -284,10 +284,12 @@ class Batch:
     the warm imports, the recording, the fork server, a lock folder no worker can reach."""
 
     def __init__(self, options: Options, *, record_now: bool, log_dir: Path | None = None, server=None,
-                 lone: bool = False, jobs: int = 1) -> None:
+                 lone: bool = False, jobs: int = 1, progress: bool = False) -> None:
         """``server``: a fork server already launched (``ForkServerHandle(wait=False)``): it starts while
-        this process imports; the batch owns it from here and closes it. ``lone``: one submission."""
+        this process imports; the batch owns it from here and closes it. ``lone``: one submission.
+        ``progress``: say what the batch does before its first submission (the bar stood at 0 meanwhile)."""
         self.options = options
+        self.progress = progress
         self.record_now = record_now
         self.lone = lone
         self.jobs = jobs  # processes it may run at once (the recording run is split across them)
@@ -317,6 +319,10 @@ class Batch:
         if self.record_now and self.options.recording is None:
             folder = self.scratch / "recording"
             log = (self.log_dir / "reference-run.log") if self.log_dir else None
+            if self.progress:
+                print("recording the reference run under the grading seed, once for the batch (about a minute; "
+                      "`python -m grader record` makes one that every batch under this seed can use) ...",
+                      file=sys.stderr, flush=True)
             recorded = record(self.options, folder, log=log, jobs=self.jobs)
             if recorded == RECORDED:
                 self.options = replace(self.options, recording=folder)
@@ -669,7 +675,7 @@ def grade_all(
     ``server``: a fork server launched early (see ``Batch``); closed here.
     """
     with Batch(options, record_now=replay and len(subs) > 1, log_dir=log_dir, server=server,
-               lone=len(subs) == 1, jobs=jobs) as batch:
+               lone=len(subs) == 1, jobs=jobs, progress=progress) as batch:
         scheduler = Scheduler(batch, jobs=jobs, uid_base=uid_base, submission_timeout=submission_timeout,
                               on_result=on_result, progress=progress)
         if batch.server is not None and devices.cuda_usable():  # decided in the warm-up: never CUDA here
