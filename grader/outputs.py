@@ -161,10 +161,14 @@ def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -
             scores = r.part_scores()
             by_test = {t.test: t for t in r.tests}
             row = [r.student, _num(r.score), _num(r.max_score), _num(r.pending_points)]
-            row += [_num(scores.get(n, (0.0, 0.0))[0]) for n in parts]
+            # a cell of a test the run's own selection left out (-m, -k: a GPU pass) is blank, not a 0 that reads
+            # as a failure; so is a part none of whose tests it selected
+            chosen = {t.part for t in r.tests if t.message != NOT_SELECTED}
+            row += [_num(scores.get(n, (0.0, 0.0))[0]) if n in chosen else "" for n in parts]
             for item in rubric.items:
                 t = by_test.get(item.test)
-                row.append("pending" if t is not None and t.status == PENDING else _num(t.points if t else 0.0))
+                row.append("pending" if t is not None and t.status == PENDING else
+                           "" if t is not None and t.message == NOT_SELECTED else _num(t.points if t else 0.0))
             row.append(_text(r.error.splitlines()[0]) if r.error else "")
             row.append(_text("; ".join(r.review)))
             row.append(_text(r.upload))

@@ -85,6 +85,19 @@ def test_csv_has_a_row_per_student_and_a_column_per_part_and_test(tmp_path):
     assert all(rows[1][t] == "pending" for t in CUDA)
 
 
+def test_a_cell_the_run_s_selection_left_out_is_blank_not_a_failure(tmp_path):
+    """A GPU pass (-m cuda) wrote 0 for every test it never ran: a cell could not tell "not run" from "failed"
+    (red team, staff)."""
+    rubric = R.load()
+    ran = [TestOutcome(i.test, "passed", "", "") if i.test in CUDA else
+           TestOutcome(i.test, "failed", "did not run", NOT_SELECTED) for i in rubric.items]
+    gpu = scoring.score("ada", ran, rubric, seconds=1.0)
+    outputs.write_csv([gpu], rubric, tmp_path / "grades.csv")
+    [row] = list(csv.DictReader(open(tmp_path / "grades.csv")))
+    assert all(row[t] == "1" for t in CUDA) and row["part3"] == "1" and row["part1"] == ""
+    assert {row[i.test] for i in rubric.items if i.test not in CUDA} == {""}
+
+
 def test_each_row_names_the_upload_its_id_was_made_of(tmp_path):
     """An id of a name of other letters (李雷 -> unnamed-3a4732), or of one two uploads share, carries a hash: the
     upload's own name is kept, in grading.json, through a merge, and in grades.csv (red team, staff)."""

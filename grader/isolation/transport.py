@@ -506,7 +506,7 @@ class Sandboxed:
             return (f"the submission (every module is imported first: code at the top level of any of them that "
                     f"exits or crashes ends the process, not only {subject.partition('.')[0]}.py's)")
         imported = sibling_imports(self.source / f"{alone}.py") if self.source is not None else []
-        return f"the submission ({alone}.py" + (f" and what it imports: {', '.join(imported)}" if imported else "") + ")"
+        return f"the submission ({alone}.py" + (f" and what it imports: {', '.join(imported)})" if imported else ")")
 
     def _spawn(self, role: str) -> _Worker:
         # under the fork server's folder (removed with it, whatever happens to this process)
