@@ -209,7 +209,8 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     from grader.harness.devices import decide_for_children
     from grader.isolation.sandbox import Limits
     from grader.session import Options
-    from grader.submissions import BadSubmission, Submission, expand, in_shard, parse_shard, student_id
+    from grader.submissions import (EXPORT_METADATA, BadSubmission, Submission, expand, export_submitters, in_shard,
+                                    parse_shard, student_id)
 
     skipped: list[str] = []
     try:
@@ -276,7 +277,12 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     # written again at the end, after every worker is gone: the last word is the grader's
     for result in results:
         outputs.write_student(out, result, hide_examples=args.hide_examples)
-    outputs.write_csv(results, rubric, out / "grades.csv")
+    submitters = {k: v for k, v in export_submitters([Path(p) for p in args.submissions]).items()
+                  if k in {s.student for s in subs}}
+    outputs.write_csv(results, rubric, out / "grades.csv", submitters)
+    if submitters:
+        notes.append(f"who made each submission, read from {EXPORT_METADATA} ({len(submitters)} of {len(subs)}): "
+                     "grades.csv's submitters column")
     if not gpu and any(r.pending_points for r in results):
         notes.append("no CUDA GPU here: cuda tests are pending and left out of the totals; "
                      "merge a GPU pass with `python -m grader merge`")
@@ -299,6 +305,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         "jobs": args.jobs, "submissions": [s.student for s in subs], "gpu": gpu,
         "recording": str(recording) if recording else None, "rubric": rubric_mod.file_hash(),
         "seconds": round(time.monotonic() - started, 1), "phases": graded.phases, "notes": notes,
+        "submitters": submitters,
     }, indent=1))
     print(outputs.table(results))
     for note in notes:
@@ -390,7 +397,8 @@ def _merge(args: argparse.Namespace) -> int:
         notes.append(departs)
     for result in results:
         outputs.write_student(out, result, hide_examples=args.hide_examples)
-    outputs.write_csv(results, rubric, out / "grades.csv")
+    submitters = {k: v for info in infos for k, v in (info.get("submitters") or {}).items()}
+    outputs.write_csv(results, rubric, out / "grades.csv", submitters)
     broken = outputs.harness_error_note(results)
     if broken:  # a harness error survives a merge only where no pass gave the test a verdict
         notes.append(broken)
@@ -400,7 +408,7 @@ def _merge(args: argparse.Namespace) -> int:
     (out / "batch.json").write_text(json.dumps({
         "seed": seeds.pop() if len(seeds) == 1 else None, "shard": None,
         "gpu": any(info.get("gpu") for info in infos), "rubric": rubric_mod.file_hash(),
-        "merged": sorted(Path(f).name for f in args.folders), "notes": kept,
+        "merged": sorted(Path(f).name for f in args.folders), "notes": kept, "submitters": submitters,
     }, indent=1))
     print(outputs.table(results))
     if broken:

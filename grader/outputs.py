@@ -149,11 +149,13 @@ def read_results(folder: Path) -> list[SubmissionResult]:
     return out
 
 
-def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -> None:
+def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path,
+              submitters: dict[str, str] | None = None) -> None:
+    """``submitters``: who made each submission, by id (a Gradescope export's metadata), as a last column."""
     results = list(results)
     parts = list(PARTS)
     header = ["student", "total", "max", "pending"] + [f"part{n}" for n in parts] \
-        + [item.test for item in rubric.items] + ["error", "review", "upload"]
+        + [item.test for item in rubric.items] + ["error", "review", "upload"] + (["submitters"] if submitters else [])
     with open(path, "w", newline="", encoding="utf-8", errors="replace") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
@@ -172,6 +174,8 @@ def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path) -
             row.append(_text(r.error.splitlines()[0]) if r.error else "")
             row.append(_text("; ".join(r.review)))
             row.append(_text(r.upload))
+            if submitters:
+                row.append(_text(submitters.get(r.student, "")))
             writer.writerow(row)
 
 

@@ -77,6 +77,9 @@ def expand(paths: list[Path], skipped: list[str] | None = None, leave_out: Path 
     output = leave_out.resolve() if leave_out is not None else None
     for path in map(Path, paths):
         if path.is_file() and _zipped(path):
+            if _an_export(path):
+                raise BadSubmission(f"{path} is a Gradescope export of several submissions ({EXPORT_METADATA} "
+                                    "inside): unzip it and grade the folder, each submission_<id>/ a student")
             found.append(Submission(student_id(path.name), path))
         elif path.is_dir() and looks_like_submission(path):
             found.append(Submission(student_id(path.name), path))
@@ -86,11 +89,20 @@ def expand(paths: list[Path], skipped: list[str] | None = None, leave_out: Path 
                     continue
                 if entry.is_dir() or _zipped(entry):
                     found.append(Submission(student_id(entry.name), entry, in_batch=True))
-                elif skipped is not None:
+                elif skipped is not None and entry.name != EXPORT_METADATA:  # (read for grades.csv: who made each)
                     skipped.append(entry.name)
         else:
             raise BadSubmission(f"{path}: not a folder or a .zip")
     return sorted(_distinct(found), key=lambda s: s.student)
+
+
+def _an_export(path: Path) -> bool:
+    """A zip of a whole class's export, given as one submission: graded as one student, of one folder's code."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return any(Path(name).name == EXPORT_METADATA for name in zf.namelist()[:MAX_ZIP_FILES * 100])
+    except (zipfile.BadZipFile, OSError):
+        return False
 
 
 def _zipped(path: Path) -> bool:
@@ -114,6 +126,37 @@ def _distinct(found: list[Submission]) -> list[Submission]:
     if dupes:  # the same path named twice: one submission, never two results in one place
         raise BadSubmission(f"two submissions share the student id(s): {', '.join(dupes)}")
     return out
+
+
+EXPORT_METADATA = "submission_metadata.yml"  # beside the submission_<id>/ folders of a Gradescope export
+
+
+def export_submitters(folders: list[Path]) -> dict[str, str]:
+    """Who made each submission of a Gradescope export (``submission_metadata.yml``: each folder's name, then its
+    ``:submitters:``, each with ``:name:``, ``:sid:`` and ``:email:``), as "name <sid, email>; ..." by folder name;
+    read line by line (a key, then indented fields), tolerant of what it does not know."""
+    found: dict[str, list[dict[str, str]]] = {}
+    for folder in folders:
+        path = Path(folder) / EXPORT_METADATA
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
+        except OSError:
+            continue
+        current: list[dict[str, str]] | None = None
+        for line in lines:
+            key = re.fullmatch(r":?([^\s:'\"]+):\s*", line)
+            if key:  # a submission's record starts unindented
+                current = found.setdefault(key.group(1), [])
+                continue
+            field = re.fullmatch(r"\s+(-\s+)?:?(name|sid|email):\s*(.*)", line)
+            if current is None or not field:
+                continue
+            if field.group(1) or not current:  # "- :name: ..." starts a submitter
+                current.append({})
+            current[-1][field.group(2)] = field.group(3).strip().strip("'\"")
+    return {student_id(key): "; ".join(
+        f"{who.get('name', '?')} <{', '.join(v for v in (who.get('sid'), who.get('email')) if v)}>" for who in people)
+        for key, people in found.items() if people}
 
 
 def in_shard(student: str, shard: tuple[int, int] | None) -> bool:

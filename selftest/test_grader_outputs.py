@@ -406,6 +406,49 @@ def test_an_upload_of_the_wrong_files_is_told_which_files_are_graded(tmp_path):
     assert "link.py" not in str(tom.value)  # (a link is never followed, nor named)
 
 
+EXPORT_METADATA = """---
+:submission_101:
+  :submitters:
+  - :name: José Núñez
+    :sid: '12345'
+    :email: jose@example.edu
+  - :name: Ada
+    :sid: '777'
+    :email: ada@example.edu
+  :created_at: 2026-12-01 10:00:00.000000000 -08:00
+  :score: 96.0
+:submission_102:
+  :submitters:
+  - :name: Bo
+    :email: bo@example.edu
+"""
+
+
+def test_a_gradescope_export_s_rows_say_who_made_each_submission(tmp_path):
+    """The README's GPU plan grades an export of Gradescope's submissions: its rows were submission_101, ... with
+    no name or student id to enter the scores by, its metadata was said "not graded", and the export's zip given
+    whole was graded as one student, of one folder's code (red team, staff)."""
+    from grader.submissions import export_submitters
+
+    export = tmp_path / "export"
+    for name in ("submission_101", "submission_102"):
+        shutil.copytree(ROOT / "reference", export / name)
+    (export / "submission_metadata.yml").write_text(EXPORT_METADATA)
+    skipped: list[str] = []
+    subs = expand([export], skipped)
+    assert [s.student for s in subs] == ["submission_101", "submission_102"] and skipped == []
+    submitters = export_submitters([export])
+    assert submitters == {"submission_101": "José Núñez <12345, jose@example.edu>; Ada <777, ada@example.edu>",
+                          "submission_102": "Bo <bo@example.edu>"}
+    rubric = R.load()
+    outputs.write_csv([synthetic("submission_101", set())], rubric, tmp_path / "grades.csv", submitters)
+    [row] = list(csv.DictReader(open(tmp_path / "grades.csv", encoding="utf-8")))
+    assert row["submitters"].startswith("José Núñez <12345")
+    shutil.make_archive(str(tmp_path / "gs_export"), "zip", export)
+    with pytest.raises(BadSubmission, match="is a Gradescope export of several submissions"):
+        expand([tmp_path / "gs_export.zip"])
+
+
 def test_an_upload_with_a_zip_inside_says_so(tmp_path):
     folder = tmp_path / "zipped"
     folder.mkdir()
