@@ -448,6 +448,17 @@ def test_a_wrong_count_of_several_ops_says_each_op_s_count_alone(tmp_path):
 
 
 
+def test_a_step_called_with_the_defaults_alone_says_so(tmp_path):
+    """A wrong default (dtype float16) failed on a call that passed no dtype, but its inputs read
+    "dtype=torch.bfloat16, device_type='cpu'", as if given: the student looked in the body, not the signature."""
+    name = "part10_default_float16"
+    folder = mutants.materialize(next(m for m in mutants.discover() if m.name == name), tmp_path / name)
+    run = pytest("tests/test_part10_mixed_precision.py", "-k", "test_stepped_once_and_grads_cleared",
+                 f"--submission={folder}")
+    assert run.returncode == 1 and "by_default=True (the step was called as autocast_train_step(model, optimizer, " \
+        "x, y), dtype, device_type and scaler left to your defaults" in run.stdout, run.stdout[-2000:]
+
+
 def test_a_counter_kept_between_calls_is_told_so_not_blamed_on_an_op(tmp_path):
     """A counter made once and never reset returns every call's FLOPs so far: the breakdown of each op alone
     showed running totals ("conv1d 240", an op never counted), and sent the student to the wrong op."""

@@ -260,6 +260,8 @@ def test_loss_is_float32(impl, oracle, case):
 @example(case=(0, 4, 8, 2, "sgd", 0.1, torch.bfloat16, "cpu", 2.0**8, 0))
 # and the mirror: float16 with no scaler given steps without one (a scaler of its own would skip this step)
 @example(case=(0, 4, 8, 2, "sgd", 0.1, torch.float16, "cpu", None, 0))
+# called with the spec's defaults alone: a step on defaults of its own (float16, "cuda") shows in the parameters
+@example(case=(0, 4, 8, 2, "sgd", 0.1, torch.bfloat16, "cpu", None, 0, True))
 def test_stepped_once_and_grads_cleared(impl, oracle, case):
     if case[6] == torch.float16 and not cpu_float16_autocast():
         return  # this torch has no float16 autocast on the CPU

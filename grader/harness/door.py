@@ -63,7 +63,8 @@ class Question:
         left = self.params[len(self.shown):] if self.probe.name == "calls.call" else ()
         if left:  # a spec function called without its last arguments: say so, or the message hides them
             shown += f" ({', '.join(left)}: left to {'its' if len(left) == 1 else 'their'} default)"
-        return shown
+        said = self.probe.note(dict(zip(self.params, self.shown))) if self.probe.note is not None else ""
+        return f"{shown} ({said})" if said else shown
 
     def key(self) -> str:
         """A stable text key: what recordings file answers under (made once: asked several times a question)."""

@@ -163,6 +163,8 @@ class Probe(Generic[R]):
     secret: Any = None  # fixed inputs: the handout keeps a digest of the answer (grader.harness.digest)
     doc: str = ""
     fn: Callable[..., Any] | None = None  # probes: the harness code; judges: set by grader.judges
+    # what a failing call's inputs do not show, said after them: its arguments by name -> a sentence, or ""
+    note: Callable[[dict[str, Any]], str] | None = None
 
     def implement(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """Give a judge its trusted-side code (``grader/judges`` does, staff side)."""
@@ -201,12 +203,14 @@ def _register(fn: Callable[..., Any], *, kind: Kind, skip: int, **options: Any) 
 
 
 def probe(*, subject: str, timeout: float = DEFAULT_TIMEOUT, process: Process = "main",
-          batch: bool = True, secret: Any = None, name: str | None = None):
-    """Declare ``fn(impl, *args) -> Report`` as a probe run on the implementation's side."""
+          batch: bool = True, secret: Any = None, name: str | None = None,
+          note: Callable[[dict[str, Any]], str] | None = None):
+    """Declare ``fn(impl, *args) -> Report`` as a probe run on the implementation's side. ``note``: what a
+    failing call's inputs leave unsaid (a probe's flag that leaves arguments out of the call)."""
 
     def register(fn: Callable[..., R]) -> Probe[R]:
         return _register(fn, kind="probe", skip=1, subject=subject, timeout=timeout, process=process,
-                         batch=batch, secret=secret, name=name)
+                         batch=batch, secret=secret, name=name, note=note)
 
     return register
 

@@ -213,7 +213,13 @@ def scaler_steps(impl: Implementation, seed: int, batch: int, dim: int, num_laye
     )
 
 
-@probe(subject="mixed_precision.autocast_train_step", timeout=30)
+def _left_to_defaults(args: dict) -> str:
+    return ("the step was called as autocast_train_step(model, optimizer, x, y), dtype, device_type and scaler "
+            "left to your defaults, which the spec makes torch.bfloat16, \"cpu\" and None" if args.get("by_default")
+            else "")
+
+
+@probe(subject="mixed_precision.autocast_train_step", timeout=30, note=_left_to_defaults)
 def train_step(impl: Implementation, seed: int, batch: int, dim: int, num_layers: int,
                optimizer: str, lr: float, dtype: torch.dtype, device_type: str,
                init_scale: float | None, shrink: int, by_default: bool = False,
