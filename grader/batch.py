@@ -46,7 +46,7 @@ from grader.command import ROOT, pytest_args
 from grader.harness import devices, wire
 from grader.harness.longlived import long_lived
 from grader.isolation.sandbox import fresh_uid_base, libc
-from grader.session import Options, grade_here, joined_error
+from grader.session import RUN_FAILED, Options, grade_here, joined_error
 from grader.submissions import Submission
 
 
@@ -300,7 +300,10 @@ class Batch:
         self.scratch = Path(tempfile.mkdtemp(prefix="grading-batch-"))  # 0700: the grader's alone
 
     def __enter__(self) -> "Batch":
+        from grader.harness.recording import file_hashes
+
         clock = time.monotonic()
+        self.files = file_hashes(self.options.tests.parent)  # what the batch grades with, from its first moment
         if self.options.isolate and self.server is None:  # started first: it imports while this process does
             from grader.isolation.server import ForkServerHandle
 
@@ -343,6 +346,14 @@ class Batch:
         # the fork server is not waited for here: grading processes start their own work meanwhile,
         # and each waits for it at its first worker (see ``server_ready``)
         return self
+
+    def changed(self) -> str:
+        """Which of the grader's files (the tests, the reference, the harness) changed since the batch began, in a
+        few words; "" where none did. A grading process started after a change reads the new tests beside the
+        batch's recording, which it refuses: every later submission would score 0 (a pull during a batch)."""
+        from grader.harness.recording import file_hashes, what_changed
+
+        return what_changed(self.files, file_hashes(self.options.tests.parent))
 
     def check_device(self, uid: int | None) -> None:
         """On a GPU machine, before any submission: ask a clean worker, boxed in as every later one (as
@@ -521,9 +532,12 @@ class Scheduler:
         # a batch told to stop (kill, a Slurm time limit) stops its grading processes first (the finally)
         stopping = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _stop) if stopping else None
+        changed = ""  # the grader's files changed during the batch: nothing more is started
         try:
-            while queue or running:
-                while queue and free_slots:
+            while (queue and not changed) or running:
+                if queue and free_slots and not changed:
+                    changed = self.batch.changed()
+                while queue and free_slots and not changed:
                     job = self._start(*queue.pop(0), free_slots.pop(0))
                     running[job.fd] = job
                     selector.register(job.fd, selectors.EVENT_READ)
@@ -541,6 +555,9 @@ class Scheduler:
                     if len(done) < expected[job.sub.student]:
                         continue
                     result = done[0][1] if done[0][0] is None else join_pieces(sorted(done, key=lambda d: d[0]))
+                    if (changed or self.batch.changed()) and RUN_FAILED in result.error:
+                        changed = changed or self.batch.changed()
+                        continue  # (its run refused the recording for the changed files: not graded)
                     results[job.sub.student] = result
                     bar.update(result)
                     if self.on_result:
@@ -555,6 +572,9 @@ class Scheduler:
                 _kill(job.pid)
             if stopping:
                 signal.signal(signal.SIGTERM, previous)
+        if changed:
+            raise FilesChanged(changed, [results[s.student] for s in subs if s.student in results],
+                               [s.student for s in subs if s.student not in results])
         return [results[s.student] for s in subs]
 
     def _pieces(self, subs: list[Submission]) -> list[tuple[Submission, list[int] | None]]:
@@ -644,6 +664,14 @@ class Scheduler:
                 reason = f"the grading process failed (status {status})"
             return scoring.score(job.sub.student, [], rubric_mod.load(self.batch.options.rubric),
                                  seconds=seconds, error=reason, upload=job.sub.source.name)
+
+
+class FilesChanged(Exception):
+    """The grader's own files changed during a batch: it stopped, and these submissions were not graded."""
+
+    def __init__(self, changed: str, graded: list, not_graded: list[str]) -> None:
+        super().__init__(changed)
+        self.changed, self.graded, self.not_graded = changed, graded, not_graded
 
 
 @dataclass(frozen=True)

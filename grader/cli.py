@@ -205,7 +205,7 @@ def _grade(args: argparse.Namespace) -> int:
 def _grade_with(args: argparse.Namespace, server) -> int:
     from grader import outputs, report, scoring
     from grader import rubric as rubric_mod
-    from grader.batch import grade_all
+    from grader.batch import FilesChanged, grade_all
     from grader.harness.devices import decide_for_children
     from grader.isolation.sandbox import Limits
     from grader.session import Options
@@ -268,10 +268,18 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     print(f"grading {len(subs)} submission(s) with {args.jobs} process(es)"
           + (f", shard {shard[0]}/{shard[1]}" if shard else "") + f", isolation {'on' if isolate else 'off'}",
           file=sys.stderr)
-    graded = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
-                       on_result=lambda r: outputs.write_student(out, r, hide_examples=args.hide_examples),
-                       progress=not args.quiet,
-                       replay=not args.live, uid_base=args.worker_uid_base, server=server)
+    try:
+        graded = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
+                           on_result=lambda r: outputs.write_student(out, r, hide_examples=args.hide_examples),
+                           progress=not args.quiet,
+                           replay=not args.live, uid_base=args.worker_uid_base, server=server)
+    except FilesChanged as stopped:  # nothing written for a submission not graded: no 0 to upload by mistake
+        shown = ", ".join(stopped.not_graded[:10]) + (" ..." if len(stopped.not_graded) > 10 else "")
+        print(f"error: the grader's own files changed during the batch ({stopped.changed}): it stopped. "
+              f"{len(stopped.graded)} submission(s) were graded before (their results.json are in {out}); "
+              f"{len(stopped.not_graded)} were not, and have no results: {shown}. Grade the batch again into a new "
+              "folder once the files are as they should be (no grades.csv or report was written)", file=sys.stderr)
+        return 1
     results = graded.results
     notes += graded.notes
     # written again at the end, after every worker is gone: the last word is the grader's

@@ -90,6 +90,9 @@ class CudaLock:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+RUN_FAILED = "the grading run failed"  # pytest itself stopped (a usage error): the grader's fault, not the code's
+
+
 def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | None = None,
                lock_dir: Path | None = None) -> scoring.SubmissionResult:
     """Stage, run and score one submission (``sandbox``: the batch's shared fork server and this slot's users)."""
@@ -125,7 +128,7 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
             timing["workers' CPU seconds"] = report.session.worker_cpu_seconds
         error = ""
         if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
-            error = f"the grading run failed ({code.name}); staff: see the log"
+            error = f"{RUN_FAILED} ({code.name}); staff: see the log"
         seen = report.session
         files = Implementation("assignment", staged)  # its files, read here and never run
         if not_loaded(collector.outcomes.values()):  # said in the grader's words, shown at once on Gradescope

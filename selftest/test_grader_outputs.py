@@ -249,6 +249,30 @@ def test_the_slurm_script_gives_every_shard_the_recording_it_is_given(tmp_path):
     assert ran[1][ran[1].index("--recording") + 1] == "rec" and ran[1][ran[1].index("--shard") + 1] == "2/3"
 
 
+def test_a_batch_whose_grader_files_change_stops_and_scores_no_one_0(tmp_path, monkeypatch):
+    """A pull of the grader during a batch: every grading process started after it refused the batch's recording
+    (the tests had changed), and 57 of 58 students got 0/100 results to upload (red team). The batch stops at the
+    change: what was graded before stands, the rest have no result, and the error says so."""
+    from grader import batch as batch_mod
+    from grader.session import Options
+
+    asked = []
+
+    def changed(self) -> str:  # the files change once the first submission is graded
+        asked.append(1)
+        return "" if len(asked) < 2 else "tests/test_part01_strides.py changed"
+
+    monkeypatch.setattr(batch_mod.Batch, "changed", changed)
+    subs = []
+    for name in ("ada", "bo", "cy"):
+        (tmp_path / name).mkdir()
+        subs.append(Submission(name, tmp_path / name))
+    with pytest.raises(batch_mod.FilesChanged) as stopped:
+        batch_mod.grade_all(subs, Options(seed=1, isolate=False), jobs=1, progress=False, replay=False)
+    assert [r.student for r in stopped.value.graded] == ["ada"] and stopped.value.not_graded == ["bo", "cy"]
+    assert stopped.value.changed == "tests/test_part01_strides.py changed"
+
+
 def test_an_output_folder_is_never_a_student_and_never_another_batch_s(tmp_path):
     """--out inside the batch folder was graded as a student on the next run; a batch graded into the folder of
     another (a regrade of one student into the class's folder) left the class's grades.csv with one row."""
