@@ -555,8 +555,7 @@ class Scheduler:
                     if len(done) < expected[job.sub.student]:
                         continue
                     result = done[0][1] if done[0][0] is None else join_pieces(sorted(done, key=lambda d: d[0]))
-                    if (changed or self.batch.changed()) and RUN_FAILED in result.error:
-                        changed = changed or self.batch.changed()
+                    if RUN_FAILED in result.error and (changed := changed or self.batch.changed()):
                         continue  # (its run refused the recording for the changed files: not graded)
                     results[job.sub.student] = result
                     bar.update(result)

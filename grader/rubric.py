@@ -96,7 +96,6 @@ def load(path: Path = RUBRIC_FILE) -> Rubric:
     return parse(Path(path).read_text())
 
 
-
 @cache
 def cuda_tests(tests: Path) -> frozenset[str]:
     """The ids of the tests marked ``@pytest.mark.cuda`` under ``tests``, read from the files (nothing collected or
