@@ -241,13 +241,13 @@ class Progress:
     """One line on stderr: done/total, errors, elapsed and time left. Redrawn in place on a terminal; in a
     log (a pipe, a file: Slurm, CI) a line of its own at each tenth of the batch, no carriage returns."""
 
-    def __init__(self, total: int, stream=sys.stderr, enabled: bool = True) -> None:
+    def __init__(self, total: int, stream=None, enabled: bool = True) -> None:
         self.total, self.done, self.errors = total, 0, 0
-        self.stream = stream
+        self.stream = stream = stream if stream is not None else sys.stderr  # (the one of now, not of the import)
         self.enabled = enabled and total > 0
         self.started = time.monotonic()
         isatty = getattr(stream, "isatty", None)
-        self.terminal = bool(isatty and isatty())
+        self.terminal = bool(enabled and isatty and isatty())
         self.logged = -1  # the last tenth written to a log
 
     def update(self, result: scoring.SubmissionResult | None = None) -> None:

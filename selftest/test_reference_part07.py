@@ -1336,6 +1336,20 @@ class _OneFunction:
         return self.fn
 
 
+def _left_waiting(thread) -> None:
+    """Until ``thread`` waits: its CPU clock still for 50 ms (5 s at most)."""
+    import threading
+    import time
+
+    clock = time.pthread_getcpuclockid(threading.Thread.ident.fget(thread))
+    last, deadline = time.clock_gettime(clock), time.monotonic() + 5
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        if (now := time.clock_gettime(clock)) == last:
+            return
+        last = now
+
+
 def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
     """``autograd_watched``'s mode sees the calling thread's ops alone: a thread the module started when it was
     imported, handed each call's work, runs autograd unseen, so a thread of the implementation's that ran
@@ -1380,12 +1394,14 @@ def test_the_watch_sees_autograd_handed_to_a_thread_started_before_the_call():
     class Quiet(threading.Thread):  # a thread that says it has no ident: the interpreter's word is taken
         ident = None
 
-    _, in_a_quiet_thread, done = server(Quiet)
+    quiet, in_a_quiet_thread, done = server(Quiet)
     try:
         handed = autograd_watched.fn(_OneFunction(in_a_quiet_thread), "gradients.squared_error_grad", x, w, 1.0)
         assert handed.threads and not handed.engine  # (the ops ran in the other thread, unseen)
         assert torch.equal(handed.answer, by_hand(x, w, 1.0))
-        # the same thread left waiting while a call computes by hand
+        # the same thread left waiting while a call computes by hand (once it is waiting: on a loaded machine the
+        # tail of its last job, after it handed the answer back, ran during the next call, and counted)
+        _left_waiting(quiet)
         assert not autograd_watched.fn(_OneFunction(by_hand), "gradients.squared_error_grad", x, w, 1.0).threads
     finally:
         done()
