@@ -343,14 +343,21 @@ def test_a_module_that_dies_at_import_costs_its_own_part_only(tmp_path):
 
 def test_an_import_that_dies_names_the_modules_it_ran():
     """A roofline.py importing flops.py, which exits when imported, read as roofline's own crash: the message
-    names the module the worker imported and the submission's modules it imports (read, never run)."""
-    from grader.isolation.transport import sibling_imports
+    names the module the worker imported and the submission's modules it imports (read, never run), as the
+    worker imports them: transitively, and the package's __init__.py where it holds code."""
+    from grader.isolation.transport import imported_by
 
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "roofline.py"
-        path.write_text("import torch\nfrom . import flops\nfrom .dtypes import FP4_E2M1\nfrom assignment.model "
-                        "import Cruncher\nimport roofline\nfrom .flops import matmul_flops\n")
-        assert sibling_imports(path) == ["flops.py", "dtypes.py", "model.py"]
+        folder = Path(tmp)
+        (folder / "roofline.py").write_text("import torch\nfrom . import flops\nfrom .dtypes import FP4_E2M1\n"
+                                            "from assignment.model import Cruncher\nimport roofline\n")
+        (folder / "flops.py").write_text("from .helpers import tally\n")
+        for name in ("dtypes", "model", "helpers", "strides"):
+            (folder / f"{name}.py").write_text("x = 1\n")
+        (folder / "__init__.py").write_text("")
+        assert imported_by(folder, "roofline") == ["dtypes.py", "flops.py", "helpers.py", "model.py"]
+        (folder / "__init__.py").write_text("import os\n")
+        assert imported_by(folder, "roofline") == ["__init__.py", "dtypes.py", "flops.py", "helpers.py", "model.py"]
 
 
 def test_results_files_cannot_be_forged(graded):

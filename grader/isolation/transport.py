@@ -179,28 +179,20 @@ def tree_memory_mb(pid: int) -> float:
     return sum(_pss_mb(p) for p in process_tree(pid))
 
 
-def sibling_imports(path: Path) -> list[str]:
-    """The modules of the submission a module file imports at its top level (``import flops``, ``from . import
-    flops``, ``from .flops import x``, ``from assignment.flops import x``), as file names; read, never run."""
-    import ast
+def imported_by(folder: Path, module: str) -> list[str]:
+    """The submission's files importing ``module`` runs besides its own, as a worker of that module alone
+    imports them (``tamper.imported_with``: transitively, the package's ``__init__`` when it holds code); read,
+    never run."""
+    from grader.harness.tamper import imported_with
 
-    from grader.harness.impl import MODULES
-
-    try:
-        tree = ast.parse(path.read_text(errors="replace"))
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [alias.name.removeprefix("assignment.") for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = (node.module or "").removeprefix("assignment")
-            names = [base.lstrip(".")] if base.strip(".") else [alias.name for alias in node.names]
-        else:
+    sources = {}
+    for path in sorted(folder.glob("*.py")):
+        try:
+            sources[path.stem] = path.read_text(errors="replace")
+        except OSError:
             continue
-        found += [f"{name}.py" for name in names if name in MODULES and f"{name}.py" not in found]
-    return [name for name in found if name != path.name]
+    return [f"{name}.py" for name in sorted(imported_with(sources, module) - {module})
+            if name != "__init__" or sources[name].strip()]
 
 
 def describe_status(status: int | None) -> str:
@@ -505,7 +497,7 @@ class Sandboxed:
         if not alone:
             return (f"the submission (every module is imported first: code at the top level of any of them that "
                     f"exits or crashes ends the process, not only {subject.partition('.')[0]}.py's)")
-        imported = sibling_imports(self.source / f"{alone}.py") if self.source is not None else []
+        imported = imported_by(self.source, alone) if self.source is not None else []
         return f"the submission ({alone}.py" + (f" and what it imports: {', '.join(imported)})" if imported else ")")
 
     def _spawn(self, role: str) -> _Worker:
