@@ -58,7 +58,10 @@ def test_the_gpu_tests_are_the_ones_named_cuda():
     """The handout's README, the outputs and the self-tests count a test's points as pending a GPU by its
     name; the marker is what skips it."""
     rubric = R.load()
-    assert collected_tests("-m", "cuda") == {i.test for i in rubric.items if "cuda" in i.name}
+    collected = collected_tests("-m", "cuda")
+    assert collected == {i.test for i in rubric.items if "cuda" in i.name}
+    # and the reading of the marker a refused upload's pending tests are found by, as pytest collects it
+    assert R.cuda_tests(Path(__file__).resolve().parent.parent / "tests") == collected
 
 
 def test_the_handouts_points_table_adds_up_to_the_rubric():
