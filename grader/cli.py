@@ -171,11 +171,10 @@ def staff_notes_on_uploads(subs: list, results: list) -> list[str]:
     id than their name (a name a file cannot hold, two uploads making one id), and uploads holding several copies
     of the code, of which one was graded (said to each student alone before)."""
     from grader.scoring import UPLOAD
-    from grader.submissions import SEVERAL_COPIES
+    from grader.submissions import SEVERAL_COPIES, bare_name
 
     notes = []
-    bare = lambda name: name[:-4] if name.lower().endswith(".zip") else name  # noqa: E731 - as student_id reads it
-    renamed = [f"{s.source.name} as {s.student}" for s in subs if s.student != bare(s.source.name)]
+    renamed = [f"{s.source.name} as {s.student}" for s in subs if s.student != bare_name(s.source.name)]
     if renamed:
         notes.append(f"{len(renamed)} upload(s) graded under an id other than their name (letters a file name may "
                      "not hold, or two uploads making one id; grades.csv's upload column names each): "

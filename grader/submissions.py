@@ -52,10 +52,14 @@ def _hash(text: str | bytes) -> str:
     return hashlib.sha256(os.fsencode(text)).hexdigest()[:6]
 
 
+def bare_name(name: str) -> str:
+    """An upload's name as its id is made of: a zip's without its suffix (Frank.ZIP too)."""
+    return name[:-4] if name.lower().endswith(".zip") else name
+
+
 def student_id(name: str) -> str:
     # no id begins with +, - or @: a spreadsheet opening grades.csv reads such a cell as a formula
-    bare = name[:-4] if name.lower().endswith(".zip") else name
-    found = _SAFE_ID.sub("_", bare).lstrip("._+-@").rstrip("._") or "unnamed"
+    found = _SAFE_ID.sub("_", bare_name(name)).lstrip("._+-@").rstrip("._") or "unnamed"
     if len(found) > MAX_ID:  # cut, with the whole name's hash: the same name always gives the same id
         found = f"{found[:MAX_ID - 7]}-{_hash(name)}"
     return f"{found}_" if found.lower() in RESERVED_IDS else found
