@@ -137,7 +137,7 @@ def _parts_drawn_live(recording: Path, results, rubric) -> list[int]:
 
 
 # the markers a grading run selects by, besides each part's (``grader.harness.plugin`` registers them all)
-MARKERS = ("hidden", "cuda", "graded")
+MARKERS = ("hidden", "cuda", "graded", "timed")
 
 
 def _marker(text: str) -> str:

@@ -1130,6 +1130,7 @@ def test_a_marker_no_test_carries_is_refused(capsys):
 
     assert _marker(" part7 and not hidden ") == "part7 and not hidden"
     assert _marker("(part10) or cuda") == "(part10) or cuda"
+    assert _marker("part5 and not timed") == "part5 and not timed"
     with pytest.raises(SystemExit):
         main(["grade", "somewhere", "--out", "nowhere", "-m", "part07"])
     assert "did you mean part7?" in capsys.readouterr().err

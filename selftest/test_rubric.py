@@ -64,6 +64,13 @@ def test_the_gpu_tests_are_the_ones_named_cuda():
     assert R.cuda_tests(Path(__file__).resolve().parent.parent / "tests") == collected
 
 
+def test_the_timed_tests_are_those_that_time_a_product():
+    """``-m timed`` (graded apart, on a machine where nothing else runs) selects each test whose verdict rests on
+    a clock: those of time_matmul and measure_matmul_mfu, and no other."""
+    timed = {i.test for i in R.load().items if "time_matmul" in i.name or "measure_matmul" in i.name}
+    assert len(timed) == 3 and collected_tests("-m", "timed") == timed
+
+
 def test_the_handouts_points_table_adds_up_to_the_rubric():
     """A student reads each part's points (public, on a GPU, hidden) from the handout's README: they are
     the rubric's, and they add up to the totals its text states."""

@@ -378,6 +378,7 @@ PUBLIC_HELD = (864, 864, 864, 1)
 _HELD_UP: weakref.WeakSet = weakref.WeakSet()
 
 
+@pytest.mark.timed
 @settings(max_examples=3)  # each example is at least six timed calls per dtype: a few show every bug
 @given(case=S.cpu_timing_cases(), held=S.held_up_cases, counted=S.counted_cases)
 @example(case=(256, 256, 256, None, None), held=PUBLIC_HELD, counted=(768, 704, 8, None, None))
@@ -759,6 +760,7 @@ def _harness(oracle, m, k, n, dtype):
 
 
 @pytest.mark.cuda
+@pytest.mark.timed
 def test_time_matmul_cuda(impl, oracle):
     fn = "roofline.time_matmul"
     low, high = TIME_WINDOW
@@ -802,6 +804,7 @@ def _known_gpu(name: str) -> bool:
 
 
 @pytest.mark.cuda
+@pytest.mark.timed
 def test_measure_matmul_mfu_cuda(impl, oracle):
     fn = "roofline.measure_matmul_mfu"
     for m, k, n, dtype in CUDA_SIZES:

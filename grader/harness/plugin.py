@@ -96,6 +96,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "hidden: graded, but not in the student handout")
     config.addinivalue_line("markers", "cuda: needs a CUDA device; measured on real kernels")
     config.addinivalue_line("markers", "graded: a test that carries points")
+    config.addinivalue_line("markers", "timed: measures wall-clock time; wants a machine with nothing else running")
 
     profiles.register()
     if config.getoption("hypothesis_profile", default=None) is None:
