@@ -127,6 +127,28 @@ def patched(mutant: Mutant, reference: Path = REFERENCE_DIR) -> str:
     return text
 
 
+def changed_names(mutant: Mutant, reference: Path = REFERENCE_DIR) -> set[str]:
+    """The module-level names whose definitions the mutant changes or adds; "" where it changes other
+    module-level code (a statement run at import), which any function, or another module, may meet."""
+    def definitions(text: str) -> dict[str, str]:
+        found: dict[str, str] = {"": ""}
+        for node in ast.parse(text).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found[node.name] = ast.dump(node)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and all(isinstance(t, ast.Name) for t in targets):
+                found.update((t.id, ast.dump(node)) for t in targets)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):  # binds its names (a module's import is its own)
+                found.update(((a.asname or a.name.split(".")[0]), ast.dump(node)) for a in node.names)
+            else:
+                found[""] += ast.dump(node)
+        return found
+
+    before = definitions((Path(reference) / f"{mutant.target}.py").read_text())
+    after = definitions(patched(mutant, reference))
+    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+
+
 def materialize(mutant: Mutant, into: Path, reference: Path = REFERENCE_DIR) -> Path:
     """Write the mutant as a submission folder ``into/assignment/``; returns ``into``."""
     text = patched(mutant, reference)  # first, so a bad patch leaves no half-written folder

@@ -110,6 +110,19 @@ def test_append_only_is_appended_after_the_reference(tmp_path):
     assert patched.startswith(_reference("strides")) and patched.endswith(code)
 
 
+@pytest.mark.parametrize("body, changed", [
+    ("REPLACE = [('return offset + sum(', 'return sum(')]\n", {"flat_index"}),  # inside one function
+    # a function defined again, a helper and an import added: each a name the module binds
+    ("APPEND = 'import math\\n_HALF = 0.5\\ndef flat_index(index, strides, offset=0):\\n    return 0\\n'\n",
+     {"math", "_HALF", "flat_index"}),
+    ("APPEND = 'flat_index.__defaults__ = (1,)\\n'\n", {""}),  # a statement run at import: it may reach anywhere
+])
+def test_the_names_a_mutant_changes_are_read_from_its_code(tmp_path, body, changed):
+    """What the self-tests pack mutants and pick the tests to run by (selftest/test_hidden.py, test_graded_suite.py):
+    a reading that misses a change would grade a mutant beside another, or without a test that catches it."""
+    assert mutants.changed_names(mutants.load(_write(tmp_path, body))) == changed
+
+
 @pytest.mark.parametrize("path", HOSTILE, ids=[p.stem for p in HOSTILE])
 def test_a_hostile_file_is_still_appended_whole(path, tmp_path):
     mutant = mutants.load(path)
