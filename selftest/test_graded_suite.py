@@ -43,6 +43,8 @@ def reached_from(module: str, function: str) -> set[str]:
     """The reference module's names ``function`` reaches, itself included, and "" (module-level code)."""
     tree = ast.parse((mutants.REFERENCE_DIR / f"{module}.py").read_text())
     defined = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    defined.update((t.id, node) for node in tree.body if isinstance(node, ast.Assign)  # the constants it reads
+                   for t in node.targets if isinstance(t, ast.Name))
     reached, todo = {"", function}, [function]
     while todo:
         for node in ast.walk(defined[todo.pop()]):
