@@ -255,8 +255,11 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         seed=seed, profile=args.profile, isolate=isolate, select=_either(args.select),
         limits=Limits(memory_mb=args.memory_mb, watch_memory=args.watch_memory or gpu),
         timeout_scale=args.timeout_scale, drop_privileges=not args.same_user, recording=recording,
-        reach_check=not args.no_reach_check,
+        reach_check=not args.no_reach_check, exitfirst=args.exitfirst,
     )
+    if args.exitfirst:
+        notes.append("-x: each submission stopped at its first failed test, the tests after it scored 0 as not run "
+                     "(a check that bugs are caught, not grades)")
     rubric = rubric_mod.load()
     if departs := rubric.warning():  # a number changed by hand: said before the batch, and in its report
         print(departs, file=sys.stderr)
@@ -505,6 +508,9 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--no-reach-check", action="store_true",
                    help="staff self-tests of the sandbox only: grade submissions whose source reaches into the "
                         "grader or a library's objects, which are otherwise refused (grader.harness.tamper)")
+    g.add_argument("-x", "--exitfirst", action="store_true",
+                   help="stop each submission at its first failed test, the tests after it scored 0 as not run: for "
+                        "checking that bugs are caught (the mutants' self-test), never for grades")
     g.add_argument("--hide-examples", action="store_true",
                    help="results.json: a failed public test says what failed but not the graded example (shown "
                         "once grades are published); for a seed graded again for every resubmission (Gradescope)")

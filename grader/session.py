@@ -51,6 +51,7 @@ class Options:
     drop_privileges: bool = True  # as root: workers run as unprivileged users
     recording: Path | None = None  # one reference run under this seed: replay its examples (see batch.py)
     reach_check: bool = True  # False: staff self-tests of the sandbox (see grader.harness.tamper)
+    exitfirst: bool = False  # stop a submission at its first failed test (is a bug caught? not a grade)
 
 
 class _SessionReport:
@@ -118,7 +119,8 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
             plugins.append(SandboxPlugin(sandbox))
         args = pytest_args([options.tests], profile=options.profile, seed=options.seed, select=options.select,
                            submission=staged, recording=options.recording, test_budget=options.test_budget,
-                           timeout_scale=options.timeout_scale, reach_check=options.reach_check)
+                           timeout_scale=options.timeout_scale, reach_check=options.reach_check,
+                           exitfirst=options.exitfirst)
         ran, cpu = time.monotonic(), time.process_time()
         with _output_to(log):
             code = pytest.main(args, plugins=plugins)

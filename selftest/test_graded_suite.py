@@ -33,6 +33,7 @@ import pytest
 from grader import mutants
 from grader.harness.impl import MODULES
 from grader.harness.parts import PARTS
+from grader.outcomes import DID_NOT_RUN, NOT_SELECTED
 from selftest.grading import ROOT, environment, grade, handout, written
 
 MUTANTS = mutants.discover()
@@ -93,7 +94,8 @@ def batch(tmp_path_factory):
         subs = tmp_path_factory.mktemp(name)
         for mutant in chosen:
             mutants.materialize(mutant, subs / mutant.name)
-        grade(str(subs), "--out", str(out / name), "-m", select, *common, "-j", jobs, timeout=1800)
+        # (-x: a mutant is caught by its first failed test; the tests after it add nothing to what is checked)
+        grade(str(subs), "--out", str(out / name), "-m", select, "-x", *common, "-j", jobs, timeout=1800)
         results.update(written(out / name))
     return results
 
@@ -122,9 +124,17 @@ def test_the_stubs_fail_every_test_as_not_implemented(batch):
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
 def test_each_mutant_is_caught_by_the_public_tests_of_its_part(batch, mutant):
     result = batch[mutant.name]
-    caught = [t["test"] for t in failed(result) if t["part"] == mutant.part and not t["hidden"]]
+    caught = [t["test"] for t in failed(result) if t["part"] == mutant.part and not t["hidden"]
+              and t["kind"] != DID_NOT_RUN]
     assert caught, f"{mutant.name} ({mutant.description}) survived every public test of part {mutant.part}"
     assert not any(t["kind"] == "harness error" for t in failed(result))
+
+
+def test_a_mutant_s_grading_stopped_at_its_first_failure(batch):
+    """``grade -x`` (what the mutants are graded with): one test failed, every test after it did not run."""
+    stopped = [batch[m.name] for m in MUTANTS]
+    assert all(len([t for t in failed(r) if t["kind"] != DID_NOT_RUN]) == 1 for r in stopped)
+    assert sum(t["kind"] == DID_NOT_RUN and t["message"] != NOT_SELECTED for r in stopped for t in r["tests"]) > 100
 
 
 @pytest.mark.parametrize("number", list(PARTS), ids=[p.module for p in PARTS.values()])
