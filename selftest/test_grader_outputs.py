@@ -774,11 +774,19 @@ def flat_index(index, strides, offset=0):
 
 @pytest.fixture(scope="module")
 def gradescope_run(tmp_path_factory):
-    """run_autograder in a fake /autograder layout, replaying a recording made at build time,
-    for a good submission, an empty one, and one whose Part 1 leaks what it is given."""
+    """run_autograder in a fake /autograder layout, replaying a recording made at build time, for an empty
+    submission, one whose Part 1 leaks what it is given and one of which no module compiles; and ``warm``
+    (setup.sh's last step), whose own run_autograder of the reference is the good submission's."""
     made = recording(seed=17)
-    runs = {}
-    for name in ("good", "empty", "leaks", "broken"):
+    good = fake_autograder(tmp_path_factory.mktemp("autograder-good"), made)
+    env = dict(os.environ, AUTOGRADER_ROOT=str(good), GRADER_PYTHON=sys.executable)
+    run = subprocess.run([str(ROOT / "grader" / "gradescope" / "warm")], env=env, capture_output=True, text=True,
+                         timeout=900, cwd=tmp_path_factory.mktemp("elsewhere"))  # setup.sh's folder is not the source's
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    kept = good / "source" / "autograder-data" / "warm"
+    runs = {"warmed": good, "good": json.loads((kept / "results.json").read_text()),
+            "timing": json.loads((kept / "timing.json").read_text())}
+    for name in ("empty", "leaks", "broken"):
         fake = fake_autograder(tmp_path_factory.mktemp(f"autograder-{name}"), made)
         if name != "empty":
             for path in (ROOT / "reference").glob("*.py"):  # as a student uploads them: loose files
@@ -791,24 +799,19 @@ def gradescope_run(tmp_path_factory):
                 if path.name != "__init__.py":
                     path.write_text(path.read_text() + "\ndef broken(:\n")
         runs[name] = run_autograder(fake)[0]
-        if name == "good":
-            runs["timing"] = json.loads((fake / "results" / "timing.json").read_text())
     return runs
 
 
-def test_warm_grades_the_reference_once_and_keeps_what_each_part_cost(tmp_path):
+def test_warm_grades_the_reference_once_and_keeps_what_each_part_cost(gradescope_run):
     """``warm`` (setup.sh's last step, once per image) grades the reference as run_autograder grades a
     submission: the image holds what grading makes first, and what each part cost graded, which
-    run_autograder splits a submission's parts by. It writes no results."""
+    run_autograder splits a submission's parts by. It writes no results where Gradescope reads them
+    (its run's stay in autograder-data/warm/)."""
     from grader.batch import GRADED_SECONDS, part_weights
     from grader.harness.parts import PARTS
     from grader.session import Options
 
-    fake = fake_autograder(tmp_path / "autograder", recording(seed=17))
-    env = dict(os.environ, AUTOGRADER_ROOT=str(fake), GRADER_PYTHON=sys.executable)
-    run = subprocess.run([str(ROOT / "grader" / "gradescope" / "warm")], env=env, capture_output=True, text=True,
-                         timeout=900, cwd=tmp_path)  # setup.sh's folder is not the source's
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    fake = gradescope_run["warmed"]
     assert not (fake / "results").exists()
     assert list((fake / "source" / ".hypothesis" / "constants").iterdir())  # hypothesis's reading, kept
     recorded = fake / "source" / "autograder-data" / "recording"
