@@ -247,3 +247,29 @@ def test_the_collectors_callback_hands_out_nothing_of_the_hook(own):
             weakref.WeakMethod(callback)
     ours[0]("start", {})  # not the collector's call: ignored
     assert text_as_code._HOOK.collecting == [False]
+
+
+def test_a_library_installed_outside_site_packages_imports_at_home(tmp_path, monkeypatch):
+    """``pip install --target DIR`` or a lab's folder named in PYTHONPATH: a correct named.py importing einops from
+    there scored full marks graded and failed every Part 6 test at home, told it turned text into code (red
+    team). A graded worker runs on the grader's own installation: there, such a folder is no library's."""
+    import shutil
+
+    import einops
+
+    lib, sub = tmp_path / "lib", tmp_path / "sub"
+    shutil.copytree(Path(einops.__file__).parent, lib / "einops")
+    sub.mkdir()
+    for path in (ROOT / "reference").glob("*.py"):
+        shutil.copy(path, sub / path.name)
+    run = subprocess.run([sys.executable, "-m", "pytest", "tests/test_part06_named.py", f"--submission={sub}", "-q",
+                          "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(lib)})
+    assert run.returncode == 0, run.stdout[-3000:]  # (PYTHONPATH comes before site-packages: the copy is imported)
+    monkeypatch.setenv("PYTHONPATH", str(lib))
+    hook = text_as_code._Hook()
+    hook.learn_roots()
+    module = str(lib / "einops" / "__init__.py")
+    assert hook.readable_file(module)
+    hook.everywhere = True
+    assert not hook.readable_file(module)

@@ -66,6 +66,7 @@ class _Hook:
         # callbacks are a list any code can read, and a bound method there would hand out this hook
         self.collecting, self.on_collection = _collection_watch()
         self.roots: tuple[str, ...] = ()
+        self.home_roots: tuple[str, ...] = ()  # libraries installed elsewhere on this machine: at home only
         self.compiler: tuple[str, ...] = ("\0",)  # torch's compiler stack's folders (``_torch_compiler_folders``)
 
     # -- who may turn text into code ------------------------------------------------------------
@@ -122,13 +123,20 @@ class _Hook:
         found += [p for p in sys.path if "site-packages" in p or "dist-packages" in p]
         found += list(grader.__path__)
         self.roots = tuple(sorted({os.path.realpath(p).rstrip(os.sep) + os.sep for p in found if p}))
+        # at home, also where a student's libraries were put by other means: a folder pip installed into
+        # (--target: it holds their metadata) or one PYTHONPATH names (a lab's vendored libraries). A graded
+        # worker runs on the grader's own installation, whose libraries all lie in the roots above
+        elsewhere = [p for p in sys.path if p and _holds_installed(p)]
+        elsewhere += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+        self.home_roots = tuple(sorted({os.path.realpath(p).rstrip(os.sep) + os.sep for p in elsewhere}))
 
     def readable_file(self, path: Any) -> bool:
         """Whether ``path`` is a file of the implementation or of an installed library."""
         if not isinstance(path, str):
             return False
         real = os.path.realpath(path)
-        return real.startswith(self.roots) or real.startswith(self.folders)
+        return real.startswith(self.roots) or real.startswith(self.folders) \
+            or not self.everywhere and real.startswith(self.home_roots)
 
     def allowed_compile(self, source: Any, filename: Any, frame: Any) -> bool:
         if frame is None:
@@ -339,6 +347,15 @@ def _torch_compiler_folders() -> tuple[str, ...]:
         return ("\0",)
     torch = os.path.realpath(list(spec.submodule_search_locations)[0])
     return tuple(os.path.join(torch, sub) + os.sep for sub in ("_dynamo", "fx", "_inductor", "_functorch"))
+
+
+def _holds_installed(folder: str) -> bool:
+    """Whether a folder holds installed distributions' metadata (``*.dist-info``, ``*.egg-info``), as
+    site-packages does: where ``pip install --target`` put libraries."""
+    try:
+        return any(name.endswith((".dist-info", ".egg-info")) for name in os.listdir(folder))
+    except OSError:
+        return False
 
 
 _HOOK = _Hook()
