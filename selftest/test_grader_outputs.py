@@ -1202,6 +1202,20 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
             assert f"{module}.py is not in the submission (it has {name}:" in where.load_finding(f"{module}.x", "missing")
     (sub / "strides.py.txt").rename(sub / "strides.py")
     (sub / "gradients.PY").rename(sub / "gradients.py")
+    # a module that is a link, to a file elsewhere or hard-linked to one: never staged (the grader follows no
+    # link), and said for what it is (it read "missing", the file plainly there; red team)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for module, make in (("strides", os.symlink), ("gradients", os.link)):
+        (sub / f"{module}.py").rename(elsewhere / f"{module}.py")
+        make(elsewhere / f"{module}.py", sub / f"{module}.py")
+    staged = Implementation("assignment", stage_submission(sub.parent, tmp_path / "linked"))
+    assert staged.load_finding("strides.x", "import") == ("strides.py is not graded: it is a symbolic link, and the "
+                                                          "grader follows no link; put the file itself in the submission")
+    assert "gradients.py is not graded: it is hard-linked to another file" in staged.load_finding("gradients.x", "import")
+    for module in ("strides", "gradients"):
+        (sub / f"{module}.py").unlink()
+        (elsewhere / f"{module}.py").rename(sub / f"{module}.py")
     # a helper package: never staged (a folder), and said from the source (it read "failed as its code ran")
     (sub / "helpers").mkdir()
     (sub / "helpers" / "__init__.py").write_text("def util():\n    return 1\n")

@@ -565,6 +565,10 @@ def stage_submission(source: Path, into: Path | None = None, files: CodeFiles | 
             why = not_plain_utf8(text)
             (package / path.name).write_bytes(refusing_module(path.name, why) if why is not None
                                               else without_main_blocks(text))
+        elif (link := _a_link(path)) is not None:  # said for what it is, not "missing": the file is there
+            (package / path.name).write_bytes(_refusing_text(
+                f"{path.name} is not graded: it is {link}, and the grader follows no link; put the file itself "
+                "in the submission").encode())
     # the names of the other files, for a module saved as text to be named where it is missed (and those a
     # staging before this one listed: a batch stages the upload, then the run stages that copy again)
     unstaged = [name for name in other_files(origin) if name.isprintable() and len(name) <= 100][:MAX_FOLDERS_NAMED]
@@ -703,6 +707,17 @@ def real_dir(path: Path) -> bool:
         return stat.S_ISDIR(os.lstat(path).st_mode)
     except OSError:
         return False
+
+
+def _a_link(path: Path) -> str | None:
+    """What a module file ``read_own_file`` refused is, in words, where it is a link (else None)."""
+    try:
+        status = os.lstat(path)
+    except OSError:
+        return None
+    if stat.S_ISLNK(status.st_mode):
+        return "a symbolic link"
+    return "hard-linked to another file" if stat.S_ISREG(status.st_mode) and status.st_nlink != 1 else None
 
 
 def read_own_file(path: Path) -> bytes | None:
