@@ -572,6 +572,23 @@ def test_a_subfolder_imports_at_home_no_more_than_when_graded(tmp_path):
         graded.module("strides")
 
 
+def test_bytecode_without_its_source_imports_at_home_no_more_than_when_graded(tmp_path):
+    """A helper.pyc whose helper.py is gone (``compileall -b``, a tool's leftovers) imported at home, and graded
+    the part scored 0 sending the student to a public run that passed: grading copies .py files alone (red team)."""
+    import py_compile
+
+    from grader.harness.impl import LoadError
+
+    package = tmp_path / "pkg_with_bytecode"
+    impl = implementation(package, {"helper.py": "def double(x):\n    return 2 * x\n",
+                                    "strides.py": "from .helper import double\n"})
+    py_compile.compile(str(package / "helper.py"), cfile=str(package / "helper.pyc"))
+    (package / "helper.py").unlink()
+    with pytest.raises(LoadError, match="pkg_with_bytecode/helper.pyc is bytecode without its helper.py: grading "
+                                        "copies only the .py files of pkg_with_bytecode/, so put helper.py back"):
+        impl.module("strides")
+
+
 def test_only_utf8_source_is_imported(tmp_path):
     """The readings read UTF-8: a coding line makes Python run other text (``#\\u000a`` is a comment to
     one and a new line to the other), so such a module does not import, at home or graded."""

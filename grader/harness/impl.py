@@ -358,6 +358,10 @@ class _NoSubfolders:
         if first and _a_folder(self.package_dir, first):
             raise ModuleNotFoundError(f"{self.package}/{first}/ is a folder: "
                                       + FOLDERS_NOT_GRADED.format(self.package), name=fullname)
+        if first and first.isidentifier() and (self.package_dir / f"{first}.pyc").is_file() \
+                and not (self.package_dir / f"{first}.py").exists():  # Python would run it; grading copies no bytecode
+            raise ModuleNotFoundError(f"{self.package}/{first}.pyc is bytecode without its {first}.py: grading copies "
+                                      f"only the .py files of {self.package}/, so put {first}.py back", name=fullname)
         return None
 
 
