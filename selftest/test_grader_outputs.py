@@ -1227,9 +1227,11 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
         (sub / f"{module}.py").rename(elsewhere / f"{module}.py")
         make(elsewhere / f"{module}.py", sub / f"{module}.py")
     staged = Implementation("assignment", stage_submission(sub.parent, tmp_path / "linked"))
-    assert staged.load_finding("strides.x", "import") == ("strides.py is not graded: it is a symbolic link, and the "
-                                                          "grader follows no link; put the file itself in the submission")
-    assert "gradients.py is not graded: it is hard-linked to another file" in staged.load_finding("gradients.x", "import")
+    assert staged.load_finding("strides.x", "import") == (
+        "strides.py is not graded: it is a symbolic link, and the grader follows no link; put the file itself in the "
+        "submission")
+    assert "gradients.py is not graded: it is hard-linked to another file" in staged.load_finding("gradients.x",
+                                                                                                 "import")
     for module in ("strides", "gradients"):
         (sub / f"{module}.py").unlink()
         (elsewhere / f"{module}.py").rename(sub / f"{module}.py")
