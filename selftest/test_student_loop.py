@@ -40,6 +40,14 @@ def test_pytest_inside_assignment_says_where_the_tests_are():
         done.stdout[-2000:]
 
 
+def test_pytest_in_a_folder_of_the_tests_with_none_says_where_they_are():
+    """tests/strategies/ (and tests/recorded/, grader/) holds no test: the run said only "no tests ran" (red team)."""
+    done = pytest_in(ROOT / "tests" / "strategies")
+    assert done.returncode == pytest.ExitCode.NO_TESTS_COLLECTED
+    assert "no tests here: the tests are in ../. Run `pytest` (or `pytest -x`) from ../../" in done.stdout, \
+        done.stdout[-2000:]
+
+
 def test_a_module_of_the_assignment_named_says_where_the_tests_are():
     done = pytest_in(ROOT, "assignment/strides.py")
     assert done.returncode == pytest.ExitCode.NO_TESTS_COLLECTED

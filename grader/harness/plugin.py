@@ -322,14 +322,21 @@ def where_the_tests_are(config: pytest.Config) -> str | None:
     if not tests.is_dir() or config.args_source == pytest.Config.ArgsSource.TESTPATHS:  # tests/ was looked in
         return None
     given = [arg.split("::")[0] for arg in config.args]  # the files and folders named, or the folder it ran in
-    if any((here / arg).resolve().is_relative_to(tests) or tests.is_relative_to((here / arg).resolve())
-           for arg in given):
+    if any(_holds_tests((here / arg).resolve(), tests) for arg in given):  # a selection that matched nothing
         return None
     if here == config.rootpath:
         return (f"no tests in {' '.join(given)}: the tests are in tests{os.sep} (assignment{os.sep} holds your code). "
                 "Run `pytest` naming no file, or name a test file: `pytest tests/test_part01_strides.py`")
     return (f"no tests here: the tests are in {os.path.relpath(tests, here)}{os.sep}. Run `pytest` (or `pytest -x`) "
             f"from {os.path.relpath(config.rootpath, here)}{os.sep}, the folder with README.md and tests{os.sep} in it")
+
+
+def _holds_tests(path: Path, tests: Path) -> bool:
+    """Whether ``path`` holds the tests or some of them (not ``tests/strategies/``, ``tests/recorded/``)."""
+    if tests.is_relative_to(path):
+        return True
+    return path.is_relative_to(tests) and (path.name.startswith("test_") and path.suffix == ".py"
+                                           or path.is_dir() and any(path.rglob("test_*.py")))
 
 
 # --------------------------------------------------------------------------- reporting
