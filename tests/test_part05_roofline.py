@@ -478,6 +478,7 @@ def test_time_matmul_cpu(impl, oracle, case, held, counted):
 # came to 0.73 after the six runs below that ended at 1 s: such a spell lasts seconds, and the last two pauses
 # (never waited for where the figure holds at once, as an honest one does all but rarely) outlast it
 WATCHED_SHARE = 0.75
+NEAR_THE_BOUND = 0.65  # where a failure may yet be a busy machine's (the honest 0.72, 0.73 above): said so
 WATCHED_PAUSES = (0.0, 0.0, 0.0, 0.1, 0.3, 0.6, 1.0, 2.0)  # seconds before each run again
 
 
@@ -495,7 +496,10 @@ def _figures_of_watched_products(impl, fn: str, case: tuple, seen: _Timings) -> 
             f"{len(seen.figures)} float32 figures), {figure / fastest:.2g} of the fastest product the same call ran "
             f"when its ops were watched ({fastest:.3g} s inside torch): the products it times are not the [m, k] @ "
             "[k, n] it runs when watched (smaller? fewer than `trials`?). Time `trials` products of the inputs asked "
-            "for, the same code every call, and divide by `trials`", inputs=seen.inputs, show_values=False)
+            "for, the same code every call, and divide by `trials`" + (
+                "; a figure this near the bound can also be a busy machine's: where the test passes run again with "
+                "nothing else running, it was" if figure >= NEAR_THE_BOUND * fastest else ""),
+            inputs=seen.inputs, show_values=False)
 
 
 def _fits_in_call(fn: str, seconds: float, call, args: tuple, problem: str = "more than one product takes", *,
