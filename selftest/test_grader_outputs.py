@@ -500,7 +500,12 @@ def test_links_in_a_submission_are_never_followed(tmp_path):
     with pytest.raises(BadSubmission, match="symbolic link"):
         stage(subs["entry"], tmp_path / "s2")
     staged = stage(subs["files"], tmp_path / "s3")[0] / "assignment"
-    assert sorted(p.name for p in staged.iterdir()) == ["__init__.py", "memory.py"]
+    assert sorted(p.name for p in staged.iterdir()) == ["__init__.py", "dtypes.py", "memory.py", "strides.py"]
+    for name, link in (("strides.py", "a symbolic link"), ("dtypes.py", "hard-linked to another file")):
+        # in the link's place, nothing of what it points at: a module that says what it was when imported
+        said = f"{name} is not graded: it is {link}, and the grader follows no link; put the file itself in the " \
+            "submission"
+        assert (staged / name).read_text() == f"raise ImportError({said!r})\n"
     # named on the command line, a link is the staff's own choice: followed
     entry, _ = stage(Submission("entry", tmp_path / "batch" / "entry"), tmp_path / "s4")
     assert (entry / "assignment" / "strides.py").exists()
