@@ -258,7 +258,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         reach_check=not args.no_reach_check, exitfirst=args.exitfirst,
     )
     if args.exitfirst:
-        notes.append("-x: each submission stopped at its first failed test, the tests after it scored 0 as not run "
+        notes.append("-x: each part stopped at its first failed test, the part's tests after it scored 0 as not run "
                      "(a check that bugs are caught, not grades)")
     rubric = rubric_mod.load()
     if departs := rubric.warning():  # a number changed by hand: said before the batch, and in its report
@@ -506,11 +506,12 @@ def main(argv: list[str] | None = None) -> int:
                         "(automatic on a GPU machine, where CUDA needs unlimited address space)")
     g.add_argument("--timeout-scale", type=float, default=1.0, help="multiply every call's time limit")
     g.add_argument("--no-reach-check", action="store_true",
-                   help="staff self-tests of the sandbox only: grade submissions whose source reaches into the "
+                   help="staff self-tests only: grade submissions whose source reaches into the "
                         "grader or a library's objects, which are otherwise refused (grader.harness.tamper)")
     g.add_argument("-x", "--exitfirst", action="store_true",
-                   help="stop each submission at its first failed test, the tests after it scored 0 as not run: for "
-                        "checking that bugs are caught (the mutants' self-test), never for grades")
+                   help="stop each part at its first failed test, the part's tests after it scored 0 as not run "
+                        "(the other parts run on): for checking that bugs are caught (the mutants' self-test), "
+                        "never for grades")
     g.add_argument("--hide-examples", action="store_true",
                    help="results.json: a failed public test says what failed but not the graded example (shown "
                         "once grades are published); for a seed graded again for every resubmission (Gradescope)")

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def pytest_args(paths: list[Path | str], *, profile: str, seed: int | None, select: str | None = None,
                 impl: str | None = None, submission: Path | None = None, recording: Path | None = None,
                 record_to: Path | None = None, digests: bool = False, test_budget: float | None = None,
-                timeout_scale: float | None = None, reach_check: bool = True, exitfirst: bool = False) -> list[str]:
+                timeout_scale: float | None = None, reach_check: bool = True) -> list[str]:
     args = [
         *map(str, paths),
         "-p", "no:cacheprovider", "-q", "--no-header", "-o", "addopts=", "--assert=plain",
@@ -46,8 +46,6 @@ def pytest_args(paths: list[Path | str], *, profile: str, seed: int | None, sele
         args.append(f"--timeout-scale={timeout_scale}")
     if not reach_check:
         args.append("--no-reach-check")
-    if exitfirst:
-        args.append("-x")
     if select:
         args += ["-m", select]
     return args

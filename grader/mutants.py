@@ -149,6 +149,23 @@ def changed_names(mutant: Mutant, reference: Path = REFERENCE_DIR) -> set[str]:
     return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
 
 
+def packed(chosen: list[Mutant]) -> list[list[Mutant]]:
+    """The mutants in as few submissions as can hold them, at most one a part in each, in the order given: each
+    part asks its own module alone (``selftest/test_graded_suite.py::test_each_part_stands_alone``), so each part
+    of a submission grades as its mutant alone would. A mutant that changes a module's code run at import (which
+    may reach past its module) is a submission of its own."""
+    packs: list[list[Mutant]] = []
+    for mutant in chosen:
+        alone = "" in changed_names(mutant)
+        room = next((p for p in packs if not alone and all(m.part != mutant.part and "" not in changed_names(m)
+                                                          for m in p)), None)
+        if room is None:
+            packs.append([mutant])
+        else:
+            room.append(mutant)
+    return packs
+
+
 def materialize(mutant: Mutant, into: Path, reference: Path = REFERENCE_DIR) -> Path:
     """Write the mutant as a submission folder ``into/assignment/``; returns ``into``."""
     text = patched(mutant, reference)  # first, so a bad patch leaves no half-written folder

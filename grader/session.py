@@ -51,7 +51,7 @@ class Options:
     drop_privileges: bool = True  # as root: workers run as unprivileged users
     recording: Path | None = None  # one reference run under this seed: replay its examples (see batch.py)
     reach_check: bool = True  # False: staff self-tests of the sandbox (see grader.harness.tamper)
-    exitfirst: bool = False  # stop a submission at its first failed test (is a bug caught? not a grade)
+    exitfirst: bool = False  # stop each part at its first failed test (is a bug caught? not a grade): StopEachPart
 
 
 class _SessionReport:
@@ -91,6 +91,32 @@ class CudaLock:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+class StopEachPart:
+    """``grade -x``: the tests of a part after its first failure are skipped (scored 0 as not run), and the other
+    parts run on. Each part asks its own module alone (the mutants' self-test shows it), so a submission holding a
+    bug in each of several parts tells, in one run, the first test that catches each."""
+
+    def __init__(self) -> None:
+        self.stopped: set[str] = set()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        if _part(item.nodeid) in self.stopped:
+            pytest.skip(STOPPED)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.failed and (part := _part(report.nodeid)) is not None:
+            self.stopped.add(part)
+
+
+STOPPED = "an earlier test of its part failed (-x)"
+
+
+def _part(nodeid: str) -> str | None:
+    part = part_of_path(nodeid.split("::", 1)[0])
+    return part.module if part else None
+
+
 RUN_FAILED = "the grading run failed"  # pytest itself stopped (a usage error): the grader's fault, not the code's
 
 
@@ -113,14 +139,15 @@ def grade_here(sub: Submission, options: Options, *, sandbox=None, log: Path | N
         plugins: list[object] = [collector, report]
         if lock_dir is not None:
             plugins.append(CudaLock(lock_dir))
+        if options.exitfirst:
+            plugins.append(StopEachPart())
         if options.isolate:
             from grader.staff_plugin import SandboxPlugin
 
             plugins.append(SandboxPlugin(sandbox))
         args = pytest_args([options.tests], profile=options.profile, seed=options.seed, select=options.select,
                            submission=staged, recording=options.recording, test_budget=options.test_budget,
-                           timeout_scale=options.timeout_scale, reach_check=options.reach_check,
-                           exitfirst=options.exitfirst)
+                           timeout_scale=options.timeout_scale, reach_check=options.reach_check)
         ran, cpu = time.monotonic(), time.process_time()
         with _output_to(log):
             code = pytest.main(args, plugins=plugins)

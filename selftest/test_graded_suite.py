@@ -14,8 +14,8 @@ replays, the hidden tests draw live. Then:
   gradients cleared) without the right answers;
 * each part's tests ask only their own module's functions, and the reference's
   modules import none of each other's: so a mutant of one part cannot touch
-  another (which is why each mutant is graded on its own part alone, and the
-  lazy modules all at once).
+  another (which is why the mutants are graded one a part to a submission, and
+  the lazy modules all at once).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from grader import mutants
 from grader.harness.impl import MODULES
 from grader.harness.parts import PARTS
 from grader.outcomes import DID_NOT_RUN, NOT_SELECTED
+from grader.session import STOPPED
 from selftest.grading import ROOT, environment, grade, handout, written
 
 MUTANTS = mutants.discover()
@@ -81,22 +82,27 @@ def batch(tmp_path_factory):
     out = tmp_path_factory.mktemp("out")
     grade(str(everything), "--out", str(out / "all"), *common, "-j", "2", timeout=1800)
     results = written(out / "all")
-    # each mutant on its own part's public tests: test_each_part_stands_alone shows its part is enough, and what
-    # is checked of it is what the public tests catch (the hidden tests' power is test_hidden.py's)
+    # the mutants on the public tests, packed one a part into a submission (mutants.packed), its other modules the
+    # stubs (each fails its part's first test at once), with -x: each part stops at its first failure, which is
+    # all that is checked of a mutant: that a public test catches it (the hidden tests' power is test_hidden.py's)
     timers = [m for m in MUTANTS if m.part == 5 and times_differently(m)]
-    groups = [(f"part{n}", [m for m in MUTANTS if m.part == n and m not in timers],
-               f"part{n} and not hidden" + (" and not timed" if n == 5 else ""), "2") for n in PARTS]
     # Part 5's timer mutants one at a time: beside the other xdist worker, two graded at once put four busy
     # processes on two cores, where a round of the op-by-op watch once let inputs drawn in the timed loop
     # through (what the batch grader's -j is for is at most one grading process a core)
-    groups.append(("part5_timers", timers, "part5 and not hidden", "1"))
-    for name, chosen, select, jobs in groups:
-        subs = tmp_path_factory.mktemp(name)
-        for mutant in chosen:
-            mutants.materialize(mutant, subs / mutant.name)
-        # (-x: a mutant is caught by its first failed test; the tests after it add nothing to what is checked)
-        grade(str(subs), "--out", str(out / name), "-m", select, "-x", *common, "-j", jobs, timeout=1800)
-        results.update(written(out / name))
+    others = [m for m in MUTANTS if m not in timers]
+    for name, chosen, select, jobs in (("packed", others, "not hidden and not timed", "2"),
+                                       ("timers", timers, "part5 and not hidden", "1")):
+        subs, graded_as = tmp_path_factory.mktemp(name), {}
+        for i, pack in enumerate(mutants.packed(chosen)):
+            package = subs / f"{name}{i}" / "assignment"
+            shutil.copytree(ROOT / "assignment", package, ignore=shutil.ignore_patterns("__pycache__"))
+            for mutant in pack:
+                (package / f"{mutant.target}.py").write_text(mutants.patched(mutant))
+                graded_as[mutant.name] = f"{name}{i}"
+        grade(str(subs), "--out", str(out / name), "-m", select, "-x", *common, "-j", jobs,
+              timeout=1800)
+        found = written(out / name)
+        results.update((mutant, found[pack]) for mutant, pack in graded_as.items())
     return results
 
 
@@ -130,11 +136,16 @@ def test_each_mutant_is_caught_by_the_public_tests_of_its_part(batch, mutant):
     assert not any(t["kind"] == "harness error" for t in failed(result))
 
 
-def test_a_mutant_s_grading_stopped_at_its_first_failure(batch):
-    """``grade -x`` (what the mutants are graded with): one test failed, every test after it did not run."""
-    stopped = [batch[m.name] for m in MUTANTS]
-    assert all(len([t for t in failed(r) if t["kind"] != DID_NOT_RUN]) == 1 for r in stopped)
-    assert sum(t["kind"] == DID_NOT_RUN and t["message"] != NOT_SELECTED for r in stopped for t in r["tests"]) > 100
+def test_a_mutant_s_part_stopped_at_its_first_failure(batch):
+    """``grade -x`` (what the mutants are graded with): one test of the mutant's part failed, the part's tests
+    after it did not run, and the other parts of its submission ran on."""
+    for mutant in MUTANTS:
+        own = [t for t in batch[mutant.name]["tests"] if t["part"] == mutant.part]
+        assert len([t for t in failed({"tests": own}) if t["kind"] != DID_NOT_RUN]) == 1, mutant.name
+    packs = {id(r): r for r in (batch[m.name] for m in MUTANTS)}.values()
+    stopped = [t for r in packs for t in r["tests"] if t["kind"] == DID_NOT_RUN and t["message"] != NOT_SELECTED]
+    assert len(stopped) > 100 and all(t["message"] == f"this test did not run: {STOPPED}" for t in stopped)
+    assert any(len({t["part"] for t in r["tests"] if t["status"] == "passed"}) > 2 for r in packs)
 
 
 @pytest.mark.parametrize("number", list(PARTS), ids=[p.module for p in PARTS.values()])

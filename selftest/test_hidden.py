@@ -37,35 +37,18 @@ def hidden_tests(number: int) -> list[str]:
     return [i.test for i in R.load().items if i.hidden and i.part == number]
 
 
-def packed(bugs: list[mutants.Mutant]) -> list[list[mutants.Mutant]]:
-    """The bugs in as few submissions as can hold them, at most one bug a part in each: each part asks its own
-    module alone (``test_graded_suite.py::test_each_part_stands_alone``), so each part of a submission grades as
-    its bug alone would. A bug that changes a module's code run at import (which may reach past its module) is a
-    submission of its own."""
-    packs: list[list[mutants.Mutant]] = []
-    for bug in bugs:
-        alone = "" in mutants.changed_names(bug)
-        room = next((p for p in packs if not alone and all(b.part != bug.part and "" not in mutants.changed_names(b)
-                                                          for b in p)), None)
-        if room is None:
-            packs.append([bug])
-        else:
-            room.append(bug)
-    return packs
-
-
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> dict[int, dict[str, dict]]:
     """part -> student -> grading.json, for the reference and that part's hidden bugs.
 
-    One grade call, the bugs packed a few to a submission (``packed``): a call's fixed costs (start-up,
+    One grade call, the bugs packed a few to a submission (``mutants.packed``): a call's fixed costs (start-up,
     warm-up, recording the reference) and a part graded for nothing outweigh a bug's own part's grading.
     """
     root = tmp_path_factory.mktemp("hidden")
     subs, out = root / "subs", root / "out"
     mutants.materialize_reference(subs / REFERENCE)
     graded_as = {}
-    for i, pack in enumerate(packed(BUGS)):
+    for i, pack in enumerate(mutants.packed(BUGS)):
         package = mutants.materialize_reference(subs / f"bugs{i}") / "assignment"
         for bug in pack:
             (package / f"{bug.target}.py").write_text(mutants.patched(bug))
