@@ -811,11 +811,12 @@ def gradescope_run(tmp_path_factory):
     for name in ("empty", "leaks", "broken"):
         fake = fake_autograder(tmp_path_factory.mktemp(f"autograder-{name}"), made)
         if name != "empty":
-            for path in (ROOT / "reference").glob("*.py"):  # as a student uploads them: loose files
+            # as a student uploads them: loose files; beside the leaking Part 1 the stubs, which fail at once (the
+            # reference's whole grading on this path is the good submission's)
+            for path in (ROOT / ("assignment" if name == "leaks" else "reference")).glob("*.py"):
                 shutil.copy(path, fake / "submission" / path.name)
         if name == "leaks":
-            with open(fake / "submission" / "strides.py", "a") as module:
-                module.write(LEAKS)
+            (fake / "submission" / "strides.py").write_text((ROOT / "reference" / "strides.py").read_text() + LEAKS)
         if name == "broken":  # not one module compiles
             for path in (fake / "submission").glob("*.py"):
                 if path.name != "__init__.py":
@@ -975,8 +976,9 @@ def test_on_gradescope_a_failed_test_shows_its_graded_example_only_once_grades_a
         full = later[f"{name}: the failing example"]
         assert full["visibility"] == "after_published" and full["max_score"] == 0 and "input:" in full["output"]
     assert "12345" in later["Part 1 · test_contiguous_strides: the failing example"]["output"]
-    assert leaks["score"] == gradescope_run["good"]["score"] - sum(
-        t["max_score"] for t in leaks["tests"] if t.get("status") == "failed")
+    # (the other parts are the stubs': Part 1's passed tests are the score)
+    assert leaks["score"] == sum(t["max_score"] for t in leaks["tests"] if t["name"].startswith("Part 1 · ")
+                                 and t.get("status") == "passed") > 0
     assert not any(t["name"].endswith(": the failing example") for t in gradescope_run["good"]["tests"])
 
 
@@ -1028,11 +1030,15 @@ def test_run_autograder_says_at_once_why_no_module_loads(gradescope_run):
 
 def test_replaying_a_recorded_reference_run_grades_like_live_hypothesis(tmp_path):
     """A batch replays one recorded reference run; the verdicts must be those of drawing afresh (graded on the
-    parts where a submission fails: the partial one writes Parts 1-5, each mutant is of Part 1, 7 or 9)."""
+    parts where a submission fails: the partial one writes Parts 1-5; three mutants, of Parts 1, 7 and 9, are
+    one submission beside the stubs, as the mutants' self-test packs them)."""
     subs = tmp_path / "subs"
     shutil.copytree(ROOT / "examples" / "submissions" / "student_partial", subs / "partial")
+    package = subs / "mutants" / "assignment"
+    shutil.copytree(ROOT / "assignment", package, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("part01_view_refuses_noncontiguous", "part07_grad_w_transposed", "part09_train_no_zero_grad"):
-        mutants.materialize(mutants.load(ROOT / "mutants" / f"{name}.py"), subs / name)
+        mutant = mutants.load(ROOT / "mutants" / f"{name}.py")
+        (package / f"{mutant.target}.py").write_text(mutants.patched(mutant))
     verdicts = {}
     for mode in ("replay", "live"):
         out = tmp_path / mode
@@ -1046,6 +1052,7 @@ def test_replaying_a_recorded_reference_run_grades_like_live_hypothesis(tmp_path
               for student, failed in verdicts["replay"].items() if failed != verdicts["live"][student]}
     assert not differ, f"tests failed in one mode only: {differ}"
     assert all(verdicts["replay"].values())
+    assert all(any(t.startswith(f"test_part{n:02d}_") for t in verdicts["replay"]["mutants"]) for n in (1, 7, 9))
 
 
 # --------------------------------------------------------------------------- one submission, split by part
