@@ -684,6 +684,37 @@ def test_the_handout_s_tests_import_at_home_no_more_than_when_graded(tmp_path):
     assert again.E2M1_GRID
 
 
+def test_a_library_grading_lacks_is_refused_at_home_as_grading_would(tmp_path, monkeypatch):
+    """A library installed at home (site-packages, ``pip install --target``, PYTHONPATH) that the grading
+    machine has not (it has what requirements.txt lists) imports at home and fails the part graded: the home
+    import refuses it at once, at import or in a call, saying why; the standard library, the spec's libraries,
+    the others requirements.txt installs and the submission's own modules import as before."""
+    from grader.harness.impl import LoadError
+
+    libs = tmp_path / "libs"
+    libs.mkdir()
+    (libs / "fancylib_xyz.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(libs))
+    impl = implementation(tmp_path / "pkg_with_a_library", {
+        "model.py": "from fancylib_xyz import VALUE\n",
+        "training.py": "def value():\n    import fancylib_xyz.sub\n    return 1\n",
+        "helper_for_named.py": "K = 2\n",
+        "named.py": "import json, math, sympy, typing_extensions\nimport torch.nn.functional as F\nimport numpy as np\n"
+                    "import einops, jaxtyping\nimport helper_for_named\nfrom . import helper_for_named as h\n",
+    })
+    with pytest.raises(LoadError, match="imports fancylib_xyz: fancylib_xyz is not installed where your code is "
+                                        "graded"):
+        impl.module("model")
+    with pytest.raises(ModuleNotFoundError, match="fancylib_xyz is not installed where your code is graded"):
+        impl.module("training").value()
+    assert impl.module("named").h.K == 2
+    import fancylib_xyz  # the harness's own imports (and a library's) are untouched
+
+    assert fancylib_xyz.VALUE == 1
+    sys.modules.pop("fancylib_xyz", None)
+    sys.modules.pop("helper_for_named", None)
+
+
 def test_a_student_id_never_takes_a_batch_file_s_place(tmp_path):
     for name in ("grades.csv", "report.html", "batch.json.zip", "Grades.CSV"):
         (tmp_path / name).mkdir() if not name.endswith(".zip") else (tmp_path / name).write_bytes(b"")

@@ -496,36 +496,80 @@ _IMPORT_MACHINERY = (os.path.dirname(importlib.__file__) + os.sep, __file__)  # 
 
 
 class _OnlyWhatGradingHas:
-    """Refuses the implementation's own code an import of the handout's tests, as grading would: a
-    worker sees the submission's files and the public harness, not ``tests/``, so constants taken from
-    a strategy file import at home and fail every test of the part at grading. The test modules are
-    already imported here, so no finder would be asked: this wraps ``__import__`` and looks at who asks."""
+    """Refuses the implementation's own code an import of what grading lacks, as grading would.
+
+    * The handout's tests: a worker sees the submission's files and the public harness, not ``tests/``, so
+      constants taken from a strategy file import at home and fail every test of the part at grading. The
+      test modules are already imported here, so no finder would be asked.
+    * A library the grading machine has not installed (``requirements.txt`` lists what it has; where that
+      file is not at hand, as in a worker, nothing is checked): at home one installed, or on PYTHONPATH,
+      imports and passes, and graded the part scores 0.
+
+    This wraps ``__import__`` and looks at who asks: a library's own imports are its business."""
 
     NOT_GRADED = frozenset(["tests", "conftest"])
+    ALWAYS = frozenset(["torch", "numpy", "einops", "jaxtyping"])  # the spec's, whatever their metadata says
+    REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
     packages: dict[str, str] = {}  # each implementation folder whose code is refused these imports -> its package
+    _libraries: frozenset[str] | None = None  # the top-level names requirements.txt's distributions install
+
+    folders: tuple[str, ...] = ()
 
     @classmethod
     def install(cls, package: str, package_dir: Path) -> None:
         cls.packages[str(package_dir) + os.sep] = package
+        cls.folders = tuple(cls.packages)
         if not getattr(builtins.__import__, "_only_what_grading_has", False):
             real = builtins.__import__
-            prefixes = tuple(cls.NOT_GRADED)
 
             def guarded(name, globals=None, locals=None, fromlist=(), level=0):
-                # every import statement of the process runs this: the common case is one C-level test
-                if name.startswith(prefixes) and level == 0 and name.partition(".")[0] in cls.NOT_GRADED \
-                        and globals is not None:
-                    importer = globals.get("__file__") or ""
-                    for folder, pkg in cls.packages.items():
-                        if type(importer) is str and importer.startswith(folder):
-                            raise ModuleNotFoundError(
-                                f"{pkg}/{os.path.basename(importer)} imports {name}: the tests are not there "
-                                f"when your code is graded (only the .py files of {pkg}/ are), so copy what "
-                                "you need into your own code", name=name)
+                # every import statement of the process runs this: the common case is a few C-level tests
+                if level == 0 and globals is not None:
+                    importer = globals.get("__file__")
+                    if type(importer) is str and importer.startswith(cls.folders):
+                        folder = next(f for f in cls.folders if importer.startswith(f))
+                        cls._refuse(name, cls.packages[folder], folder, os.path.basename(importer))
                 return real(name, globals, locals, fromlist, level)
 
             guarded._only_what_grading_has = True
             builtins.__import__ = guarded
+
+    @classmethod
+    def _refuse(cls, name: str, package: str, folder: str, importer: str) -> None:
+        top = name.partition(".")[0]
+        if top in cls.ALWAYS or top == "grader":  # (the grader: refused by the source reading, in its words)
+            return
+        if top in cls.NOT_GRADED:
+            raise ModuleNotFoundError(
+                f"{package}/{importer} imports {name}: the tests are not there when your code is graded (only the "
+                f".py files of {package}/ are), so copy what you need into your own code", name=name)
+        if top in sys.stdlib_module_names or top == package or os.path.exists(os.path.join(folder, f"{top}.py")):
+            return
+        libraries = cls.libraries()
+        if libraries is not None and top not in libraries:
+            raise ModuleNotFoundError(
+                f"{package}/{importer} imports {name}: {top} is not installed where your code is graded (it has "
+                "what requirements.txt lists), so this import fails there; your modules may use torch, numpy, "
+                "einops, jaxtyping, the standard library and each other", name=name)
+
+    @classmethod
+    def libraries(cls) -> frozenset[str] | None:
+        """The top-level names the distributions of ``requirements.txt`` install here, or None without it."""
+        if cls._libraries is None:
+            try:
+                lines = cls.REQUIREMENTS.read_text().splitlines()
+            except OSError:
+                return None
+            from importlib.metadata import packages_distributions
+
+            def canonical(dist: str) -> str:
+                return re.sub(r"[-_.]+", "-", dist).lower()
+
+            pinned = {canonical(re.split(r"[=<>!~;\[ ]", line.strip(), maxsplit=1)[0]) for line in lines
+                      if line.strip() and not line.lstrip().startswith(("#", "-"))}
+            cls._libraries = frozenset(top for top, dists in packages_distributions().items()
+                                       if any(canonical(d) in pinned for d in dists)) | cls.ALWAYS
+        return cls._libraries
 
 
 def safe_str(exc: BaseException) -> str:
