@@ -99,8 +99,7 @@ def batch(tmp_path_factory):
             for mutant in pack:
                 (package / f"{mutant.target}.py").write_text(mutants.patched(mutant))
                 graded_as[mutant.name] = f"{name}{i}"
-        grade(str(subs), "--out", str(out / name), "-m", select, "-x", *common, "-j", jobs,
-              timeout=1800)
+        grade(str(subs), "--out", str(out / name), "-m", select, "-x", *common, "-j", jobs, timeout=1800)
         found = written(out / name)
         results.update((mutant, found[pack]) for mutant, pack in graded_as.items())
     return results
