@@ -567,7 +567,11 @@ class _OnlyWhatGradingHas:
 
             pinned = {canonical(re.split(r"[=<>!~;\[ ]", line.strip(), maxsplit=1)[0]) for line in lines
                       if line.strip() and not line.lstrip().startswith(("#", "-"))}
-            cls._libraries = frozenset(top for top, dists in packages_distributions().items()
+            try:
+                installed = packages_distributions()
+            except Exception:  # noqa: BLE001 - metadata this reading cannot follow: nothing is checked
+                return None
+            cls._libraries = frozenset(top for top, dists in installed.items()
                                        if any(canonical(d) in pinned for d in dists)) | cls.ALWAYS
         return cls._libraries
 
