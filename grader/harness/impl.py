@@ -511,9 +511,8 @@ class _OnlyWhatGradingHas:
     ALWAYS = frozenset(["torch", "numpy", "einops", "jaxtyping"])  # the spec's, whatever their metadata says
     REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
     packages: dict[str, str] = {}  # each implementation folder whose code is refused these imports -> its package
+    folders: tuple[str, ...] = ()  # the keys of ``packages``, for one C-level test an import
     _libraries: frozenset[str] | None = None  # the top-level names requirements.txt's distributions install
-
-    folders: tuple[str, ...] = ()
 
     @classmethod
     def install(cls, package: str, package_dir: Path) -> None:
