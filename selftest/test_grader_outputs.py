@@ -699,14 +699,20 @@ def test_a_library_grading_lacks_is_refused_at_home_as_grading_would(tmp_path, m
         "model.py": "from fancylib_xyz import VALUE\n",
         "training.py": "def value():\n    import fancylib_xyz.sub\n    return 1\n",
         "helper_for_named.py": "K = 2\n",
+        "dtypes.py": "import __main__\n\n\ndef missing():\n    try:\n        import absent_lib_xyz.sub\n"
+                     "    except ModuleNotFoundError as e:\n        return e.name\n",
         "named.py": "import json, math, sympy, typing_extensions\nimport torch.nn.functional as F\nimport numpy as np\n"
                     "import einops, jaxtyping\nimport helper_for_named\nfrom . import helper_for_named as h\n",
     })
     with pytest.raises(LoadError, match="imports fancylib_xyz: fancylib_xyz is not installed where your code is "
                                         "graded"):
         impl.module("model")
-    with pytest.raises(ModuleNotFoundError, match="fancylib_xyz is not installed where your code is graded"):
+    with pytest.raises(ModuleNotFoundError, match="fancylib_xyz is not installed where your code is graded") as e:
         impl.module("training").value()
+    assert e.value.name == "fancylib_xyz"  # as a plain import's: `except ModuleNotFoundError as e: e.name == ...`
+    # one installed neither here nor there fails as usual; one requirements.txt lists but this machine lacks, too
+    # (the student installs it, told "No module named"): its name is nothing to say "not where graded" of
+    assert impl.module("dtypes").missing() == "absent_lib_xyz"
     assert impl.module("named").h.K == 2
     import fancylib_xyz  # the harness's own imports (and a library's) are untouched
 

@@ -509,6 +509,7 @@ class _OnlyWhatGradingHas:
 
     NOT_GRADED = frozenset(["tests", "conftest"])
     ALWAYS = frozenset(["torch", "numpy", "einops", "jaxtyping"])  # the spec's, whatever their metadata says
+    ANY_PYTHON = frozenset(["__main__", "pip"])  # every interpreter's, and every virtual environment's
     REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
     packages: dict[str, str] = {}  # each implementation folder whose code is refused these imports -> its package
     folders: tuple[str, ...] = ()  # the keys of ``packages``, for one C-level test an import
@@ -542,14 +543,21 @@ class _OnlyWhatGradingHas:
             raise ModuleNotFoundError(
                 f"{package}/{importer} imports {name}: the tests are not there when your code is graded (only the "
                 f".py files of {package}/ are), so copy what you need into your own code", name=name)
-        if top in sys.stdlib_module_names or top == package or os.path.exists(os.path.join(folder, f"{top}.py")):
+        if top in sys.stdlib_module_names or top in sys.builtin_module_names or top in cls.ANY_PYTHON \
+                or top == package or os.path.exists(os.path.join(folder, f"{top}.py")):
             return
         libraries = cls.libraries()
-        if libraries is not None and top not in libraries:
+        if libraries is None or top in libraries:
+            return
+        try:
+            here = importlib.util.find_spec(top) is not None
+        except (ImportError, ValueError):  # a module in sys.modules without a spec: not this check's to say
+            return
+        if here:  # (not here either: the import fails as usual, "No module named ...", with its usual name)
             raise ModuleNotFoundError(
                 f"{package}/{importer} imports {name}: {top} is not installed where your code is graded (it has "
                 "what requirements.txt lists), so this import fails there; your modules may use torch, numpy, "
-                "einops, jaxtyping, the standard library and each other", name=name)
+                "einops, jaxtyping, the standard library and each other", name=top)  # (`import a.b` fails as a's)
 
     @classmethod
     def libraries(cls) -> frozenset[str] | None:
