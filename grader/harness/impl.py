@@ -521,10 +521,12 @@ class _OnlyWhatGradingHas:
         cls.folders = tuple(cls.packages)
         if not getattr(builtins.__import__, "_only_what_grading_has", False):
             real = builtins.__import__
+            prefixes, modules = tuple(cls.NOT_GRADED), sys.modules
 
             def guarded(name, globals=None, locals=None, fromlist=(), level=0):
-                # every import statement of the process runs this: the common case is a few C-level tests
-                if level == 0 and globals is not None:
+                # every import statement of the process runs this: the common case is two C-level tests (a
+                # library already imported is no new library, and the tests are imported already)
+                if (name.startswith(prefixes) or name not in modules) and level == 0 and globals is not None:
                     importer = globals.get("__file__")
                     if type(importer) is str and importer.startswith(cls.folders):
                         folder = next(f for f in cls.folders if importer.startswith(f))
