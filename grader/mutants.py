@@ -168,9 +168,17 @@ def packed(chosen: list[Mutant]) -> list[list[Mutant]]:
 
 def materialize(mutant: Mutant, into: Path, reference: Path = REFERENCE_DIR) -> Path:
     """Write the mutant as a submission folder ``into/assignment/``; returns ``into``."""
-    text = patched(mutant, reference)  # first, so a bad patch leaves no half-written folder
-    materialize_reference(into, reference)
-    (Path(into) / "assignment" / f"{mutant.target}.py").write_text(text)
+    return materialize_together([mutant], into, reference, others=reference)
+
+
+def materialize_together(chosen: list[Mutant], into: Path, reference: Path = REFERENCE_DIR, *,
+                         others: Path = REFERENCE_DIR) -> Path:
+    """Several mutants (of different modules, ``packed``) as one submission folder ``into/assignment/``, every
+    other module taken from ``others`` (the reference's, or the stubs' of ``assignment/``); returns ``into``."""
+    texts = {mutant.target: patched(mutant, reference) for mutant in chosen}  # first: a bad patch writes nothing
+    package = materialize_reference(into, others) / "assignment"
+    for target, text in texts.items():
+        (package / f"{target}.py").write_text(text)
     return Path(into)
 
 

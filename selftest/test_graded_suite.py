@@ -72,8 +72,7 @@ def batch(tmp_path_factory):
     common = ["--recording", str(recording), "--profile", "record", "--no-isolate"]
     everything = tmp_path_factory.mktemp("everything")
     mutants.materialize_reference(everything / "the_reference")
-    shutil.copytree(ROOT / "assignment", everything / "the_stubs" / "assignment",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    mutants.materialize_reference(everything / "the_stubs", ROOT / "assignment")
     # every module lazy at once, graded on every test: each part asks its own module alone
     # (test_each_part_stands_alone), so each part's scores are those of its module lazy beside the reference
     lazy = mutants.materialize_reference(everything / "the_lazy") / "assignment"
@@ -94,11 +93,8 @@ def batch(tmp_path_factory):
                                        ("timers", timers, "part5 and not hidden", "1")):
         subs, graded_as = tmp_path_factory.mktemp(name), {}
         for i, pack in enumerate(mutants.packed(chosen)):
-            package = subs / f"{name}{i}" / "assignment"
-            shutil.copytree(ROOT / "assignment", package, ignore=shutil.ignore_patterns("__pycache__"))
-            for mutant in pack:
-                (package / f"{mutant.target}.py").write_text(mutants.patched(mutant))
-                graded_as[mutant.name] = f"{name}{i}"
+            mutants.materialize_together(pack, subs / f"{name}{i}", others=ROOT / "assignment")
+            graded_as.update((mutant.name, f"{name}{i}") for mutant in pack)
         grade(str(subs), "--out", str(out / name), "-m", select, "-x", *common, "-j", jobs, timeout=1800)
         found = written(out / name)
         results.update((mutant, found[pack]) for mutant, pack in graded_as.items())

@@ -1071,11 +1071,9 @@ def test_replaying_a_recorded_reference_run_grades_like_live_hypothesis(tmp_path
     one submission beside the stubs, as the mutants' self-test packs them)."""
     subs = tmp_path / "subs"
     shutil.copytree(ROOT / "examples" / "submissions" / "student_partial", subs / "partial")
-    package = subs / "mutants" / "assignment"
-    shutil.copytree(ROOT / "assignment", package, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("part01_view_refuses_noncontiguous", "part07_grad_w_transposed", "part09_train_no_zero_grad"):
-        mutant = mutants.load(ROOT / "mutants" / f"{name}.py")
-        (package / f"{mutant.target}.py").write_text(mutants.patched(mutant))
+    chosen = ("part01_view_refuses_noncontiguous", "part07_grad_w_transposed", "part09_train_no_zero_grad")
+    mutants.materialize_together([mutants.load(ROOT / "mutants" / f"{name}.py") for name in chosen], subs / "mutants",
+                                 others=ROOT / "assignment")
     verdicts = {}
     for mode in ("replay", "live"):
         out = tmp_path / mode

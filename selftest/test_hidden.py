@@ -49,10 +49,8 @@ def graded(tmp_path_factory) -> dict[int, dict[str, dict]]:
     mutants.materialize_reference(subs / REFERENCE)
     graded_as = {}
     for i, pack in enumerate(mutants.packed(BUGS)):
-        package = mutants.materialize_reference(subs / f"bugs{i}") / "assignment"
-        for bug in pack:
-            (package / f"{bug.target}.py").write_text(mutants.patched(bug))
-            graded_as[bug.name] = f"bugs{i}"
+        mutants.materialize_together(pack, subs / f"bugs{i}")
+        graded_as.update((bug.name, f"bugs{i}") for bug in pack)
     # (the source reading is off: a hidden bug proves a hidden test's own power, and the reading refuses
     # some of them at home already, a loader with weights_only=False among them)
     grade(str(subs), "--out", str(out), "--no-isolate", "--profile", "mutants", "--seed", "0", "--no-reach-check",
