@@ -13,6 +13,7 @@ import ast
 import builtins
 import codecs
 import difflib
+import functools
 import importlib
 import importlib.util
 import io
@@ -510,10 +511,8 @@ class _OnlyWhatGradingHas:
     NOT_GRADED = frozenset(["tests", "conftest"])
     ALWAYS = frozenset(["torch", "numpy", "einops", "jaxtyping"])  # the spec's, whatever their metadata says
     ANY_PYTHON = frozenset(["__main__", "pip"])  # every interpreter's, and every virtual environment's
-    REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
     packages: dict[str, str] = {}  # each implementation folder whose code is refused these imports -> its package
     folders: tuple[str, ...] = ()  # the keys of ``packages``, for one C-level test an import
-    _libraries: frozenset[str] | None = None  # the top-level names requirements.txt's distributions install
 
     @classmethod
     def install(cls, package: str, package_dir: Path) -> None:
@@ -548,7 +547,7 @@ class _OnlyWhatGradingHas:
         if top in sys.stdlib_module_names or top in sys.builtin_module_names or top in cls.ANY_PYTHON \
                 or top == package or os.path.exists(os.path.join(folder, f"{top}.py")):
             return
-        libraries = cls.libraries()
+        libraries = graded_libraries()
         if libraries is None or top in libraries:
             return
         try:
@@ -561,28 +560,31 @@ class _OnlyWhatGradingHas:
                 "what requirements.txt lists), so this import fails there; your modules may use torch, numpy, "
                 "einops, jaxtyping, the standard library and each other", name=top)  # (`import a.b` fails as a's)
 
-    @classmethod
-    def libraries(cls) -> frozenset[str] | None:
-        """The top-level names the distributions of ``requirements.txt`` install here, or None without it."""
-        if cls._libraries is None:
-            try:
-                lines = cls.REQUIREMENTS.read_text().splitlines()
-            except OSError:
-                return None
-            from importlib.metadata import packages_distributions
 
-            def canonical(dist: str) -> str:
-                return re.sub(r"[-_.]+", "-", dist).lower()
+REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
 
-            pinned = {canonical(re.split(r"[=<>!~;\[ ]", line.strip(), maxsplit=1)[0]) for line in lines
-                      if line.strip() and not line.lstrip().startswith(("#", "-"))}
-            try:
-                installed = packages_distributions()
-            except Exception:  # noqa: BLE001 - metadata this reading cannot follow: nothing is checked
-                return None
-            cls._libraries = frozenset(top for top, dists in installed.items()
-                                       if any(canonical(d) in pinned for d in dists)) | cls.ALWAYS
-        return cls._libraries
+
+@functools.cache
+def graded_libraries() -> frozenset[str] | None:
+    """The top-level names the distributions of ``requirements.txt`` install here (and the spec's four), read once;
+    None where that file, or the metadata, is not at hand (then nothing is checked)."""
+    try:
+        lines = REQUIREMENTS.read_text().splitlines()
+    except OSError:
+        return None
+    from importlib.metadata import packages_distributions
+
+    def canonical(dist: str) -> str:
+        return re.sub(r"[-_.]+", "-", dist).lower()
+
+    pinned = {canonical(re.split(r"[=<>!~;\[ ]", line.strip(), maxsplit=1)[0]) for line in lines
+              if line.strip() and not line.lstrip().startswith(("#", "-"))}
+    try:
+        installed = packages_distributions()
+    except Exception:  # noqa: BLE001 - metadata this reading cannot follow: nothing is checked
+        return None
+    return frozenset(top for top, dists in installed.items()
+                     if any(canonical(d) in pinned for d in dists)) | _OnlyWhatGradingHas.ALWAYS
 
 
 def safe_str(exc: BaseException) -> str:
