@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.harness.show import HIDDEN_NOTE, hides, show, show_inputs
-
 
 class Fault(BaseException):
     """The implementation could not be asked: stop this test now, score it 0."""
@@ -368,6 +366,10 @@ class Mismatch(AssertionError):
         self.show_expected = show_values and show_expected  # off where the problem already says what was due
 
     def describe(self) -> str:
+        # (imported here: show imports torch, and the commands that only read results, merge among them,
+        # import this module for its kinds)
+        from grader.harness.show import HIDDEN_NOTE, hides, show
+
         lines = [f"{self.function}: {self.problem}" + (f" ({self.note})" if self.note else "")]
         if self.inputs:
             lines.append(f"  input:    {self.inputs}")
@@ -398,6 +400,7 @@ class Mismatch(AssertionError):
 
 def named_inputs(function: str, args: tuple, kwargs: dict | None = None) -> str:
     """Render a call's arguments with the parameter names the stub gives them."""
+    from grader.harness.show import show_inputs
     from grader.harness.spec import parameter_names
 
     return show_inputs(parameter_names(function), args, kwargs or {})
