@@ -52,16 +52,22 @@ def python(handout, tmp_path_factory) -> Path:
     assert "python3 -m venv .venv" in readme and "pip install -r requirements.txt" in readme
     venv = tmp_path_factory.mktemp("venv") / ".venv"
     subprocess.run([shutil.which("python3") or sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "-r", "requirements.txt"],
+    # (--no-compile: pip's bytecode for every file installed, torch's thousands, is half of the install's time;
+    # the student's runs below write it for what they import, as a student's Python does)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-compile", "-r", "requirements.txt"],
                    cwd=handout, check=True, capture_output=True, timeout=1200)
     return venv / "bin" / "python"
+
+
+# a student's environment: Python writes bytecode (some CI images say not to)
+AS_A_STUDENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def run_tests(python: Path, folder: Path, *extra: str, said: list[str] | None = None) -> dict[str, tuple[str, str]]:
     """pytest in ``folder``: test id -> (outcome, message); what it printed is added to ``said``."""
     report = folder.parent / f"{folder.name}-report.xml"
     done = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
-                           *extra], cwd=folder, capture_output=True, text=True, timeout=900)
+                           *extra], cwd=folder, capture_output=True, text=True, timeout=900, env=AS_A_STUDENT)
     if said is not None:
         said.append(done.stdout + done.stderr)
     results = {}
