@@ -510,10 +510,12 @@ class Scheduler:
     (its own worker user ids), and collects their results as they finish."""
 
     def __init__(self, batch: Batch, *, jobs: int, uid_base: int | None, submission_timeout: float,
-                 on_result: Callable[[scoring.SubmissionResult], None] | None, progress: bool) -> None:
+                 on_result: Callable[[scoring.SubmissionResult], None] | None, progress: bool,
+                 parts_of: dict[str, list[int]] | None = None) -> None:
         from grader.isolation.transport import UIDS_PER_SLOT
 
         self.batch, self.jobs = batch, jobs
+        self.parts_of = parts_of or {}
         self.uid_base = uid_base if uid_base is not None else fresh_uid_base(jobs * UIDS_PER_SLOT)
         self.submission_timeout = submission_timeout
         self.on_result = on_result
@@ -578,6 +580,8 @@ class Scheduler:
 
     def _pieces(self, subs: list[Submission]) -> list[tuple[Submission, list[int] | None]]:
         """What to run: each submission whole, or, with slots to spare, in pieces of whole parts."""
+        if self.parts_of:  # those named on their parts alone (in one process each), the others whole
+            return [(sub, sorted(self.parts_of[sub.student]) if sub.student in self.parts_of else None) for sub in subs]
         pieces = self.jobs // len(subs) if subs else 1
         if pieces < 2 or self.batch.options.select is not None:
             return [(sub, None) for sub in subs]
@@ -593,8 +597,9 @@ class Scheduler:
 
     def _start(self, sub: Submission, parts: list[int] | None, slot: int) -> _Running:
         options = self.batch.options
-        if parts is not None:
-            options = replace(options, select=_marked(parts))
+        if parts is not None:  # (within the batch's own selection, where it has one)
+            marked = _marked(parts)
+            options = replace(options, select=f"({options.select}) and ({marked})" if options.select else marked)
         sandbox = None
         if options.isolate:
             from grader.isolation.transport import Sandbox
@@ -694,17 +699,19 @@ def grade_all(
     replay: bool = True,
     uid_base: int | None = None,
     server=None,
+    parts_of: dict[str, list[int]] | None = None,
 ) -> Graded:
     """Grade every submission; returns results in the order of ``subs``, notes and phase timings.
 
     ``replay``: record the reference once under the grading seed (unless ``options.recording``
     already holds such a recording) and replay it for every submission; else draw live.
     ``server``: a fork server launched early (see ``Batch``); closed here.
+    ``parts_of``: student id -> the parts that student is graded on (their other tests are not selected).
     """
     with Batch(options, record_now=replay and len(subs) > 1, log_dir=log_dir, server=server,
                lone=len(subs) == 1, jobs=jobs, progress=progress) as batch:
         scheduler = Scheduler(batch, jobs=jobs, uid_base=uid_base, submission_timeout=submission_timeout,
-                              on_result=on_result, progress=progress)
+                              on_result=on_result, progress=progress, parts_of=parts_of)
         if batch.server is not None and devices.cuda_usable():  # decided in the warm-up: never CUDA here
             batch.check_device(scheduler.slot_uid(0))
         started = time.monotonic()

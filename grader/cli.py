@@ -201,6 +201,26 @@ def _grade(args: argparse.Namespace) -> int:
             server.close()  # a no-op once the batch has closed it
 
 
+def _parts_of(path: str, students: list[str]) -> tuple[dict[str, list[int]] | None, str]:
+    """``--parts-of``'s file read: student id -> part numbers; or None and what is wrong with it."""
+    from grader.harness.parts import PARTS
+
+    try:
+        given = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        return None, f"--parts-of {path}: not a JSON file ({exc})"
+    if type(given) is not dict or not all(type(v) is list and v and all(type(p) is int for p in v)
+                                          for v in given.values()):
+        return None, f"--parts-of {path}: expected {{student id: [part numbers]}}, each list of one part or more"
+    unknown = sorted(set(given) - set(students))
+    if unknown:
+        return None, f"--parts-of {path} names no submission of this batch: {', '.join(unknown[:10])}"
+    wrong = sorted({p for v in given.values() for p in v} - set(PARTS))
+    if wrong:
+        return None, f"--parts-of {path}: no part {', '.join(map(str, wrong))} (there are {min(PARTS)} to {max(PARTS)})"
+    return {student: sorted(set(parts)) for student, parts in given.items()}, ""
+
+
 def _grade_with(args: argparse.Namespace, server) -> int:
     from grader import outputs, report, scoring
     from grader import rubric as rubric_mod
@@ -222,6 +242,11 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     recording, seed, problem = _recording(args, _seed(args, fresh=not args.recording))
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    # (read against the whole batch: one file serves each of its shards)
+    parts_of, problem = _parts_of(args.parts_of, [s.student for s in subs]) if args.parts_of else (None, "")
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -260,6 +285,9 @@ def _grade_with(args: argparse.Namespace, server) -> int:
     if args.exitfirst:
         notes.append("-x: each part stopped at its first failed test, the part's tests after it scored 0 as not run "
                      "(a check that bugs are caught, not grades)")
+    if parts_of:
+        notes.append(f"--parts-of: {len(parts_of)} submission(s) graded on some parts alone (their other tests not "
+                     "selected: blank in grades.csv, 0 in the total)")
     rubric = rubric_mod.load()
     if departs := rubric.warning():  # a number changed by hand: said before the batch, and in its report
         print(departs, file=sys.stderr)
@@ -274,7 +302,7 @@ def _grade_with(args: argparse.Namespace, server) -> int:
         graded = grade_all(subs, options, jobs=args.jobs, log_dir=log_dir,
                            on_result=lambda r: outputs.write_student(out, r, hide_examples=args.hide_examples),
                            progress=not args.quiet,
-                           replay=not args.live, uid_base=args.worker_uid_base, server=server)
+                           replay=not args.live, uid_base=args.worker_uid_base, server=server, parts_of=parts_of)
     except FilesChanged as stopped:  # nothing written for a submission not graded: no 0 to upload by mistake
         shown = ", ".join(stopped.not_graded[:10]) + (" ..." if len(stopped.not_graded) > 10 else "")
         print(f"error: the grader's own files changed during the batch ({stopped.changed}): it stopped. "
@@ -512,6 +540,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="stop each part at its first failed test, the part's tests after it scored 0 as not run "
                         "(the other parts run on): for checking that bugs are caught (the mutants' self-test), "
                         "never for grades")
+    g.add_argument("--parts-of", default=None, metavar="FILE",
+                   help="a JSON file {student id: [part numbers]}: grade those students on those parts alone, "
+                        "within -m's selection (a regrade of some parts; `merge` joins it to the first grading), "
+                        "the others whole")
     g.add_argument("--hide-examples", action="store_true",
                    help="results.json: a failed public test says what failed but not the graded example (shown "
                         "once grades are published); for a seed graded again for every resubmission (Gradescope)")

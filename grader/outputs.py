@@ -165,8 +165,8 @@ def write_csv(results: Iterable[SubmissionResult], rubric: Rubric, path: Path,
             row = [r.student, _num(r.score), _num(r.max_score), _num(r.pending_points)]
             # a cell of a test the run's own selection left out (-m, -k: a GPU pass) is blank, not a 0 that reads
             # as a failure; so is a part none of whose tests it selected
-            chosen = {t.part for t in r.tests if t.message != NOT_SELECTED}
-            row += [_num(scores.get(n, (0.0, 0.0))[0]) if n in chosen else "" for n in parts]
+            left_out = _unselected_parts(r)  # (a part whose only test it kept is a pending cuda one among them)
+            row += [_num(scores.get(n, (0.0, 0.0))[0]) if n not in left_out else "" for n in parts]
             for item in rubric.items:
                 t = by_test.get(item.test)
                 row.append("pending" if t is not None and t.status == PENDING else

@@ -1209,6 +1209,30 @@ def test_a_marker_no_test_carries_is_refused(capsys):
     assert "'gpu'" in capsys.readouterr().err
 
 
+def test_parts_of_grades_those_named_on_their_parts_alone_within_the_selection(tmp_path):
+    """``--parts-of`` (a regrade of some parts): a student it names runs only those parts' tests of -m's
+    selection, the others not selected (blank in the CSV); a student it does not name is graded whole."""
+    for student in ("ada", "bob"):
+        mutants.materialize_reference(tmp_path / "batch" / student, ROOT / "assignment")  # the stubs
+    (tmp_path / "parts.json").write_text(json.dumps({"ada": [2, 9]}))
+    grade(str(tmp_path / "batch"), "--out", str(tmp_path / "out"), "--parts-of", str(tmp_path / "parts.json"),
+          "-m", "part2 or part3", "--no-isolate", "-j", "1")
+    ran = {student: {int(t["part"]) for t in result["tests"]  # (failed: a stub fails every test it runs)
+                     if t["status"] == "failed" and t["message"] != NOT_SELECTED}
+           for student, result in written(tmp_path / "out").items()}
+    assert ran == {"ada": {2}, "bob": {2, 3}}, ran
+    with open(tmp_path / "out" / "grades.csv", newline="") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert (rows["ada"]["part3"], rows["bob"]["part3"]) == ("", "0"), (rows["ada"]["part3"], rows["bob"]["part3"])
+    for given, said in (({"cy": [2]}, "names no submission of this batch: cy"), ({"ada": [11]}, "no part 11"),
+                        ({"ada": []}, "each list of one part or more")):
+        (tmp_path / "parts.json").write_text(json.dumps(given))
+        run = subprocess.run([sys.executable, "-m", "grader", "grade", str(tmp_path / "batch"), "--out",
+                              str(tmp_path / "out2"), "--parts-of", str(tmp_path / "parts.json"), "--no-isolate"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 2 and said in run.stderr, run.stderr[-2000:]
+
+
 def test_on_gradescope_a_stub_says_not_implemented_and_promises_no_example():
     """A stub's failure has no example to wait for: it says which function is not written yet, at once, and adds
     no "the failing example" entry."""
