@@ -8,8 +8,8 @@ from outside the worker (its clocks, its memory maps), read from its source (nev
 run), or held against values it cannot produce without doing the work.
 
 Each submission in ``selftest/forged/`` is the reference with one function
-replaced by a forgery; real batches (isolation on, the grader's recording, one
-a part) grade each on its own part next to an honest one. Each must lose exactly
+replaced by a forgery; a real batch (isolation on, the grader's recording) grades
+each on its own part (``--parts-of``) next to an honest one. Each must lose exactly
 the tests it attacks (for Part 10, a step without autocast loses every test of
 the step's values, and those whose properties only count under autocast: its
 forward must run under it) and keep every other test of its part, so a loss
@@ -18,7 +18,7 @@ below is the attack stopped, not a side effect.
 
 from __future__ import annotations
 
-import shutil
+import json
 
 import pytest
 
@@ -168,34 +168,29 @@ HONEST_VARIANTS = {
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """Each submission graded on the parts its tests read (a forgery's own part: it must keep every other test
-    of that part), one batch a part, as the mutants are (selftest/test_graded_suite.py)."""
+    of that part), all in one batch (``--parts-of``: one batch's start, not one a part)."""
     subs = tmp_path_factory.mktemp("forged")
-    parts: dict[str, tuple[int, ...]] = {}
+    parts: dict[str, list[int]] = {}
     for name in ATTACKED:
         source = FORGED / f"{name}.py" if (FORGED / f"{name}.py").exists() else HIDDEN_BUGS / f"{name}.py"
         mutants.materialize(mutants.load(source), subs / name)
-        parts[name] = (int(name[4:6]),)
+        parts[name] = [int(name[4:6])]
     mutants.materialize_reference(subs / "honest")
-    parts["honest"] = HONEST_PARTS
+    parts["honest"] = list(HONEST_PARTS)
     for name, variant in HONEST_VARIANTS.items():
         mutants.materialize(variant, subs / name)
-        parts[name] = (variant.part,)
+        parts[name] = [variant.part]
     strides = mutants.materialize_reference(subs / "replaced_from_elsewhere") / "assignment" / "strides.py"
     strides.write_text(strides.read_text() + REPLACED_FROM_ELSEWHERE)
-    parts["replaced_from_elsewhere"] = (6, 7)
-    results: dict[str, dict] = {}
-    for part in HONEST_PARTS:
-        batch = tmp_path_factory.mktemp(f"part{part}")
-        for name in (n for n, graded_on in parts.items() if part in graded_on):
-            shutil.copytree(subs / name, batch / name)  # the grader follows no link in a batch
-        out = tmp_path_factory.mktemp(f"out{part}")
-        # the source reading that refuses a submission reaching into the harness is off: each observation must
-        # hold on its own against a forger that reading misses (selftest/test_reaching_in.py tests the reading)
-        grade(str(batch), "--out", str(out), "-j", "2", "--recording", str(recording()), "--no-reach-check",
-              "-m", f"part{part} and not cuda")
-        for name, result in written(out).items():
-            results.setdefault(name, {"tests": []})["tests"] += result["tests"]
-    return results
+    parts["replaced_from_elsewhere"] = [6, 7]
+    chosen = tmp_path_factory.mktemp("parts") / "parts.json"
+    chosen.write_text(json.dumps(parts))
+    out = tmp_path_factory.mktemp("out")
+    # the source reading that refuses a submission reaching into the harness is off: each observation must
+    # hold on its own against a forger that reading misses (selftest/test_reaching_in.py tests the reading)
+    grade(str(subs), "--out", str(out), "-j", "2", "--recording", str(recording()), "--no-reach-check",
+          "--parts-of", str(chosen), "-m", "not cuda", timeout=1800)
+    return written(out)
 
 
 def failed(result: dict, part: int) -> set[str]:
