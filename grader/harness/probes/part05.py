@@ -183,6 +183,10 @@ def time_matmul_products(impl: Implementation, m: int, k: int, n: int, warmup: i
     due_warmup = DEFAULT_COUNTS[0] if warmup is None else warmup
 
     class Watch(TorchDispatchMode):
+        @classmethod
+        def _should_skip_dynamo(cls) -> bool:
+            return False  # (the default wraps __torch_dispatch__ for dynamo, importing it at the first op: 2 s)
+
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             pending[0] += 1
             kwargs = kwargs or {}
