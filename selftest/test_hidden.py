@@ -19,6 +19,7 @@ only fail its own part). Then:
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -41,20 +42,23 @@ def hidden_tests(number: int) -> list[str]:
 def graded(tmp_path_factory) -> dict[int, dict[str, dict]]:
     """part -> student -> grading.json, for the reference and that part's hidden bugs.
 
-    One grade call, the bugs packed a few to a submission (``mutants.packed``): a call's fixed costs (start-up,
-    warm-up, recording the reference) and a part graded for nothing outweigh a bug's own part's grading.
+    One grade call, the bugs packed a few to a submission (``mutants.packed``), each pack graded on its bugs'
+    parts alone (``--parts-of``): a call's fixed costs (start-up, warm-up, recording the reference) and a part
+    graded for nothing outweigh a bug's own part's grading.
     """
     root = tmp_path_factory.mktemp("hidden")
     subs, out = root / "subs", root / "out"
     mutants.materialize_reference(subs / REFERENCE)
-    graded_as = {}
+    graded_as, parts_of = {}, {}
     for i, pack in enumerate(mutants.packed(BUGS)):
         mutants.materialize_together(pack, subs / f"bugs{i}")
         graded_as.update((bug.name, f"bugs{i}") for bug in pack)
+        parts_of[f"bugs{i}"] = sorted(bug.part for bug in pack)  # (only a bug's own part is read)
+    (root / "parts.json").write_text(json.dumps(parts_of))
     # (the source reading is off: a hidden bug proves a hidden test's own power, and the reading refuses
     # some of them at home already, a loader with weights_only=False among them)
     grade(str(subs), "--out", str(out), "--no-isolate", "--profile", "mutants", "--seed", "0", "--no-reach-check",
-          "-j", "2", timeout=900)
+          "--parts-of", str(root / "parts.json"), "-j", "2", timeout=900)
     found = written(out)
     return {n: {REFERENCE: found[REFERENCE], **{b.name: found[graded_as[b.name]] for b in BUGS if b.part == n}}
             for n in PARTS}
