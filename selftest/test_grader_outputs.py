@@ -1216,7 +1216,7 @@ def test_parts_of_grades_those_named_on_their_parts_alone_within_the_selection(t
         mutants.materialize_reference(tmp_path / "batch" / student, ROOT / "assignment")  # the stubs
     (tmp_path / "parts.json").write_text(json.dumps({"ada": [2, 9]}))
     grade(str(tmp_path / "batch"), "--out", str(tmp_path / "out"), "--parts-of", str(tmp_path / "parts.json"),
-          "-m", "part2 or part3", "--no-isolate", "-j", "1")
+          "-m", "part2 or part3", "--no-isolate", "-j", "1", "--live", "--profile", "mutants")  # (no recording)
     ran = {student: {int(t["part"]) for t in result["tests"]  # (failed: a stub fails every test it runs)
                      if t["status"] == "failed" and t["message"] != NOT_SELECTED}
            for student, result in written(tmp_path / "out").items()}
@@ -1224,13 +1224,14 @@ def test_parts_of_grades_those_named_on_their_parts_alone_within_the_selection(t
     with open(tmp_path / "out" / "grades.csv", newline="") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     assert (rows["ada"]["part3"], rows["bob"]["part3"]) == ("", "0"), (rows["ada"]["part3"], rows["bob"]["part3"])
+    from grader.cli import _parts_of
+
     for given, said in (({"cy": [2]}, "names no submission of this batch: cy"), ({"ada": [11]}, "no part 11"),
-                        ({"ada": []}, "each list of one part or more")):
+                        ({"ada": []}, "each list of one part or more"), (["ada"], "expected {student id:")):
         (tmp_path / "parts.json").write_text(json.dumps(given))
-        run = subprocess.run([sys.executable, "-m", "grader", "grade", str(tmp_path / "batch"), "--out",
-                              str(tmp_path / "out2"), "--parts-of", str(tmp_path / "parts.json"), "--no-isolate"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=300)
-        assert run.returncode == 2 and said in run.stderr, run.stderr[-2000:]
+        chosen, problem = _parts_of(str(tmp_path / "parts.json"), ["ada", "bob"])
+        assert chosen is None and said in problem, problem
+    assert _parts_of(str(tmp_path / "none.json"), ["ada"])[1].startswith(f"--parts-of {tmp_path / 'none.json'}: not")
 
 
 def test_on_gradescope_a_stub_says_not_implemented_and_promises_no_example():
