@@ -579,14 +579,13 @@ class Scheduler:
         return [results[s.student] for s in subs]
 
     def _pieces(self, subs: list[Submission]) -> list[tuple[Submission, list[int] | None]]:
-        """What to run: each submission whole, or, with slots to spare, in pieces of whole parts."""
-        if self.parts_of:  # those named on their parts alone (in one process each), the others whole
-            return [(sub, sorted(self.parts_of[sub.student]) if sub.student in self.parts_of else None) for sub in subs]
+        """What to run: each submission whole, or, with slots to spare, in pieces of whole parts; one that
+        ``parts_of`` names, on its parts alone, in one piece."""
         pieces = self.jobs // len(subs) if subs else 1
-        if pieces < 2 or self.batch.options.select is not None:
-            return [(sub, None) for sub in subs]
-        groups = split_parts(part_weights(self.batch.options), pieces)
-        return [(sub, group) for sub in subs for group in groups]
+        groups = split_parts(part_weights(self.batch.options), pieces) \
+            if pieces >= 2 and self.batch.options.select is None else [None]
+        return [(sub, group) for sub in subs
+                for group in ([sorted(self.parts_of[sub.student])] if sub.student in self.parts_of else groups)]
 
     def slot_uid(self, slot: int) -> int | None:
         """The first user id of a slot's workers (graded as root), or None (they stay the grading user)."""
