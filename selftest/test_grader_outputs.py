@@ -1217,6 +1217,8 @@ def test_a_marker_no_test_carries_is_refused(capsys):
 def test_parts_of_grades_those_named_on_their_parts_alone_within_the_selection(tmp_path):
     """``--parts-of`` (a regrade of some parts): a student it names runs only those parts' tests of -m's
     selection, the others not selected (blank in the CSV); a student it does not name is graded whole."""
+    from grader.cli import _parts_of
+
     for student in ("ada", "bob"):
         mutants.materialize_reference(tmp_path / "batch" / student, ROOT / "assignment")  # the stubs
     (tmp_path / "parts.json").write_text(json.dumps({"ada": [2, 9]}))
@@ -1229,8 +1231,6 @@ def test_parts_of_grades_those_named_on_their_parts_alone_within_the_selection(t
     with open(tmp_path / "out" / "grades.csv", newline="") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     assert (rows["ada"]["part3"], rows["bob"]["part3"]) == ("", "0"), (rows["ada"]["part3"], rows["bob"]["part3"])
-    from grader.cli import _parts_of
-
     for given, said in (({"cy": [2]}, "names no submission of this batch: cy"), ({"ada": [11]}, "no part 11"),
                         ({"ada": []}, "each list of one part or more"), (["ada"], "expected {student id:")):
         (tmp_path / "parts.json").write_text(json.dumps(given))

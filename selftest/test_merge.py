@@ -274,13 +274,12 @@ def test_a_test_graded_under_two_seeds_is_refused_unless_asked_for(tmp_path):
     assert done.returncode == 2 and "failed under seed 7 (" in done.stderr, done.stderr
 
 
-
 def test_the_merge_command_never_imports_torch(tmp_path):
     """A merge reads results and grades nothing: without torch's import (about 3 s) it takes half a second."""
     outputs.write_student(tmp_path / "A", cpu_pass("ada"))
     outputs.write_student(tmp_path / "B", gpu_pass("ada"))
-    code = ("import sys\nfrom grader.cli import main\n"
-            f"assert main(['merge', {str(tmp_path / 'A')!r}, {str(tmp_path / 'B')!r}, '--out', {str(tmp_path / 'X')!r}]) == 0\n"
+    command = ["merge", str(tmp_path / "A"), str(tmp_path / "B"), "--out", str(tmp_path / "X")]
+    code = (f"import sys\nfrom grader.cli import main\nassert main({command!r}) == 0\n"
             "assert 'torch' not in sys.modules, 'the merge imported torch'")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
