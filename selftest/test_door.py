@@ -21,6 +21,7 @@ from grader.harness.lookahead import FIRST_CHUNK, WINDOW
 from grader.harness.recording import Recorder, Recording
 from grader.harness.spec import Constant, Function
 from grader.harness.transport import InProcess
+from selftest.steal import steal_faked
 
 VIEW = Function("strides.view_strides")
 SHAPES = [((2, 3), (3, 1), (3, 2)), ((2, 3), (1, 2), (6,)), ((4,), (1,), (2, 2)), ((2, 3), (3, 1), (7,))]
@@ -315,6 +316,24 @@ def test_a_thread_s_own_waits_are_told_from_its_compute_and_the_machine_s():
     while time.perf_counter() - began < 0.1:
         pass
     assert waited_since(None, before, time.perf_counter() - began) < 0.03
+
+
+@pytest.mark.parametrize("taken", ["all", "none"])
+def test_a_thread_s_cpu_taken_by_its_host_is_the_machine_s_wait_not_the_thread_s(monkeypatch, taken):
+    """Steal time: while a virtual machine's host runs something else, a thread on that CPU is neither on a
+    CPU nor queued for one as its kernel counts, and would read as waiting by its own doing (a correct
+    ``time_matmul`` once lost Part 5's timed test so). A sleep stands for the stolen spell, with /proc/stat's
+    steal grown by as much on the thread's CPU: nothing waited. Steal on a CPU the thread never ran on is
+    not its."""
+    from grader.harness.transport import thread_waits, waited_since
+
+    steal_faked(monkeypatch, taken)
+    before, began = thread_waits(None), time.perf_counter()
+    if before is None:
+        pytest.skip("this kernel keeps no schedstat")
+    time.sleep(0.1)
+    waited = waited_since(None, before, time.perf_counter() - began)
+    assert (waited < 0.03) if taken == "all" else (waited >= 0.08), waited
 
 
 def test_only_a_stub_s_own_not_implemented_error_says_not_implemented():

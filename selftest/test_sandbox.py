@@ -24,6 +24,7 @@ import pytest
 
 from grader.harness import faults
 from grader.harness.transport import Request
+from selftest.steal import steal_faked
 from grader.isolation import cgroups, sandbox, view
 from grader.isolation.transport import ForkServerHandle, Sandbox, Sandboxed
 from selftest.test_grader_attacks import staff_copies  # noqa: F401 - a fixture: copies of the staff files
@@ -643,6 +644,17 @@ def test_a_call_s_own_waits_are_seen_from_outside_and_compute_waits_for_nothing(
     assert spun.waited is not None and spun.waited < 0.1, (spun.waited, spun.wall_seconds)
 
 
+def test_a_worker_s_cpu_taken_by_its_host_is_not_its_own_wait(box, monkeypatch):
+    """``Observe.waits`` with steal time: what the host took from the CPUs the worker and the grading thread ran
+    on (faked in /proc/stat as all of the time that passes, over a sleep that stands for it) is the machine's."""
+    from grader.harness.transport import Observe
+    steal_faked(monkeypatch, "all")
+    [reply] = box.exchange([Request("calls.call", ("strides.nap", 0.2), "strides.nap", 20.0,
+                                    observe=Observe(waits=True))])
+    assert not isinstance(reply, BaseException) and reply.outcome["status"] == "ok", reply
+    assert reply.waited is not None and reply.waited < 0.05, (reply.waited, reply.wall_seconds)
+
+
 def test_a_call_s_time_limit_is_absolute(box):
     started = time.monotonic()
     with pytest.raises(faults.TimeoutFault):
@@ -738,6 +750,7 @@ from pathlib import Path
 from grader.isolation.transport import ForkServerHandle, Sandbox, Sandboxed
 from selftest.test_grader_attacks import staff_copies  # noqa: F401 - a fixture: copies of the staff files
 from grader.harness.transport import Request
+from selftest.steal import steal_faked
 server = ForkServerHandle()
 box = Sandboxed(Path(sys.argv[1]), Sandbox(server, None))
 box.exchange([Request("calls.call", ("strides.start_sleepers", 3), "x", 10.0)])

@@ -524,28 +524,70 @@ def cpu_beside_main_thread(pid: int) -> float | None:
     return max(seconds[0] - seconds[1], 0.0)
 
 
-def thread_waits(pid: int | None) -> tuple[float, float] | None:
-    """(CPU seconds, seconds waiting for a CPU) of the answering thread: this process's calling thread (pid
-    None), or process ``pid``'s first thread (a worker answers on it), as the kernel counts them; None where it
-    does not say. The kernel brings a thread's CPU time up to date when it stops running: a worker, read while
-    it waits for its next question, reads exact; this thread, running, reads its own clock instead."""
+@dataclass(frozen=True)
+class ThreadWaits:
+    """One reading of a thread's time, as its kernel counts it (``thread_waits``)."""
+
+    ran: float  # seconds on a CPU
+    queued: float  # seconds waiting for a CPU (the run-queue delay)
+    cpu: int | None  # the CPU it ran on last
+    # each CPU's steal time so far (``machine_steal``): seconds the hypervisor ran something else while that CPU
+    # had work, during which a thread on it is neither on a CPU nor queued for one, as its kernel counts
+    stolen: tuple[float, ...]
+
+
+def thread_waits(pid: int | None) -> ThreadWaits | None:
+    """The answering thread's times: this process's calling thread (pid None), or process ``pid``'s first thread
+    (a worker answers on it), as the kernel counts them; None where it does not say. The kernel brings a
+    thread's CPU time up to date when it stops running: a worker, read while it waits for its next question,
+    reads exact; this thread, running, reads its own clock instead."""
     tid = threading.get_native_id() if pid is None else pid
+    task = f"/proc/{'self' if pid is None else pid}/task/{tid}"
     try:
-        with open(f"/proc/{'self' if pid is None else pid}/task/{tid}/schedstat") as handle:
-            ran, delayed = (int(field) / 1e9 for field in handle.read().split()[:2])
+        with open(f"{task}/schedstat") as handle:
+            ran, queued = (int(field) / 1e9 for field in handle.read().split()[:2])
+        with open(f"{task}/stat") as handle:
+            cpu: int | None = int(handle.read().rsplit(")", 1)[1].split()[36])  # field 39, `processor`
+    except (OSError, ValueError, IndexError):
+        return None
+    return ThreadWaits(time.thread_time() if pid is None else ran, queued, cpu, machine_steal())
+
+
+def machine_steal() -> tuple[float, ...]:
+    """Each CPU's steal time since boot, in seconds, by CPU number (Linux's /proc/stat; none where it does not
+    say). A virtual machine's CPU waits while its host runs another: its kernel counts that time as neither
+    a thread's run nor its wait for a CPU, and so it would read as the thread's own waiting."""
+    stolen: dict[int, float] = {}
+    try:
+        with open("/proc/stat") as handle:
+            for line in handle:
+                name, *fields = line.split()
+                if name.startswith("cpu") and name != "cpu" and len(fields) >= 8:
+                    stolen[int(name[3:])] = int(fields[7]) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError):
-        return None
-    return (time.thread_time() if pid is None else ran), delayed
+        return ()
+    return tuple(stolen.get(cpu, 0.0) for cpu in range(max(stolen, default=-1) + 1))
 
 
-def waited_since(pid: int | None, before: tuple[float, float] | None, wall: float) -> float | None:
-    """The seconds of ``wall`` the answering thread (see ``thread_waits``) spent neither on a CPU nor waiting
-    for one since ``before``: its own waits. Honest compute reads about 0 (a little under, at times: a wait for
-    the CPU that began before the call counts whole)."""
+def stolen_between(before: ThreadWaits, after: ThreadWaits, *others: ThreadWaits) -> float:
+    """The steal time, between two readings, of the CPUs the readings (``others`` too) saw their threads on, each
+    counted once: at least what the host took from a thread that ran on those alone (more where another thread
+    shared them; less where it passed through a CPU it was seen on at neither end, which a busy thread rarely
+    does)."""
+    cpus = {reading.cpu for reading in (before, after, *others) if reading.cpu is not None}
+    return sum(max(after.stolen[cpu] - before.stolen[cpu], 0.0) for cpu in cpus
+               if cpu < min(len(before.stolen), len(after.stolen)))
+
+
+def waited_since(pid: int | None, before: ThreadWaits | None, wall: float) -> float | None:
+    """The seconds of ``wall`` the answering thread (see ``thread_waits``) spent neither on a CPU, nor waiting
+    for one, nor on a CPU its host took (steal time) since ``before``: its own waits. Honest compute reads about
+    0 (a little under, at times: a wait for the CPU that began before the call counts whole; steal is counted in
+    clock ticks)."""
     after = thread_waits(pid) if before is not None else None
-    if after is None:
+    if before is None or after is None:
         return None
-    return wall - (after[0] - before[0]) - (after[1] - before[1])
+    return wall - (after.ran - before.ran) - (after.queued - before.queued) - stolen_between(before, after)
 
 
 def process_cpu_seconds(pid: int) -> float:
