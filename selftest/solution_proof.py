@@ -8,10 +8,14 @@ the implementation), every function or method defined in the handout's own code
 arguments is tried in F's place, in the reference, in turn; F's public tests are
 replayed over the handout's recorded examples, as a student's run replays them.
 A candidate that passes all of F's tests is a solution the handout gives away:
-OUT.json lists those (it must list none), and how many pairs were tried.
+OUT.json lists those (it must list none), how many pairs were tried, and the
+functions whose candidates were tried one to a process (below).
 
 Runs in a process of its own: candidates are called with arguments they were
 never meant for, and the reference's modules are patched while they are tried.
+Each graded function's candidates run in a forked process, the reference checked
+there again after them; where it no longer passes (a candidate broke the
+process), each candidate of that function runs in a fork of its own.
 ``--only`` limits the proof to one function (and its part's tests); ``--extra``
 adds a module's functions to the candidates (to show the proof finds a planted
 solution).
@@ -31,6 +35,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# of each call's time limit, for the candidates: a few helpers called with a graded function's sizes run a
+# product or write a file of those sizes until stopped (10 s each, a third of the proof at the full limit);
+# the reference, checked under the same limits after them, shows they admit an answer as fast as its own
+TIME_SCALE = 0.3
 
 
 def shipped_modules(handout: Path) -> list[str]:
@@ -94,7 +103,9 @@ def main(handout: Path, out: Path, only: str | None = None, extra: tuple[str, ..
     os.chdir(tempfile.mkdtemp(prefix="solution-proof-"))  # a candidate that writes files writes here
     sys.path.insert(0, str(ROOT))
     import pytest
-    import torch  # noqa: F401
+    import torch
+
+    torch.set_num_threads(1)  # candidates run in forked processes: a parallel op before a fork hangs the child
 
     from grader.harness.cases import CURRENT, Run, cases_of
     from grader.harness.door import Door
@@ -160,30 +171,74 @@ def main(handout: Path, out: Path, only: str | None = None, extra: tuple[str, ..
 
     functions = {f: n for f, n in graded_functions().items() if only in (None, f)}
     pool = candidates(shipped_modules(handout) + list(extra))
-    tried, solutions = 0, []
-    for function, counts in sorted(functions.items()):
-        its_tests = [(t, fn) for t, fn in tests if function in asked[t]]
-        if not its_tests:
-            continue
+
+    def solves(function: str, candidate: Callable[..., Any], its_tests: list) -> bool:
+        """Whether ``candidate``, in ``function``'s place in the reference, passes all of ``its_tests``."""
         module_name, _, attr = function.partition(".")
         module = reference.module(module_name)
         original = getattr(module, attr)
-        for label, candidate in pool:
-            if not fits(candidate, counts):
-                continue
-            tried += 1
 
-            def stand_in(*args, _candidate=candidate, **kwargs):
-                return _candidate(*args, **kwargs)
+        def stand_in(*args, **kwargs):
+            return candidate(*args, **kwargs)
 
-            setattr(module, attr, stand_in)
-            try:
-                door = Door(InProcess(reference), label="candidate", test_budget=20, files=reference)
-                if all(run_test(t, fn, door) for t, fn in its_tests):
-                    solutions.append({"function": function, "candidate": label, "tests": [t for t, _ in its_tests]})
-            finally:
-                setattr(module, attr, original)
-    out.write_text(json.dumps({"tried": tried, "functions": sorted(functions), "solutions": solutions}, indent=1))
+        setattr(module, attr, stand_in)
+        try:
+            door = Door(InProcess(reference), label="candidate", test_budget=20, timeout_scale=TIME_SCALE,
+                        files=reference)
+            return all(run_test(t, fn, door) for t, fn in its_tests)
+        finally:
+            setattr(module, attr, original)
+
+    tried, solutions, alone = 0, [], []
+    for function, counts in sorted(functions.items()):
+        its_tests = [(t, fn) for t, fn in tests if function in asked[t]]
+        fitting = [(label, candidate) for label, candidate in pool if fits(candidate, counts)] if its_tests else []
+        tried += len(fitting)
+
+        def together() -> dict:
+            """Every candidate in turn, then the reference again: had a candidate left the process broken
+            (a module patched, a clock or a signal handler replaced), the candidates after it might have failed
+            for that alone, hiding a solution; the reference's passing says none did."""
+            found = [label for label, candidate in fitting if solves(function, candidate, its_tests)]
+            door = Door(InProcess(reference), label="reference", timeout_scale=TIME_SCALE, files=reference)
+            return {"found": found, "intact": all(run_test(t, fn, door) for t, fn in its_tests)}
+
+        outcome = in_a_fork(together)
+        if outcome is None or not outcome["intact"]:  # one candidate each, in a fresh process
+            alone.append(function)
+            found = [label for label, candidate in fitting
+                     if in_a_fork(lambda c=candidate: solves(function, c, its_tests)) is True]
+        else:
+            found = outcome["found"]
+        solutions += [{"function": function, "candidate": label, "tests": [t for t, _ in its_tests]}
+                      for label in found]
+    out.write_text(json.dumps({"tried": tried, "functions": sorted(functions), "solutions": solutions,
+                                "tried_alone": alone}, indent=1))
+
+
+def in_a_fork(work: Callable[[], Any]) -> Any:
+    """``work()``'s result (plain JSON) from a forked process, which ends with it: whatever the candidates it
+    calls change (modules, clocks, signal handlers, the working directory's files) dies with it. None where the
+    process ended without one (a candidate that crashed it, or called ``os._exit``)."""
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: every exit, an exception's too, through os._exit (no parent's cleanup runs twice)
+        os.close(reading)
+        code = 1
+        try:
+            with os.fdopen(writing, "w") as sink:
+                json.dump(work(), sink)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(writing)
+    with os.fdopen(reading) as source:
+        text = source.read()
+    os.waitpid(pid, 0)
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 if __name__ == "__main__":

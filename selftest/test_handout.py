@@ -200,6 +200,16 @@ def test_nothing_the_handout_ships_solves_a_graded_function(handout, tmp_path):
 
 
 PLANTED = """
+def _breaks_the_process(shape):
+    import time
+
+    def broken():
+        raise RuntimeError("a clock a candidate broke")
+
+    time.perf_counter = time.monotonic = broken  # every test after this candidate fails, whatever is tried
+    return ()
+
+
 def _row_major(shape):
     strides, step = [], 1
     for size in reversed(shape):
@@ -210,12 +220,14 @@ def _row_major(shape):
 
 
 def test_the_proof_finds_a_planted_solution(handout, tmp_path):
+    """A solution among the candidates is found, even tried after a candidate that broke the process."""
     (tmp_path / "planted_helpers.py").write_text(PLANTED)
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     found = proof(handout, tmp_path / "planted.json", "--only", "strides.contiguous_strides", "--extra",
                   "planted_helpers", env=env)
     assert [(s["function"], s["candidate"]) for s in found["solutions"]] == [
         ("strides.contiguous_strides", "planted_helpers._row_major")]
+    assert found["tried_alone"] == ["strides.contiguous_strides"]  # the reference failed after the candidates
 
 
 # --------------------------------------------------------------------------- as a student
