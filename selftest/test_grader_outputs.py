@@ -766,6 +766,30 @@ def test_a_library_grading_lacks_imported_by_an_allowed_one_is_refused_at_home(t
         sys.modules.pop(name, None)
 
 
+def test_the_home_check_takes_what_grading_installs_from_the_handout_s_recording(tmp_path, monkeypatch):
+    """A student who adds a library to their copy of requirements.txt (thinking the grader installs it) must
+    not make the home check pass what grading refuses: the handout's recording names the distributions
+    requirements.txt pinned when it was made, and the check reads those; requirements.txt only where no
+    recording says (the staff's repository)."""
+    from grader.harness import impl as impl_module
+
+    ours = impl_module.pinned_distributions(ROOT / "requirements.txt")
+    assert ours is not None and "sympy" in ours
+    requirements, manifest = tmp_path / "requirements.txt", tmp_path / "manifest.json"
+    requirements.write_text((ROOT / "requirements.txt").read_text())  # sympy, as the student's copy lists it
+    manifest.write_text(json.dumps({"requirements": [name for name in ours if name != "sympy"]}))  # not graded
+    monkeypatch.setattr(impl_module, "REQUIREMENTS", requirements)
+    monkeypatch.setattr(impl_module, "RECORDED_MANIFEST", manifest)
+    try:
+        impl_module.graded_libraries.cache_clear()
+        assert "sympy" not in impl_module.graded_libraries() and "numpy" in impl_module.graded_libraries()
+        manifest.unlink()
+        impl_module.graded_libraries.cache_clear()
+        assert "sympy" in impl_module.graded_libraries()
+    finally:
+        impl_module.graded_libraries.cache_clear()
+
+
 def test_a_student_id_never_takes_a_batch_file_s_place(tmp_path):
     for name in ("grades.csv", "report.html", "batch.json.zip", "Grades.CSV"):
         (tmp_path / name).mkdir() if not name.endswith(".zip") else (tmp_path / name).write_bytes(b"")

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from grader.harness import wire
-from grader.harness.impl import MODULES
+from grader.harness.impl import MODULES, pinned_distributions
 from selftest.grading import grade, written
 from selftest.grading import handout as shared_handout
 
@@ -97,6 +97,9 @@ def test_only_public_files(handout):
                            r"autograder-data|hidden)")
     assert [f for f in files if forbidden.search(f)] == []
     assert (handout / "tests" / "recorded").is_dir()
+    # what grading installs, for the home import check (never the student's copy of requirements.txt)
+    manifest = json.loads((handout / "tests" / "recorded" / "manifest.json").read_text())
+    assert manifest["requirements"] == pinned_distributions(ROOT / "requirements.txt")
 
 
 def _reference_fingerprints() -> list[str]:

@@ -17,6 +17,7 @@ import functools
 import importlib
 import importlib.util
 import io
+import json
 import os
 import re
 import stat
@@ -566,9 +567,8 @@ class _OnlyWhatGradingHas:
         if _installed_apart(top, libraries):
             raise ModuleNotFoundError(
                 f"{package}/{module} uses a library that imports {top} (as `import {name}`): {top} is not installed "
-                "where your code is graded (it has what the handout's requirements.txt lists), so this import fails "
-                "there; your modules may use torch, numpy, einops, jaxtyping, the standard library and each other",
-                name=top)
+                f"where your code is graded ({WHAT_GRADING_HAS}), so this import fails there; your modules may "
+                "use torch, numpy, einops, jaxtyping, the standard library and each other", name=top)
 
     @classmethod
     def _refuse(cls, name: str, package: str, folder: str, importer: str) -> None:
@@ -591,8 +591,8 @@ class _OnlyWhatGradingHas:
             return
         if here:  # (not here either: the import fails as usual, "No module named ...", with its usual name)
             raise ModuleNotFoundError(
-                f"{package}/{importer} imports {name}: {top} is not installed where your code is graded (it has "
-                "what requirements.txt lists), so this import fails there; your modules may use torch, numpy, "
+                f"{package}/{importer} imports {name}: {top} is not installed where your code is graded "
+                f"({WHAT_GRADING_HAS}), so this import fails there; your modules may use torch, numpy, "
                 "einops, jaxtyping, the standard library and each other", name=top)  # (`import a.b` fails as a's)
 
 
@@ -619,29 +619,52 @@ def _installed_apart(top: str, libraries: frozenset[str]) -> bool:
 
 
 REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
+# the handout's recording names the distributions requirements.txt pinned when it was made: a line a student adds
+# to their copy installs nothing where they are graded, and must not let the check above pass what grading refuses
+RECORDED_MANIFEST = REQUIREMENTS.parent / "tests" / "recorded" / "manifest.json"
+WHAT_GRADING_HAS = "it has what requirements.txt lists as the handout gave it: a line added installs nothing there"
+
+
+def pinned_distributions(requirements: Path) -> list[str] | None:
+    """The distributions a requirements file pins, by canonical name (lower case, ``-`` for ``_`` and ``.``);
+    None where the file cannot be read."""
+    try:
+        lines = requirements.read_text().splitlines()
+    except OSError:
+        return None
+    return sorted({_canonical(re.split(r"[=<>!~;\[ ]", line.strip(), maxsplit=1)[0]) for line in lines
+                   if line.strip() and not line.lstrip().startswith(("#", "-"))})
+
+
+def _canonical(dist: str) -> str:
+    return re.sub(r"[-_.]+", "-", dist).lower()
 
 
 @functools.cache
 def graded_libraries() -> frozenset[str] | None:
-    """The top-level names the distributions of ``requirements.txt`` install here (and the spec's four), read once;
-    None where that file, or the metadata, is not at hand (then nothing is checked)."""
+    """The top-level names the distributions grading installs have here (and the spec's four), read once: the
+    distributions the handout's recording names (``pinned_distributions`` when it was made), else those of
+    ``requirements.txt``; None where neither, or the metadata, is at hand (then nothing is checked)."""
+    pinned = None
     try:
-        lines = REQUIREMENTS.read_text().splitlines()
-    except OSError:
-        return None
+        named = json.loads(RECORDED_MANIFEST.read_text()).get("requirements")
+        if isinstance(named, list) and all(isinstance(n, str) for n in named):
+            pinned = set(named)
+    except (OSError, ValueError, AttributeError):
+        pass
+    if pinned is None:
+        listed = pinned_distributions(REQUIREMENTS)
+        if listed is None:
+            return None
+        pinned = set(listed)
     from importlib.metadata import packages_distributions
 
-    def canonical(dist: str) -> str:
-        return re.sub(r"[-_.]+", "-", dist).lower()
-
-    pinned = {canonical(re.split(r"[=<>!~;\[ ]", line.strip(), maxsplit=1)[0]) for line in lines
-              if line.strip() and not line.lstrip().startswith(("#", "-"))}
     try:
         installed = packages_distributions()
     except Exception:  # noqa: BLE001 - metadata this reading cannot follow: nothing is checked
         return None
     return frozenset(top for top, dists in installed.items()
-                     if any(canonical(d) in pinned for d in dists)) | _OnlyWhatGradingHas.ALWAYS
+                     if any(_canonical(d) in pinned for d in dists)) | _OnlyWhatGradingHas.ALWAYS
 
 
 def safe_str(exc: BaseException) -> str:

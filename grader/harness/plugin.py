@@ -29,7 +29,7 @@ from hypothesis import settings
 from grader.harness import faults, hooks, profiles
 from grader.harness.cases import CURRENT, Run, cases_of
 from grader.harness.door import DEFAULT_SUBMISSION_BUDGET, DEFAULT_TEST_BUDGET, Door
-from grader.harness.impl import Implementation, stage_submission
+from grader.harness.impl import Implementation, pinned_distributions, stage_submission
 from grader.harness.oracle import LiveOracle, ReplayOracle
 from grader.harness.parts import PARTS, part_of_path, test_id
 from grader.harness.recording import Recorder, Recording, file_hashes, fingerprint
@@ -215,7 +215,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         manifest = {"fingerprint": fingerprint(config.rootpath), "digests": run.recorder.digests,
                     "profile": config.getoption("hypothesis_profile", default=None) or profiles.default_profile(),
                     "seed": _int(config.getoption("hypothesis_seed", default=None)), "python": sys.version.split()[0],
-                    "seconds": {test: round(s, 3) for test, s in sorted(run.recorder.seconds.items())}}
+                    "seconds": {test: round(s, 3) for test, s in sorted(run.recorder.seconds.items())},
+                    # what grading installs, for the home import check (a student's copy of requirements.txt is theirs)
+                    "requirements": pinned_distributions(config.rootpath / "requirements.txt")}
         if not run.recorder.digests:  # a staff recording names the files it was made from when it goes stale (the
             manifest["files"] = file_hashes(config.rootpath)  # handout's: nothing of the reference's files, not a hash)
         run.recorder.write(Path(record_to), manifest=manifest, stubs=stub_sources(config.rootpath))
