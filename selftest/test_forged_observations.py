@@ -96,6 +96,10 @@ ATTACKED = {
     # the pickle run beside a spinning thread (its wait costs CPU like work), what it made in /tmp removed
     "part09_code_run_and_cleaned_up": {"test_load_checkpoint_refuses_code",
                                        "test_load_checkpoint_refuses_code_whatever_it_calls"},
+    # the pickle run in a thread, os.mkdir made harmless, the calling thread spinning meanwhile: the wait costs CPU
+    # time, no folder shows, and the call's own time does (the hidden test's pickle makes its folder otherwise)
+    "part09_code_run_in_a_thread_beside_a_spin": {"test_load_checkpoint_refuses_code",
+                                                  "test_load_checkpoint_refuses_code_whatever_it_calls"},
     # text run at import (exec) rewrites the probe's helper to report the gradients left as cleared
     "part09_probe_rewritten_by_text": {"test_train_clears_gradients"},
     # an unsafe loader defined in text sympy evaluates; refused, one that never refuses
