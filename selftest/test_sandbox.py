@@ -24,9 +24,9 @@ import pytest
 
 from grader.harness import faults
 from grader.harness.transport import Request
-from selftest.steal import steal_faked
 from grader.isolation import cgroups, sandbox, view
 from grader.isolation.transport import ForkServerHandle, Sandbox, Sandboxed
+from selftest.steal import steal_faked
 from selftest.test_grader_attacks import staff_copies  # noqa: F401 - a fixture: copies of the staff files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -648,6 +648,7 @@ def test_a_worker_s_cpu_taken_by_its_host_is_not_its_own_wait(box, monkeypatch):
     """``Observe.waits`` with steal time: what the host took from the CPUs the worker and the grading thread ran
     on (faked in /proc/stat as all of the time that passes, over a sleep that stands for it) is the machine's."""
     from grader.harness.transport import Observe
+
     steal_faked(monkeypatch, "all")
     [reply] = box.exchange([Request("calls.call", ("strides.nap", 0.2), "strides.nap", 20.0,
                                     observe=Observe(waits=True))])
@@ -750,7 +751,6 @@ from pathlib import Path
 from grader.isolation.transport import ForkServerHandle, Sandbox, Sandboxed
 from selftest.test_grader_attacks import staff_copies  # noqa: F401 - a fixture: copies of the staff files
 from grader.harness.transport import Request
-from selftest.steal import steal_faked
 server = ForkServerHandle()
 box = Sandboxed(Path(sys.argv[1]), Sandbox(server, None))
 box.exchange([Request("calls.call", ("strides.start_sleepers", 3), "x", 10.0)])

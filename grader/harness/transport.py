@@ -559,12 +559,13 @@ def machine_steal() -> tuple[float, ...]:
     a thread's run nor its wait for a CPU, and so it would read as the thread's own waiting."""
     stolen: dict[int, float] = {}
     try:
+        tick = os.sysconf("SC_CLK_TCK")
         with open("/proc/stat") as handle:
             for line in handle:
                 name, *fields = line.split()
                 if name.startswith("cpu") and name != "cpu" and len(fields) >= 8:
-                    stolen[int(name[3:])] = int(fields[7]) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError):
+                    stolen[int(name[3:])] = int(fields[7]) / tick
+    except (OSError, ValueError, AttributeError):  # (no os.sysconf off POSIX)
         return ()
     return tuple(stolen.get(cpu, 0.0) for cpu in range(max(stolen, default=-1) + 1))
 
