@@ -721,51 +721,6 @@ def test_a_library_grading_lacks_is_refused_at_home_as_grading_would(tmp_path, m
     sys.modules.pop("helper_for_named", None)
 
 
-def test_a_library_grading_lacks_imported_by_an_allowed_one_is_refused_at_home(tmp_path, monkeypatch):
-    """``import torch.utils.tensorboard`` imports tensorboard: at home, where it is installed, the import works;
-    graded, where it is not, it fails and the part scores 0. A library grading has (here a stand-in, allowed as
-    requirements.txt's are) that imports one grading lacks, at its own import or in a call, for the submission's
-    code, is refused at home as grading would; the same import for the harness is untouched, and one that falls
-    back on an ImportError falls back."""
-    from grader.harness import impl as impl_module
-    from grader.harness import text_as_code
-    from grader.harness.impl import LoadError
-
-    libs = tmp_path / "lib" / "site-packages"  # installed as a library is (the Python's own modules are not refused)
-    libs.mkdir(parents=True)
-    (libs / "extra_lib_xyz.py").write_text("VALUE = 1\n")
-    (libs / "allowed_lib_xyz.py").write_text(
-        "def lazily():\n    import extra_lib_xyz\n    return extra_lib_xyz.VALUE\n\n\n"
-        "def optionally():\n    try:\n        import extra_lib_xyz\n    except ImportError:\n        return 'fell back'\n"
-        "    return 'used it'\n")
-    (libs / "allowed_eager_xyz.py").write_text("import extra_lib_xyz\n")
-    (libs / "allowed_lib_xyz-1.0.dist-info").mkdir()  # (for the compile of its code to be allowed)
-    monkeypatch.syspath_prepend(str(libs))
-    text_as_code.install()
-    for name in ("roots", "home_roots"):
-        monkeypatch.setattr(text_as_code._HOOK, name, getattr(text_as_code._HOOK, name))
-    text_as_code._HOOK.learn_roots()
-    monkeypatch.setattr(impl_module, "graded_libraries",
-                        lambda: impl_module._OnlyWhatGradingHas.ALWAYS | {"allowed_lib_xyz", "allowed_eager_xyz"})
-    impl = implementation(tmp_path / "pkg_with_an_allowed_library", {
-        "model.py": "import allowed_eager_xyz\n",
-        "training.py": "import allowed_lib_xyz\n\n\ndef value():\n    return allowed_lib_xyz.lazily()\n\n\n"
-                       "def optional():\n    return allowed_lib_xyz.optionally()\n",
-    })
-    with pytest.raises(LoadError, match="uses a library that imports extra_lib_xyz .*: extra_lib_xyz is not "
-                                        "installed where your code is graded"):
-        impl.module("model")
-    with pytest.raises(ModuleNotFoundError, match="extra_lib_xyz is not installed where your code is graded") as e:
-        impl.module("training").value()
-    assert e.value.name == "extra_lib_xyz"
-    assert impl.module("training").optional() == "fell back"
-    import allowed_lib_xyz  # the harness's own call: untouched
-
-    assert allowed_lib_xyz.lazily() == 1 and allowed_lib_xyz.optionally() == "used it"
-    for name in ("extra_lib_xyz", "allowed_lib_xyz", "allowed_eager_xyz"):
-        sys.modules.pop(name, None)
-
-
 def test_the_home_check_takes_what_grading_installs_from_the_handout_s_recording(tmp_path, monkeypatch):
     """A student who adds a library to their copy of requirements.txt (thinking the grader installs it) must
     not make the home check pass what grading refuses: the handout's recording names the distributions

@@ -505,8 +505,7 @@ class _OnlyWhatGradingHas:
       test modules are already imported here, so no finder would be asked.
     * A library the grading machine has not installed (``requirements.txt`` lists what it has; where that
       file is not at hand, as in a worker, nothing is checked): at home one installed, or on PYTHONPATH,
-      imports and passes, and graded the part scores 0. So too one an allowed library imports for the
-      implementation's code (``_on_behalf``).
+      imports and passes, and graded the part scores 0.
 
     This wraps ``__import__`` and looks at who asks: a library's own imports are its business."""
 
@@ -532,43 +531,10 @@ class _OnlyWhatGradingHas:
                     if type(importer) is str and importer.startswith(cls.folders):
                         folder = next(f for f in cls.folders if importer.startswith(f))
                         cls._refuse(name, cls.packages[folder], folder, os.path.basename(importer))
-                    elif name.partition(".")[0] not in modules:  # a library's first import of another library
-                        cls._on_behalf(name)
                 return real(name, globals, locals, fromlist, level)
 
             guarded._only_what_grading_has = True
             builtins.__import__ = guarded
-
-    @classmethod
-    def _on_behalf(cls, name: str) -> None:
-        """A library importing a library grading lacks, for the implementation's code (its call on the stack):
-        ``import torch.utils.tensorboard`` imports tensorboard, installed at home and not where graded, where the
-        part then scores 0. Refused as grading would fail it (a library that falls back on an ImportError falls
-        back here as there); what the harness's own code imports is its business."""
-        top = name.partition(".")[0]
-        if top in cls.ALWAYS or top in sys.stdlib_module_names or top in sys.builtin_module_names \
-                or top in cls.ANY_PYTHON or top == "grader":
-            return
-        libraries = graded_libraries()
-        if libraries is None or top in libraries:
-            return
-        frame = sys._getframe(2)
-        while frame is not None:
-            importer = frame.f_globals.get("__file__")
-            if type(importer) is str and importer.startswith(cls.folders):
-                break
-            frame = frame.f_back
-        else:
-            return
-        folder = next(f for f in cls.folders if importer.startswith(f))
-        package, module = cls.packages[folder], os.path.basename(importer)
-        if top == package or os.path.exists(os.path.join(folder, f"{top}.py")):
-            return
-        if _installed_apart(top, libraries):
-            raise ModuleNotFoundError(
-                f"{package}/{module} uses a library that imports {top} (as `import {name}`): {top} is not installed "
-                f"where your code is graded ({WHAT_GRADING_HAS}), so this import fails there; your modules may "
-                "use torch, numpy, einops, jaxtyping, the standard library and each other", name=top)
 
     @classmethod
     def _refuse(cls, name: str, package: str, folder: str, importer: str) -> None:
@@ -594,28 +560,6 @@ class _OnlyWhatGradingHas:
                 f"{package}/{importer} imports {name}: {top} is not installed where your code is graded "
                 f"({WHAT_GRADING_HAS}), so this import fails there; your modules may use torch, numpy, "
                 "einops, jaxtyping, the standard library and each other", name=top)  # (`import a.b` fails as a's)
-
-
-def _installed_apart(top: str, libraries: frozenset[str]) -> bool:
-    """Whether module ``top`` is a library installed here in a folder of its own (site-packages/``top``), not
-    one of ``libraries``: not the Python installation's own modules, not one vendored inside an allowed
-    library (setuptools/_vendor/jaraco), not one installed neither here nor there. Only these are refused on a
-    library's behalf: a library's imports reach modules no distribution names, which grading has too."""
-    try:
-        spec = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        return False
-    if spec is None:
-        return False
-    where = spec.origin if spec.origin not in (None, "built-in", "frozen") else \
-        next(iter(spec.submodule_search_locations or ()), None)
-    if not isinstance(where, str):
-        return False
-    parts = os.path.realpath(where).split(os.sep)
-    for i, part in enumerate(parts[:-1]):
-        if part in ("site-packages", "dist-packages"):
-            return parts[i + 1].removesuffix(".py").partition(".")[0] not in libraries
-    return False
 
 
 REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
