@@ -580,15 +580,23 @@ def stolen_between(before: ThreadWaits, after: ThreadWaits, *others: ThreadWaits
                if cpu < min(len(before.stolen), len(after.stolen)))
 
 
-def waited_since(pid: int | None, before: ThreadWaits | None, wall: float) -> float | None:
+def waited_since(pid: int | None, before: ThreadWaits | None, wall: float,
+                 beside: ThreadWaits | None = None) -> float | None:
     """The seconds of ``wall`` the answering thread (see ``thread_waits``) spent neither on a CPU, nor waiting
     for one, nor on a CPU its host took (steal time) since ``before``: its own waits. Honest compute reads about
     0 (a little under, at times: a wait for the CPU that began before the call counts whole; steal is counted in
-    clock ticks)."""
+    clock ticks). ``beside``: this thread's reading taken with ``before``, where this thread reads another
+    process's answering thread: that one, once it has answered, waits (blocked, as if by its own doing) until
+    this thread runs and reads the kernel's figures, so this thread's waits for a CPU (its queue's and its
+    host's) since then are the machine's too."""
     after = thread_waits(pid) if before is not None else None
-    if before is None or after is None:
+    ours = thread_waits(None) if beside is not None else None
+    if before is None or after is None or (beside is not None and ours is None):
         return None
-    return wall - (after.ran - before.ran) - (after.queued - before.queued) - stolen_between(before, after)
+    waited = wall - (after.ran - before.ran) - (after.queued - before.queued)
+    if beside is None:
+        return waited - stolen_between(before, after)
+    return waited - (ours.queued - beside.queued) - stolen_between(before, after, beside, ours)
 
 
 def process_cpu_seconds(pid: int) -> float:

@@ -37,7 +37,7 @@ from grader.harness.show import printable
 from grader.harness.transport import (ALONE, GRACE_SECONDS, OnReply, PathWatch, Protections, Reply, Request,
                                       Session, alone_module, answer_in_order, bytes_read, cpu_beside_main_thread,
                                       mappings, peak_growth, process_cpu_seconds, read_since, reset_peak,
-                                      stolen_between, thread_waits)
+                                      thread_waits, waited_since)
 from grader.isolation import cgroups, framing
 from grader.isolation.sandbox import Limits, fresh_uid_base
 from grader.isolation.server import (IMPORT_AFTER_A_HANG, IMPORT_TIMEOUT, ForkServerHandle,  # noqa: F401
@@ -51,17 +51,11 @@ STALL_RUNNING, STALL_STOPPED = 0.003, 0.009
 
 
 def _waited(pid: int, before: tuple | None, wall: float) -> float | None:
-    """The seconds of ``wall`` worker ``pid``'s answering thread waited by its own doing (``waited_since``),
-    less the time this thread waited for a CPU meanwhile: once the worker has answered, it waits (blocked, as
-    if by its own doing) until this thread runs and reads the kernel's figures, and on a busy machine that is
-    this thread's wait for a CPU (or its host's: the steal time of this thread's CPUs is the machine's too)."""
-    if before is None or before[0] is None or before[1] is None:
+    """The seconds of ``wall`` worker ``pid``'s answering thread waited by its own doing (``waited_since``, beside
+    this thread's own waits for a CPU meanwhile): ``before``, the worker's reading and this thread's."""
+    if before is None or before[1] is None:
         return None
-    worker, ours = thread_waits(pid), thread_waits(None)
-    if worker is None or ours is None:
-        return None
-    return (wall - (worker.ran - before[0].ran) - (worker.queued - before[0].queued) - (ours.queued - before[1].queued)
-            - stolen_between(before[0], worker, before[1], ours))
+    return waited_since(pid, before[0], wall, beside=before[1])
 
 
 class ProcessHandle:
