@@ -499,34 +499,50 @@ def coded_checkpoint_here(oracle, *args) -> bytes:
 
 
 @dataclass(frozen=True)
-class Refusal(Report):
-    """``load_checkpoint`` of two files ``torch.save`` wrote: one of plain state, one whose pickle calls a
-    global ``torch.load(path, weights_only=True)`` refuses."""
+class Loaded(Report):
+    """A fresh model and AdamW after ``load_checkpoint`` of a checkpoint of plain state, as torch.save wrote it."""
 
-    step: Any  # what it returned for the plain one
-    refused: tuple[str, ...] | None  # the exception it raised for the other, with its causes (None: it loaded it)
-    params: dict[str, torch.Tensor]  # the fresh model's state after the plain one was loaded
+    step: Any  # what it returned
+    params: dict[str, torch.Tensor]  # the fresh model's state after it
     optimizer: Any  # the fresh AdamW's state_dict after it, as plain data
 
 
 @probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
-def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int,
-                       coded: bytes) -> Refusal:
+def load_plain_checkpoint(impl: Implementation, dim: int, num_layers: int, seed: int, steps: int) -> Loaded:
     """``load_checkpoint`` into a fresh model and AdamW of a checkpoint of a stepped run, as torch.save
-    wrote it (what it returned, and the state it loaded: a loader that refuses code must still load);
-    then of ``coded`` (``coded_checkpoint``), whose pickle calls functions: the door's clock sees the
-    call that waits if it runs."""
+    wrote it: what it returned, and the state it loaded (a loader that refuses code must still load)."""
     load = impl.function("training.load_checkpoint")
     model, optimizer = stepped_run(dim, num_layers, seed, steps)
     folder = Scratch.fresh()
     try:
-        plain, calls = os.path.join(folder, "plain.pt"), os.path.join(folder, "calls.pt")
+        plain = os.path.join(folder, "plain.pt")
         torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": steps}, plain)
-        with open(calls, "wb") as handle:
-            handle.write(coded)
         fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
         step = load(plain, fresh, fresh_optimizer)
-        loaded, state = parameters(fresh), dense_state(fresh_optimizer.state_dict())
+        return Loaded(dense(step), parameters(fresh), dense_state(fresh_optimizer.state_dict()))
+    finally:
+        Scratch.clear()
+
+
+@dataclass(frozen=True)
+class Refusal(Report):
+    """``load_checkpoint`` of a file whose pickle calls a global ``torch.load(path, weights_only=True)`` refuses."""
+
+    refused: tuple[str, ...] | None  # the exception it raised, with its causes (None: it loaded the file)
+
+
+@probe(subject="training.load_checkpoint", timeout=TRAIN_TIMEOUT, batch=False)
+def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: int, coded: bytes) -> Refusal:
+    """``load_checkpoint`` into a fresh model and AdamW of ``coded`` (``coded_checkpoint``), whose pickle calls
+    functions: the door sees the call that runs them (the folder made, the time the call took). The call holds
+    nothing but the load and what it needs (a file written, a small model and AdamW made), so that a refusal
+    takes milliseconds of it, however busy the machine."""
+    load = impl.function("training.load_checkpoint")
+    folder = Scratch.fresh()
+    try:
+        calls = os.path.join(folder, "calls.pt")
+        with open(calls, "wb") as handle:
+            handle.write(coded)
         fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
         try:
             load(calls, fresh, fresh_optimizer)
@@ -537,8 +553,8 @@ def load_refusing_code(impl: Implementation, dim: int, num_layers: int, seed: in
             while error is not None and len(chain) < 8:
                 chain.append(type(error).__name__)
                 error = error.__cause__ or error.__context__
-            return Refusal(dense(step), tuple(chain), loaded, state)
-        return Refusal(dense(step), None, loaded, state)
+            return Refusal(tuple(chain))
+        return Refusal(None)
     finally:
         Scratch.clear()
 
