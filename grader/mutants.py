@@ -155,14 +155,17 @@ def packed(chosen: list[Mutant]) -> list[list[Mutant]]:
     of a submission grades as its mutant alone would. A mutant that changes a module's code run at import (which
     may reach past its module) is a submission of its own."""
     packs: list[list[Mutant]] = []
+    alone_packs: set[int] = set()  # (each mutant's names read once: parsing both texts is most of a call)
     for mutant in chosen:
         alone = "" in changed_names(mutant)
-        room = next((p for p in packs if not alone and all(m.part != mutant.part and "" not in changed_names(m)
-                                                          for m in p)), None)
+        room = None if alone else next((i for i, p in enumerate(packs)
+                                        if i not in alone_packs and all(m.part != mutant.part for m in p)), None)
         if room is None:
+            if alone:
+                alone_packs.add(len(packs))
             packs.append([mutant])
         else:
-            room.append(mutant)
+            packs[room].append(mutant)
     return packs
 
 
