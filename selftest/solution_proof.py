@@ -9,13 +9,14 @@ arguments is tried in F's place, in the reference, in turn; F's public tests are
 replayed over the handout's recorded examples, as a student's run replays them.
 A candidate that passes all of F's tests is a solution the handout gives away:
 OUT.json lists those (it must list none), how many pairs were tried, and the
-functions whose candidates were tried one to a process (below).
+functions whose candidates were split across processes (below).
 
 Runs in a process of its own: candidates are called with arguments they were
 never meant for, and the reference's modules are patched while they are tried.
 Each graded function's candidates run in a forked process, the reference checked
 there again after them; where it no longer passes (a candidate broke the
-process), each candidate of that function runs in a fork of its own.
+process), each half of them runs in a fork of its own, and so on down to the
+candidate that broke it, tried first in a fresh process.
 ``--only`` limits the proof to one function (and its part's tests); ``--extra``
 adds a module's functions to the candidates (to show the proof finds a planted
 solution).
@@ -189,31 +190,39 @@ def main(handout: Path, out: Path, only: str | None = None, extra: tuple[str, ..
         finally:
             setattr(module, attr, original)
 
-    tried, solutions, alone = 0, [], []
+    tried, solutions, split = 0, [], []
     for function, counts in sorted(functions.items()):
         its_tests = [(t, fn) for t, fn in tests if function in asked[t]]
         fitting = [(label, candidate) for label, candidate in pool if fits(candidate, counts)] if its_tests else []
         tried += len(fitting)
 
-        def together() -> dict:
-            """Every candidate in turn, then the reference again: had a candidate left the process broken
-            (a module patched, a clock or a signal handler replaced), the candidates after it might have failed
-            for that alone, hiding a solution; the reference's passing says none did."""
-            found = [label for label, candidate in fitting if solves(function, candidate, its_tests)]
+        def together(group: list) -> dict:
+            """Every candidate of ``group`` in turn, then the reference again: had a candidate left the process
+            broken (a module patched, a clock or a signal handler replaced), the candidates after it might have
+            failed for that alone, hiding a solution; the reference's passing says none did."""
+            found = [label for label, candidate in group if solves(function, candidate, its_tests)]
             door = Door(InProcess(reference), label="reference", timeout_scale=TIME_SCALE, files=reference)
             return {"found": found, "intact": all(run_test(t, fn, door) for t, fn in its_tests)}
 
-        outcome = in_a_fork(together)
-        if outcome is None or not outcome["intact"]:  # one candidate each, in a fresh process
-            alone.append(function)
-            found = [label for label, candidate in fitting
-                     if in_a_fork(lambda c=candidate: solves(function, c, its_tests)) is True]
-        else:
-            found = outcome["found"]
+        def found_in(group: list) -> list[str]:
+            """The solutions in ``group``, tried together in a fresh process; where that process ended broken,
+            each half of the group in its own, and so on down to a candidate alone, which a fresh process tries
+            first (what it broke counts against itself alone): a few processes, not one a candidate (a fork of
+            this process costs tens of milliseconds)."""
+            outcome = in_a_fork(lambda: together(group))
+            if outcome is not None and (outcome["intact"] or len(group) == 1):
+                return outcome["found"]
+            if len(group) == 1:
+                return []  # the process died under it: no solution
+            if function not in split:
+                split.append(function)
+            half = len(group) // 2
+            return found_in(group[:half]) + found_in(group[half:])
+
         solutions += [{"function": function, "candidate": label, "tests": [t for t, _ in its_tests]}
-                      for label in found]
+                      for label in found_in(fitting)]
     out.write_text(json.dumps({"tried": tried, "functions": sorted(functions), "solutions": solutions,
-                                "tried_alone": alone}, indent=1))
+                                "split": split}, indent=1))
 
 
 def in_a_fork(work: Callable[[], Any]) -> Any:

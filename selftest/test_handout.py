@@ -230,7 +230,7 @@ def test_the_proof_finds_a_planted_solution(handout, tmp_path):
                   "planted_helpers", env=env)
     assert [(s["function"], s["candidate"]) for s in found["solutions"]] == [
         ("strides.contiguous_strides", "planted_helpers._row_major")]
-    assert found["tried_alone"] == ["strides.contiguous_strides"]  # the reference failed after the candidates
+    assert found["split"] == ["strides.contiguous_strides"]  # the reference failed after the candidates
 
 
 # --------------------------------------------------------------------------- as a student
