@@ -21,7 +21,7 @@ grade: $(VENV)/.installed
 	$(PY) -m grader grade build/examples --out $(OUT) -j 2
 
 test: $(VENV)/.installed
-	$(PY) -m pytest selftest -n 2 --dist loadfile -p no:cacheprovider -q --assert=rewrite
+	$(PY) -m pytest selftest -n 2 --dist loadfile --no-loadscope-reorder -p no:cacheprovider -q --assert=rewrite
 
 # the graded suite against the reference, in one process (what `pytest -x` is for students)
 test-graded: $(VENV)/.installed
