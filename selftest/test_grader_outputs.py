@@ -1391,14 +1391,17 @@ def test_on_gradescope_a_module_that_does_not_load_says_why_in_the_grader_s_word
     assert not any(t["name"].endswith("the failing example") for t in data["tests"])
 
 
-def test_an_unreadable_upload_is_out_of_the_total_every_submission_is(tmp_path):
+def test_an_unreadable_upload_is_out_of_the_total_every_submission_is(tmp_path, monkeypatch):
     """An upload that cannot be read has its cuda tests pending on a machine without a GPU, as every other
     submission has: it read 0/100 beside everyone's x/96, and on Gradescope "0 / 100" where the student README
     says 96 (red team, staff)."""
+    from grader.harness import wire
     from grader.harness.devices import cuda_usable
     from grader.session import Options, grade_here
     from grader.submissions import Submission
 
+    # grade_here, isolating, lets this process's tensors remember their encodings: for this test alone
+    monkeypatch.setattr(wire, "REMEMBER_ENCODINGS", wire.REMEMBER_ENCODINGS)
     (tmp_path / "empty").mkdir()
     result = grade_here(Submission("empty", tmp_path / "empty"), Options(seed=1))
     assert result.error.startswith("could not read the submission") and result.score == 0
