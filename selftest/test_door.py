@@ -279,6 +279,31 @@ def test_a_trace_is_waited_for_only_after_a_call_that_left_something_running(tmp
     assert watch.made() is True
     thread.join()
     assert graces == [TRACE_GRACE]  # waited for, once
+    assert watch.left_running is False  # over within the grace: it ran no longer than that
+
+
+def test_a_thread_the_call_left_running_is_told_from_one_it_ended(tmp_path):
+    """``PathWatch.left_running``: a thread started in the call and still running after the grace (a load left
+    to go on in the background) reads True; one the call started and joined, False, as a call that started
+    none does."""
+    import threading
+
+    from grader.harness.transport import TRACE_GRACE, PathWatch
+
+    stop = threading.Event()
+    watch = PathWatch(str(tmp_path / "never"))
+    threading.Thread(target=stop.wait, daemon=True).start()
+    try:
+        assert watch.made() is False and watch.left_running is True
+    finally:
+        stop.set()
+    joined = PathWatch(str(tmp_path / "never"))
+    thread = threading.Thread(target=time.sleep, args=(TRACE_GRACE / 5,))
+    thread.start()
+    thread.join()
+    assert joined.made() is False and joined.left_running is False
+    quiet = PathWatch(str(tmp_path / "never"))
+    assert quiet.made() is False and quiet.left_running is False
 
 
 def test_a_watch_s_descriptor_serves_the_next_watch_and_nothing_it_saw_carries_over(tmp_path):

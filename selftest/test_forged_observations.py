@@ -90,16 +90,19 @@ ATTACKED = {
     # the same with the public test's calls (os.mkdir, time.sleep) made harmless: the hidden one calls others
     # (selftest/hidden_bugs/, where it proves the hidden test)
     "part09_public_calls_made_free": {"test_load_checkpoint_refuses_code_whatever_it_calls"},
-    # a loader run in a thread left behind, or beside a thread that burns the CPU: the folder shows all the same
+    # a loader run in a thread left behind: the folder shows all the same
     "part09_loaded_in_a_thread": {"test_load_checkpoint_refuses_code",
                                   "test_load_checkpoint_refuses_code_whatever_it_calls"},
-    # the pickle run beside a spinning thread (its wait costs CPU like work), what it made in /tmp removed
+    # the pickle run, what it made in /tmp removed before raising
     "part09_code_run_and_cleaned_up": {"test_load_checkpoint_refuses_code",
                                        "test_load_checkpoint_refuses_code_whatever_it_calls"},
     # the pickle run in a thread, os.mkdir made harmless, the calling thread spinning meanwhile: the wait costs CPU
-    # time, no folder shows, and the call's own time does (the hidden test's pickle makes its folder otherwise)
+    # time, no folder shows, and the door's clock sees the wait (the hidden test's pickle makes its folder otherwise)
     "part09_code_run_in_a_thread_beside_a_spin": {"test_load_checkpoint_refuses_code",
                                                   "test_load_checkpoint_refuses_code_whatever_it_calls"},
+    # the same, the call returning 0.3 s into the pickle, raising, the thread left to run on: no folder, a short call
+    "part09_code_left_running_in_a_thread": {"test_load_checkpoint_refuses_code",
+                                             "test_load_checkpoint_refuses_code_whatever_it_calls"},
     # text run at import (exec) rewrites the probe's helper to report the gradients left as cleared
     "part09_probe_rewritten_by_text": {"test_train_clears_gradients"},
     # an unsafe loader defined in text sympy evaluates; refused, one that never refuses

@@ -328,6 +328,13 @@ def check_refuses_code(impl, oracle, case, makes, waits, rebuilds=REBUILDS, note
                      "made (whatever was raised, removed again, or left running in a thread). Load with "
                      "torch.load(path, weights_only=True), which refuses the file before calling anything in it, "
                      "and let its error through")
+    # a loader that raised while what it started runs on (the file loaded in a thread or process left behind):
+    # that runs past the call's clock, and nothing of an honest refusal does
+    answers.require(not answers.seen.left_running,
+                    "raised while a thread or process it started in the call ran on: a refusal leaves nothing "
+                    "running, and a load left running in the background may be running the checkpoint's code. Load "
+                    "with torch.load(path, weights_only=True), which refuses the file before calling anything in it, "
+                    "and let its error through", show_values=False)
     # run, the call lasts that long, whether its thread sleeps, waits for another or spins beside it; the door's
     # clock, outside the process, sees it. A refusal: milliseconds, on a busy machine a little more
     answers.require(answers.seen.wall_seconds < CODE_SECONDS * 0.8,

@@ -148,6 +148,8 @@ class Measured(Generic[R]):
     traced: bool | None = None  # with ``Observe.trace``: whether that path was made in the call, if it could be seen
     read: int | None = None  # with ``Observe.watch``: the bytes the process read through read calls in the call
     waited: float | None = None  # with ``Observe.waits``: the seconds the answering thread waited by its own doing
+    # with ``Observe.trace``: whether a thread or child process the call started still ran after it, if seen
+    left_running: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -237,7 +239,7 @@ class Door:
         self._spent += reply.wall_seconds
         value = self._value(q, reply.outcome)
         return Measured(value, reply.wall_seconds, reply.cpu_seconds, reply.mapped, reply.grew, reply.stalled,
-                        reply.traced, reply.read, reply.waited) if measured else value
+                        reply.traced, reply.read, reply.waited, reply.left_running) if measured else value
 
     def prefetch(self, questions: list[Question]) -> None:
         """Send these questions ahead (``grader.harness.lookahead``); each is answered from there

@@ -137,6 +137,9 @@ class Reply:
     # with Observe.waits: the seconds the answering thread spent off the CPU by its own doing; None where the
     # kernel does not say
     waited: float | None = None
+    # with Observe.trace: whether a thread or child process the call started was still running a moment after
+    # it returned (what it runs there is no longer timed as the call's); None where that cannot be seen
+    left_running: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -285,7 +288,8 @@ class InProcess:
         grew = peak_growth(os.getpid(), resident)
         read = read_since(os.getpid(), reading)
         try:
-            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew, None, traced, read, waited)
+            return Reply(wire.roundtrip(outcome, answer=True), wall, cpu, mapped, grew, None, traced, read, waited,
+                         trace.left_running if trace is not None else None)
         except wire.WireError as error:
             return Reply({"status": "harness_error", "function": request.subject,
                           "message": f"the answer does not cross the wire: {error}"}, wall, cpu)
@@ -336,10 +340,16 @@ class PathWatch:
         self.path, self.pid = path, pid
         self.watch = _watch_folder(self.root + os.path.dirname(path))
         self.running = _running(pid)
+        # after ``made()``: whether a thread or child process the call started still ran a moment after it
+        # returned (None where /proc does not say)
+        self.left_running: bool | None = None
 
     def made(self) -> bool | None:
         if self._left_running():
             time.sleep(TRACE_GRACE)  # what a thread or process the call left behind does next counts too
+            self.left_running = self._left_running() if self.running is not None else None
+        else:
+            self.left_running = False
         try:
             made = self._made()
             if made and not self.root:  # a student's own run leaves no folder behind in /tmp at each run (a
@@ -379,12 +389,19 @@ def _running(pid: int | None) -> frozenset[str] | None:
     tasks = f"/proc/{'self' if pid is None else pid}/task"
     try:
         threads = os.listdir(tasks)
-        found = set(threads)
-        for thread in threads:
-            with open(f"{tasks}/{thread}/children") as handle:
-                found.update(f"child {child}" for child in handle.read().split())
     except OSError:
         return None
+    found = set(threads)
+    for thread in threads:
+        try:
+            with open(f"{tasks}/{thread}/children") as handle:
+                found.update(f"child {child}" for child in handle.read().split())
+        except (FileNotFoundError, ProcessLookupError):
+            if os.path.exists(f"{tasks}/{thread}"):
+                return None  # the thread is there and its list is not: this kernel keeps none
+            found.discard(thread)  # it ended since the folder was listed
+        except OSError:
+            return None
     return frozenset(found)
 
 

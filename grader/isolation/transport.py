@@ -405,7 +405,7 @@ class Sandboxed:
         traced = trace.made() if trace is not None else None
         self._beside_check(worker, role, request.subject)
         return Reply(outcome, worker.last_answer - started, max(worker.last_cpu - cpu, 0.0), mapped, grew, stalled,
-                     traced, read, waited)
+                     traced, read, waited, trace.left_running if trace is not None else None)
 
     def _beside_check(self, worker: _Worker, role: str, subject: str) -> None:
         """Stop a worker whose threads beside the answering one have used more than ``BESIDE_CPU_LIMIT``: its

@@ -519,6 +519,9 @@ def load_plain_checkpoint(impl: Implementation, dim: int, num_layers: int, seed:
         torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": steps}, plain)
         fresh, fresh_optimizer, _, _ = make_run(dim, num_layers, 1, seed + 1)
         step = load(plain, fresh, fresh_optimizer)
+        # torch's pool of threads for parallel ops, started here if this process has none yet: started in the
+        # next call (``load_refusing_code``), its threads would read as left running by the loader
+        torch.ones(1 << 20).add_(1)
         return Loaded(dense(step), parameters(fresh), dense_state(fresh_optimizer.state_dict()))
     finally:
         Scratch.clear()
