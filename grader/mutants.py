@@ -154,18 +154,15 @@ def packed(chosen: list[Mutant]) -> list[list[Mutant]]:
     part asks its own module alone (``selftest/test_graded_suite.py::test_each_part_stands_alone``), so each part
     of a submission grades as its mutant alone would. A mutant that changes a module's code run at import (which
     may reach past its module) is a submission of its own."""
+    alone = {mutant.name: "" in changed_names(mutant) for mutant in chosen}  # read once: parsing is most of it
     packs: list[list[Mutant]] = []
-    alone_packs: set[int] = set()  # (each mutant's names read once: parsing both texts is most of a call)
     for mutant in chosen:
-        alone = "" in changed_names(mutant)
-        room = None if alone else next((i for i, p in enumerate(packs)
-                                        if i not in alone_packs and all(m.part != mutant.part for m in p)), None)
+        room = next((p for p in packs if not alone[mutant.name] and all(m.part != mutant.part and not alone[m.name]
+                                                                        for m in p)), None)
         if room is None:
-            if alone:
-                alone_packs.add(len(packs))
             packs.append([mutant])
         else:
-            packs[room].append(mutant)
+            room.append(mutant)
     return packs
 
 
